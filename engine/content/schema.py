@@ -1,0 +1,441 @@
+"""Typed models of a content pack: a game system as data.
+
+A pack is a folder with ``system.yaml`` (stats, conditions, tracks, dice, bands, heroes),
+``moves.yaml`` (the moves), and optionally ``gm.yaml`` (GM moves) and ``tables.yaml``
+(oracle and scene tables). Every model forbids unknown keys, so a typo is an error, not a
+silently ignored setting. The README documents the format with examples.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A stable snake_case id.")]
+Who = Literal["self", "target"]
+
+
+class Model(BaseModel):
+    """Base of every content model: strict keys, immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------- effects
+
+
+class MarkCondition(Model):
+    """Mark a condition; with no ``condition`` the player chooses a free one."""
+
+    type: Literal["mark_condition"]
+    condition: Id | None = None
+    who: Who = "self"
+
+
+class ClearCondition(Model):
+    """Clear a condition; with no ``condition`` the player chooses a marked one."""
+
+    type: Literal["clear_condition"]
+    condition: Id | None = None
+    who: Who = "self"
+
+
+class ShiftLabels(Model):
+    """Shift one stat up and another down by one; unset ids are chosen by the player."""
+
+    type: Literal["shift_labels"]
+    up: Id | None = None
+    down: Id | None = None
+    who: Who = "self"
+
+
+class ShiftLabel(Model):
+    """Shift one stat by ``by`` (the rules module handles shifts past a bound)."""
+
+    type: Literal["shift_label"]
+    stat: Id | None = None
+    by: int = 1
+    who: Who = "self"
+
+
+class TakeInfluence(Model):
+    """The hero gains Influence over the move's target."""
+
+    type: Literal["take_influence"]
+
+
+class GiveInfluence(Model):
+    """The hero gives Influence over themselves to the target (or a chosen character)."""
+
+    type: Literal["give_influence"]
+    choose: bool = False
+
+
+class CancelInfluence(Model):
+    """Remove the target's (or a chosen character's) Influence over the hero."""
+
+    type: Literal["cancel_influence"]
+    choose: bool = False
+
+
+class TrackDelta(Model):
+    """Add ``delta`` to a track or pool (Team, potential, Heat, ...), clamped to its bounds."""
+
+    type: Literal["track"]
+    track: Id
+    delta: int
+
+
+class Hold(Model):
+    """Gain hold on the current move, spent one for one; expires at the end of ``expires``."""
+
+    type: Literal["hold"]
+    amount: int = Field(ge=1)
+    expires: Literal["scene", "session"] = "scene"
+
+
+class Bonus(Model):
+    """+N forward (next matching roll) or ongoing (every matching roll until it expires)."""
+
+    type: Literal["forward", "ongoing"]
+    amount: int = 1
+    moves: list[Id] = Field(default_factory=list, description="Moves it applies to; empty = any.")
+    against_target: bool = Field(False, description="Only on rolls targeting this move's target.")
+    expires: Literal["roll", "scene", "session"] = "scene"
+    reason: str = ""
+
+
+class Ask(Model):
+    """Ask ``count`` questions from the move's question list."""
+
+    type: Literal["ask"]
+    count: int = Field(ge=1)
+
+
+class GMMove(Model):
+    """The GM makes a move: hard after a miss, soft when the player looks to the GM."""
+
+    type: Literal["gm_move"]
+    kind: Literal["hard", "soft"] = "hard"
+
+
+class TriggerMove(Model):
+    """Another move triggers now (for example, take a powerful blow)."""
+
+    type: Literal["trigger_move"]
+    move: Id
+
+
+class TakenOut(Model):
+    """The character is taken out of the scene."""
+
+    type: Literal["taken_out"]
+
+
+class LockLabel(Model):
+    """Lock a stat permanently; with no ``stat`` the player chooses."""
+
+    type: Literal["lock_label"]
+    stat: Id | None = None
+
+
+class Flag(Model):
+    """Set a hero flag (for example ``moment_of_truth_unlocked``)."""
+
+    type: Literal["flag"]
+    flag: Id
+    value: bool = True
+
+
+class Advance(Model):
+    """Take an advancement from the system's list."""
+
+    type: Literal["advance"]
+
+
+class Clock(Model):
+    """Move a threat's clock by ``delta`` (with no ``threat``, the most pressing active one)."""
+
+    type: Literal["clock"]
+    threat: Id | None = None
+    delta: int = 1
+
+
+class Note(Model):
+    """A reminder with no mechanical effect, shown in the journal."""
+
+    type: Literal["note"]
+    text: str
+
+
+class OneOf(Model):
+    """The player picks one of these options, each with its own effects."""
+
+    type: Literal["one_of"]
+    options: list[Option] = Field(min_length=2)
+
+
+class Rule(Model):
+    """A mechanic only the system's rules module understands, by name, with arguments."""
+
+    type: Literal["rule"]
+    name: Id
+    args: dict[str, str | int | bool | None] = Field(default_factory=dict)
+
+
+Effect = Annotated[
+    MarkCondition
+    | ClearCondition
+    | ShiftLabels
+    | ShiftLabel
+    | TakeInfluence
+    | GiveInfluence
+    | CancelInfluence
+    | TrackDelta
+    | Hold
+    | Bonus
+    | Ask
+    | GMMove
+    | TriggerMove
+    | TakenOut
+    | LockLabel
+    | Flag
+    | Advance
+    | Clock
+    | Note
+    | OneOf
+    | Rule,
+    Field(discriminator="type"),
+]
+
+
+class Option(Model):
+    """One choice in a "choose N" list, or one branch of a ``one_of`` effect."""
+
+    id: Id
+    text: str
+    effects: list[Effect] = Field(default_factory=list)
+    requires_target: bool = False
+
+
+OneOf.model_rebuild()
+
+
+# --------------------------------------------------------------------------- moves
+
+
+class Choose(Model):
+    """A "choose N" list: exactly N, or up to N when ``up_to`` is true."""
+
+    count: int = Field(ge=1)
+    up_to: bool = False
+    options: list[Option] = Field(min_length=1)
+    prompt: str = ""
+    repeat: bool = Field(False, description="An option may be picked more than once.")
+
+
+class Outcome(Model):
+    """What one result band of a move does."""
+
+    text: str
+    effects: list[Effect] = Field(default_factory=list)
+    choose: Choose | None = None
+
+
+class RollSpec(Model):
+    """How a move rolls. ``stat`` is a stat id, ``conditions_marked``, ``choice`` or ``none``."""
+
+    stat: str = "none"
+    choices: list[Id] = Field(default_factory=list, description="Stats offered when stat=choice.")
+    dice: str | None = Field(None, description="Dice notation; defaults to the system's dice.")
+    bands: Id = Field("default", description="Which band set of the system to use.")
+    inverted: bool = Field(False, description="High totals are bad (shown to the player).")
+    advantage: Literal["none", "optional", "always"] = "none"
+    modifiers: dict[str, int] = Field(
+        default_factory=dict, description="Fixed modifiers by source name."
+    )
+
+
+class Move(Model):
+    """A move: a fictional trigger, detection cues, a roll and outcomes by band."""
+
+    id: Id
+    name: str
+    category: Id = "basic"
+    trigger: str = Field(description="When the move triggers, in our own words.")
+    cues: list[str] = Field(default_factory=list, description="Words and phrases that suggest it.")
+    roll: RollSpec | None = None
+    target: Literal["none", "optional", "required"] = "none"
+    target_roles: list[Id] = Field(default_factory=list, description="Roles a target may have.")
+    before: list[Effect] = Field(default_factory=list, description="Effects applied before rolling.")
+    outcomes: dict[Id, Outcome] = Field(default_factory=dict)
+    vs_teammate: dict[Id, Outcome] = Field(
+        default_factory=dict, description="Outcomes used instead when the target is a teammate."
+    )
+    result: Outcome | None = Field(None, description="The outcome of a move with no roll.")
+    questions: list[str] = Field(default_factory=list)
+    requires_flag: Id | None = Field(None, description="Hero flag needed to use the move.")
+    once_per: Literal["scene", "session"] | None = None
+    hidden: bool = Field(False, description="Not suggested from fiction; reached by other moves.")
+    penalised_by_note: str = ""
+
+
+# --------------------------------------------------------------------------- system
+
+
+class StatDef(Model):
+    """A stat (a Masks label, a City of Whispers attribute, an ability)."""
+
+    id: Id
+    name: str
+    min: int
+    max: int
+    description: str = ""
+
+
+class ConditionDef(Model):
+    """A condition: the moves it penalises (by id) and how it clears."""
+
+    id: Id
+    name: str
+    penalty: int = -2
+    penalises: list[Id] = Field(default_factory=list)
+    clear_by: str = ""
+    description: str = ""
+
+
+class TrackDef(Model):
+    """A counter with bounds: per hero (potential, Heat) or per campaign (Team)."""
+
+    id: Id
+    name: str
+    min: int = 0
+    max: int | None = None
+    start: int = 0
+    scope: Literal["hero", "campaign"] = "hero"
+    description: str = ""
+    on_full: list[Effect] = Field(default_factory=list, description="Applied when it fills.")
+    reset_on_full: bool = False
+
+
+class Band(Model):
+    """A result band: totals from ``min`` to ``max`` inclusive (None = unbounded)."""
+
+    id: Id
+    name: str
+    min: int | None = None
+    max: int | None = None
+    tone: Literal["good", "mixed", "bad"] = "mixed"
+
+
+class Archetype(Model):
+    """A ready-made hero: a name, a pitch and a stat line."""
+
+    id: Id
+    name: str
+    pitch: str
+    stats: dict[Id, int]
+    flags: list[Id] = Field(default_factory=list)
+    suggested_npcs: list[SuggestedNPC] = Field(default_factory=list)
+
+
+class SuggestedNPC(Model):
+    """An NPC a new campaign may start with."""
+
+    name: str
+    role: Id
+    note: str = ""
+
+
+Archetype.model_rebuild()
+
+
+class HeroRules(Model):
+    """What a custom hero build must satisfy."""
+
+    stat_total: int | None = Field(None, description="Required sum of starting stats.")
+    stat_min: int | None = None
+    stat_max: int | None = None
+    start_flags: list[Id] = Field(default_factory=list)
+
+
+class SessionRules(Model):
+    """What happens at the start and end of a session, and when time passes."""
+
+    start_effects: list[Effect] = Field(default_factory=list)
+    end_move: Id | None = None
+    time_passes_effects: list[Effect] = Field(default_factory=list)
+
+
+class System(Model):
+    """The ``system.yaml`` of a pack."""
+
+    id: Id
+    name: str
+    ruleset: Id
+    version: str = "1"
+    description: str = ""
+    gm_title: str = "GM"
+    dice: str = "2d6"
+    modifier_clamp: tuple[int, int] | None = None
+    bands: dict[Id, list[Band]]
+    stats: list[StatDef]
+    stat_label: str = "Stats"
+    conditions: list[ConditionDef] = Field(default_factory=list)
+    tracks: list[TrackDef] = Field(default_factory=list)
+    roles: list[Id] = Field(default_factory=lambda: ["teammate", "adult", "villain", "bystander"])
+    hero: HeroRules = Field(default_factory=HeroRules)
+    archetypes: list[Archetype] = Field(default_factory=list)
+    session: SessionRules = Field(default_factory=SessionRules)
+    advancements: list[Option] = Field(default_factory=list)
+    rules_notes: list[str] = Field(default_factory=list, description="Gaps we filled, shown.")
+
+
+# --------------------------------------------------------------------------- GM and tables
+
+
+class GMMoveDef(Model):
+    """A GM move: when it fits, how it reads, what it does."""
+
+    id: Id
+    name: str
+    kind: Literal["hard", "soft", "both"] = "both"
+    description: str = ""
+    when: list[str] = Field(default_factory=list, description="Preconditions, by name.")
+    weight: int = Field(10, ge=1)
+    narration: list[str] = Field(min_length=1, description="Templates with {hero}, {npc}, ...")
+    effects: list[Effect] = Field(default_factory=list)
+
+
+class TableEntry(Model):
+    """One row of a table; ``weight`` makes it more likely."""
+
+    text: str
+    weight: int = Field(1, ge=1)
+
+
+class Table(Model):
+    """A random table: oracle words, places, complications, scene openings."""
+
+    id: Id
+    name: str
+    entries: list[TableEntry] = Field(min_length=1)
+
+
+class GMPack(Model):
+    """The ``gm.yaml`` of a pack."""
+
+    moves: list[GMMoveDef] = Field(default_factory=list)
+
+
+class TablesPack(Model):
+    """The ``tables.yaml`` of a pack."""
+
+    tables: list[Table] = Field(default_factory=list)
+
+
+class MovesPack(Model):
+    """The ``moves.yaml`` of a pack."""
+
+    moves: list[Move] = Field(min_length=1)

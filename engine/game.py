@@ -1,0 +1,846 @@
+"""The Game facade: the one object both front ends (and the tests) drive.
+
+A front end reads ``game.pending`` (what the engine waits for: fiction, a move, a target, a
+roll, a choice) and answers it through a method. Each answer is one *action*: it produces
+events, ``apply`` writes them to the state, and the store autosaves them. An action that fails
+raises and leaves the state exactly as it was. ``undo`` rebuilds the state before the last
+action from the log.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.dice import DiceSpec, Roll, SeededDice, check_faces
+from engine.errors import IllegalAction
+from engine.gm.moves import make_gm_move
+from engine.odds import band_odds, band_of, percent
+from engine.rules import events as ev
+from engine.rules import ruleset_for
+from engine.rules.base import Item, Need, Step, effect_item, opt
+from engine.rules.effects import Interpreter, outcome_for
+from engine.rules.state import CampaignState, Flow, Hero
+from engine.triggers import Matcher
+
+
+class Persistence(Protocol):
+    """What the Game needs from a store (``engine.store.CampaignStore`` or ``MemoryStore``)."""
+
+    def save(self, events: list[dict[str, Any]], state: dict[str, Any],
+             meta_updates: dict[str, Any] | None = None, new_chunk: bool = False) -> None: ...
+
+    def base_and_events_for_action(self, action_no: int) -> tuple[dict[str, Any],
+                                                                   list[dict[str, Any]]]: ...
+
+    def truncate_from_action(self, action_no: int, state: dict[str, Any]) -> None: ...
+
+    def events(self) -> Iterator[dict[str, Any]]: ...
+
+
+class MemoryStore:
+    """An in-memory log with the store's interface, for tests, benchmarks and scripts."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.initial = state
+        self.state = state
+        self.log: list[dict[str, Any]] = []
+
+    def save(self, events: list[dict[str, Any]], state: dict[str, Any],
+             meta_updates: dict[str, Any] | None = None, new_chunk: bool = False) -> None:
+        """Keep the events and the state."""
+        self.log.extend(events)
+        self.state = state
+
+    def base_and_events_for_action(self, action_no: int) -> tuple[dict[str, Any],
+                                                                   list[dict[str, Any]]]:
+        """The initial state and every event before ``action_no``."""
+        return self.initial, [e for e in self.log if e["a"] < action_no]
+
+    def truncate_from_action(self, action_no: int, state: dict[str, Any]) -> None:
+        """Forget the events of ``action_no`` and later."""
+        self.log = [e for e in self.log if e["a"] < action_no]
+        self.state = state
+
+    def events(self) -> Iterator[dict[str, Any]]:
+        """Every event."""
+        return iter(self.log)
+
+
+@dataclass
+class Prompt:
+    """What the engine waits for. ``kind``: fiction, move, target, roll, adjust, choose,
+    pick, questions or battle. ``context`` carries a roll preview (modifiers, odds)."""
+
+    kind: str
+    message: str
+    options: list[dict[str, Any]] = field(default_factory=list)
+    min: int = 1
+    max: int = 1
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RollPreview:
+    """Everything about a roll before it is made: dice, modifiers with sources, exact odds."""
+
+    move: str
+    stat: str
+    dice: str
+    modifiers: list[list[Any]]
+    raw_modifier: int
+    modifier: int
+    clamp: tuple[int, int] | None
+    odds: dict[str, str]
+    bands: list[dict[str, Any]]
+    inverted: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form."""
+        return dict(self.__dict__)
+
+
+def _npc_id(name: str, taken: Sequence[str]) -> str:
+    base = "".join(ch if ch.isalnum() else "_" for ch in name.lower()).strip("_") or "npc"
+    base = "_".join(p for p in base.split("_") if p)
+    nid, i = base, 2
+    while nid in taken:
+        nid, i = f"{base}_{i}", i + 1
+    return nid
+
+
+class Game:
+    """One campaign in play."""
+
+    def __init__(self, pack: Pack, state: CampaignState, store: Persistence | None = None) -> None:
+        if pack.id != state.system:
+            raise IllegalAction(f"the campaign is for {state.system!r}, not {pack.id!r}")
+        self.pack = pack
+        self.state = state
+        self.store: Persistence = store or MemoryStore(state.model_dump(mode="json"))
+        self.rules = ruleset_for(pack)
+        self.matcher = Matcher(m for m in pack.moves.values() if not m.hidden)
+        self.interp = Interpreter(pack, self.rules, self._gm)
+        self._events: list[dict[str, Any]] = []
+        self._new_chunk = False
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        pack: Pack,
+        *,
+        name: str,
+        hero_name: str,
+        archetype: str | None = None,
+        stats: dict[str, int] | None = None,
+        npcs: Sequence[tuple[str, str, str]] = (),
+        seed: int | None = None,
+        dice_mode: str = "seeded",
+        store_factory: Any = None,
+        scene_title: str = "Opening scene",
+        location: str = "",
+    ) -> Game:
+        """Start a campaign; ``store_factory(meta, state_dict)`` makes its store."""
+        hero_stats = validate_hero(pack, archetype, stats)
+        if dice_mode not in ("seeded", "physical"):
+            raise IllegalAction(f"dice mode must be 'seeded' or 'physical', not {dice_mode!r}")
+        hero = Hero(
+            name=hero_name.strip() or "The Hero",
+            archetype=archetype,
+            stats=hero_stats,
+            tracks={t.id: t.start for t in pack.system.tracks if t.scope == "hero"},
+            flags=list(pack.system.hero.start_flags)
+            + (list(pack.archetypes[archetype].flags) if archetype else []),
+        )
+        state = CampaignState(
+            system=pack.id,
+            name=name.strip() or "Untitled campaign",
+            seed=seed if seed is not None else secrets.randbelow(2**31),
+            dice_mode=dice_mode,  # type: ignore[arg-type]
+            hero=hero,
+            pools={t.id: t.start for t in pack.system.tracks if t.scope == "campaign"},
+        )
+        meta = {"name": state.name, "system": pack.id, "system_name": pack.system.name,
+                "hero": hero.name, "scene": "", "seed": state.seed}
+        initial = state.model_dump(mode="json")
+        store = store_factory(meta, initial) if store_factory else MemoryStore(initial)
+        game = cls(pack, state, store)
+        with game._action("Campaign begins"):
+            game._emit(ev.SessionStarted(number=1))
+            for npc_name, role, note in npcs:
+                game._add_npc(npc_name, role, note)
+            game._emit(ev.SceneStarted(number=1, title=scene_title, location=location))
+            game._run(game.rules.session_started(game.state) + game.rules.campaign_started(
+                game.state))
+        return game
+
+    # ------------------------------------------------------------------ actions: plumbing
+
+    @contextmanager
+    def _action(self, label: str) -> Iterator[None]:
+        snapshot = self.state.model_copy(deep=True)
+        self._events = []
+        self._new_chunk = False
+        try:
+            self._emit(ev.ActionStarted(action=self.state.action_no + 1, label=label))
+            yield
+        except BaseException:
+            self.state = snapshot
+            self._events = []
+            raise
+        events = self._events
+        self._events = []
+        scene = self.state.scene
+        self.store.save(events, self.state.model_dump(mode="json"),
+                        {"scene": f"{scene.number}. {scene.title}".strip(),
+                         "hero": self.state.hero.name}, new_chunk=self._new_chunk)
+        self.last_events = events
+
+    def _emit(self, e: ev.Event) -> None:
+        ev.apply(self.state, e)
+        d = e.to_dict()
+        d["n"] = self.state.event_no
+        d["a"] = self.state.action_no
+        self._events.append(d)
+
+    def _set_flow(self, flow: Flow) -> None:
+        self._emit(ev.FlowChanged(flow=flow.model_dump(mode="json")))
+
+    def _gm(self, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
+        return make_gm_move(self.pack, state, kind, ctx)
+
+    def _add_npc(self, name: str, role: str, note: str = "") -> str:
+        if role not in self.pack.system.roles:
+            raise IllegalAction(
+                f"unknown role {role!r}; roles are {', '.join(self.pack.system.roles)}")
+        if not name.strip():
+            raise IllegalAction("an NPC needs a name")
+        if self.state.npc_by_name(name):
+            raise IllegalAction(f"there is already an NPC called {name.strip()!r}")
+        nid = _npc_id(name, list(self.state.npcs))
+        self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note))
+        for e in self.rules.npc_added(self.state, nid, role):
+            self._emit(e)
+        return nid
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def flow(self) -> Flow:
+        """Where the current action stands."""
+        return self.state.flow
+
+    def move_available(self, move: s.Move) -> str | None:
+        """Why ``move`` cannot be used now, or None if it can."""
+        if move.requires_flag and move.requires_flag not in self.state.hero.flags:
+            return f"{move.name} is locked (needs {move.requires_flag.replace('_', ' ')})"
+        if move.once_per and self._once_key(move) in self.state.used:
+            return f"{move.name} was already used this {move.once_per}"
+        if self.state.hero.taken_out and move.roll is not None:
+            return "you are taken out until the next scene"
+        return None
+
+    def available_moves(self) -> list[s.Move]:
+        """Moves the hero can use now, in content order."""
+        return [m for m in self.pack.moves.values() if self.move_available(m) is None]
+
+    def suggest(self, text: str) -> list[dict[str, Any]]:
+        """Moves the fiction suggests, best first, with the matched cue and exact odds."""
+        allowed = [m.id for m in self.available_moves() if not m.hidden]
+        out = []
+        for sug in self.matcher.suggest(text, allowed):
+            d = sug.to_dict()
+            move = self.pack.moves[sug.move]
+            if move.roll is not None and move.roll.stat != "choice":
+                d["odds"] = self.preview(move.id).odds
+            out.append(d)
+        return out
+
+    def targets_for(self, move: s.Move) -> list[dict[str, Any]]:
+        """NPCs the move may target, present ones first."""
+        npcs = [n for n in self.state.npcs.values()
+                if not move.target_roles or n.role in move.target_roles]
+        npcs.sort(key=lambda n: (not n.present, n.name))
+        return [opt(n.id, n.name, f"{n.role}{'' if n.present else ', not in the scene'}")
+                for n in npcs]
+
+    def _once_key(self, move: s.Move) -> str:
+        return f"{move.once_per}:{move.id}"
+
+    def modifiers(self, move: s.Move, target: str | None, stat: str | None = None,
+                  extras: Sequence[Sequence[Any]] = ()) -> tuple[list[list[Any]], int, int]:
+        """Every modifier with its source, the raw sum and the clamped modifier."""
+        assert move.roll is not None
+        st = self.state
+        stat = stat or move.roll.stat
+        label, value = self.rules.stat_value(st, move, stat)
+        mods: list[list[Any]] = [[label, value, None]]
+        for src, amount in move.roll.modifiers.items():
+            mods.append([src, amount, None])
+        for cid in st.hero.conditions:
+            cdef = self.pack.conditions.get(cid)
+            if cdef and move.id in cdef.penalises:
+                mods.append([cdef.name, cdef.penalty, None])
+        for b in st.bonuses:
+            if b.moves and move.id not in b.moves:
+                continue
+            if b.target and b.target != target:
+                continue
+            used = b.id if b.kind == "forward" or b.expires == "roll" else None
+            mods.append([f"+{b.amount} {b.kind}: {b.reason}" if b.amount >= 0
+                         else f"{b.amount} {b.kind}: {b.reason}", b.amount, used])
+        mods += self.rules.extra_modifiers(st, move, target)
+        mods += [list(x) for x in extras]
+        raw = sum(int(m[1]) for m in mods)
+        clamp = self.pack.system.modifier_clamp
+        final = max(clamp[0], min(clamp[1], raw)) if clamp else raw
+        return mods, raw, final
+
+    def preview(self, move_id: str, target: str | None = None, stat: str | None = None
+                ) -> RollPreview:
+        """The pending (or a hypothetical) roll of ``move_id``, with exact odds per band."""
+        move = self._move(move_id)
+        if move.roll is None:
+            raise IllegalAction(f"{move.name} has no roll")
+        flow = self.state.flow
+        extras = flow.extras if flow.move == move_id else []
+        stat = stat or (flow.stat if flow.move == move_id else None) or move.roll.stat
+        if stat == "choice":
+            stat = move.roll.choices[0]
+        mods, raw, final = self.modifiers(move, target, stat, extras)
+        dice = self._dice_for(move)
+        bands = self.pack.bands_for(move)
+        odds = band_odds(dice, final, bands)
+        return RollPreview(
+            move=move.id, stat=stat, dice=dice.notation, modifiers=mods, raw_modifier=raw,
+            modifier=final, clamp=self.pack.system.modifier_clamp,
+            odds={b: percent(p) for b, p in odds.items()},
+            bands=[{"id": b.id, "name": b.name, "min": b.min, "max": b.max, "tone": b.tone}
+                   for b in bands],
+            inverted=move.roll.inverted,
+        )
+
+    def _dice_for(self, move: s.Move) -> DiceSpec:
+        dice = self.pack.dice_for(move)
+        adv = self.state.flow.advantage if self.state.flow.move == move.id else None
+        if adv in ("advantage", "disadvantage"):
+            dice = dice.with_advantage(adv)  # type: ignore[arg-type]
+        return dice
+
+    def _move(self, move_id: str) -> s.Move:
+        move = self.pack.moves.get(move_id)
+        if move is None:
+            close = [m for m in self.pack.moves if move_id.lower() in m or m in move_id.lower()]
+            hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
+            raise IllegalAction(f"unknown move {move_id!r}{hint}")
+        return move
+
+    @property
+    def pending(self) -> Prompt:
+        """What the engine waits for now."""
+        f = self.state.flow
+        if f.stage == "fiction":
+            return Prompt("fiction", "What do you do?", min=0)
+        if f.stage == "move":
+            options = [opt(x["move"], x["name"], f"cue: {x['cue']}") for x in f.suggestions]
+            return Prompt("move", "Which move does this trigger?", options, min=0,
+                          context={"fiction": f.fiction})
+        move = self.pack.moves[f.move] if f.move else None
+        if f.stage == "target":
+            assert move is not None
+            return Prompt("target", f"{move.name}: who is the target?", self.targets_for(move))
+        if f.stage == "roll":
+            assert move is not None and move.roll is not None
+            context = {"preview": self.preview(move.id, f.target).to_dict(),
+                       "physical": self.state.dice_mode == "physical",
+                       "stat_choices": move.roll.choices if move.roll.stat == "choice" else [],
+                       "advantage": move.roll.advantage}
+            return Prompt("roll", f"{move.name}: roll {context['preview']['dice']}",
+                          context=context)
+        if f.stage == "adjust":
+            assert move is not None and f.roll is not None
+            adjs = self.rules.adjustments(self.state, move, f.roll)
+            options = [opt("keep", "Keep the result")] + [
+                opt(a.id, a.label, a.detail) for a in adjs]
+            return Prompt("adjust", f"{f.roll['band_name']} ({f.roll['total']}). Change it?",
+                          options, context={"roll": f.roll})
+        p = f.prompt or {}
+        return Prompt(p.get("kind", "pick"), p.get("message", ""), p.get("options", []),
+                      p.get("min", 1), p.get("max", 1))
+
+    # ------------------------------------------------------------------ actions: play
+
+    def describe(self, text: str) -> list[dict[str, Any]]:
+        """The player says what their hero does; the engine suggests moves."""
+        text = text.strip()
+        if not text:
+            raise IllegalAction("describe what your hero does first")
+        self._require_stage("fiction", "move")
+        with self._action("fiction"):
+            self._emit(ev.Narrated(text=text, by="player"))
+            self._set_flow(Flow(stage="move", fiction=text, suggestions=self.suggest(text)))
+        return self.last_events
+
+    def choose_move(self, move_id: str | None, target: str | None = None) -> list[dict[str, Any]]:
+        """Pick the move the fiction triggers (None: no move, just fiction)."""
+        self._require_stage("fiction", "move")
+        with self._action("move" if move_id else "no move"):
+            if move_id is None:
+                self._set_flow(Flow())
+            else:
+                self._begin_move(self._move(move_id), target, self.state.flow.fiction, [])
+        return self.last_events
+
+    def trigger(self, move_id: str, target: str | None = None, fiction: str = ""
+                ) -> list[dict[str, Any]]:
+        """Fiction and move in one action (the move list, scripts, the command palette)."""
+        self._require_stage("fiction", "move")
+        move = self._move(move_id)
+        with self._action(f"move {move.id}"):
+            if fiction.strip():
+                self._emit(ev.Narrated(text=fiction.strip(), by="player"))
+            self._begin_move(move, target, fiction, [])
+        return self.last_events
+
+    def _begin_move(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]
+                    ) -> None:
+        why = self.move_available(move)
+        if why:
+            raise IllegalAction(why)
+        tid = self._resolve_target(move, target) if target else None
+        if move.target == "required" and tid is None:
+            if not self.targets_for(move):
+                raise IllegalAction(f"{move.name} needs a target, and there is no one to target;"
+                                    " add an NPC first")
+            self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
+            return
+        self._start(move, tid, fiction, rest)
+
+    def _resolve_target(self, move: s.Move, target: str) -> str:
+        npc = self.state.npc_by_name(target) or self.state.npcs.get(target)
+        if npc is None:
+            names = ", ".join(n.name for n in self.state.npcs.values()) or "none yet"
+            raise IllegalAction(f"no NPC called {target!r} (NPCs: {names})")
+        if move.target_roles and npc.role not in move.target_roles:
+            raise IllegalAction(f"{move.name} cannot target {npc.name} ({npc.role}); it targets"
+                                f" {', '.join(move.target_roles)}")
+        return npc.id
+
+    def _start(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]) -> None:
+        once = self._once_key(move) if move.once_per else None
+        self._emit(ev.MoveTriggered(move=move.id, name=move.name, target=target, once_key=once))
+        before = [effect_item(e, {"move": move.id, "target": target, "source": move.name})
+                  for e in move.before]
+        if move.roll is None:
+            assert move.result is not None
+            self._run(before + self._outcome_items(move, "result", target) + rest)
+            return
+        self._set_flow(Flow(stage="roll", move=move.id, target=target, fiction=fiction,
+                            queue=rest))
+        if before:
+            self._run_before(before)
+
+    def _run_before(self, items: list[Item]) -> None:
+        """Effects that happen before the roll (no prompts expected)."""
+        for item in items:
+            res = self.interp.step(self.state, item)
+            if isinstance(res, Need):
+                raise IllegalAction("a move's 'before' effects cannot ask the player")
+            for e in res.events:
+                self._emit(e)
+
+    def choose_target(self, target: str) -> list[dict[str, Any]]:
+        """Name the move's target (an NPC id or name)."""
+        self._require_stage("target")
+        f = self.state.flow
+        move = self._move(f.move or "")
+        with self._action("target"):
+            self._start(move, self._resolve_target(move, target), f.fiction, list(f.queue))
+        return self.last_events
+
+    def spend_team(self) -> list[dict[str, Any]]:
+        """Before the roll: spend 1 Team for +1 (the odds update)."""
+        self._require_stage("roll")
+        team = self.state.pools.get("team")
+        if team is None:
+            raise IllegalAction("this game has no Team pool")
+        if team < 1:
+            raise IllegalAction("the Team pool is empty")
+        f = self.state.flow
+        with self._action("spend Team"):
+            self._emit(ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
+                                       reason="spent for +1 on a roll"))
+            self._set_flow(f.model_copy(update={"extras": [*f.extras, ["Team", 1, None]]}))
+        return self.last_events
+
+    def set_roll_options(self, stat: str | None = None, advantage: str | None = None
+                         ) -> list[dict[str, Any]]:
+        """Before the roll: choose the stat (when the move offers a choice) or advantage."""
+        self._require_stage("roll")
+        f = self.state.flow
+        move = self._move(f.move or "")
+        assert move.roll is not None
+        if stat is not None and stat not in (move.roll.choices or [move.roll.stat]):
+            raise IllegalAction(f"{move.name} rolls with {', '.join(move.roll.choices)}, not"
+                                f" {stat!r}")
+        if advantage not in (None, "none", "advantage", "disadvantage"):
+            raise IllegalAction(f"advantage must be none, advantage or disadvantage,"
+                                f" not {advantage!r}")
+        if advantage not in (None, "none") and move.roll.advantage == "none":
+            raise IllegalAction(f"{move.name} cannot be rolled with {advantage}")
+        with self._action("roll options"):
+            upd: dict[str, Any] = {}
+            if stat is not None:
+                upd["stat"] = stat
+            if advantage is not None:
+                upd["advantage"] = None if advantage == "none" else advantage
+            self._set_flow(f.model_copy(update=upd))
+        return self.last_events
+
+    def roll(self, faces: Sequence[int] | None = None) -> list[dict[str, Any]]:
+        """Roll the pending move: seeded dice, or the faces of the player's physical dice."""
+        self._require_stage("roll")
+        f = self.state.flow
+        move = self._move(f.move or "")
+        assert move.roll is not None
+        if move.roll.stat == "choice" and not f.stat:
+            raise IllegalAction(f"{move.name}: choose which stat to roll first"
+                                f" ({', '.join(move.roll.choices)})")
+        if faces is None and self.state.dice_mode == "physical":
+            raise IllegalAction("this campaign uses physical dice: enter the faces you rolled")
+        dice = self._dice_for(move)
+        if faces is not None:
+            result = Roll.of(dice, check_faces(dice, list(faces)), entered=True)
+            position = self.state.dice_position
+        else:
+            source = SeededDice(self.state.seed, self.state.dice_position)
+            result = source.roll(dice)
+            position = source.position
+        with self._action("roll"):
+            preview = self.preview(move.id, f.target)
+            bands = self.pack.bands_for(move)
+            total = result.total + preview.modifier
+            band = band_of(total, bands)
+            rolled = ev.Rolled(
+                move=move.id, stat=preview.stat, dice=dice.notation, faces=list(result.faces),
+                kept=list(result.kept), dropped=list(result.dropped),
+                modifiers=preview.modifiers, raw_modifier=preview.raw_modifier,
+                modifier=preview.modifier,
+                clamp=list(preview.clamp) if preview.clamp else None, total=total, band=band,
+                band_name=next(b.name for b in bands if b.id == band), odds=preview.odds,
+                entered=result.entered, position=position, inverted=move.roll.inverted,
+            )
+            self._emit(rolled)
+            roll_d = rolled.to_dict()
+            adjust = self.rules.adjustments(self.state, move, roll_d)
+            if adjust:
+                self._set_flow(f.model_copy(update={"stage": "adjust", "roll": roll_d}))
+            else:
+                self._outcome(move, band, f.target, list(f.queue))
+        return self.last_events
+
+    def adjust(self, adjustment: str | None = None) -> list[dict[str, Any]]:
+        """After the roll: take an adjustment by id, or keep the result (None or "keep")."""
+        self._require_stage("adjust")
+        f = self.state.flow
+        move = self._move(f.move or "")
+        assert f.roll is not None
+        with self._action("adjust" if adjustment not in (None, "keep") else "keep result"):
+            if adjustment in (None, "keep"):
+                self._outcome(move, f.roll["band"], f.target, list(f.queue))
+                return self.last_events
+            offered = {a.id for a in self.rules.adjustments(self.state, move, f.roll)}
+            if adjustment not in offered:
+                raise IllegalAction(f"{adjustment!r} is not on offer now"
+                                    f" (offered: {', '.join(sorted(offered)) or 'nothing'})")
+            events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
+            for e in events:
+                self._emit(e)
+            roll = dict(f.roll)
+            lo, hi = self.pack.system.modifier_clamp or (-999, 999)
+            raw = roll["raw_modifier"] + amount
+            new_mod = max(lo, min(hi, raw))
+            total = roll["total"] - roll["modifier"] + new_mod
+            bands = self.pack.bands_for(move)
+            band = band_of(total, bands)
+            name = next(b.name for b in bands if b.id == band)
+            self._emit(ev.RollAdjusted(source=source, amount=amount, total=total, band=band,
+                                       band_name=name, modifier=new_mod))
+            roll.update(raw_modifier=raw, modifier=new_mod, total=total, band=band,
+                        band_name=name, modifiers=[*roll["modifiers"], [source, amount, None]])
+            if self.rules.adjustments(self.state, move, roll):
+                self._set_flow(f.model_copy(update={"roll": roll}))
+            else:
+                self._outcome(move, band, f.target, list(f.queue))
+        return self.last_events
+
+    def _outcome_items(self, move: s.Move, key: str, target: str | None) -> list[Item]:
+        outcome = outcome_for(move, key)
+        band = key.split(".")[-1]
+        ctx = {"move": move.id, "target": target, "band": band, "source": move.name}
+        items: list[Item] = [{"emit": ev.OutcomeReached(move=move.id, band=band,
+                                                        text=outcome.text).to_dict()}]
+        if outcome.choose:
+            items.append({"choose": {"move": move.id, "key": key}, "ctx": ctx})
+        items += [effect_item(e, ctx) for e in outcome.effects]
+        return items
+
+    def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item]) -> None:
+        table = "outcomes"
+        if target and move.vs_teammate and self.state.npcs[target].role == "teammate":
+            table = "vs_teammate"
+        self._run(self._outcome_items(move, f"{table}.{band}", target) + rest)
+
+    def _run(self, queue: list[Item]) -> None:
+        """Work through the queue until it is empty or the player must choose."""
+        while queue:
+            item = queue[0]
+            if "trigger" in item:
+                if any("trigger" not in x for x in queue[1:]):
+                    queue = [*queue[1:], item]
+                    continue
+                move = self._move(item["trigger"])
+                self._begin_move(move, item["ctx"].get("target"), "", queue[1:])
+                return
+            res = self.interp.step(self.state, item)
+            if isinstance(res, Need):
+                if not res.options:
+                    queue = queue[1:]
+                    continue
+                self._set_flow(Flow(stage="effects", move=self.state.flow.move,
+                                    target=self.state.flow.target, queue=queue,
+                                    prompt=res.to_prompt(item)))
+                return
+            for e in res.events:
+                self._emit(e)
+            queue = res.push + queue[1:]
+        if self.state.flow.stage != "fiction" or self.state.flow.queue:
+            self._set_flow(Flow())
+
+    def choose(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """Answer the open choice (choose N, pick one, questions to ask)."""
+        self._require_stage("effects")
+        f = self.state.flow
+        assert f.prompt is not None
+        prompt = f.prompt
+        ids = [str(i) for i in ids]
+        valid = {o["id"] for o in prompt["options"]}
+        bad = [i for i in ids if i not in valid]
+        if bad:
+            raise IllegalAction(f"{', '.join(map(repr, bad))} is not an option here (options:"
+                                f" {', '.join(o['id'] for o in prompt['options'])})")
+        item = prompt["item"]
+        repeat = False
+        if "choose" in item:
+            move = self.pack.moves[item["choose"]["move"]]
+            ch = outcome_for(move, item["choose"]["key"]).choose
+            repeat = bool(ch and ch.repeat)
+        if not repeat and len(set(ids)) != len(ids):
+            raise IllegalAction("each option can be picked only once")
+        lo, hi = prompt["min"], prompt["max"]
+        if not lo <= len(ids) <= hi:
+            want = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+            raise IllegalAction(f"pick {want} (you picked {len(ids)})")
+        with self._action("choose"):
+            replacement = self.interp.answer(self.state, item, ids)
+            self._run(replacement + list(f.queue[1:]))
+        return self.last_events
+
+    def _require_stage(self, *stages: str) -> None:
+        stage = self.state.flow.stage
+        if stage not in stages:
+            waiting = {"fiction": "your fiction", "move": "a move", "target": "a target",
+                       "roll": "a roll", "adjust": "you to keep or change the roll",
+                       "effects": "a choice"}[stage]
+            raise IllegalAction(f"the engine is waiting for {waiting}: {self.pending.message}")
+
+    # ------------------------------------------------------------------ actions: table talk
+
+    def add_npc(self, name: str, role: str, note: str = "") -> list[dict[str, Any]]:
+        """Bring an NPC into the campaign (and the scene)."""
+        with self._action("add NPC"):
+            self._add_npc(name, role, note)
+        return self.last_events
+
+    def set_presence(self, npc: str, present: bool) -> list[dict[str, Any]]:
+        """An NPC enters or leaves the scene."""
+        found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
+        if found is None:
+            raise IllegalAction(f"no NPC called {npc!r}")
+        with self._action("presence"):
+            self._emit(ev.NPCPresence(npc=found.id, present=present))
+        return self.last_events
+
+    def took_clearing_action(self, condition: str) -> list[dict[str, Any]]:
+        """Note that the hero took a condition's clearing action this scene."""
+        if condition not in self.pack.conditions:
+            raise IllegalAction(f"unknown condition {condition!r}")
+        with self._action("clearing action"):
+            self._emit(ev.ClearingActionTaken(condition=condition))
+        return self.last_events
+
+    def end_scene(self, cleared: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """Close the scene; conditions whose clearing action was taken clear."""
+        self._require_stage("fiction", "move")
+        if not self.state.scene.open:
+            raise IllegalAction("no scene is open")
+        for c in cleared:
+            if c not in self.pack.conditions:
+                raise IllegalAction(f"unknown condition {c!r}")
+        with self._action("end scene"):
+            self._end_scene(list(cleared))
+        return self.last_events
+
+    def _end_scene(self, cleared: list[str]) -> None:
+        both = list(dict.fromkeys([*self.state.scene.clearing, *cleared]))
+        for e in self.rules.scene_ending(self.state, both):
+            self._emit(e)
+        self._emit(ev.SceneEnded(number=self.state.scene.number))
+        self._set_flow(Flow())
+
+    def start_scene(self, title: str = "", location: str = "", stakes: str = "",
+                    present: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """Open the next scene (ending the current one first, with no clearing)."""
+        self._require_stage("fiction", "move")
+        ids = []
+        for p in present:
+            npc = self.state.npc_by_name(p) or self.state.npcs.get(p)
+            if npc is None:
+                raise IllegalAction(f"no NPC called {p!r}")
+            ids.append(npc.id)
+        with self._action("new scene"):
+            if self.state.scene.open:
+                self._end_scene([])
+            self._new_chunk = True
+            if not self.state.data.get("session_open", True):
+                self._start_session_events()
+            n = self.state.scene.number + 1
+            self._emit(ev.SceneStarted(number=n, title=title.strip() or f"Scene {n}",
+                                       location=location, stakes=stakes, present=ids))
+            items: list[Item] = []
+            if self.state.hero.taken_out:
+                self._emit(ev.TakenOut(out=False, reason="you are back in the action"))
+            self._run(items)
+        return self.last_events
+
+    def _start_session_events(self) -> None:
+        self._emit(ev.SessionStarted(number=self.state.session + 1))
+        self._emit(ev.DataSet(scope="campaign", key="session_open", value=None))
+        self._run(self.rules.session_started(self.state))
+
+    def end_session(self) -> list[dict[str, Any]]:
+        """The end-of-session move, then the session closes."""
+        self._require_stage("fiction", "move")
+        end_move = self.pack.system.session.end_move
+        with self._action("end session"):
+            if self.state.scene.open:
+                self._end_scene([])
+            rest: list[Item] = [{"emit": ev.SessionEnded(number=self.state.session).to_dict()},
+                                {"emit": ev.DataSet(scope="campaign", key="session_open",
+                                                    value=False).to_dict()}]
+            if end_move:
+                self._begin_move(self._move(end_move), None, "", rest)
+            else:
+                self._run(rest)
+        return self.last_events
+
+    def ask_gm(self) -> list[dict[str, Any]]:
+        """The player looks to the GM: "what happens next?" (a soft move)."""
+        self._require_stage("fiction", "move")
+        with self._action("ask the GM"):
+            self._run([effect_item({"type": "gm_move", "kind": "soft"},
+                                   {"source": "you looked to the GM"})])
+        return self.last_events
+
+    def narrate(self, text: str) -> list[dict[str, Any]]:
+        """Plain fiction with no move (the player's or a scene note)."""
+        if not text.strip():
+            raise IllegalAction("nothing to narrate")
+        self._require_stage("fiction", "move")
+        with self._action("fiction"):
+            self._emit(ev.Narrated(text=text.strip(), by="player"))
+            self._set_flow(Flow())
+        return self.last_events
+
+    # ------------------------------------------------------------------ undo and answers
+
+    def undo(self) -> list[dict[str, Any]]:
+        """Undo the last action: the state becomes exactly what it was before it."""
+        a = self.state.action_no
+        if a <= 1:
+            raise IllegalAction("nothing to undo: the campaign has just begun")
+        base, events = self.store.base_and_events_for_action(a)
+        state = CampaignState.model_validate(base)
+        for d in events:
+            ev.apply(state, ev.from_dict(d))
+        self.store.truncate_from_action(a, state.model_dump(mode="json"))
+        self.state = state
+        self.last_events = []
+        return []
+
+    def answer(self, value: Any) -> list[dict[str, Any]]:
+        """Answer whatever is pending (the scripted mode's entry point)."""
+        stage = self.state.flow.stage
+        if stage == "fiction":
+            return self.describe(str(value))
+        if stage == "move":
+            return self.choose_move(None if value in (None, "", "none") else str(value))
+        if stage == "target":
+            return self.choose_target(str(value))
+        if stage == "roll":
+            return self.roll(None if value in (None, "roll") else list(value))
+        if stage == "adjust":
+            return self.adjust(None if value is None else str(value))
+        ids = [value] if isinstance(value, str | int) else list(value)
+        return self.choose([str(i) for i in ids])
+
+
+def validate_hero(pack: Pack, archetype: str | None, stats: dict[str, int] | None
+                  ) -> dict[str, int]:
+    """The hero's starting stats from an archetype or a custom line; ``IllegalAction`` if bad."""
+    if archetype:
+        if archetype not in pack.archetypes:
+            raise IllegalAction(f"unknown archetype {archetype!r}; choose one of"
+                                f" {', '.join(pack.archetypes)}")
+        base = dict(pack.archetypes[archetype].stats)
+        if stats:
+            base.update(stats)
+        stats = base
+    if stats is None:
+        raise IllegalAction("choose an archetype or give a stat line")
+    problems = hero_problems(pack, stats)
+    if problems:
+        raise IllegalAction("; ".join(problems))
+    return {k: int(stats[k]) for k in pack.stats}
+
+
+def hero_problems(pack: Pack, stats: dict[str, int]) -> list[str]:
+    """What is wrong with a custom stat line (empty if it is fine)."""
+    rules = pack.system.hero
+    out = []
+    missing = [pack.stats[k].name for k in pack.stats if k not in stats]
+    if missing:
+        out.append(f"missing {', '.join(missing)}")
+    unknown = [k for k in stats if k not in pack.stats]
+    if unknown:
+        out.append(f"unknown {pack.system.stat_label.lower()} {', '.join(unknown)}")
+    for k, v in stats.items():
+        if k not in pack.stats:
+            continue
+        lo = rules.stat_min if rules.stat_min is not None else pack.stats[k].min
+        hi = rules.stat_max if rules.stat_max is not None else pack.stats[k].max
+        if not lo <= v <= hi:
+            out.append(f"{pack.stats[k].name} {v:+d} is outside {lo:+d}..{hi:+d}")
+    if rules.stat_total is not None and not missing and not unknown:
+        total = sum(stats.values())
+        if total != rules.stat_total:
+            out.append(f"{pack.system.stat_label} add up to {total:+d}; they must add up to"
+                       f" {rules.stat_total:+d}")
+    return out

@@ -1,0 +1,1 @@
+"""The automated GM: GM moves, threats and clocks, the oracle, scene framing."""

@@ -1,0 +1,121 @@
+"""Choosing and making GM moves: legal by preconditions, weighted by the situation.
+
+The GM never picks a move whose preconditions fail, avoids repeating its recent moves, fills
+the narration from the scene's own names, and says why it chose what it chose. Picks come from
+``gm_random``: fixed by the campaign seed and the log position, so replays are identical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.rules import events as ev
+from engine.rules.base import Step, effect_item, gm_random
+from engine.rules.state import NPC, CampaignState
+
+
+def _present(state: CampaignState, role: str | None = None) -> list[NPC]:
+    return [n for n in state.npcs.values() if n.present and (role is None or n.role == role)]
+
+
+def _free_conditions(pack: Pack, state: CampaignState) -> list[str]:
+    return [c for c in pack.conditions if c not in state.hero.conditions]
+
+
+PRECONDITIONS: dict[str, Callable[[Pack, CampaignState], bool]] = {
+    "hero_has_free_condition": lambda p, st: bool(_free_conditions(p, st)),
+    "hero_not_taken_out": lambda p, st: not st.hero.taken_out,
+    "npc_present": lambda p, st: bool(_present(st)),
+    "adult_present": lambda p, st: bool(_present(st, "adult")),
+    "villain_present": lambda p, st: bool(_present(st, "villain")),
+    "teammate_present": lambda p, st: bool(_present(st, "teammate")),
+    "bystander_present": lambda p, st: bool(_present(st, "bystander")),
+    "threat_active": lambda p, st: any(t.active for t in st.threats.values()),
+    "npc_lacks_influence": lambda p, st: any(
+        not n.influence_over_hero and not n.barred for n in _present(st)),
+    "adult_has_influence": lambda p, st: any(n.influence_over_hero for n in _present(st, "adult")),
+    "hero_has_condition": lambda p, st: bool(st.hero.conditions),
+    "hero_holds_influence": lambda p, st: any(n.hero_has_influence for n in st.npcs.values()),
+    "heat_marked": lambda p, st: st.hero.tracks.get("heat", 0) > 0,
+}
+
+
+def legal(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> bool:
+    """Whether every precondition of ``move`` holds (unknown names fail closed)."""
+    return all(name in PRECONDITIONS and PRECONDITIONS[name](pack, state) for name in move.when)
+
+
+def candidates(pack: Pack, state: CampaignState, kind: str) -> list[s.GMMoveDef]:
+    """GM moves of ``kind`` whose preconditions hold."""
+    return [m for m in pack.gm_moves if (m.kind == kind or m.kind == "both")
+            and legal(pack, state, m)]
+
+
+def weight(state: CampaignState, move: s.GMMoveDef) -> float:
+    """The move's weight in this situation: recent moves fade, pressing threats push."""
+    w = float(move.weight)
+    if move.id in state.gm_recent[-1:]:
+        return 0.0
+    if move.id in state.gm_recent[-3:]:
+        w *= 0.3
+    if "threat_active" in move.when:
+        worst = max((t.clock / t.size for t in state.threats.values() if t.active), default=0)
+        w *= 1 + worst
+    return w
+
+
+def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> dict[str, str]:
+    rng = gm_random(state, f"names:{move.id}")
+    names: dict[str, Any] = {
+        "hero": state.hero.name,
+        "location": state.scene.location or "the street",
+        "npc_id": "",
+    }
+    pool = _present(state)
+    if "npc_lacks_influence" in move.when:
+        pool = [n for n in pool if not n.influence_over_hero and not n.barred]
+    if pool:
+        pick = rng.choice(pool)
+        names["npc"], names["npc_id"] = pick.name, pick.id
+    for role in ("adult", "villain", "teammate", "bystander"):
+        of_role = _present(state, role)
+        if of_role:
+            names[role] = rng.choice(of_role).name
+    active = [t for t in state.threats.values() if t.active]
+    if active:
+        names["threat"] = max(active, key=lambda t: t.clock / t.size).name
+    return names
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "someone"
+
+
+def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
+    """Choose and make a GM move of ``kind`` ("hard" or "soft")."""
+    options = candidates(pack, state, kind)
+    weights = [weight(state, m) for m in options]
+    if not options or sum(weights) == 0:
+        options = [m for m in pack.gm_moves if (m.kind in (kind, "both")) and legal(pack, state, m)]
+        weights = [1.0] * len(options)
+    if not options:
+        text = "The GM lets the silence stretch; the situation tightens around you."
+        return Step([ev.GMMoveMade(move="pressure", name="Tighten the screws", kind=kind,
+                                   text=text, reason="no GM move fits the situation")])
+    rng = gm_random(state, f"gm:{kind}")
+    move = rng.choices(options, weights=weights, k=1)[0]
+    names = _names(pack, state, move)
+    template = rng.choice(move.narration)
+    text = template.format_map(_Blank(names))
+    why = "after a miss" if kind == "hard" else "you looked to the GM"
+    if move.when:
+        why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
+    step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why)])
+    sub_ctx = {"source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
+               "target": names.get("npc_id") or None}
+    step.push = [effect_item(e, sub_ctx) for e in move.effects]
+    return step

@@ -1,0 +1,100 @@
+"""Exact odds by enumeration of every face combination (no sampling).
+
+Every roll in the four systems has at most a few dice (3d6 is 216 combinations), so
+enumerating is exact, fast and cached per dice spec.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Protocol
+
+from engine.dice import DiceSpec
+
+
+class BandLike(Protocol):
+    """Anything with an id and inclusive ``min``/``max`` bounds (None = open)."""
+
+    id: str
+    min: int | None
+    max: int | None
+
+
+@lru_cache(maxsize=256)
+def _table(spec: DiceSpec, low_face: int) -> tuple[tuple[int, int, bool], ...]:
+    """(kept total, ways, any face <= low_face) for every distinct outcome of ``spec``."""
+    counts: Counter[tuple[int, bool]] = Counter()
+    for faces in itertools.product(range(1, spec.sides + 1), repeat=spec.count):
+        kept = sum(faces[i] for i in spec.kept_indices(faces))
+        counts[(kept, min(faces) <= low_face)] += 1
+    return tuple((t, n, low) for (t, low), n in sorted(counts.items()))
+
+
+def distribution(spec: DiceSpec) -> dict[int, Fraction]:
+    """Probability of each kept total of ``spec``."""
+    table = _table(spec, 0)
+    whole = spec.sides**spec.count
+    out: dict[int, Fraction] = {}
+    for total, ways, _ in table:
+        out[total] = out.get(total, Fraction(0)) + Fraction(ways, whole)
+    return out
+
+
+def band_of(total: int, bands: Sequence[BandLike]) -> str:
+    """The id of the band holding ``total``."""
+    for band in bands:
+        if (band.min is None or total >= band.min) and (band.max is None or total <= band.max):
+            return band.id
+    raise ValueError(f"no band holds {total}")
+
+
+@lru_cache(maxsize=4096)
+def _band_odds_cached(
+    spec: DiceSpec, modifier: int, bounds: tuple[tuple[str, int | None, int | None], ...]
+) -> tuple[tuple[str, Fraction], ...]:
+    whole = spec.sides**spec.count
+    acc = {band_id: 0 for band_id, _, _ in bounds}
+    for total, ways, _ in _table(spec, 0):
+        t = total + modifier
+        for band_id, lo, hi in bounds:
+            if (lo is None or t >= lo) and (hi is None or t <= hi):
+                acc[band_id] += ways
+                break
+    return tuple((b, Fraction(n, whole)) for b, n in acc.items())
+
+
+def band_odds(spec: DiceSpec, modifier: int, bands: Sequence[BandLike]) -> dict[str, Fraction]:
+    """Exact probability of each band for ``spec`` + ``modifier``."""
+    bounds = tuple((b.id, b.min, b.max) for b in bands)
+    return dict(_band_odds_cached(spec, modifier, bounds))
+
+
+def joint_odds(
+    spec: DiceSpec, modifier: int, bands: Sequence[BandLike], low_face: int
+) -> dict[tuple[str, bool], Fraction]:
+    """Probability of (band, some die shows ``low_face`` or less), e.g. City of Whispers 1-2."""
+    whole = spec.sides**spec.count
+    out: dict[tuple[str, bool], Fraction] = {}
+    for total, ways, low in _table(spec, low_face):
+        key = (band_of(total + modifier, bands), low)
+        out[key] = out.get(key, Fraction(0)) + Fraction(ways, whole)
+    return out
+
+
+def probability(spec: DiceSpec, predicate: Callable[[tuple[int, ...]], bool]) -> Fraction:
+    """Exact probability that ``predicate(faces)`` holds for a roll of ``spec``."""
+    hits = sum(
+        1
+        for faces in itertools.product(range(1, spec.sides + 1), repeat=spec.count)
+        if predicate(faces)
+    )
+    return Fraction(hits, spec.sides**spec.count)
+
+
+def percent(p: Fraction) -> str:
+    """A probability as a percentage with one decimal, e.g. '41.7%'."""
+    return f"{float(p) * 100:.1f}%"

@@ -1,0 +1,176 @@
+"""The rules core shared by every system, and ``Ruleset``: the hooks a system overrides.
+
+A ruleset module (``engine/rules/<ruleset>.py``) subclasses ``Ruleset`` and overrides only what
+its game does differently: how stats shift past their bounds, extra roll modifiers, what a
+``rule`` effect means, what can change a roll after it is made.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.errors import IllegalAction
+from engine.rules import events as ev
+from engine.rules.state import CampaignState
+
+Item = dict[str, Any]
+"""A unit of pending work in the flow queue: an effect, a choice, an event to emit."""
+
+
+@dataclass
+class Need:
+    """The engine needs the player to pick: a prompt and the queue item it will resolve."""
+
+    kind: str
+    message: str
+    options: list[dict[str, Any]]
+    min: int = 1
+    max: int = 1
+
+    def to_prompt(self, item: Item) -> dict[str, Any]:
+        """The prompt as stored in the flow."""
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "options": self.options,
+            "min": self.min,
+            "max": self.max,
+            "item": item,
+        }
+
+
+@dataclass
+class Step:
+    """What handling one queue item produced: events now, and items to do next."""
+
+    events: list[ev.Event] = field(default_factory=list)
+    push: list[Item] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A change the player may make after seeing the roll (spend Team, use Influence, ...)."""
+
+    id: str
+    label: str
+    amount: int
+    detail: str = ""
+
+
+def opt(id_: str, label: str, detail: str = "") -> dict[str, Any]:
+    """One prompt option."""
+    return {"id": id_, "label": label, "detail": detail}
+
+
+def gm_random(state: CampaignState, salt: str) -> random.Random:
+    """A generator for the GM's picks, fixed by the seed and the log position: no dice used."""
+    return random.Random(f"{state.seed}:{salt}:{state.event_no}")
+
+
+class Ruleset:
+    """Default rules: stats clamp at their bounds, no extra modifiers, no rule effects."""
+
+    id = "generic"
+
+    def __init__(self, pack: Pack) -> None:
+        self.pack = pack
+
+    # --- creation -------------------------------------------------------------------
+
+    def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
+        """Events that follow an NPC joining (Masks: adults hold Influence over the hero)."""
+        return []
+
+    def campaign_started(self, state: CampaignState) -> list[Item]:
+        """Work to do when a campaign begins (after its NPCs are added)."""
+        return []
+
+    # --- rolls ----------------------------------------------------------------------
+
+    def stat_value(self, state: CampaignState, move: s.Move, stat: str) -> tuple[str, int]:
+        """The label and value a roll adds for ``stat``."""
+        if stat == "conditions_marked":
+            n = len(state.hero.conditions)
+            return f"conditions marked ({n})", n
+        if stat == "none":
+            return "no stat", 0
+        stat_def = self.pack.stats[stat]
+        return stat_def.name, state.hero.stats.get(stat, 0)
+
+    def extra_modifiers(
+        self, state: CampaignState, move: s.Move, target: str | None
+    ) -> list[list[Any]]:
+        """System-specific modifiers as [source, amount, bonus id or None]."""
+        return []
+
+    def adjustments(self, state: CampaignState, move: s.Move, roll: dict[str, Any]) -> list[
+            Adjustment]:
+        """What the player may still change after the roll."""
+        return []
+
+    def adjust(self, state: CampaignState, adj_id: str, roll: dict[str, Any]) -> tuple[
+            list[ev.Event], int, str]:
+        """Events for taking adjustment ``adj_id``: (events, modifier change, source label)."""
+        raise IllegalAction(f"no such adjustment: {adj_id!r}")
+
+    # --- effects --------------------------------------------------------------------
+
+    def shift_stats(
+        self, state: CampaignState, changes: dict[str, int], reason: str
+    ) -> Step:
+        """Shift stats; by default values clamp at the stat's bounds."""
+        values = {}
+        for stat, delta in changes.items():
+            d = self.pack.stats[stat]
+            values[stat] = max(d.min, min(d.max, state.hero.stats.get(stat, 0) + delta))
+        return Step([ev.LabelsShifted(changes=dict(changes), values=values, reason=reason)])
+
+    def gain_influence(self, state: CampaignState, npc_id: str, reason: str) -> Step:
+        """The hero gains Influence over ``npc_id``."""
+        if state.npcs[npc_id].hero_has_influence:
+            return Step()
+        return Step([ev.InfluenceChanged(npc=npc_id, direction="hero_over", held=True,
+                                         reason=reason)])
+
+    def no_free_condition(self, state: CampaignState, who: str) -> Step:
+        """A condition must be marked and none is free."""
+        if who == "hero":
+            return Step([ev.TakenOut(out=True, reason="no condition left to mark")])
+        name = state.npcs[who].name
+        return Step([ev.Narrated(text=f"{name} has nothing left and is taken out.", by="engine")])
+
+    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
+        """A ``rule`` effect this system defines."""
+        raise IllegalAction(f"the {self.id} rules do not know the rule effect {eff.name!r}")
+
+    def rule_answer(
+        self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any], ids: list[str]
+    ) -> list[Item]:
+        """Resolve a prompt a ``rule`` effect opened."""
+        raise IllegalAction(f"the {self.id} rules cannot answer {eff.name!r}")
+
+    # --- scenes and sessions ----------------------------------------------------------
+
+    def scene_ending(self, state: CampaignState, cleared: list[str]) -> list[ev.Event]:
+        """Events before ``SceneEnded``: by default, clear the conditions whose action was taken."""
+        out: list[ev.Event] = []
+        for cond in cleared:
+            if cond in state.hero.conditions:
+                out.append(ev.ConditionCleared(who="hero", condition=cond,
+                                               reason="its clearing action was taken"))
+        return out
+
+    def session_started(self, state: CampaignState) -> list[Item]:
+        """Work when a session starts: the content's start effects."""
+        return [effect_item(e, {"source": "start of session"})
+                for e in self.pack.system.session.start_effects]
+
+
+def effect_item(effect: Any, ctx: dict[str, Any]) -> Item:
+    """A queue item for an effect model or dict."""
+    data = effect.model_dump(exclude_none=True) if hasattr(effect, "model_dump") else effect
+    return {"effect": data, "ctx": ctx}

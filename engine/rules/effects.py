@@ -1,0 +1,370 @@
+"""The effect interpreter: turns queued effects into events, or into a prompt for the player.
+
+Work waits in a queue of plain dict items (so a half-finished outcome saves and resumes):
+``{"effect": {...}, "ctx": {...}}`` an effect; ``{"choose": {...}, "ctx": {...}}`` a "choose N"
+list; ``{"emit": {...}}`` an event ready to apply; ``{"trigger": move, "ctx": {...}}`` a move that
+starts when the rest is done. ``step`` handles the head item; ``answer`` resolves a prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.content import schema as s
+from engine.content.loader import Pack, parse_effect
+from engine.errors import IllegalAction
+from engine.rules import events as ev
+from engine.rules.base import Item, Need, Ruleset, Step, effect_item, opt
+from engine.rules.state import CampaignState
+
+GMHook = Callable[[CampaignState, str, dict[str, Any]], Step]
+
+
+def outcome_for(move: s.Move, key: str) -> s.Outcome:
+    """The outcome at ``key`` ("outcomes.weak_hit", "vs_teammate.miss" or "result")."""
+    if key == "result":
+        assert move.result is not None
+        return move.result
+    table, band = key.split(".", 1)
+    return (move.vs_teammate if table == "vs_teammate" else move.outcomes)[band]
+
+
+class Interpreter:
+    """Steps through queue items against one state, pack and ruleset."""
+
+    def __init__(self, pack: Pack, rules: Ruleset, gm: GMHook) -> None:
+        self.pack = pack
+        self.rules = rules
+        self.gm = gm
+
+    # ------------------------------------------------------------------ helpers
+
+    def _stat_options(self, state: CampaignState, exclude: set[str]) -> list[dict[str, Any]]:
+        return [
+            opt(sid, f"{sd.name} ({state.hero.stats.get(sid, 0):+d})")
+            for sid, sd in self.pack.stats.items()
+            if sid not in exclude and sid not in state.hero.locked
+        ]
+
+    def _conds(self, state: CampaignState, who: str) -> list[str]:
+        return state.hero.conditions if who == "hero" else state.npcs[who].conditions
+
+    def _who(self, eff: Any, ctx: dict[str, Any]) -> str | None:
+        if getattr(eff, "who", "self") == "target":
+            return ctx.get("target")
+        return "hero"
+
+    def _name(self, state: CampaignState, who: str) -> str:
+        return state.hero.name if who == "hero" else state.npcs[who].name
+
+    # ------------------------------------------------------------------ step
+
+    def step(self, state: CampaignState, item: Item) -> Step | Need:
+        """Handle the head item of the queue."""
+        if "emit" in item:
+            return Step([ev.from_dict(item["emit"])])
+        if "choose" in item:
+            return self._choose_need(state, item)
+        eff = parse_effect(item["effect"])
+        ctx = item.get("ctx", {})
+        handler = getattr(self, f"_e_{eff.type}")
+        result: Step | Need = handler(state, eff, ctx)
+        return result
+
+    def _choose_need(self, state: CampaignState, item: Item) -> Need:
+        spec = item["choose"]
+        move = self.pack.moves[spec["move"]]
+        choose = outcome_for(move, spec["key"]).choose
+        assert choose is not None
+        count = spec.get("count", choose.count)
+        options = [opt(o.id, o.text) for o in choose.options]
+        if spec.get("exclude"):
+            options = [o for o in options if o["id"] not in spec["exclude"]]
+        verb = "up to " if choose.up_to else ""
+        message = choose.prompt or f"{move.name}: choose {verb}{count}"
+        return Need("choose", message, options, 0 if choose.up_to else count, count)
+
+    # --- conditions -----------------------------------------------------------------
+
+    def _e_mark_condition(self, state: CampaignState, eff: s.MarkCondition, ctx: dict[str, Any]
+                          ) -> Step | Need:
+        who = self._who(eff, ctx)
+        if who is None:
+            return Step([ev.Narrated(text="(No target to mark a condition on.)", by="engine")])
+        marked = self._conds(state, who)
+        reason = ctx.get("source", "")
+        if eff.condition:
+            if eff.condition in marked:
+                name = self.pack.conditions[eff.condition].name
+                return Step([ev.Narrated(text=f"{self._name(state, who)} is already {name}.",
+                                         by="engine")])
+            return Step([ev.ConditionMarked(who=who, condition=eff.condition, reason=reason)])
+        free = [c for c in self.pack.conditions if c not in marked]
+        if not free:
+            return self.rules.no_free_condition(state, who)
+        if len(free) == 1:
+            return Step([ev.ConditionMarked(who=who, condition=free[0], reason=reason)])
+        whose = "Mark a condition" if who == "hero" else f"Mark a condition on {state.npcs[who].name}"
+        return Need("pick", whose, [opt(c, self.pack.conditions[c].name) for c in free])
+
+    def _e_clear_condition(self, state: CampaignState, eff: s.ClearCondition,
+                           ctx: dict[str, Any]) -> Step | Need:
+        who = self._who(eff, ctx)
+        if who is None:
+            return Step()
+        marked = list(self._conds(state, who))
+        reason = ctx.get("source", "")
+        if eff.condition:
+            if eff.condition not in marked:
+                return Step()
+            return Step([ev.ConditionCleared(who=who, condition=eff.condition, reason=reason)])
+        if not marked:
+            return Step([ev.Narrated(text=f"{self._name(state, who)} has no condition to clear.",
+                                     by="engine")])
+        if len(marked) == 1:
+            return Step([ev.ConditionCleared(who=who, condition=marked[0], reason=reason)])
+        return Need("pick", "Clear a condition",
+                    [opt(c, self.pack.conditions[c].name) for c in marked])
+
+    # --- stats ----------------------------------------------------------------------
+
+    def _e_shift_labels(self, state: CampaignState, eff: s.ShiftLabels, ctx: dict[str, Any]
+                        ) -> Step | Need:
+        if eff.who == "target" and ctx.get("target"):
+            name = state.npcs[ctx["target"]].name
+            return Step([ev.Narrated(text=f"{name} shifts their own Labels: one up, one down.",
+                                     by="engine")])
+        if eff.up is None:
+            options = self._stat_options(state, {eff.down} if eff.down else set())
+            return Need("pick", "Shift which label UP by one?", options) if options else Step()
+        if eff.down is None:
+            options = self._stat_options(state, {eff.up})
+            return Need("pick", "Shift which label DOWN by one?", options) if options else Step()
+        changes = {k: v for k, v in ((eff.up, 1), (eff.down, -1)) if k not in state.hero.locked}
+        if not changes:
+            return Step()
+        return self.rules.shift_stats(state, changes, ctx.get("source", ""))
+
+    def _e_shift_label(self, state: CampaignState, eff: s.ShiftLabel, ctx: dict[str, Any]
+                       ) -> Step | Need:
+        if eff.stat is None:
+            word = "up" if eff.by > 0 else "down"
+            return Need("pick", f"Shift which label {word} by {abs(eff.by)}?",
+                        self._stat_options(state, set()))
+        if eff.stat in state.hero.locked:
+            return Step([ev.Narrated(text=f"{self.pack.stats[eff.stat].name} is locked.",
+                                     by="engine")])
+        return self.rules.shift_stats(state, {eff.stat: eff.by}, ctx.get("source", ""))
+
+    def _e_lock_label(self, state: CampaignState, eff: s.LockLabel, ctx: dict[str, Any]
+                      ) -> Step | Need:
+        if eff.stat is None:
+            options = self._stat_options(state, set())
+            return Need("pick", "Lock which label for good?", options) if options else Step()
+        return Step([ev.LabelLocked(stat=eff.stat)])
+
+    # --- influence ------------------------------------------------------------------
+
+    def _e_take_influence(self, state: CampaignState, eff: s.TakeInfluence, ctx: dict[str, Any]
+                          ) -> Step:
+        target = ctx.get("target")
+        if not target:
+            return Step([ev.Narrated(text="(No target to take Influence over.)", by="engine")])
+        return self.rules.gain_influence(state, target, ctx.get("source", ""))
+
+    def _e_give_influence(self, state: CampaignState, eff: s.GiveInfluence, ctx: dict[str, Any]
+                          ) -> Step | Need:
+        if eff.choose:
+            options = [opt(n.id, f"{n.name} ({n.role})") for n in state.npcs.values()
+                       if not n.influence_over_hero and not n.barred]
+            if not options:
+                return Step([ev.Narrated(text="Everyone already has Influence over you.",
+                                         by="engine")])
+            return Need("pick", "Give Influence over you to whom?", options)
+        target = ctx.get("target")
+        if not target:
+            return Step()
+        npc = state.npcs[target]
+        if npc.barred:
+            raise IllegalAction(f"{npc.name} lost Influence over you for good")
+        if npc.influence_over_hero:
+            return Step([ev.Narrated(text=f"{npc.name} already has Influence over you.",
+                                     by="engine")])
+        return Step([ev.InfluenceChanged(npc=target, direction="over_hero", held=True,
+                                         reason=ctx.get("source", ""))])
+
+    def _e_cancel_influence(self, state: CampaignState, eff: s.CancelInfluence,
+                            ctx: dict[str, Any]) -> Step | Need:
+        if eff.choose:
+            options = [opt(n.id, f"{n.name} ({n.role})") for n in state.npcs.values()
+                       if n.influence_over_hero]
+            if not options:
+                return Step([ev.Narrated(text="Nobody has Influence over you.", by="engine")])
+            return Need("pick", "Take away whose Influence over you?", options)
+        target = ctx.get("target")
+        if not target or not state.npcs[target].influence_over_hero:
+            return Step()
+        return Step([ev.InfluenceChanged(npc=target, direction="over_hero", held=False,
+                                         reason=ctx.get("source", ""))])
+
+    # --- tracks, bonuses, hold ------------------------------------------------------------
+
+    def track_step(self, state: CampaignState, track: str, delta: int, reason: str) -> Step:
+        """Move a track, clamped; fire its ``on_full`` effects when it fills."""
+        tdef = self.pack.tracks[track]
+        store = state.pools if tdef.scope == "campaign" else state.hero.tracks
+        old = store.get(track, tdef.start)
+        new = max(tdef.min, old + delta)
+        if tdef.max is not None:
+            new = min(tdef.max, new)
+        step = Step([ev.TrackChanged(track=track, scope=tdef.scope, delta=new - old, value=new,
+                                     reason=reason)])
+        if tdef.max is not None and new >= tdef.max and old < tdef.max and tdef.on_full:
+            step.push += [effect_item(e, {"source": f"{tdef.name} full"}) for e in tdef.on_full]
+            if tdef.reset_on_full:
+                step.events.append(ev.TrackChanged(track=track, scope=tdef.scope,
+                                                   delta=tdef.min - new, value=tdef.min,
+                                                   reason=f"{tdef.name} resets"))
+        return step
+
+    def _e_track(self, state: CampaignState, eff: s.TrackDelta, ctx: dict[str, Any]) -> Step:
+        return self.track_step(state, eff.track, eff.delta, ctx.get("source", ""))
+
+    def _e_hold(self, state: CampaignState, eff: s.Hold, ctx: dict[str, Any]) -> Step:
+        move = ctx.get("move") or "general"
+        have = next((h.amount for h in state.holds if h.move == move), 0)
+        return Step([ev.HoldChanged(move=move, delta=eff.amount, value=have + eff.amount,
+                                    expires=eff.expires)])
+
+    def _bonus(self, state: CampaignState, eff: s.Bonus, ctx: dict[str, Any]) -> Step:
+        move = ctx.get("move")
+        reason = eff.reason or (self.pack.moves[move].name if move in self.pack.moves else "")
+        target = ctx.get("target") if eff.against_target else None
+        return Step([ev.BonusAdded(id=state.next_id, kind=eff.type, amount=eff.amount,
+                                   moves=list(eff.moves), target=target, expires=eff.expires,
+                                   reason=reason)])
+
+    _e_forward = _bonus
+    _e_ongoing = _bonus
+
+    # --- questions, GM, moves ---------------------------------------------------------------
+
+    def _e_ask(self, state: CampaignState, eff: s.Ask, ctx: dict[str, Any]) -> Step | Need:
+        move = self.pack.moves[ctx["move"]]
+        qs = move.questions
+        n = min(eff.count, len(qs))
+        return Need("questions", f"{move.name}: ask {n}",
+                    [opt(str(i), q) for i, q in enumerate(qs)], n, n)
+
+    def _e_gm_move(self, state: CampaignState, eff: s.GMMove, ctx: dict[str, Any]) -> Step:
+        return self.gm(state, eff.kind, ctx)
+
+    def _e_trigger_move(self, state: CampaignState, eff: s.TriggerMove, ctx: dict[str, Any]
+                        ) -> Step:
+        return Step(push=[{"trigger": eff.move, "ctx": ctx}])
+
+    def _e_taken_out(self, state: CampaignState, eff: s.TakenOut, ctx: dict[str, Any]) -> Step:
+        return Step([ev.TakenOut(out=True, reason=ctx.get("source", ""))])
+
+    def _e_flag(self, state: CampaignState, eff: s.Flag, ctx: dict[str, Any]) -> Step:
+        return Step([ev.FlagSet(flag=eff.flag, value=eff.value)])
+
+    def _e_advance(self, state: CampaignState, eff: s.Advance, ctx: dict[str, Any]
+                   ) -> Step | Need:
+        taken = set(state.hero.advances)
+        options = [opt(a.id, a.text) for a in self.pack.system.advancements if a.id not in taken
+                   or a.id.startswith("plus_")]
+        if not options:
+            return Step([ev.Narrated(text="No advancement is left to take.", by="engine")])
+        return Need("pick", "Take an advancement", options)
+
+    def _e_clock(self, state: CampaignState, eff: s.Clock, ctx: dict[str, Any]) -> Step:
+        active = [t for t in state.threats.values() if t.active]
+        if eff.threat:
+            threat = state.threats.get(eff.threat)
+        else:
+            threat = max(active, key=lambda t: (t.clock / t.size, t.id), default=None)
+        if threat is None or not threat.active:
+            return Step()
+        return clock_step(threat.id, threat.clock, threat.size, threat.steps, threat.doom,
+                          threat.name, eff.delta)
+
+    def _e_note(self, state: CampaignState, eff: s.Note, ctx: dict[str, Any]) -> Step:
+        return Step([ev.Narrated(text=eff.text, by="engine")])
+
+    def _e_one_of(self, state: CampaignState, eff: s.OneOf, ctx: dict[str, Any]) -> Need:
+        return Need("pick", "Choose one", [opt(o.id, o.text) for o in eff.options])
+
+    def _e_rule(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
+        if eff.name == "choose_from_band":
+            move = ctx["move"]
+            band = str(eff.args.get("band"))
+            count = int(eff.args.get("count") or 1)  # type: ignore[arg-type]
+            return Step(push=[{"choose": {"move": move, "key": f"outcomes.{band}",
+                                          "count": count,
+                                          "exclude": [str(eff.args.get("exclude") or "")]},
+                               "ctx": {**ctx, "band": band}}])
+        return self.rules.rule_effect(state, eff, ctx)
+
+    # ------------------------------------------------------------------ answers
+
+    def answer(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
+        """The items that replace ``item`` once the player picked ``ids``."""
+        ctx = item.get("ctx", {})
+        if "choose" in item:
+            spec = item["choose"]
+            move = self.pack.moves[spec["move"]]
+            choose = outcome_for(move, spec["key"]).choose
+            assert choose is not None
+            by_id = {o.id: o for o in choose.options}
+            picked = [by_id[i] for i in ids]
+            out: list[Item] = [{"emit": ev.OptionsChosen(
+                move=move.id, options=ids, texts=[o.text for o in picked]).to_dict()}]
+            for o in picked:
+                out += [effect_item(e, {**ctx, "source": f"{move.name}: {o.text}"})
+                        for e in o.effects]
+            return out
+        eff = parse_effect(item["effect"])
+        data = dict(item["effect"])
+        one = ids[0] if ids else None
+        match eff.type:
+            case "mark_condition" | "clear_condition":
+                data["condition"] = one
+                return [{"effect": data, "ctx": ctx}]
+            case "shift_labels":
+                data["up" if eff.up is None else "down"] = one
+                return [{"effect": data, "ctx": ctx}]
+            case "shift_label" | "lock_label":
+                data["stat"] = one
+                return [{"effect": data, "ctx": ctx}]
+            case "give_influence" | "cancel_influence":
+                data["choose"] = False
+                return [{"effect": data, "ctx": {**ctx, "target": one}}]
+            case "one_of":
+                chosen = next(o for o in eff.options if o.id == one)
+                return [effect_item(e, {**ctx, "source": chosen.text}) for e in chosen.effects]
+            case "advance":
+                adv = next(a for a in self.pack.system.advancements if a.id == one)
+                return [{"emit": ev.AdvanceTaken(advance=adv.id, text=adv.text).to_dict()}] + [
+                    effect_item(e, {**ctx, "source": f"advancement: {adv.text}"})
+                    for e in adv.effects
+                ]
+            case "ask":
+                qs = self.pack.moves[ctx["move"]].questions
+                return [{"emit": ev.QuestionsAsked(move=ctx["move"],
+                                                   questions=[qs[int(i)] for i in ids]).to_dict()}]
+            case "rule":
+                return self.rules.rule_answer(state, eff, ctx, ids)
+        raise IllegalAction(f"nothing to answer for {eff.type}")
+
+
+def clock_step(threat_id: str, clock: int, size: int, steps: list[str], doom: str, name: str,
+               delta: int) -> Step:
+    """Move a threat clock; its doom strikes exactly when the clock fills."""
+    new = max(0, min(size, clock + delta))
+    step_text = steps[new - 1] if 0 < new <= len(steps) and new > clock else ""
+    out = Step([ev.ClockChanged(threat=threat_id, delta=new - clock, value=new, step=step_text)])
+    if new >= size > clock:
+        out.events.append(ev.DoomStruck(threat=threat_id, text=doom or f"{name} gets its way."))
+    return out

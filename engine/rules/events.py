@@ -1,0 +1,672 @@
+"""Events: every consequence in the game, and ``apply``, the only writer of state.
+
+An event is a small frozen dataclass. Its dict form (``to_dict``) is what the save log holds;
+``from_dict`` reads it back. Rules modules may register their own events with ``@event`` and
+their appliers with ``@applier``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
+
+from engine.rules.state import (
+    NPC,
+    ActiveBonus,
+    CampaignState,
+    Flow,
+    HoldEntry,
+    Scene,
+    Threat,
+)
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+E = TypeVar("E", bound="type[Event]")
+APPLIERS: dict[str, Callable[[CampaignState, Any], None]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of all events. ``n`` and ``a`` (event and action numbers) are set when logged."""
+
+    type: ClassVar[str] = "Event"
+    _names: ClassVar[tuple[str, ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: ``{"type": ..., field: value, ...}``."""
+        d: dict[str, Any] = {"type": self.type}
+        for name in self._names:
+            d[name] = getattr(self, name)
+        return d
+
+
+def event(cls: E) -> E:
+    """Register an event class under its class name."""
+    cls.type = cls.__name__
+    cls._names = tuple(f.name for f in fields(cls))
+    EVENT_TYPES[cls.__name__] = cls
+    return cls
+
+
+def from_dict(d: dict[str, Any]) -> Event:
+    """Rebuild an event from its dict form (extra keys such as ``n`` and ``a`` are ignored)."""
+    cls = EVENT_TYPES.get(d.get("type", ""))
+    if cls is None:
+        raise ValueError(f"unknown event type {d.get('type')!r}")
+    return cls(**{k: d[k] for k in cls._names if k in d})
+
+
+def applier(name: str) -> Callable[[Callable[[CampaignState, Any], None]], Callable[..., None]]:
+    """Register the function that applies events of type ``name``."""
+
+    def deco(fn: Callable[[CampaignState, Any], None]) -> Callable[..., None]:
+        APPLIERS[name] = fn
+        return fn
+
+    return deco
+
+
+def apply(state: CampaignState, ev: Event) -> None:
+    """Apply one event to ``state``: the only way state changes."""
+    fn = APPLIERS.get(ev.type)
+    if fn is not None:
+        fn(state, ev)
+    state.event_no += 1
+
+
+# ------------------------------------------------------------------ story and flow
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class Narrated(Event):
+    """Fiction: what the player says their hero does, or what the GM or engine says."""
+
+    text: str
+    by: str = "player"
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FlowChanged(Event):
+    """The engine now waits for something else (the prompt, the pending roll, the queue)."""
+
+    flow: dict[str, Any]
+
+
+@applier("FlowChanged")
+def _flow(state: CampaignState, ev: FlowChanged) -> None:
+    state.flow = Flow.model_validate(ev.flow)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ActionStarted(Event):
+    """A player action begins; counts actions for undo."""
+
+    action: int
+    label: str
+
+
+@applier("ActionStarted")
+def _action(state: CampaignState, ev: ActionStarted) -> None:
+    state.action_no = ev.action
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class MoveTriggered(Event):
+    """The fiction triggered a move."""
+
+    move: str
+    name: str
+    target: str | None = None
+    once_key: str | None = None
+
+
+@applier("MoveTriggered")
+def _move(state: CampaignState, ev: MoveTriggered) -> None:
+    if ev.once_key and ev.once_key not in state.used:
+        state.used.append(ev.once_key)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    """A roll with every reason: faces kept and dropped, each modifier and its source, odds."""
+
+    move: str
+    stat: str
+    dice: str
+    faces: list[int]
+    kept: list[int]
+    dropped: list[int]
+    modifiers: list[list[Any]]
+    raw_modifier: int
+    modifier: int
+    clamp: list[int] | None
+    total: int
+    band: str
+    band_name: str
+    odds: dict[str, str]
+    entered: bool = False
+    position: int = 0
+    inverted: bool = False
+
+
+@applier("Rolled")
+def _rolled(state: CampaignState, ev: Rolled) -> None:
+    if not ev.entered:
+        state.dice_position = ev.position
+    used = [m[2] for m in ev.modifiers if len(m) > 2 and m[2] is not None]
+    if used:
+        state.bonuses = [b for b in state.bonuses if not (b.id in used and b.kind == "forward")]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class RollAdjusted(Event):
+    """A modifier added after the roll (Team, Influence, acting selfishly) changed the result."""
+
+    source: str
+    amount: int
+    total: int
+    band: str
+    band_name: str
+    modifier: int
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class OutcomeReached(Event):
+    """The band's outcome text, for the journal."""
+
+    move: str
+    band: str
+    text: str
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class OptionsChosen(Event):
+    """The options picked from a "choose N" list."""
+
+    move: str
+    options: list[str]
+    texts: list[str]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class QuestionsAsked(Event):
+    """Questions the player asks from a move's list."""
+
+    move: str
+    questions: list[str]
+
+
+# ------------------------------------------------------------------ hero and NPCs
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ConditionMarked(Event):
+    """A condition marked on the hero (who="hero") or an NPC (who=npc id)."""
+
+    who: str
+    condition: str
+    reason: str = ""
+
+
+@applier("ConditionMarked")
+def _cond_marked(state: CampaignState, ev: ConditionMarked) -> None:
+    conds = state.hero.conditions if ev.who == "hero" else state.npcs[ev.who].conditions
+    if ev.condition not in conds:
+        conds.append(ev.condition)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ConditionCleared(Event):
+    """A condition cleared."""
+
+    who: str
+    condition: str
+    reason: str = ""
+
+
+@applier("ConditionCleared")
+def _cond_cleared(state: CampaignState, ev: ConditionCleared) -> None:
+    conds = state.hero.conditions if ev.who == "hero" else state.npcs[ev.who].conditions
+    if ev.condition in conds:
+        conds.remove(ev.condition)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class LabelsShifted(Event):
+    """Stats shifted: {stat: delta}, with the resulting values."""
+
+    changes: dict[str, int]
+    values: dict[str, int]
+    reason: str = ""
+
+
+@applier("LabelsShifted")
+def _shifted(state: CampaignState, ev: LabelsShifted) -> None:
+    state.hero.stats.update(ev.values)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class LabelLocked(Event):
+    """A stat is locked for good."""
+
+    stat: str
+
+
+@applier("LabelLocked")
+def _locked(state: CampaignState, ev: LabelLocked) -> None:
+    if ev.stat not in state.hero.locked:
+        state.hero.locked.append(ev.stat)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class InfluenceChanged(Event):
+    """Influence gained or lost. ``direction`` is "hero_over" or "over_hero"."""
+
+    npc: str
+    direction: str
+    held: bool
+    permanent: bool = False
+    reason: str = ""
+
+
+@applier("InfluenceChanged")
+def _influence(state: CampaignState, ev: InfluenceChanged) -> None:
+    npc = state.npcs[ev.npc]
+    if ev.direction == "hero_over":
+        npc.hero_has_influence = ev.held
+    else:
+        npc.influence_over_hero = ev.held
+        if ev.permanent:
+            npc.barred = True
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class TrackChanged(Event):
+    """A track or pool moved to ``value`` (already clamped)."""
+
+    track: str
+    scope: str
+    delta: int
+    value: int
+    reason: str = ""
+
+
+@applier("TrackChanged")
+def _track(state: CampaignState, ev: TrackChanged) -> None:
+    if ev.scope == "campaign":
+        state.pools[ev.track] = ev.value
+    else:
+        state.hero.tracks[ev.track] = ev.value
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class BonusAdded(Event):
+    """A +N forward or ongoing."""
+
+    id: int
+    kind: str
+    amount: int
+    moves: list[str]
+    target: str | None
+    expires: str
+    reason: str
+
+
+@applier("BonusAdded")
+def _bonus(state: CampaignState, ev: BonusAdded) -> None:
+    state.bonuses.append(
+        ActiveBonus(
+            id=ev.id, kind=ev.kind, amount=ev.amount, moves=list(ev.moves),  # type: ignore[arg-type]
+            target=ev.target, expires=ev.expires, reason=ev.reason,  # type: ignore[arg-type]
+        )
+    )
+    state.next_id = max(state.next_id, ev.id + 1)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class BonusesExpired(Event):
+    """Bonuses that ran out."""
+
+    ids: list[int]
+    reason: str = ""
+
+
+@applier("BonusesExpired")
+def _bonus_gone(state: CampaignState, ev: BonusesExpired) -> None:
+    state.bonuses = [b for b in state.bonuses if b.id not in ev.ids]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class HoldChanged(Event):
+    """Hold on a move gained or spent."""
+
+    move: str
+    delta: int
+    value: int
+    expires: str = "scene"
+
+
+@applier("HoldChanged")
+def _hold(state: CampaignState, ev: HoldChanged) -> None:
+    state.holds = [h for h in state.holds if h.move != ev.move]
+    if ev.value > 0:
+        state.holds.append(HoldEntry(move=ev.move, amount=ev.value, expires=ev.expires))  # type: ignore[arg-type]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class TakenOut(Event):
+    """The hero is taken out of the scene (or returns, with ``out`` false)."""
+
+    out: bool = True
+    reason: str = ""
+
+
+@applier("TakenOut")
+def _taken_out(state: CampaignState, ev: TakenOut) -> None:
+    state.hero.taken_out = ev.out
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FlagSet(Event):
+    """A hero flag set or cleared."""
+
+    flag: str
+    value: bool = True
+
+
+@applier("FlagSet")
+def _flag(state: CampaignState, ev: FlagSet) -> None:
+    flags = state.hero.flags
+    if ev.value and ev.flag not in flags:
+        flags.append(ev.flag)
+    elif not ev.value and ev.flag in flags:
+        flags.remove(ev.flag)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class AdvanceTaken(Event):
+    """An advancement taken."""
+
+    advance: str
+    text: str
+
+
+@applier("AdvanceTaken")
+def _advance(state: CampaignState, ev: AdvanceTaken) -> None:
+    state.hero.advances.append(ev.advance)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class NPCAdded(Event):
+    """An NPC joins the campaign."""
+
+    id: str
+    name: str
+    role: str
+    note: str = ""
+    present: bool = True
+
+
+@applier("NPCAdded")
+def _npc(state: CampaignState, ev: NPCAdded) -> None:
+    state.npcs[ev.id] = NPC(id=ev.id, name=ev.name, role=ev.role, note=ev.note, present=ev.present)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class NPCPresence(Event):
+    """An NPC enters or leaves the scene."""
+
+    npc: str
+    present: bool
+
+
+@applier("NPCPresence")
+def _presence(state: CampaignState, ev: NPCPresence) -> None:
+    state.npcs[ev.npc].present = ev.present
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class OnceUsed(Event):
+    """A once-per-scene or once-per-session use is spent."""
+
+    key: str
+
+
+@applier("OnceUsed")
+def _once(state: CampaignState, ev: OnceUsed) -> None:
+    if ev.key not in state.used:
+        state.used.append(ev.key)
+
+
+# ------------------------------------------------------------------ scenes and sessions
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class SceneStarted(Event):
+    """A new scene opens."""
+
+    number: int
+    title: str = ""
+    location: str = ""
+    stakes: str = ""
+    present: list[str] = field(default_factory=list)
+
+
+@applier("SceneStarted")
+def _scene_start(state: CampaignState, ev: SceneStarted) -> None:
+    state.scene = Scene(
+        number=ev.number, title=ev.title, location=ev.location, stakes=ev.stakes, open=True
+    )
+    if ev.present:
+        for npc in state.npcs.values():
+            npc.present = npc.id in ev.present
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ClearingActionTaken(Event):
+    """The hero took the action that clears a condition at the scene's end."""
+
+    condition: str
+
+
+@applier("ClearingActionTaken")
+def _clearing(state: CampaignState, ev: ClearingActionTaken) -> None:
+    if ev.condition not in state.scene.clearing:
+        state.scene.clearing.append(ev.condition)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class SceneEnded(Event):
+    """The scene closes; scene-long bonuses, hold and once-per-scene uses end."""
+
+    number: int
+
+
+@applier("SceneEnded")
+def _scene_end(state: CampaignState, ev: SceneEnded) -> None:
+    state.scene.open = False
+    state.scene.clearing = []
+    state.bonuses = [b for b in state.bonuses if b.expires == "session"]
+    state.holds = [h for h in state.holds if h.expires == "session"]
+    state.used = [u for u in state.used if not u.startswith("scene:")]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class SessionStarted(Event):
+    """A new session of play."""
+
+    number: int
+
+
+@applier("SessionStarted")
+def _session_start(state: CampaignState, ev: SessionStarted) -> None:
+    state.session = ev.number
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class SessionEnded(Event):
+    """The session closes; session-long bonuses, hold and once-per-session uses end."""
+
+    number: int
+
+
+@applier("SessionEnded")
+def _session_end(state: CampaignState, ev: SessionEnded) -> None:
+    state.bonuses = []
+    state.holds = []
+    state.used = []
+
+
+# ------------------------------------------------------------------ the GM
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class GMMoveMade(Event):
+    """The GM made a move: which, why, and how it reads."""
+
+    move: str
+    name: str
+    kind: str
+    text: str
+    reason: str = ""
+
+
+@applier("GMMoveMade")
+def _gm_move(state: CampaignState, ev: GMMoveMade) -> None:
+    state.gm_recent = [*state.gm_recent[-5:], ev.move]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ThreatAdded(Event):
+    """A threat with a clock enters play."""
+
+    id: str
+    name: str
+    kind: str = "villain"
+    size: int = 6
+    steps: list[str] = field(default_factory=list)
+    doom: str = ""
+    npc: str | None = None
+
+
+@applier("ThreatAdded")
+def _threat(state: CampaignState, ev: ThreatAdded) -> None:
+    state.threats[ev.id] = Threat(
+        id=ev.id, name=ev.name, kind=ev.kind, size=ev.size, steps=list(ev.steps), doom=ev.doom,
+        npc=ev.npc,
+    )
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ClockChanged(Event):
+    """A threat's clock moved."""
+
+    threat: str
+    delta: int
+    value: int
+    step: str = ""
+
+
+@applier("ClockChanged")
+def _clock(state: CampaignState, ev: ClockChanged) -> None:
+    state.threats[ev.threat].clock = ev.value
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class DoomStruck(Event):
+    """A full clock: the threat's doom happens."""
+
+    threat: str
+    text: str
+
+
+@applier("DoomStruck")
+def _doom(state: CampaignState, ev: DoomStruck) -> None:
+    state.threats[ev.threat].active = False
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ThreadsChanged(Event):
+    """The list of open story threads changed."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+@applier("ThreadsChanged")
+def _threads(state: CampaignState, ev: ThreadsChanged) -> None:
+    state.threads = [t for t in state.threads if t not in ev.removed] + [
+        t for t in ev.added if t not in state.threads
+    ]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class TensionChanged(Event):
+    """The oracle's tension track moved."""
+
+    value: int
+    reason: str = ""
+
+
+@applier("TensionChanged")
+def _tension(state: CampaignState, ev: TensionChanged) -> None:
+    state.tension = ev.value
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class DataSet(Event):
+    """A system-specific value of the hero (``hero``) or campaign changed: key path and value."""
+
+    scope: str
+    key: str
+    value: Any
+
+
+@applier("DataSet")
+def _data(state: CampaignState, ev: DataSet) -> None:
+    target = state.hero.data if ev.scope == "hero" else state.data
+    if ev.value is None:
+        target.pop(ev.key, None)
+    else:
+        target[ev.key] = ev.value
+
+
+__all__ = ["APPLIERS", "EVENT_TYPES", "Event", "apply", "applier", "event", "from_dict"]
+_ = (Scene, Threat)
