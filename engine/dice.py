@@ -156,7 +156,9 @@ def parse_faces(text: str) -> list[int]:
     try:
         return [int(p) for p in parts]
     except ValueError:
-        raise IllegalAction(f"dice must be whole numbers separated by spaces, got {text!r}") from None
+        raise IllegalAction(
+            f"dice must be whole numbers separated by spaces, got {text!r}"
+        ) from None
 
 
 # ------------------------------------------------------------------ d20 resolutions

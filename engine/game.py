@@ -555,31 +555,35 @@ class Game:
         with self._action("adjust" if adjustment not in (None, "keep") else "keep result"):
             if adjustment in (None, "keep"):
                 self._outcome(move, f.roll["band"], f.target, list(f.queue))
-                return self.last_events
-            offered = {a.id for a in self.rules.adjustments(self.state, move, f.roll)}
-            if adjustment not in offered:
-                raise IllegalAction(f"{adjustment!r} is not on offer now"
-                                    f" (offered: {', '.join(sorted(offered)) or 'nothing'})")
-            events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
-            for e in events:
-                self._emit(e)
-            roll = dict(f.roll)
-            lo, hi = self.pack.system.modifier_clamp or (-999, 999)
-            raw = roll["raw_modifier"] + amount
-            new_mod = max(lo, min(hi, raw))
-            total = roll["total"] - roll["modifier"] + new_mod
-            bands = self.pack.bands_for(move)
-            band = band_of(total, bands)
-            name = next(b.name for b in bands if b.id == band)
-            self._emit(ev.RollAdjusted(source=source, amount=amount, total=total, band=band,
-                                       band_name=name, modifier=new_mod))
-            roll.update(raw_modifier=raw, modifier=new_mod, total=total, band=band,
-                        band_name=name, modifiers=[*roll["modifiers"], [source, amount, None]])
-            if self.rules.adjustments(self.state, move, roll):
-                self._set_flow(f.model_copy(update={"roll": roll}))
             else:
-                self._outcome(move, band, f.target, list(f.queue))
+                self._adjust(move, f, str(adjustment))
         return self.last_events
+
+    def _adjust(self, move: s.Move, f: Flow, adjustment: str) -> None:
+        assert f.roll is not None
+        offered = {a.id for a in self.rules.adjustments(self.state, move, f.roll)}
+        if adjustment not in offered:
+            raise IllegalAction(f"{adjustment!r} is not on offer now"
+                                f" (offered: {', '.join(sorted(offered)) or 'nothing'})")
+        events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
+        for e in events:
+            self._emit(e)
+        roll = dict(f.roll)
+        lo, hi = self.pack.system.modifier_clamp or (-999, 999)
+        raw = roll["raw_modifier"] + amount
+        new_mod = max(lo, min(hi, raw))
+        total = roll["total"] - roll["modifier"] + new_mod
+        bands = self.pack.bands_for(move)
+        band = band_of(total, bands)
+        name = next(b.name for b in bands if b.id == band)
+        self._emit(ev.RollAdjusted(source=source, amount=amount, total=total, band=band,
+                                   band_name=name, modifier=new_mod))
+        roll.update(raw_modifier=raw, modifier=new_mod, total=total, band=band,
+                    band_name=name, modifiers=[*roll["modifiers"], [source, amount, None]])
+        if self.rules.adjustments(self.state, move, roll):
+            self._set_flow(f.model_copy(update={"roll": roll}))
+        else:
+            self._outcome(move, band, f.target, list(f.queue))
 
     def _outcome_items(self, move: s.Move, key: str, target: str | None) -> list[Item]:
         outcome = outcome_for(move, key)

@@ -15,10 +15,11 @@ from engine.content import schema as s
 
 _WORD = re.compile(r"[a-z0-9']+")
 _SUFFIXES = ("ingly", "ing", "edly", "ed", "ies", "es", "s", "ly")
-STOPWORDS = frozenset(
-    "a an the to of and or in on at for with my your his her their our is are be i you we "
-    "it this that someone something".split()
-)
+STOPWORDS = frozenset({
+    "a", "an", "the", "to", "of", "and", "or", "in", "on", "at", "for", "with", "my", "your",
+    "his", "her", "their", "our", "is", "are", "be", "i", "you", "we", "it", "this", "that",
+    "someone", "something",
+})
 
 
 def stem(word: str) -> str:

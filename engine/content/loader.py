@@ -7,6 +7,7 @@ once. Errors name the file, the key path and line, and what was expected.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -257,7 +258,7 @@ def check_bands(name: str, bands: list[s.Band]) -> list[str]:
 
 def itertools_pairwise(items: list[Any]) -> Iterator[tuple[Any, Any]]:
     """Consecutive pairs."""
-    return zip(items, items[1:], strict=False)
+    return itertools.pairwise(items)
 
 
 def cross_check(pack: Pack) -> list[str]:

@@ -268,7 +268,9 @@ class Move(Model):
     roll: RollSpec | None = None
     target: Literal["none", "optional", "required"] = "none"
     target_roles: list[Id] = Field(default_factory=list, description="Roles a target may have.")
-    before: list[Effect] = Field(default_factory=list, description="Effects applied before rolling.")
+    before: list[Effect] = Field(
+        default_factory=list, description="Effects applied before rolling."
+    )
     outcomes: dict[Id, Outcome] = Field(default_factory=dict)
     vs_teammate: dict[Id, Outcome] = Field(
         default_factory=dict, description="Outcomes used instead when the target is a teammate."

@@ -105,7 +105,8 @@ class Interpreter:
             return self.rules.no_free_condition(state, who)
         if len(free) == 1:
             return Step([ev.ConditionMarked(who=who, condition=free[0], reason=reason)])
-        whose = "Mark a condition" if who == "hero" else f"Mark a condition on {state.npcs[who].name}"
+        whose = ("Mark a condition" if who == "hero"
+                 else f"Mark a condition on {state.npcs[who].name}")
         return Need("pick", whose, [opt(c, self.pack.conditions[c].name) for c in free])
 
     def _e_clear_condition(self, state: CampaignState, eff: s.ClearCondition,

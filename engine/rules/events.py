@@ -668,5 +668,5 @@ def _data(state: CampaignState, ev: DataSet) -> None:
         target[ev.key] = ev.value
 
 
-__all__ = ["APPLIERS", "EVENT_TYPES", "Event", "apply", "applier", "event", "from_dict"]
+__all__ = ["APPLIERS", "EVENT_TYPES", "Event", "applier", "apply", "event", "from_dict"]
 _ = (Scene, Threat)

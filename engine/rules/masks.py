@@ -12,10 +12,10 @@ from typing import Any
 
 from engine.content import schema as s
 from engine.errors import IllegalAction
+from engine.odds import band_of
 from engine.rules import events as ev
 from engine.rules.base import Adjustment, Item, Need, Ruleset, Step, effect_item, gm_random, opt
 from engine.rules.state import CampaignState
-from engine.odds import band_of
 
 BATTLE_QUESTIONS = [
     ("leader_influence", "The leader holds Influence over every teammate (+1 Team)", 1),
@@ -74,17 +74,17 @@ class MasksRules(Ruleset):
             out.append(Adjustment("influence", f"Surrender Influence over {name} for +1", 1,
                                   "take advantage of your Influence"))
         stat = roll.get("stat", "")
-        if team > 0 and stat in self.pack.stats and stat not in state.hero.locked:
-            if state.hero.stats.get(stat, 0) < self.pack.stats[stat].max:
-                for other, sd in self.pack.stats.items():
-                    if other == stat or other in state.hero.locked:
-                        continue
-                    if state.hero.stats.get(other, 0) <= sd.min:
-                        continue
-                    out.append(Adjustment(
-                        f"selfish:{other}",
-                        f"Act selfishly: -1 Team, {self.pack.stats[stat].name} +1, {sd.name} -1",
-                        1, "ignore or insult your teammates"))
+        if (team > 0 and stat in self.pack.stats and stat not in state.hero.locked
+                and state.hero.stats.get(stat, 0) < self.pack.stats[stat].max):
+            for other, sd in self.pack.stats.items():
+                if other == stat or other in state.hero.locked:
+                    continue
+                if state.hero.stats.get(other, 0) <= sd.min:
+                    continue
+                out.append(Adjustment(
+                    f"selfish:{other}",
+                    f"Act selfishly: -1 Team, {self.pack.stats[stat].name} +1, {sd.name} -1",
+                    1, "ignore or insult your teammates"))
         return out
 
     def adjust(self, state: CampaignState, adj_id: str, roll: dict[str, Any]

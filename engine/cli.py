@@ -1,0 +1,370 @@
+"""The command line: ``sidekick`` starts the app; subcommands play, inspect and check.
+
+Every error the engine raises on purpose is printed as one line, ``sidekick: error: ...``,
+with a non-zero exit; a player never sees a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.errors import EngineError, IllegalAction
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+class CliError(EngineError):
+    """Bad command-line input."""
+
+
+def _saves(args: argparse.Namespace) -> Path:
+    if args.saves:
+        return Path(args.saves)
+    env = os.environ.get("SIDEKICK_SAVES")
+    return Path(env) if env else Path.cwd() / "saves"
+
+
+def _content(args: argparse.Namespace) -> list[Path]:
+    dirs = [Path(p) for p in args.content or []]
+    for d in dirs:
+        if not d.is_dir():
+            raise CliError(f"--content {d}: no such folder")
+    return dirs
+
+
+def _out(line: str) -> None:
+    sys.stdout.write(line + "\n")
+
+
+# ------------------------------------------------------------------ play (the TUI)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Start the terminal app."""
+    saves = _saves(args)
+    content = _content(args)
+    if not sys.stdout.isatty() and not os.environ.get("SIDEKICK_FORCE_TUI"):
+        raise CliError("the app needs a terminal; for scripts use 'sidekick script FILE'")
+    from engine.tui.app import SidekickApp  # imported only here: textual is slow to import
+
+    SidekickApp(saves_dir=saves, content_dirs=content, campaign=args.campaign).run()
+    return 0
+
+
+# ------------------------------------------------------------------ new / list / export
+
+
+def _parse_stats(text: str) -> dict[str, int]:
+    out = {}
+    for part in re.split(r"[,\s]+", text.strip()):
+        if not part:
+            continue
+        if "=" not in part:
+            raise CliError(f"--stats: expected name=value pairs like danger=1, got {part!r}")
+        k, v = part.split("=", 1)
+        try:
+            out[k.strip().lower()] = int(v)
+        except ValueError:
+            raise CliError(f"--stats: {k}={v!r} is not a whole number") from None
+    return out
+
+
+def _parse_npc(text: str) -> tuple[str, str, str]:
+    parts = text.split(":")
+    if len(parts) < 2 or not parts[0].strip():
+        raise CliError(f"--npc: expected 'Name:role' (role: teammate, adult, villain, bystander),"
+                       f" got {text!r}")
+    return parts[0].strip(), parts[1].strip().lower(), ":".join(parts[2:]).strip()
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """Create a campaign in the save folder."""
+    from engine.campaigns import close_game, new_game
+
+    if not args.archetype and not args.stats:
+        raise CliError("give --archetype ID or --stats danger=1,freak=0,...")
+    game = new_game(
+        _saves(args), system=args.system, name=args.name, hero_name=args.hero,
+        archetype=args.archetype, stats=_parse_stats(args.stats) if args.stats else None,
+        npcs=[_parse_npc(n) for n in args.npc or []], seed=args.seed,
+        dice_mode="physical" if args.physical else "seeded", content=_content(args),
+    )
+    cid = getattr(game.store, "id", "")
+    close_game(game)
+    _out(f"Created campaign '{args.name}' ({cid}) in {_saves(args)}. Play it with: sidekick"
+         f" --campaign {cid}")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """List the saved campaigns."""
+    from engine.store import list_campaigns
+
+    rows = list_campaigns(_saves(args))
+    if args.json:
+        for r in rows:
+            _out(json.dumps(r.__dict__))
+        return 0
+    if not rows:
+        _out(f"No campaigns in {_saves(args)} yet. Start one with 'sidekick' or 'sidekick new'.")
+        return 0
+    for r in rows:
+        if r.error:
+            _out(f"{r.id:24} DAMAGED: {r.error}")
+        else:
+            _out(f"{r.id:24} {r.name} — {r.system}, {r.hero}, {r.scene} (last played"
+                 f" {r.last_played[:16].replace('T', ' ')})")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Print a campaign's journal as Markdown."""
+    from engine.campaigns import close_game, open_game
+    from engine.journal import render_all
+
+    game = open_game(_saves(args), args.campaign, _content(args))
+    try:
+        _out(f"# {game.state.name}\n")
+        for line in render_all(game.store.events(), game.pack):
+            _out(line)
+    finally:
+        close_game(game)
+    return 0
+
+
+# ------------------------------------------------------------------ odds / roll / validate
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    """Exact odds of each band for a move or dice notation with a modifier."""
+    from engine.content.loader import get_pack
+    from engine.dice import DiceSpec
+    from engine.odds import band_odds, percent
+
+    pack = get_pack(args.system, _content(args))
+    if args.what in pack.moves:
+        move = pack.moves[args.what]
+        if move.roll is None:
+            raise CliError(f"{move.name} has no roll")
+        spec = pack.dice_for(move)
+        bands = pack.bands_for(move)
+        title = move.name
+    else:
+        try:
+            spec = DiceSpec.parse(args.what)
+        except ValueError:
+            raise CliError(f"{args.what!r} is neither a move of {pack.id} nor dice notation"
+                           f" (moves: {', '.join(list(pack.moves)[:8])}, ...)") from None
+        bands = pack.system.bands.get(args.bands or "default") or []
+        if not bands:
+            raise CliError(f"{pack.id} has no band set {args.bands!r}")
+        title = spec.notation
+    if args.advantage:
+        spec = spec.with_advantage(args.advantage)
+    clamp = pack.system.modifier_clamp
+    mod = max(clamp[0], min(clamp[1], args.modifier)) if clamp else args.modifier
+    odds = band_odds(spec, mod, bands)
+    if args.json:
+        _out(json.dumps({"dice": spec.notation, "modifier": mod,
+                         "odds": {k: str(v) for k, v in odds.items()}}))
+        return 0
+    note = f" (clamped from {args.modifier:+d})" if mod != args.modifier else ""
+    _out(f"{title}: {spec.notation} {mod:+d}{note}")
+    for b in bands:
+        rng = f"{b.min if b.min is not None else ''}..{b.max if b.max is not None else ''}"
+        _out(f"  {b.name:14} {rng:8} {percent(odds[b.id]):>7}  ({odds[b.id]})")
+    return 0
+
+
+_ROLL = re.compile(r"^\s*(\d*d\d+(?:k[hl]\d+)?)\s*([+-]\s*\d+)?\s*$", re.I)
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    """Roll dice notation like 2d6+1, 3d6kh2, d20+5 (seeded with --seed)."""
+    import secrets
+
+    from engine.dice import DiceSpec, SeededDice, degrees_vs_dc
+
+    m = _ROLL.match(args.dice)
+    if not m:
+        raise CliError(f"{args.dice!r} is not dice notation (like 2d6+1, 3d6kh2, d20+5)")
+    try:
+        spec = DiceSpec.parse(m.group(1))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    mod = int(m.group(2).replace(" ", "")) if m.group(2) else 0
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    dice = SeededDice(seed)
+    for _ in range(args.times):
+        r = dice.roll(spec)
+        dropped = f" dropped {list(r.dropped)}" if r.dropped else ""
+        line = f"{spec.notation}{mod:+d}: {list(r.faces)} kept {list(r.kept)}{dropped} = " \
+               f"{r.total + mod}"
+        if args.dc is not None and spec.count == 1:
+            line += f" vs DC {args.dc}: {degrees_vs_dc(r.faces[0], mod, args.dc).label}"
+        _out(line)
+    if args.seed is None:
+        _out(f"(seed {seed})")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Validate content packs: schema, id references, band coverage."""
+    from engine.content.loader import discover, load_pack
+    from engine.errors import ContentError
+
+    paths = [Path(p) for p in args.paths] if args.paths else list(
+        discover(_content(args)).values())
+    bad = 0
+    for p in paths:
+        try:
+            pack = load_pack(p)
+        except ContentError as e:
+            bad += 1
+            sys.stderr.write(f"✗ {p}\n")
+            for problem in e.problems:
+                sys.stderr.write(f"  {problem}\n")
+            continue
+        _out(f"✓ {p}: {pack.system.name}: {len(pack.moves)} moves, {len(pack.gm_moves)} GM moves,"
+             f" {len(pack.tables)} tables")
+    return EXIT_ERROR if bad else 0
+
+
+# ------------------------------------------------------------------ scripted play
+
+
+def _load_script(path: str) -> dict[str, Any]:
+    import yaml
+
+    p = Path(path)
+    try:
+        text = sys.stdin.read() if path == "-" else p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CliError(f"{path}: cannot read the script ({e.strerror})") from None
+    try:
+        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError) as e:
+        raise CliError(f"{path}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {e}"
+                       ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("steps", []), list):
+        raise CliError(f"{path}: a script is a mapping with 'campaign' and a list of 'steps'")
+    return data
+
+
+def cmd_script(args: argparse.Namespace) -> int:
+    """Play a campaign from a script of player inputs; print each event as a JSON line."""
+    from engine.script import run_script
+
+    data = _load_script(args.file)
+    emit_all = args.all_events
+
+    def emit(e: dict[str, Any]) -> None:
+        if e["type"] == "JournalLine":
+            _out(e["text"])
+        elif emit_all or e["type"] not in ("FlowChanged", "ActionStarted"):
+            _out(json.dumps(e, ensure_ascii=False))
+
+    run_script(data, saves=None if args.dry_run else _saves(args), content=_content(args),
+               campaign=args.campaign, emit=emit, journal=args.journal)
+    return 0
+
+
+# ------------------------------------------------------------------ parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    p = argparse.ArgumentParser(
+        prog="sidekick",
+        description="Solo, GM-less tabletop role-playing in your terminal. With no command,"
+                    " starts the app.")
+    p.add_argument("--saves", metavar="DIR",
+                   help="save folder (default: $SIDEKICK_SAVES or ./saves)")
+    p.add_argument("--content", metavar="DIR", action="append",
+                   help="extra content packs (repeatable; also $SIDEKICK_CONTENT)")
+    p.add_argument("--campaign", metavar="ID", help="open this campaign directly")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    sp = sub.add_parser("play", help="start the app (the default)")
+    sp.set_defaults(fn=cmd_play)
+
+    sp = sub.add_parser("new", help="create a campaign")
+    sp.add_argument("name", help="campaign name")
+    sp.add_argument("--system", default="masks", help="game system id (default masks)")
+    sp.add_argument("--hero", default="The Hero", help="hero name")
+    sp.add_argument("--archetype", help="archetype id")
+    sp.add_argument("--stats", help="custom stat line, e.g. danger=1,freak=1,savior=0,...")
+    sp.add_argument("--npc", action="append", metavar="NAME:ROLE[:NOTE]", help="an NPC")
+    sp.add_argument("--seed", type=int, help="dice seed (default random)")
+    sp.add_argument("--physical", action="store_true", help="roll your own dice")
+    sp.set_defaults(fn=cmd_new)
+
+    sp = sub.add_parser("list", help="list saved campaigns")
+    sp.add_argument("--json", action="store_true", help="one JSON object per line")
+    sp.set_defaults(fn=cmd_list)
+
+    sp = sub.add_parser("export", help="print a campaign's journal as Markdown")
+    sp.add_argument("campaign", help="campaign id")
+    sp.set_defaults(fn=cmd_export)
+
+    sp = sub.add_parser("odds", help="exact odds for a move or dice")
+    sp.add_argument("what", help="move id (e.g. directly_engage) or dice (e.g. 2d6)")
+    sp.add_argument("--system", default="masks")
+    sp.add_argument("--modifier", "-m", type=int, default=0)
+    sp.add_argument("--bands", help="band set for dice notation (default 'default')")
+    sp.add_argument("--advantage", choices=["advantage", "disadvantage"])
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(fn=cmd_odds)
+
+    sp = sub.add_parser("roll", help="roll dice: 2d6+1, 3d6kh2, d20+5")
+    sp.add_argument("dice")
+    sp.add_argument("--seed", type=int)
+    sp.add_argument("--times", type=int, default=1)
+    sp.add_argument("--dc", type=int, help="for a d20: degrees against this DC")
+    sp.set_defaults(fn=cmd_roll)
+
+    sp = sub.add_parser("validate", help="check content packs")
+    sp.add_argument("paths", nargs="*", help="pack folders (default: every installed pack)")
+    sp.set_defaults(fn=cmd_validate)
+
+    sp = sub.add_parser("script", help="play from a YAML/JSON script; events as JSON lines")
+    sp.add_argument("file", help="script file ('-' for standard input)")
+    sp.add_argument("--dry-run", action="store_true", help="play in memory, save nothing")
+    sp.add_argument("--all-events", action="store_true", help="include bookkeeping events")
+    sp.add_argument("--journal", action="store_true",
+                    help="print the journal (Markdown) instead of JSON lines")
+    sp.set_defaults(fn=cmd_script)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``sidekick`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    fn = getattr(args, "fn", cmd_play)
+    try:
+        code: int = fn(args)
+        return code
+    except EngineError as e:
+        msg = str(e).strip().replace("\n", "\n  ")
+        sys.stderr.write(f"sidekick: error: {msg}\n")
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write("sidekick: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+_ = IllegalAction

@@ -1,0 +1,161 @@
+"""The event log as a readable journal: one Markdown line (or a few) per event that matters.
+
+Rolls explain themselves: dice kept and dropped, every modifier and its source, the clamp,
+the total, the band and the odds it had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.content.loader import Pack
+
+SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet"}
+
+
+def _name(pack: Pack | None, kind: str, key: str) -> str:
+    if pack is None:
+        return key
+    table: dict[str, Any] = {"stat": pack.stats, "cond": pack.conditions, "track": pack.tracks}[
+        kind]
+    return table[key].name if key in table else key
+
+
+def roll_why(e: dict[str, Any]) -> str:
+    """One line explaining a roll."""
+    faces = " ".join(str(f) for f in e["kept"])
+    dropped = f" (dropped {' '.join(str(f) for f in e['dropped'])})" if e["dropped"] else ""
+    mods = ", ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
+    clamp = ""
+    if e.get("clamp") and e["raw_modifier"] != e["modifier"]:
+        lo, hi = e["clamp"]
+        clamp = f" → clamped to {e['modifier']:+d} (limits {lo:+d}..{hi:+d})"
+    source = "entered" if e.get("entered") else "seeded"
+    odds = e.get("odds", {}).get(e["band"])
+    had = f"; it had {odds}" if odds else ""
+    return (f"{e['dice']} [{faces}]{dropped} ({source}) {e['modifier']:+d} = **{e['total']}**"
+            f" → **{e['band_name']}**{had}. Modifiers: {mods}{clamp}.")
+
+
+def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | None = None
+           ) -> str | None:
+    """The journal line for one event dict, or None for bookkeeping events."""
+    t = e.get("type", "")
+    npcs = npcs or {}
+
+    def who(x: str) -> str:
+        return "you" if x == "hero" else npcs.get(x, x)
+
+    match t:
+        case _ if t in SILENT:
+            return None
+        case "Narrated":
+            if e["by"] == "player":
+                return f"> {e['text']}"
+            if e["by"] == "gm":
+                return f"**GM:** {e['text']}"
+            return f"_{e['text']}_"
+        case "MoveTriggered":
+            target = f" → {who(e['target'])}" if e.get("target") else ""
+            return f"### {e['name']}{target}"
+        case "Rolled":
+            return "🎲 " + roll_why(e)
+        case "RollAdjusted":
+            return (f"🎲 {e['source']} {e['amount']:+d}: now {e['total']} →"
+                    f" **{e['band_name']}**")
+        case "OutcomeReached":
+            return e["text"]
+        case "OptionsChosen":
+            return "Chosen: " + "; ".join(e["texts"])
+        case "QuestionsAsked":
+            return "Asked: " + " / ".join(e["questions"])
+        case "ConditionMarked":
+            why = f" ({e['reason']})" if e.get("reason") else ""
+            cond = _name(pack, "cond", e["condition"])
+            return f"⚑ {who(e['who']).capitalize()} marked {cond}{why}"
+        case "ConditionCleared":
+            why = f" ({e['reason']})" if e.get("reason") else ""
+            return (f"✓ {who(e['who']).capitalize()} cleared"
+                    f" {_name(pack, 'cond', e['condition'])}{why}")
+        case "LabelsShifted":
+            parts = ", ".join(f"{_name(pack, 'stat', k)} {v:+d} (now {e['values'][k]:+d})"
+                              for k, v in e["changes"].items())
+            return f"↕ Labels shift: {parts}"
+        case "LabelLocked":
+            return f"🔒 {_name(pack, 'stat', e['stat'])} is locked for good"
+        case "InfluenceChanged":
+            npc = who(e["npc"])
+            if e["direction"] == "hero_over":
+                verb = "You gain Influence over" if e["held"] else "You lose Influence over"
+                line = f"{verb} {npc}"
+            else:
+                line = f"{npc} {'gains' if e['held'] else 'loses'} Influence over you"
+                if e.get("permanent"):
+                    line += " for good"
+            return f"⇄ {line}" + (f" ({e['reason']})" if e.get("reason") else "")
+        case "TrackChanged":
+            name = _name(pack, "track", e["track"])
+            why = f" ({e['reason']})" if e.get("reason") else ""
+            return f"{name} {e['delta']:+d} → {e['value']}{why}"
+        case "BonusAdded":
+            scope = f" on {', '.join(e['moves'])}" if e["moves"] else ""
+            vs = f" against {who(e['target'])}" if e.get("target") else ""
+            if e["expires"] == "roll":
+                return f"+{e['amount']} {e['kind']} on the next roll"
+            return (f"+{e['amount']} {e['kind']}{scope}{vs} ({e['reason']};"
+                    f" until the {e['expires']} ends)")
+        case "BonusesExpired":
+            return None
+        case "HoldChanged":
+            return f"Hold on {e['move']}: {e['value']}"
+        case "TakenOut":
+            return "✖ You are taken out of the scene" if e["out"] else "You are back in action"
+        case "FlagSet":
+            return f"• {e['flag'].replace('_', ' ')}: {'yes' if e['value'] else 'no'}"
+        case "AdvanceTaken":
+            return f"★ Advancement: {e['text']}"
+        case "NPCAdded":
+            return f"• {e['name']} ({e['role']}) joins the story"
+        case "NPCPresence":
+            return f"• {who(e['npc'])} {'enters' if e['present'] else 'leaves'} the scene"
+        case "SceneStarted":
+            where = f" — {e['location']}" if e.get("location") else ""
+            stakes = f"\n_At stake: {e['stakes']}_" if e.get("stakes") else ""
+            return f"\n## Scene {e['number']}: {e['title']}{where}{stakes}"
+        case "SceneEnded":
+            return f"_Scene {e['number']} ends._"
+        case "SessionStarted":
+            return f"\n# Session {e['number']}"
+        case "SessionEnded":
+            return f"_Session {e['number']} ends._"
+        case "ClearingActionTaken":
+            return f"(You took the action that clears {_name(pack, 'cond', e['condition'])})"
+        case "GMMoveMade":
+            return f"**GM — {e['name']}** ({e['kind']}): {e['text']}\n  _why: {e['reason']}_"
+        case "ThreatAdded":
+            return f"☠ Threat: {e['name']} (clock 0/{e['size']})"
+        case "ClockChanged":
+            step = f": {e['step']}" if e.get("step") else ""
+            return f"⏱ {e['threat']} clock {e['delta']:+d} → {e['value']}{step}"
+        case "DoomStruck":
+            return f"☠ **Doom:** {e['text']}"
+        case "ThreadsChanged":
+            parts = [f"+ {t}" for t in e["added"]] + [f"- {t}" for t in e["removed"]]
+            return "Threads: " + "; ".join(parts) if parts else None
+        case "TensionChanged":
+            return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
+    return f"({t})"
+
+
+def render_all(events: Iterable[dict[str, Any]], pack: Pack | None = None) -> list[str]:
+    """Journal lines for a sequence of events."""
+    npcs: dict[str, str] = {}
+    out: list[str] = []
+    for e in events:
+        if e.get("type") == "NPCAdded":
+            npcs[e["id"]] = e["name"]
+        line = render(e, pack, npcs)
+        if line is not None:
+            out.append(line)
+    return out
