@@ -22,7 +22,7 @@ from engine.errors import IllegalAction
 from engine.gm.moves import make_gm_move
 from engine.odds import band_odds, band_of, percent
 from engine.rules import events as ev
-from engine.rules import ruleset_for
+from engine.rules import resolve, ruleset_for
 from engine.rules.base import Item, Need, Step, effect_item, opt
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import CampaignState, Flow, Hero
@@ -128,6 +128,8 @@ class Game:
         self.interp = Interpreter(pack, self.rules, self._gm)
         self._events: list[dict[str, Any]] = []
         self._new_chunk = False
+        self._saved: dict[str, Any] = state.model_dump(mode="json")
+        self.last_events: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ creation
 
@@ -185,22 +187,28 @@ class Game:
 
     @contextmanager
     def _action(self, label: str) -> Iterator[None]:
-        snapshot = self.state.model_copy(deep=True)
+        """One player action: all its events are applied and saved, or none are.
+
+        The state before an action is always the last one saved, so a failed action rolls
+        back by rebuilding from that dump: nothing is copied on the happy path.
+        """
         self._events = []
         self._new_chunk = False
         try:
             self._emit(ev.ActionStarted(action=self.state.action_no + 1, label=label))
             yield
+            events = self._events
+            dump = self.state.model_dump(mode="json")
+            scene = self.state.scene
+            self.store.save(events, dump, {"scene": f"{scene.number}. {scene.title}".strip(),
+                                           "hero": self.state.hero.name},
+                            new_chunk=self._new_chunk)
         except BaseException:
-            self.state = snapshot
+            self.state = CampaignState.model_validate(self._saved)
             self._events = []
             raise
-        events = self._events
+        self._saved = dump
         self._events = []
-        scene = self.state.scene
-        self.store.save(events, self.state.model_dump(mode="json"),
-                        {"scene": f"{scene.number}. {scene.title}".strip(),
-                         "hero": self.state.hero.name}, new_chunk=self._new_chunk)
         self.last_events = events
 
     def _emit(self, e: ev.Event) -> None:
@@ -277,31 +285,7 @@ class Game:
     def modifiers(self, move: s.Move, target: str | None, stat: str | None = None,
                   extras: Sequence[Sequence[Any]] = ()) -> tuple[list[list[Any]], int, int]:
         """Every modifier with its source, the raw sum and the clamped modifier."""
-        assert move.roll is not None
-        st = self.state
-        stat = stat or move.roll.stat
-        label, value = self.rules.stat_value(st, move, stat)
-        mods: list[list[Any]] = [[label, value, None]]
-        for src, amount in move.roll.modifiers.items():
-            mods.append([src, amount, None])
-        for cid in st.hero.conditions:
-            cdef = self.pack.conditions.get(cid)
-            if cdef and move.id in cdef.penalises:
-                mods.append([cdef.name, cdef.penalty, None])
-        for b in st.bonuses:
-            if b.moves and move.id not in b.moves:
-                continue
-            if b.target and b.target != target:
-                continue
-            used = b.id if b.kind == "forward" or b.expires == "roll" else None
-            mods.append([f"+{b.amount} {b.kind}: {b.reason}" if b.amount >= 0
-                         else f"{b.amount} {b.kind}: {b.reason}", b.amount, used])
-        mods += self.rules.extra_modifiers(st, move, target)
-        mods += [list(x) for x in extras]
-        raw = sum(int(m[1]) for m in mods)
-        clamp = self.pack.system.modifier_clamp
-        final = max(clamp[0], min(clamp[1], raw)) if clamp else raw
-        return mods, raw, final
+        return resolve.modifiers(self.state, self.pack, self.rules, move, target, stat, extras)
 
     def preview(self, move_id: str, target: str | None = None, stat: str | None = None
                 ) -> RollPreview:
@@ -524,19 +508,12 @@ class Game:
             result = source.roll(dice)
             position = source.position
         with self._action("roll"):
-            preview = self.preview(move.id, f.target)
-            bands = self.pack.bands_for(move)
-            total = result.total + preview.modifier
-            band = band_of(total, bands)
-            rolled = ev.Rolled(
-                move=move.id, stat=preview.stat, dice=dice.notation, faces=list(result.faces),
-                kept=list(result.kept), dropped=list(result.dropped),
-                modifiers=preview.modifiers, raw_modifier=preview.raw_modifier,
-                modifier=preview.modifier,
-                clamp=list(preview.clamp) if preview.clamp else None, total=total, band=band,
-                band_name=next(b.name for b in bands if b.id == band), odds=preview.odds,
-                entered=result.entered, position=position, inverted=move.roll.inverted,
-            )
+            stat = f.stat if f.stat else None
+            if stat is None and move.roll.stat == "choice":
+                stat = move.roll.choices[0]
+            rolled = resolve.resolve(self.state, self.pack, self.rules, move, f.target, result,
+                                     position, stat, f.extras)
+            band = rolled.band
             self._emit(rolled)
             roll_d = rolled.to_dict()
             adjust = self.rules.adjustments(self.state, move, roll_d)
@@ -784,8 +761,10 @@ class Game:
         state = CampaignState.model_validate(base)
         for d in events:
             ev.apply(state, ev.from_dict(d))
-        self.store.truncate_from_action(a, state.model_dump(mode="json"))
+        dump = state.model_dump(mode="json")
+        self.store.truncate_from_action(a, dump)
         self.state = state
+        self._saved = dump
         self.last_events = []
         return []
 

@@ -73,6 +73,19 @@ def band_odds(spec: DiceSpec, modifier: int, bands: Sequence[BandLike]) -> dict[
     return dict(_band_odds_cached(spec, modifier, bounds))
 
 
+@lru_cache(maxsize=4096)
+def _odds_text_cached(spec: DiceSpec, modifier: int,
+                      bounds: tuple[tuple[str, int | None, int | None], ...]
+                      ) -> tuple[tuple[str, str], ...]:
+    return tuple((b, percent(p)) for b, p in _band_odds_cached(spec, modifier, bounds))
+
+
+def band_odds_text(spec: DiceSpec, modifier: int, bands: Sequence[BandLike]) -> dict[str, str]:
+    """``band_odds`` as percentages ('41.7%'), cached: what a roll shows and records."""
+    bounds = tuple((b.id, b.min, b.max) for b in bands)
+    return dict(_odds_text_cached(spec, modifier, bounds))
+
+
 def joint_odds(
     spec: DiceSpec, modifier: int, bands: Sequence[BandLike], low_face: int
 ) -> dict[tuple[str, bool], Fraction]:

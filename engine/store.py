@@ -287,10 +287,6 @@ class AtomicJSONStorage(Storage):
             raise
         self._data = data
 
-    def forget(self) -> None:
-        """Drop the cached data; the next read parses the file again."""
-        self._data = None
-
 
 def _open_db(path: Path, backup: Path | None = None) -> TinyDB:
     """A TinyDB on ``path`` with the atomic storage."""

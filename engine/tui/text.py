@@ -1,0 +1,212 @@
+"""Pure helpers that turn engine data into Rich text: journal lines, odds, times.
+
+Nothing here touches a widget, so the formatting is tested without running an app.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from engine.content.loader import Pack
+from engine.journal import render
+
+# The palette follows the app's theme (tokyo-night) so Rich text and widgets agree.
+FG = "#a9b1d6"
+DIM = "#737aa2"
+PRIMARY = "#bb9af7"
+SECONDARY = "#7aa2f7"
+ACCENT = "#ff9e64"
+GOOD = "#9ece6a"
+MIXED = "#e0af68"
+BAD = "#f7768e"
+TONES = {"good": GOOD, "mixed": MIXED, "bad": BAD}
+"""Band tone -> colour."""
+
+_INLINE = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])_(.+?)_(?![\w])")
+
+
+def inline(text: str, style: str = "") -> Text:
+    """Markdown ``**bold**`` and ``_italic_`` as a Rich Text."""
+    out = Text(style=style)
+    pos = 0
+    for m in _INLINE.finditer(text):
+        out.append(text[pos:m.start()])
+        if m.group(1) is not None:
+            out.append(m.group(1), "bold")
+        else:
+            out.append(m.group(2), "italic")
+        pos = m.end()
+    out.append(text[pos:])
+    return out
+
+
+def band_tones(pack: Pack, move_id: str) -> dict[str, str]:
+    """Band id -> tone for a move's band set (empty if the move is unknown or has no roll)."""
+    move = pack.moves.get(move_id)
+    if move is None or move.roll is None:
+        return {}
+    return {b.id: b.tone for b in pack.bands_for(move)}
+
+
+def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
+    """A Rolled event as two lines: dice, total and band; then every modifier and the clamp."""
+    tone = band_tones(pack, e["move"]).get(e["band"], "mixed")
+    out = Text("  🎲 ", style=FG)
+    out.append(e["dice"], FG)
+    out.append(" [", DIM)
+    out.append(" ".join(str(f) for f in e["kept"]), "bold " + FG)
+    out.append("]", DIM)
+    if e.get("dropped"):
+        out.append(" dropped " + " ".join(str(f) for f in e["dropped"]), DIM + " strike")
+    out.append(f" {e['modifier']:+d} = ", FG)
+    out.append(str(e["total"]), "bold " + FG)
+    out.append(" → ", DIM)
+    out.append(f" {e['band_name']} ", f"bold #1a1b26 on {TONES[tone]}")
+    odds = e.get("odds", {}).get(e["band"])
+    source = "your dice" if e.get("entered") else "seeded dice"
+    out.append(f"  ({source}{'; it had ' + odds if odds else ''})", DIM)
+    mods = " · ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
+    out.append("\n     why: " + mods, DIM)
+    if e.get("clamp") and e["raw_modifier"] != e["modifier"]:
+        lo, hi = e["clamp"]
+        out.append(f" = {e['raw_modifier']:+d}, clamped to {e['modifier']:+d}"
+                   f" (limits {lo:+d}..{hi:+d})", DIM)
+    if e.get("inverted"):
+        out.append(" · read upside down: low is good", DIM)
+    return out
+
+
+def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
+                  ) -> RenderableType | None:
+    """The styled journal entry for one event dict, or None for bookkeeping events."""
+    t = e.get("type")
+    if t == "Rolled":
+        return roll_text(e, pack)
+    line = render(dict(e), pack, dict(npcs))
+    if line is None:
+        return None
+    if t == "SessionStarted":
+        return Group(Text(""), Rule(Text(line.strip().lstrip("# "), "bold " + PRIMARY),
+                                    style=PRIMARY, characters="━"))
+    if t == "SceneStarted":
+        head, _, stakes = line.strip().partition("\n")
+        title = head.lstrip("# ")
+        parts: list[RenderableType] = [Text(""), Rule(Text(title, "bold " + SECONDARY),
+                                                      style=SECONDARY, align="left")]
+        if stakes:
+            parts.append(inline(stakes, DIM))
+        return Group(*parts)
+    if t == "MoveTriggered":
+        return Text("▶ " + line.lstrip("# "), "bold " + ACCENT)
+    if t == "Narrated":
+        if e.get("by") == "player":
+            return Text("│ " + e["text"], "italic #c0caf5")
+        if e.get("by") == "gm":
+            return inline(line, PRIMARY)
+        return inline(line, DIM)
+    if t == "GMMoveMade":
+        out = Text("  ◆ ", PRIMARY)
+        out.append(f"GM — {e['name']}", "bold " + PRIMARY)
+        out.append(f" ({e['kind']}) ", DIM)
+        out.append(e["text"], FG)
+        out.append(f"\n     why: {e['reason']}", DIM)
+        return out
+    if t == "OutcomeReached":
+        return inline("  " + line, FG)
+    if t in ("OptionsChosen", "QuestionsAsked"):
+        return inline("  ✔ " + line, GOOD)
+    if t in ("SceneEnded", "SessionEnded"):
+        return inline(line, DIM)
+    return inline("  " + line, DIM if t in ("NPCAdded", "NPCPresence") else FG)
+
+
+def percent_number(text: str) -> float:
+    """``"41.7%"`` -> 41.7 (0 if unreadable)."""
+    try:
+        return float(text.rstrip("%"))
+    except ValueError:
+        return 0.0
+
+
+def odds_text(odds: Mapping[str, str], bands: Sequence[Mapping[str, Any]] | None = None,
+              names: Mapping[str, str] | None = None) -> Text:
+    """``Miss 41.7% · Weak hit 41.7% · Strong hit 16.7%``, each band in its tone's colour."""
+    out = Text()
+    order = [b["id"] for b in bands] if bands else list(odds)
+    tones = {b["id"]: b.get("tone", "mixed") for b in bands or []}
+    labels = {b["id"]: b.get("name", b["id"]) for b in bands or []}
+    labels.update(names or {})
+    for i, band in enumerate(order):
+        if band not in odds:
+            continue
+        if i:
+            out.append(" · ", DIM)
+        colour = TONES.get(tones.get(band, "mixed"), FG)
+        out.append(labels.get(band, band.replace("_", " ").capitalize()) + " ", colour)
+        out.append(odds[band], "bold " + colour)
+    return out
+
+
+def odds_bar(odds: Mapping[str, str], bands: Sequence[Mapping[str, Any]], width: int) -> Text:
+    """A bar ``width`` cells wide split by each band's chance, in the bands' colours."""
+    width = max(width, 1)
+    shares = [(b, percent_number(odds.get(b["id"], "0"))) for b in bands]
+    total = sum(p for _, p in shares) or 1.0
+    cells = [round(p / total * width) for _, p in shares]
+    while sum(cells) > width:
+        cells[cells.index(max(cells))] -= 1
+    while sum(cells) < width:
+        cells[cells.index(max(cells))] += 1
+    out = Text()
+    for (band, _), n in zip(shares, cells, strict=True):
+        out.append("█" * n, TONES.get(band.get("tone", "mixed"), FG))
+    return out
+
+
+def band_names(pack: Pack, move_id: str) -> dict[str, str]:
+    """Band id -> display name for a move's band set."""
+    move = pack.moves.get(move_id)
+    if move is None or move.roll is None:
+        return {}
+    return {b.id: b.name for b in pack.bands_for(move)}
+
+
+def band_dicts(pack: Pack, move_id: str) -> list[dict[str, Any]]:
+    """A move's bands as plain dicts (id, name, tone)."""
+    move = pack.moves.get(move_id)
+    if move is None or move.roll is None:
+        return []
+    return [{"id": b.id, "name": b.name, "tone": b.tone} for b in pack.bands_for(move)]
+
+
+def when(iso: str, now: datetime) -> str:
+    """A saved ISO 8601 time as a short relative phrase ('just now', '3 h ago', '2024-05-01')."""
+    try:
+        then = datetime.fromisoformat(iso)
+    except ValueError:
+        return "—" if not iso else iso
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    secs = (now - then).total_seconds()
+    if secs < 90:
+        return "just now"
+    if secs < 3600:
+        return f"{int(secs // 60)} min ago"
+    if secs < 86400:
+        return f"{int(secs // 3600)} h ago"
+    if secs < 7 * 86400:
+        days = int(secs // 86400)
+        return "yesterday" if days == 1 else f"{days} days ago"
+    return then.astimezone().strftime("%Y-%m-%d")
+
+
+def signed(n: int) -> str:
+    """``+1`` / ``-2`` / ``+0``."""
+    return f"{n:+d}"

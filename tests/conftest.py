@@ -1,0 +1,121 @@
+"""Shared fixtures: the bundled Masks pack, a game factory and small play helpers.
+
+Games are built with ``Game.new`` (in-memory store) and driven only through the ``Game``
+facade. ``Helpers.setup`` is the one exception: it applies hand-picked events inside a
+normal action (so undo, replay and the log stay consistent) to reach a state quickly, for
+example conditions already marked or a flag already unlocked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.content.loader import Pack, load_pack
+from engine.game import Game
+from engine.rules import events as ev
+
+ROOT = Path(__file__).resolve().parents[1]
+MASKS_DIR = ROOT / "content" / "masks"
+
+# A custom hero with small, easy-to-add labels (they must add up to +3, each -1..+2).
+FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}
+NPCS: list[tuple[str, str, str]] = [
+    ("Ada Vance", "adult", "a mentor who publishes"),
+    ("Vic Rook", "villain", "wants the city dark"),
+    ("Tin", "teammate", "blunt gadgeteer"),
+    ("Bo", "bystander", "films everything"),
+]
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    """The repository root."""
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def masks_dir() -> Path:
+    """The bundled Masks pack folder."""
+    return MASKS_DIR
+
+
+@pytest.fixture(scope="session")
+def masks() -> Pack:
+    """The bundled Masks pack, loaded and validated once."""
+    return load_pack(MASKS_DIR)
+
+
+@pytest.fixture
+def new_game(masks: Pack) -> Callable[..., Game]:
+    """Factory: ``new_game(stats=..., archetype=..., npcs=..., seed=...)``; FLAT labels by default."""
+
+    def make(*, archetype: str | None = None, stats: dict[str, int] | None = None,
+             npcs: Sequence[tuple[str, str, str]] = NPCS, seed: int = 7, **kw: Any) -> Game:
+        if archetype is None and stats is None:
+            stats = dict(FLAT)
+        return Game.new(masks, name="Test campaign", hero_name="Nova", archetype=archetype,
+                        stats=stats, npcs=npcs, seed=seed, **kw)
+
+    return make
+
+
+class Helpers:
+    """Small helpers for driving a game in tests."""
+
+    @staticmethod
+    def setup(game: Game, *events: ev.Event) -> None:
+        """Apply ``events`` as one action (test set-up that keeps the log consistent)."""
+        with game._action("test set-up"):
+            for e in events:
+                game._emit(e)
+
+    @staticmethod
+    def roll(game: Game, faces: Sequence[int]) -> list[dict[str, Any]]:
+        """Roll the entered faces and keep the result if the engine offers adjustments."""
+        out = list(game.roll(list(faces)))
+        if game.state.flow.stage == "adjust":
+            out += game.adjust("keep")
+        return out
+
+    @staticmethod
+    def settle(game: Game, limit: int = 20) -> list[dict[str, Any]]:
+        """Answer every open prompt with its first options (the fewest allowed, at least 1)."""
+        out: list[dict[str, Any]] = []
+        for _ in range(limit):
+            stage = game.state.flow.stage
+            if stage == "effects":
+                p = game.pending
+                n = max(p.min, 1) if p.options else 0
+                out += game.choose([o["id"] for o in p.options[:n]])
+            elif stage == "adjust":
+                out += game.adjust("keep")
+            else:
+                return out
+        raise AssertionError("prompts never settled")
+
+    @staticmethod
+    def of(events: Iterable[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+        """The events of one type."""
+        return [e for e in events if e["type"] == kind]
+
+    @staticmethod
+    def dump(game: Game) -> dict[str, Any]:
+        """The whole state as plain data, for exact comparisons."""
+        return game.state.model_dump(mode="json")
+
+    @staticmethod
+    def npc(game: Game, name: str) -> str:
+        """An NPC's id from its name."""
+        found = game.state.npc_by_name(name)
+        assert found is not None, name
+        return found.id
+
+
+@pytest.fixture
+def h() -> type[Helpers]:
+    """The play helpers."""
+    return Helpers
