@@ -19,6 +19,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import DiceSpec, Roll, SeededDice, check_faces
 from engine.errors import IllegalAction
+from engine.gm import oracle, scenes
 from engine.gm.moves import make_gm_move
 from engine.odds import band_odds, band_of, percent
 from engine.rules import events as ev
@@ -177,7 +178,11 @@ class Game:
         with game._action("Campaign begins"):
             game._emit(ev.SessionStarted(number=1))
             for npc_name, role, note in npcs:
-                game._add_npc(npc_name, role, note)
+                nid = game._add_npc(npc_name, role, note)
+                if role == "villain":
+                    threat = scenes.threat_for_villain(pack, game.state, nid)
+                    if threat is not None:
+                        game._emit(threat)
             game._emit(ev.SceneStarted(number=1, title=scene_title, location=location))
             game._run(game.rules.session_started(game.state) + game.rules.campaign_started(
                 game.state))
@@ -378,6 +383,7 @@ class Game:
         with self._action("move" if move_id else "no move"):
             if move_id is None:
                 self._set_flow(Flow())
+                self._quiet_beat()
             else:
                 self._begin_move(self._move(move_id), target, self.state.flow.fiction, [])
         return self.last_events
@@ -683,11 +689,17 @@ class Game:
         both = list(dict.fromkeys([*self.state.scene.clearing, *cleared]))
         for e in self.rules.scene_ending(self.state, both):
             self._emit(e)
+        pushes: list[Item] = []
+        for step in scenes.scene_end_steps(self.pack, self.state):
+            for e in step.events:
+                self._emit(e)
+            pushes += step.push
         self._emit(ev.SceneEnded(number=self.state.scene.number))
+        self._run(pushes)
         self._set_flow(Flow())
 
     def start_scene(self, title: str = "", location: str = "", stakes: str = "",
-                    present: Sequence[str] = ()) -> list[dict[str, Any]]:
+                    present: Sequence[str] = (), opening: str = "") -> list[dict[str, Any]]:
         """Open the next scene (ending the current one first, with no clearing)."""
         self._require_stage("fiction", "move")
         ids = []
@@ -705,6 +717,8 @@ class Game:
             n = self.state.scene.number + 1
             self._emit(ev.SceneStarted(number=n, title=title.strip() or f"Scene {n}",
                                        location=location, stakes=stakes, present=ids))
+            if opening.strip():
+                self._emit(ev.Narrated(text=opening.strip(), by="gm"))
             items: list[Item] = []
             if self.state.hero.taken_out:
                 self._emit(ev.TakenOut(out=False, reason="you are back in the action"))
@@ -748,6 +762,114 @@ class Game:
         with self._action("fiction"):
             self._emit(ev.Narrated(text=text.strip(), by="player"))
             self._set_flow(Flow())
+            self._quiet_beat()
+        return self.last_events
+
+    STALL_BEATS = 3
+    """Fiction beats in a row with no move before the GM nudges the scene (a soft move)."""
+
+    def _quiet_beat(self) -> None:
+        count = self.state.scene.quiet + 1
+        self._emit(ev.QuietBeat(count=count))
+        if count >= self.STALL_BEATS and self.pack.gm_moves:
+            self._run([effect_item({"type": "gm_move", "kind": "soft"},
+                                   {"source": "the scene stalled"})])
+
+    # ------------------------------------------------------------------ the GM's tools
+
+    def oracle_levels(self) -> list[dict[str, Any]]:
+        """The likelihoods the oracle takes, each with the exact odds at the current tension."""
+        out = []
+        for lv in oracle.levels(self.pack):
+            odds = oracle.probabilities(lv.chance, self.state.tension)
+            out.append({"id": lv.id, "name": lv.name, "chance": lv.chance,
+                        "odds": {k: percent(v) for k, v in odds.items()}})
+        return out
+
+    def ask_oracle(self, question: str, likelihood: str = "even", roll: int | None = None
+                   ) -> list[dict[str, Any]]:
+        """Ask a yes/no question at a likelihood; a d100 answers (yours if ``roll`` is given)."""
+        self._require_stage("fiction", "move")
+        try:
+            lv = oracle.level(self.pack, likelihood)
+        except KeyError:
+            raise IllegalAction(f"unknown likelihood {likelihood!r}; choose one of"
+                                f" {', '.join(x.id for x in oracle.levels(self.pack))}") from None
+        if roll is not None and not (isinstance(roll, int) and 1 <= roll <= 100):
+            raise IllegalAction(f"a d100 shows 1 to 100, not {roll!r}")
+        if roll is None and self.state.dice_mode == "physical":
+            raise IllegalAction("this campaign uses physical dice: enter your d100 roll")
+        position = self.state.dice_position
+        entered = roll is not None
+        if roll is None:
+            source = SeededDice(self.state.seed, position)
+            roll = source.roll(DiceSpec(1, 100)).total
+            position = source.position
+        tension = self.state.tension
+        reading = oracle.read(roll, lv.chance, tension)
+        odds = {k: percent(v) for k, v in oracle.probabilities(lv.chance, tension).items()}
+        with self._action("oracle"):
+            self._emit(ev.OracleAnswered(
+                question=question.strip() or "(unspoken question)", level=lv.name,
+                chance=lv.chance, roll=roll, answer=reading.answer,
+                exceptional=reading.exceptional, twist=reading.event, tension=tension,
+                odds=odds, entered=entered, position=position))
+            if reading.event:
+                step = scenes.random_event(self.pack, self.state, f"oracle:{roll}")
+                for e in step.events:
+                    self._emit(e)
+                self._run(step.push)
+        return self.last_events
+
+    def propose_scene(self, reroll: int = 0) -> dict[str, Any]:
+        """The GM's proposal for the next scene (a query; ``reroll`` asks for another)."""
+        return scenes.propose_scene(self.pack, self.state, reroll)
+
+    def add_threat(self, template: str, name: str = "", npc: str | None = None
+                   ) -> list[dict[str, Any]]:
+        """Bring a threat from the pack's templates into play, tied to an NPC if given."""
+        tdef = next((t for t in self.pack.gm.threats if t.id == template), None)
+        if tdef is None:
+            raise IllegalAction(f"unknown threat {template!r}; templates:"
+                                f" {', '.join(t.id for t in self.pack.gm.threats) or 'none'}")
+        nid = None
+        if npc:
+            found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
+            if found is None:
+                raise IllegalAction(f"no NPC called {npc!r}")
+            nid = found.id
+        with self._action("add threat"):
+            self._emit(scenes.threat_event(tdef, self.state, name.strip() or None, nid))
+        return self.last_events
+
+    def advance_threat(self, threat: str, delta: int = 1) -> list[dict[str, Any]]:
+        """Move a threat's clock by hand (the doom strikes when it fills)."""
+        t = self.state.threats.get(threat)
+        if t is None:
+            raise IllegalAction(f"no threat {threat!r}; threats: {', '.join(self.state.threats)}")
+        if not t.active:
+            raise IllegalAction(f"{t.name} is no longer active")
+        with self._action("advance threat"):
+            step = scenes.advance_threat(self.pack, self.state, t, delta, "by hand")
+            for e in step.events:
+                self._emit(e)
+            self._run(step.push)
+        return self.last_events
+
+    def add_thread(self, text: str) -> list[dict[str, Any]]:
+        """Note an open story thread the GM can draw on."""
+        if not text.strip():
+            raise IllegalAction("a thread needs some words")
+        with self._action("add thread"):
+            self._emit(ev.ThreadsChanged(added=[text.strip()]))
+        return self.last_events
+
+    def resolve_thread(self, text: str) -> list[dict[str, Any]]:
+        """Close an open thread."""
+        if text not in self.state.threads:
+            raise IllegalAction(f"no open thread {text!r}")
+        with self._action("resolve thread"):
+            self._emit(ev.ThreadsChanged(removed=[text]))
         return self.last_events
 
     # ------------------------------------------------------------------ undo and answers

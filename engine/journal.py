@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.content.loader import Pack
 
-SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet"}
+SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat"}
 
 
 def _name(pack: Pack | None, kind: str, key: str) -> str:
@@ -143,6 +143,15 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "ThreadsChanged":
             parts = [f"+ {t}" for t in e["added"]] + [f"- {t}" for t in e["removed"]]
             return "Threads: " + "; ".join(parts) if parts else None
+        case "OracleAnswered":
+            word = ("Exceptional " if e["exceptional"] else "") + e["answer"]
+            twist = ", and a twist!" if e["twist"] else ""
+            return (f"🔮 _{e['question']}_ ({e['level']}, {e['chance']}% yes) — d100"
+                    f" {e['roll']}: **{word[0].upper() + word[1:]}**{twist}"
+                    f" (yes {e['odds'].get('yes', '?')}, exceptional yes"
+                    f" {e['odds'].get('exceptional yes', '?')}, twist {e['odds'].get('twist', '?')})")
+        case "RandomEvent":
+            return f"⚡ **Random event:** {e['focus']} — _{e['action']} / {e['subject']}_"
         case "TensionChanged":
             return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
     return f"({t})"

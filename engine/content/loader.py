@@ -40,6 +40,7 @@ class Pack:
     moves: dict[str, s.Move]
     gm_moves: list[s.GMMoveDef] = field(default_factory=list)
     tables: dict[str, s.Table] = field(default_factory=dict)
+    gm: s.GMPack = field(default_factory=s.GMPack)
 
     @property
     def id(self) -> str:
@@ -219,6 +220,9 @@ def _effect_sites(pack: Pack) -> Iterator[tuple[str, str, Any]]:
     for g in pack.gm_moves:
         for eff in _walk_effects(g.effects):
             yield "gm.yaml", f"moves.{g.id}.effects", eff
+    for t in pack.gm.threats:
+        for eff in _walk_effects(t.doom_effects):
+            yield "gm.yaml", f"threats.{t.id}.doom_effects", eff
 
 
 def check_bands(name: str, bands: list[s.Band]) -> list[str]:
@@ -281,6 +285,15 @@ def cross_check(pack: Pack) -> list[str]:
     dup("archetype", [x.id for x in sys_.archetypes], sysf)
     dup("move", [m.id for m in pack.moves.values()], movf)
     dup("GM move", [g.id for g in pack.gm_moves], "gm.yaml")
+    dup("threat", [t.id for t in pack.gm.threats], "gm.yaml")
+    dup("oracle level", [o.id for o in pack.gm.oracle], "gm.yaml")
+    from engine.gm.moves import PRECONDITIONS
+
+    for g in pack.gm_moves:
+        for w in g.when:
+            if w not in PRECONDITIONS:
+                problems.append(f"gm.yaml: moves.{g.id}.when: unknown precondition {w!r}"
+                                f" (known: {', '.join(sorted(PRECONDITIONS))})")
 
     for name, bands in sys_.bands.items():
         problems += [f"{sysf}: {p}" for p in check_bands(name, bands)]
@@ -378,14 +391,16 @@ def cross_check(pack: Pack) -> list[str]:
         at = f"{file}: {where}"
         if isinstance(eff, s.MarkCondition | s.ClearCondition) and eff.condition:
             if eff.condition not in conds:
-                problems.append(f"{at}: unknown condition {eff.condition!r}")
+                problems.append(f"{at}: unknown condition {eff.condition!r}"
+                                f" (expected one of {sorted(conds)})")
         elif isinstance(eff, s.ShiftLabels):
             for st in (eff.up, eff.down):
                 if st and st not in stats:
-                    problems.append(f"{at}: unknown stat {st!r}")
+                    problems.append(f"{at}: unknown stat {st!r} (expected one of {sorted(stats)})")
         elif isinstance(eff, s.ShiftLabel | s.LockLabel):
             if eff.stat and eff.stat not in stats:
-                problems.append(f"{at}: unknown stat {eff.stat!r}")
+                problems.append(f"{at}: unknown stat {eff.stat!r}"
+                                f" (expected one of {sorted(stats)})")
         elif isinstance(eff, s.TrackDelta):
             if eff.track not in tracks:
                 problems.append(
@@ -393,11 +408,13 @@ def cross_check(pack: Pack) -> list[str]:
                 )
         elif isinstance(eff, s.TriggerMove):
             if eff.move not in pack.moves:
-                problems.append(f"{at}: trigger_move names unknown move {eff.move!r}")
+                problems.append(f"{at}: trigger_move names unknown move {eff.move!r}"
+                                f" (expected one of {sorted(pack.moves)})")
         elif isinstance(eff, s.Bonus):
             for mid in eff.moves:
                 if mid not in pack.moves:
-                    problems.append(f"{at}: {eff.type} names unknown move {mid!r}")
+                    problems.append(f"{at}: {eff.type} names unknown move {mid!r}"
+                                    f" (expected one of {sorted(pack.moves)})")
         elif isinstance(eff, s.Ask):
             mid = where.split("(")[1].split(")")[0] if "(" in where else None
             if mid and mid in pack.moves and not pack.moves[mid].questions:
@@ -446,6 +463,7 @@ def load_pack(path: Path | str, *, check: bool = True) -> Pack:
         moves={m.id: m for m in parsed["moves.yaml"].moves},
         gm_moves=list(gm.moves) if gm else [],
         tables={t.id: t for t in tables.tables} if tables else {},
+        gm=gm or s.GMPack(),
     )
     if check:
         problems = [f"{path}/{p}" for p in cross_check(pack)]

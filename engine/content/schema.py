@@ -411,10 +411,11 @@ class GMMoveDef(Model):
 
 
 class TableEntry(Model):
-    """One row of a table; ``weight`` makes it more likely."""
+    """One row of a table; ``weight`` makes it more likely; ``effects`` apply when drawn."""
 
     text: str
     weight: int = Field(1, ge=1)
+    effects: list[Effect] = Field(default_factory=list)
 
 
 class Table(Model):
@@ -425,10 +426,36 @@ class Table(Model):
     entries: list[TableEntry] = Field(min_length=1)
 
 
+class ThreatDef(Model):
+    """A threat template: a villain or danger with a clock of escalating steps and a doom."""
+
+    id: Id
+    name: str
+    kind: Literal["villain", "danger", "disaster", "rival", "mystery"] = "villain"
+    description: str = ""
+    size: int = Field(6, ge=1, le=12, description="Clock segments; the doom strikes when full.")
+    steps: list[str] = Field(default_factory=list, description="What each segment brings.")
+    doom: str
+    doom_effects: list[Effect] = Field(default_factory=list)
+
+
+class OracleLevel(Model):
+    """A likelihood for yes/no questions: the chance of yes out of 100."""
+
+    id: Id
+    name: str
+    chance: int = Field(ge=1, le=99)
+
+
 class GMPack(Model):
     """The ``gm.yaml`` of a pack."""
 
     moves: list[GMMoveDef] = Field(default_factory=list)
+    threats: list[ThreatDef] = Field(default_factory=list)
+    oracle: list[OracleLevel] = Field(default_factory=list)
+    random_events: list[TableEntry] = Field(
+        default_factory=list, description="What a random event focuses on."
+    )
 
 
 class TablesPack(Model):

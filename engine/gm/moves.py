@@ -17,6 +17,13 @@ from engine.rules.base import Step, effect_item, gm_random
 from engine.rules.state import NPC, CampaignState
 
 
+def fill(template: str, names: dict[str, Any]) -> str:
+    """Fill a narration template (see ``engine.gm.scenes.fill``)."""
+    from engine.gm.scenes import fill as _fill
+
+    return _fill(template, names)
+
+
 def _present(state: CampaignState, role: str | None = None) -> list[NPC]:
     return [n for n in state.npcs.values() if n.present and (role is None or n.role == role)]
 
@@ -67,32 +74,47 @@ def weight(state: CampaignState, move: s.GMMoveDef) -> float:
     return w
 
 
-def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> dict[str, str]:
+FOCUS_ORDER = [
+    ("adult_has_influence", lambda n: n.role == "adult" and n.influence_over_hero),
+    ("npc_lacks_influence", lambda n: not n.influence_over_hero and not n.barred),
+    ("villain_present", lambda n: n.role == "villain"),
+    ("teammate_present", lambda n: n.role == "teammate"),
+    ("adult_present", lambda n: n.role == "adult"),
+    ("bystander_present", lambda n: n.role == "bystander"),
+]
+
+
+def focus_npc(state: CampaignState, move: s.GMMoveDef, salt: str) -> NPC | None:
+    """The NPC a GM move is about: the one its first fitting precondition points at."""
+    rng = gm_random(state, f"focus:{salt}")
+    present = _present(state)
+    for cond, test in FOCUS_ORDER:
+        if cond in move.when:
+            pool = [n for n in present if test(n)]
+            if pool:
+                return rng.choice(pool)
+    return rng.choice(present) if present else None
+
+
+def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> dict[str, Any]:
     rng = gm_random(state, f"names:{move.id}")
     names: dict[str, Any] = {
         "hero": state.hero.name,
         "location": state.scene.location or "the street",
         "npc_id": "",
     }
-    pool = _present(state)
-    if "npc_lacks_influence" in move.when:
-        pool = [n for n in pool if not n.influence_over_hero and not n.barred]
-    if pool:
-        pick = rng.choice(pool)
-        names["npc"], names["npc_id"] = pick.name, pick.id
     for role in ("adult", "villain", "teammate", "bystander"):
         of_role = _present(state, role)
         if of_role:
             names[role] = rng.choice(of_role).name
+    focus = focus_npc(state, move, move.id)
+    if focus is not None:
+        names["npc"], names["npc_id"] = focus.name, focus.id
+        names[focus.role] = focus.name
     active = [t for t in state.threats.values() if t.active]
     if active:
         names["threat"] = max(active, key=lambda t: t.clock / t.size).name
     return names
-
-
-class _Blank(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "someone"
 
 
 def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
@@ -110,7 +132,7 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any
     move = rng.choices(options, weights=weights, k=1)[0]
     names = _names(pack, state, move)
     template = rng.choice(move.narration)
-    text = template.format_map(_Blank(names))
+    text = fill(template, names)
     why = "after a miss" if kind == "hard" else "you looked to the GM"
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)

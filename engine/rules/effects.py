@@ -288,8 +288,9 @@ class Interpreter:
             threat = max(active, key=lambda t: (t.clock / t.size, t.id), default=None)
         if threat is None or not threat.active:
             return Step()
-        return clock_step(threat.id, threat.clock, threat.size, threat.steps, threat.doom,
-                          threat.name, eff.delta)
+        from engine.gm.scenes import advance_threat
+
+        return advance_threat(self.pack, state, threat, eff.delta, ctx.get("source") or "GM")
 
     def _e_note(self, state: CampaignState, eff: s.Note, ctx: dict[str, Any]) -> Step:
         return Step([ev.Narrated(text=eff.text, by="engine")])

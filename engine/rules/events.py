@@ -127,6 +127,7 @@ class MoveTriggered(Event):
 
 @applier("MoveTriggered")
 def _move(state: CampaignState, ev: MoveTriggered) -> None:
+    state.scene.quiet = 0
     if ev.once_key and ev.once_key not in state.used:
         state.used.append(ev.once_key)
 
@@ -153,12 +154,17 @@ class Rolled(Event):
     entered: bool = False
     position: int = 0
     inverted: bool = False
+    tone: str = "mixed"
 
 
 @applier("Rolled")
 def _rolled(state: CampaignState, ev: Rolled) -> None:
     if not ev.entered:
         state.dice_position = ev.position
+    if ev.tone == "bad":
+        state.scene.misses += 1
+    elif ev.tone == "good":
+        state.scene.hits += 1
     used = [m[2] for m in ev.modifiers if len(m) > 2 and m[2] is not None]
     if used:
         state.bonuses = [b for b in state.bonuses if not (b.id in used and b.kind == "forward")]
@@ -433,6 +439,8 @@ class NPCAdded(Event):
 @applier("NPCAdded")
 def _npc(state: CampaignState, ev: NPCAdded) -> None:
     state.npcs[ev.id] = NPC(id=ev.id, name=ev.name, role=ev.role, note=ev.note, present=ev.present)
+    if ev.present and ev.id not in state.scene.present:
+        state.scene.present.append(ev.id)
 
 
 @event
@@ -447,6 +455,8 @@ class NPCPresence(Event):
 @applier("NPCPresence")
 def _presence(state: CampaignState, ev: NPCPresence) -> None:
     state.npcs[ev.npc].present = ev.present
+    if ev.present and ev.npc not in state.scene.present:
+        state.scene.present.append(ev.npc)
 
 
 @event
@@ -486,6 +496,7 @@ def _scene_start(state: CampaignState, ev: SceneStarted) -> None:
     if ev.present:
         for npc in state.npcs.values():
             npc.present = npc.id in ev.present
+    state.scene.present = [n.id for n in state.npcs.values() if n.present]
 
 
 @event
@@ -565,6 +576,54 @@ class GMMoveMade(Event):
 @applier("GMMoveMade")
 def _gm_move(state: CampaignState, ev: GMMoveMade) -> None:
     state.gm_recent = [*state.gm_recent[-5:], ev.move]
+    state.scene.quiet = 0
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class QuietBeat(Event):
+    """Fiction with no move: the scene may be stalling."""
+
+    count: int
+
+
+@applier("QuietBeat")
+def _quiet(state: CampaignState, ev: QuietBeat) -> None:
+    state.scene.quiet = ev.count
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class OracleAnswered(Event):
+    """A yes/no question answered by a d100, with the exact odds it had."""
+
+    question: str
+    level: str
+    chance: int
+    roll: int
+    answer: str
+    exceptional: bool
+    twist: bool
+    tension: int
+    odds: dict[str, str]
+    entered: bool = False
+    position: int = 0
+
+
+@applier("OracleAnswered")
+def _oracle(state: CampaignState, ev: OracleAnswered) -> None:
+    if not ev.entered:
+        state.dice_position = ev.position
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class RandomEvent(Event):
+    """Something unplanned happens: a focus and two inspiration words."""
+
+    focus: str
+    action: str
+    subject: str
 
 
 @event

@@ -60,6 +60,7 @@ def resolve(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
     bands = pack.bands_for(move)
     total = roll.total + final
     band = band_of(total, bands)
+    tone = next(b.tone for b in bands if b.id == band)
     clamp = pack.system.modifier_clamp
     return ev.Rolled(
         move=move.id, stat=stat, dice=roll.spec.notation, faces=list(roll.faces),
@@ -67,5 +68,5 @@ def resolve(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
         modifier=final, clamp=list(clamp) if clamp else None, total=total, band=band,
         band_name=next(b.name for b in bands if b.id == band),
         odds=band_odds_text(roll.spec, final, bands), entered=roll.entered, position=position,
-        inverted=move.roll.inverted,
+        inverted=move.roll.inverted, tone=tone,
     )

@@ -74,6 +74,10 @@ class Scene(StateModel):
     clearing: list[str] = Field(
         default_factory=list, description="Conditions whose clearing action was taken."
     )
+    present: list[str] = Field(default_factory=list, description="NPC ids in the scene.")
+    hits: int = 0
+    misses: int = 0
+    quiet: int = Field(0, description="Fiction beats in a row with no move or GM move.")
 
 
 class Threat(StateModel):

@@ -1,0 +1,154 @@
+"""Threats and scene framing: what the GM does between the hero's moves.
+
+Threats carry clocks that fill as the story neglects them; a full clock strikes its doom.
+Scene framing proposes where the next scene opens, who is there and what is at stake, from the
+system's tables, the active threats and the open threads. Every pick uses ``gm_random``, so
+the same campaign frames the same scenes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.rules import events as ev
+from engine.rules.base import Step, effect_item, gm_random
+from engine.rules.effects import clock_step
+from engine.rules.state import CampaignState, Threat
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "someone"
+
+
+_SENTENCE = re.compile(r"(^|[.!?]\s+|\n)([a-z])")
+
+
+def fill(template: str, names: dict[str, str]) -> str:
+    """Fill ``{hero}``-style placeholders (unknown ones read 'someone'); sentences start
+    with a capital even when a placeholder opens them."""
+    text = template.format_map(_Blank(names))
+    return _SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+
+
+def draw(pack: Pack, state: CampaignState, table_id: str, salt: str) -> s.TableEntry | None:
+    """A weighted draw from a table, or None if the pack has no such table."""
+    table = pack.tables.get(table_id)
+    if table is None:
+        return None
+    rng = gm_random(state, f"table:{table_id}:{salt}")
+    return rng.choices(table.entries, weights=[e.weight for e in table.entries], k=1)[0]
+
+
+def threat_for_villain(pack: Pack, state: CampaignState, npc_id: str) -> ev.ThreatAdded | None:
+    """A threat for a villain NPC, from the pack's threat templates."""
+    if not pack.gm.threats:
+        return None
+    npc = state.npcs[npc_id]
+    villains = [t for t in pack.gm.threats if t.kind == "villain"] or list(pack.gm.threats)
+    tdef = gm_random(state, f"threat:{npc_id}").choice(villains)
+    return threat_event(tdef, state, f"{npc.name}: {tdef.name}", npc_id)
+
+
+def threat_event(tdef: s.ThreatDef, state: CampaignState, name: str | None = None,
+                 npc: str | None = None) -> ev.ThreatAdded:
+    """The event that brings a threat template into play."""
+    base = tdef.id
+    tid, i = base, 2
+    while tid in state.threats:
+        tid, i = f"{base}_{i}", i + 1
+    villain = state.npcs[npc].name if npc else "the threat"
+    names = {"villain": villain, "hero": state.hero.name}
+    return ev.ThreatAdded(id=tid, name=name or tdef.name, kind=tdef.kind, size=tdef.size,
+                          steps=[fill(x, names) for x in tdef.steps],
+                          doom=fill(tdef.doom, names), npc=npc)
+
+
+def advance_threat(pack: Pack, state: CampaignState, threat: Threat, delta: int,
+                   why: str) -> Step:
+    """Move a clock; when it fills, the doom strikes and its effects apply."""
+    step = clock_step(threat.id, threat.clock, threat.size, threat.steps, threat.doom,
+                      threat.name, delta)
+    if any(isinstance(e, ev.DoomStruck) for e in step.events):
+        tdef = next((t for t in pack.gm.threats if threat.id.startswith(t.id)), None)
+        if tdef is not None:
+            step.push += [effect_item(e, {"source": f"doom of {threat.name}"})
+                          for e in tdef.doom_effects]
+    step.events.insert(0, ev.Narrated(text=f"{threat.name} moves forward ({why}).", by="gm"))
+    return step
+
+
+def scene_end_steps(pack: Pack, state: CampaignState) -> list[Step]:
+    """At a scene's end: threats whose villain was not in the scene advance; tension moves."""
+    steps: list[Step] = []
+    for t in state.threats.values():
+        if t.active and (t.npc is None or t.npc not in state.scene.present):
+            steps.append(advance_threat(pack, state, t, 1, "left unchecked this scene"))
+    sc = state.scene
+    from engine.gm.oracle import clamp_tension
+
+    if sc.misses > sc.hits:
+        new, why = clamp_tension(state.tension + 1), "the scene slipped out of your control"
+    elif sc.hits > sc.misses:
+        new, why = clamp_tension(state.tension - 1), "you kept the scene in hand"
+    else:
+        new, why = state.tension, ""
+    if new != state.tension:
+        steps.append(Step([ev.TensionChanged(value=new, reason=why)]))
+    return steps
+
+
+def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0) -> dict[str, Any]:
+    """An opening for the next scene: where, who, what is at stake, and a line to start it."""
+    salt = f"scene:{state.scene.number + 1}:{reroll}"
+    rng = gm_random(state, salt)
+    loc = draw(pack, state, "locations", salt)
+    location = loc.text if loc else "somewhere in the city"
+    active = [t for t in state.threats.values() if t.active]
+    threat = max(active, key=lambda t: (t.clock / t.size, t.id)) if active else None
+    present: list[str] = []
+    if threat and threat.npc and threat.npc in state.npcs and rng.random() < 0.6:
+        present.append(threat.npc)
+    others = [n for n in state.npcs.values() if n.id not in present]
+    rng.shuffle(others)
+    present += [n.id for n in others[: rng.randint(1, 2)]]
+    if state.threads and rng.random() < 0.5:
+        stakes = rng.choice(state.threads)
+    elif threat:
+        nxt = threat.steps[threat.clock] if threat.clock < len(threat.steps) else threat.doom
+        stakes = f"{threat.name} is closing in. Next: {nxt}"
+    else:
+        comp = draw(pack, state, "complications", salt)
+        stakes = comp.text if comp else "What does the hero risk here?"
+    names = {"hero": state.hero.name, "location": location,
+             "threat": threat.name if threat else "trouble"}
+    for role in ("villain", "adult", "teammate", "bystander"):
+        for nid in present:
+            if state.npcs[nid].role == role:
+                names.setdefault(role, state.npcs[nid].name)
+    if present:
+        names["npc"] = state.npcs[present[0]].name
+    op = draw(pack, state, "scene_openings", salt)
+    opening = fill(op.text, names) if op else f"{state.hero.name} arrives at {location}."
+    title = location.split(",")[0].strip().rstrip(".")
+    return {"title": title[:1].upper() + title[1:], "location": location, "stakes": stakes,
+            "present": present, "opening": opening, "reroll": reroll}
+
+
+def random_event(pack: Pack, state: CampaignState, salt: str) -> Step:
+    """A twist: a focus from the event table and two inspiration words, with its effects."""
+    from engine.gm.oracle import event_focus
+
+    rng = gm_random(state, f"event:{salt}")
+    focus_list = event_focus(pack)
+    focus = rng.choices(focus_list, weights=[e.weight for e in focus_list], k=1)[0]
+    act = draw(pack, state, "oracle_actions", f"{salt}:a")
+    subj = draw(pack, state, "oracle_subjects", f"{salt}:s")
+    step = Step([ev.RandomEvent(focus=focus.text, action=act.text if act else "",
+                                subject=subj.text if subj else "")])
+    step.push = [effect_item(e, {"source": f"random event: {focus.text}"})
+                 for e in focus.effects]
+    return step

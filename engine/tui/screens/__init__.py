@@ -1,0 +1,1 @@
+"""Screens of the app: title, new campaign, play, help, and the dialogs."""

@@ -1,0 +1,418 @@
+"""Modal dialogs. Each takes a ``submit`` callback that returns an error message (shown inline,
+keeping what the player typed) or None, in which case the dialog closes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Select, SelectionList, Static
+from textual.widgets.option_list import Option
+from textual.widgets.selection_list import Selection
+
+from engine.tui.messages import ChoiceConfirmed
+from engine.tui.text import DIM, FG
+
+Submit = Callable[[Any], str | None]
+"""A dialog's callback: act on the answer; return an error message, or None when it worked."""
+
+
+class Dialog(ModalScreen[Any]):
+    """Base dialog: a titled box; Escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.dialog_title = title
+
+    def action_cancel(self) -> None:
+        """Close without answering."""
+        self.dismiss(None)
+
+    def show_error(self, message: str | None) -> None:
+        """Show ``message`` in the dialog's error line (or clear it)."""
+        err = self.query_one("#dialog-error", Static)
+        err.update(message or "")
+        err.set_class(bool(message), "shown")
+
+    def error_line(self) -> Static:
+        """The inline error line every dialog has."""
+        return Static("", id="dialog-error")
+
+
+class MessageDialog(Dialog):
+    """An error or information message with an OK button."""
+
+    BINDINGS = [Binding("escape,enter", "cancel", "OK")]
+
+    def __init__(self, title: str, message: str, error: bool = True) -> None:
+        super().__init__(title)
+        self.message = message
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        """Title, message, OK."""
+        with Vertical(classes="dialog" + (" error" if self.error else "")):
+            yield Label(self.dialog_title, classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(self.message, id="message", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("OK", variant="primary", id="ok")
+
+    @on(Button.Pressed, "#ok")
+    def _ok(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(Dialog):
+    """A yes/no question; dismisses with True or False."""
+
+    BINDINGS = [Binding("escape,n", "answer(False)", "No"),
+                Binding("y", "answer(True)", "Yes")]
+
+    def __init__(self, title: str, question: str, yes: str = "Yes", no: str = "No",
+                 danger: bool = False) -> None:
+        super().__init__(title)
+        self.question = question
+        self.yes, self.no, self.danger = yes, no, danger
+
+    def compose(self) -> ComposeResult:
+        """Question and two buttons."""
+        with Vertical(classes="dialog"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Static(self.question, classes="dialog-body", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button(f"{self.yes} (y)", variant="error" if self.danger else "primary",
+                             id="yes")
+                yield Button(f"{self.no} (n)", id="no")
+
+    def on_mount(self) -> None:
+        """Focus the safe answer."""
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        """Answer."""
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class ChoiceList(SelectionList[str]):
+    """A selection list where Space toggles and Enter confirms."""
+
+    BINDINGS = [Binding("enter", "confirm", "Confirm", show=False)]
+
+    def action_confirm(self) -> None:
+        """Ask the dialog to confirm."""
+        self.post_message(ChoiceConfirmed())
+
+
+class ChoiceDialog(Dialog):
+    """Pick between ``lo`` and ``hi`` options: a single list for one pick, checkboxes for more."""
+
+    def __init__(self, title: str, message: str, options: Sequence[dict[str, Any]], lo: int,
+                 hi: int, submit: Submit, preselect: Sequence[str] = (),
+                 cancel_label: str = "Later") -> None:
+        super().__init__(title)
+        self.message = message
+        self.options = list(options)
+        self.lo, self.hi = lo, hi
+        self.submit = submit
+        self.single = lo == hi == 1
+        self.preselect = set(preselect)
+        self.cancel_label = cancel_label
+
+    def _prompt(self, o: dict[str, Any]) -> Text:
+        out = Text(o["label"], FG)
+        if o.get("detail"):
+            out.append(f"\n{o['detail']}", DIM)
+        return out
+
+    def compose(self) -> ComposeResult:
+        """Message, the options, the count, buttons."""
+        with Vertical(classes="dialog wide"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Static(self.message, classes="dialog-message", markup=False)
+            if self.single:
+                yield OptionList(*[Option(self._prompt(o), id=o["id"]) for o in self.options],
+                                 id="choices")
+            else:
+                yield ChoiceList(*[Selection(self._prompt(o), o["id"], o["id"] in self.preselect)
+                                   for o in self.options], id="choices")
+            yield Static(self._count_text(), id="count")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Confirm (enter)", variant="primary", id="confirm")
+                yield Button(f"{self.cancel_label} (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        """Focus the list."""
+        self.query_one("#choices").focus()
+
+    def _want(self) -> str:
+        if self.lo == self.hi:
+            return f"exactly {self.hi}"
+        if self.lo == 0:
+            return f"up to {self.hi}"
+        return f"{self.lo} to {self.hi}"
+
+    def _count_text(self) -> str:
+        if self.single:
+            return "↑↓ to move, Enter to choose"
+        n = len(self.preselect) if not self.is_mounted else len(self._selected())
+        return f"Picked {n} — pick {self._want()}.  Space marks, Enter confirms."
+
+    def _selected(self) -> list[str]:
+        return list(self.query_one("#choices", ChoiceList).selected)
+
+    @on(SelectionList.SelectedChanged)
+    def _changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        chosen = self._selected()
+        if len(chosen) > self.hi:
+            last = event.selection_list.highlighted
+            if last is not None:
+                event.selection_list.deselect(event.selection_list.get_option_at_index(last))
+            self.show_error(f"You can pick at most {self.hi}. Unmark one first.")
+            return
+        self.show_error(None)
+        self.query_one("#count", Static).update(self._count_text())
+
+    def _confirm(self, ids: list[str]) -> None:
+        if not self.lo <= len(ids) <= self.hi:
+            self.show_error(f"Pick {self._want()} (you picked {len(ids)}).")
+            return
+        error = self.submit(ids)
+        if error:
+            self.show_error(error)
+        else:
+            self.dismiss(ids)
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _single(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self._confirm([event.option.id])
+
+    @on(ChoiceConfirmed)
+    def _confirmed(self) -> None:
+        self._confirm(self._selected())
+
+    @on(Button.Pressed, "#confirm")
+    def _confirm_button(self) -> None:
+        if self.single:
+            opt = self.query_one("#choices", OptionList).highlighted_option
+            self._confirm([opt.id] if opt and opt.id else [])
+        else:
+            self._confirm(self._selected())
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_button(self) -> None:
+        self.dismiss(None)
+
+
+class DiceDialog(Dialog):
+    """Type the faces of physical dice; the engine checks the count and range."""
+
+    def __init__(self, title: str, notation: str, summary: Text, submit: Submit) -> None:
+        super().__init__(title)
+        self.notation = notation
+        self.summary = summary
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        """What to roll, the input, errors."""
+        with Vertical(classes="dialog"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Static(self.summary, classes="dialog-message")
+            yield Label(f"Roll {self.notation} and type the faces (like 3 5):")
+            yield Input(placeholder="e.g. 3 5", id="faces")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Roll (enter)", variant="primary", id="ok")
+                yield Button("Cancel (esc)", id="cancel")
+
+    @on(Input.Submitted, "#faces")
+    @on(Button.Pressed, "#ok")
+    def _submit(self) -> None:
+        text = self.query_one("#faces", Input).value
+        error = self.submit(text)
+        if error:
+            self.show_error(error)
+            self.query_one("#faces", Input).focus()
+        else:
+            self.dismiss(text)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+
+class AddNpcDialog(Dialog):
+    """Name an NPC, give a role and a note."""
+
+    def __init__(self, roles: Sequence[str], submit: Submit) -> None:
+        super().__init__("Add an NPC")
+        self.roles = list(roles)
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        """Name, role, note."""
+        with Vertical(classes="dialog"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Label("Name")
+            yield Input(placeholder="e.g. Captain Vega", id="npc-name")
+            yield Label("Role")
+            yield Select([(r.capitalize(), r) for r in self.roles], value=self.roles[0],
+                         allow_blank=False, id="npc-role")
+            yield Label("Note (optional)")
+            yield Input(placeholder="who they are to you", id="npc-note")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Add (enter)", variant="primary", id="ok")
+                yield Button("Cancel (esc)", id="cancel")
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#ok")
+    def _submit(self) -> None:
+        role = self.query_one("#npc-role", Select).value
+        answer = (self.query_one("#npc-name", Input).value, str(role),
+                  self.query_one("#npc-note", Input).value)
+        error = self.submit(answer)
+        if error:
+            self.show_error(error)
+        else:
+            self.dismiss(answer)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SceneDialog(Dialog):
+    """Frame the next scene: title, location, stakes and who is present."""
+
+    def __init__(self, number: int, npcs: Sequence[tuple[str, str, bool]], submit: Submit
+                 ) -> None:
+        super().__init__(f"Scene {number}")
+        self.npcs = list(npcs)
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        """Fields and the cast."""
+        with Vertical(classes="dialog wide"):
+            yield Label(self.dialog_title + ": frame the next scene", classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Label("Title")
+                yield Input(placeholder="e.g. Fallout at the museum", id="scene-title")
+                yield Label("Where")
+                yield Input(placeholder="e.g. Halcyon Museum, after hours", id="scene-where")
+                yield Label("At stake")
+                yield Input(placeholder="what could go wrong?", id="scene-stakes")
+                if self.npcs:
+                    yield Label("Who is there (space marks)")
+                    yield SelectionList[str](*[Selection(name, nid, present)
+                                               for nid, name, present in self.npcs],
+                                             id="scene-cast")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Start (enter)", variant="primary", id="ok")
+                yield Button("Not yet (esc)", id="cancel")
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#ok")
+    def _submit(self) -> None:
+        cast = list(self.query_one("#scene-cast", SelectionList).selected) if self.npcs else []
+        answer = {"title": self.query_one("#scene-title", Input).value,
+                  "location": self.query_one("#scene-where", Input).value,
+                  "stakes": self.query_one("#scene-stakes", Input).value,
+                  "present": cast}
+        error = self.submit(answer)
+        if error:
+            self.show_error(error)
+        else:
+            self.dismiss(answer)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
+
+
+class MovesDialog(Dialog):
+    """Every move, filtered as you type; unavailable ones say why."""
+
+    def __init__(self, entries: Sequence[tuple[str, Text, bool, str]], submit: Submit) -> None:
+        super().__init__("All moves")
+        self.entries = list(entries)
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        """Filter box and list."""
+        with Vertical(classes="dialog wide tall"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Input(placeholder="type to filter, ↓ to the list, Enter to use", id="filter")
+            yield OptionList(id="moves")
+            yield self.error_line()
+
+    def on_mount(self) -> None:
+        """Fill the list."""
+        self._fill("")
+        self.query_one("#filter", Input).focus()
+
+    def _fill(self, text: str) -> None:
+        ol = self.query_one("#moves", OptionList)
+        ol.clear_options()
+        words = text.lower().split()
+        for move_id, prompt, enabled, search in self.entries:
+            if all(w in search for w in words):
+                ol.add_option(Option(prompt, id=move_id, disabled=not enabled))
+        first = next((i for i, o in enumerate(ol.options) if not o.disabled), None)
+        ol.highlighted = first
+
+    @on(Input.Changed, "#filter")
+    def _filter(self, event: Input.Changed) -> None:
+        self._fill(event.value)
+
+    def key_down(self) -> None:
+        """Down from the filter moves into the list."""
+        if self.focused is self.query_one("#filter"):
+            self.query_one("#moves").focus()
+
+    @on(Input.Submitted, "#filter")
+    def _enter(self) -> None:
+        opt = self.query_one("#moves", OptionList).highlighted_option
+        if opt is not None and opt.id:
+            self._pick(opt.id)
+
+    @on(OptionList.OptionSelected, "#moves")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self._pick(event.option.id)
+
+    def _pick(self, move_id: str) -> None:
+        error = self.submit(move_id)
+        if error:
+            self.show_error(error)
+        else:
+            self.dismiss(move_id)
+
+
+class EndSceneDialog(ChoiceDialog):
+    """Which conditions' clearing actions did the hero take this scene? (each with its clear_by)"""
+
+    def __init__(self, conditions: Sequence[dict[str, Any]], preselect: Sequence[str],
+                 submit: Submit) -> None:
+        super().__init__(
+            "End the scene",
+            "Mark each condition whose clearing action you took this scene; those clear as the"
+            " scene ends. Mark none and press Enter to just end the scene.",
+            conditions, 0, len(conditions), submit, preselect, cancel_label="Keep playing")
+        self.single = False

@@ -1,0 +1,104 @@
+"""The roll panel: the pending roll's dice, every modifier with its source, and exact odds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widget import Widget
+
+from engine.tui.messages import RollCommand
+from engine.tui.text import ACCENT, DIM, FG, GOOD, MIXED, odds_bar, odds_text
+
+
+class RollPanel(Widget, can_focus=True):
+    """Shows a roll preview; Enter rolls, t spends Team, s changes the stat, a toggles advantage."""
+
+    DEFAULT_CSS = """
+    RollPanel { height: auto; padding: 0 1; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "command('roll')", "Roll", priority=False),
+        Binding("t", "command('team')", "Spend Team +1"),
+        Binding("s", "command('stat')", "Stat"),
+        Binding("a", "command('advantage')", "Advantage"),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = ""
+        self.context: dict[str, Any] = {}
+        self.team: int | None = None
+        self.stat_name = ""
+
+    def show(self, title: str, context: dict[str, Any], team: int | None, stat_name: str) -> None:
+        """Show the preview of the pending roll."""
+        self.title = title
+        self.context = context
+        self.team = team
+        self.stat_name = stat_name
+        self.refresh(layout=True)
+        self.app.refresh_bindings() if self.is_mounted else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide keys that do nothing for this roll."""
+        if action != "command" or not parameters:
+            return True
+        kind = parameters[0]
+        if kind == "team":
+            return self.team is not None and self.team > 0
+        if kind == "stat":
+            return bool(self.context.get("stat_choices"))
+        if kind == "advantage":
+            return self.context.get("advantage") == "optional"
+        return True
+
+    def action_command(self, kind: str) -> None:
+        """Ask the screen to act."""
+        self.post_message(RollCommand(kind))
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        """As tall as the text wrapped at ``width``."""
+        return len(self.render_text(width).wrap(self.app.console, max(width, 10)))
+
+    def render_text(self, width: int) -> Text:
+        """The panel's text for ``width`` columns."""
+        pv = self.context.get("preview") or {}
+        out = Text()
+        out.append(self.title, "bold " + ACCENT)
+        if not pv:
+            return out
+        out.append(f"   roll {pv['dice']} {pv['modifier']:+d}", "bold " + FG)
+        out.append("\n")
+        mods = " · ".join(f"{m[0]} {int(m[1]):+d}" for m in pv["modifiers"]) or "no modifiers"
+        out.append(mods, DIM)
+        if pv.get("clamp") and pv["raw_modifier"] != pv["modifier"]:
+            lo, hi = pv["clamp"]
+            out.append(f"  = {pv['raw_modifier']:+d}, clamped to {pv['modifier']:+d}"
+                       f" ({lo:+d}..{hi:+d})", MIXED)
+        out.append("\n")
+        out.append_text(odds_bar(pv["odds"], pv["bands"], max(width - 2, 10)))
+        out.append("\n")
+        out.append_text(odds_text(pv["odds"], pv["bands"]))
+        if pv.get("inverted"):
+            out.append("  (read upside down: low is good)", DIM)
+        out.append("\n")
+        physical = self.context.get("physical")
+        out.append("⏎ ", "bold " + GOOD)
+        out.append("enter your dice" if physical else "roll", FG)
+        if self.team:
+            out.append("   t ", "bold " + GOOD)
+            out.append(f"spend Team +1 (pool {self.team})", FG)
+        if self.context.get("stat_choices"):
+            out.append("   s ", "bold " + GOOD)
+            out.append(f"stat: {self.stat_name or 'choose'}", FG)
+        if self.context.get("advantage") == "optional":
+            out.append("   a ", "bold " + GOOD)
+            out.append("advantage", FG)
+        return out
+
+    def render(self) -> Text:
+        """Render for the current width."""
+        return self.render_text(self.content_region.width or 60)
