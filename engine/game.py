@@ -318,7 +318,9 @@ class Game:
 
     def _dice_for(self, move: s.Move) -> DiceSpec:
         dice = self.pack.dice_for(move)
-        adv = self.state.flow.advantage if self.state.flow.move == move.id else None
+        adv = self.rules.dice_mode(self.state, move)
+        if move.roll is not None and move.roll.advantage == "always" and adv is None:
+            adv = "advantage"
         if adv in ("advantage", "disadvantage"):
             dice = dice.with_advantage(adv)  # type: ignore[arg-type]
         return dice
@@ -350,7 +352,15 @@ class Game:
             context = {"preview": self.preview(move.id, f.target).to_dict(),
                        "physical": self.state.dice_mode == "physical",
                        "stat_choices": move.roll.choices if move.roll.stat == "choice" else [],
-                       "advantage": move.roll.advantage}
+                       "stat": f.stat,
+                       "advantage": move.roll.advantage,
+                       "dice_mode": self.rules.dice_mode(self.state, move),
+                       "params": [{**p.model_dump(), "value": f.params.get(p.id, p.default)}
+                                  for p in move.roll.params],
+                       "declarations": [d.__dict__ for d in
+                                        self.rules.declarations(self.state, move)],
+                       "declared": list(f.declared),
+                       "team": self.state.pools.get("team")}
             return Prompt("roll", f"{move.name}: roll {context['preview']['dice']}",
                           context=context)
         if f.stage == "adjust":
@@ -470,9 +480,10 @@ class Game:
             self._set_flow(f.model_copy(update={"extras": [*f.extras, ["Team", 1, None]]}))
         return self.last_events
 
-    def set_roll_options(self, stat: str | None = None, advantage: str | None = None
-                         ) -> list[dict[str, Any]]:
-        """Before the roll: choose the stat (when the move offers a choice) or advantage."""
+    def set_roll_options(self, stat: str | None = None, advantage: str | None = None,
+                         params: dict[str, int] | None = None) -> list[dict[str, Any]]:
+        """Before the roll: choose the stat (when the move offers a choice), advantage, or
+        the roll's parameters (such as a complexity)."""
         self._require_stage("roll")
         f = self.state.flow
         move = self._move(f.move or "")
@@ -485,13 +496,37 @@ class Game:
                                 f" not {advantage!r}")
         if advantage not in (None, "none") and move.roll.advantage == "none":
             raise IllegalAction(f"{move.name} cannot be rolled with {advantage}")
+        known = {p.id: p for p in move.roll.params}
+        for k, v in (params or {}).items():
+            if k not in known:
+                raise IllegalAction(f"{move.name} has no parameter {k!r}"
+                                    f" (parameters: {', '.join(known) or 'none'})")
+            if not isinstance(v, int) or not known[k].min <= v <= known[k].max:
+                raise IllegalAction(f"{known[k].name} must be a whole number from"
+                                    f" {known[k].min} to {known[k].max}, not {v!r}")
         with self._action("roll options"):
             upd: dict[str, Any] = {}
+            if params:
+                upd["params"] = {**f.params, **params}
             if stat is not None:
                 upd["stat"] = stat
             if advantage is not None:
                 upd["advantage"] = None if advantage == "none" else advantage
             self._set_flow(f.model_copy(update=upd))
+        return self.last_events
+
+    def declare(self, declaration: str, on: bool = True) -> list[dict[str, Any]]:
+        """Before the roll: declare (or withdraw) something the ruleset offers."""
+        self._require_stage("roll")
+        f = self.state.flow
+        move = self._move(f.move or "")
+        offered = {d.id for d in self.rules.declarations(self.state, move)}
+        if on and declaration not in offered:
+            raise IllegalAction(f"{declaration!r} cannot be declared now (offered:"
+                                f" {', '.join(sorted(offered)) or 'nothing'})")
+        declared = [d for d in f.declared if d != declaration] + ([declaration] if on else [])
+        with self._action("declare"):
+            self._set_flow(f.model_copy(update={"declared": declared}))
         return self.last_events
 
     def roll(self, faces: Sequence[int] | None = None) -> list[dict[str, Any]]:
@@ -526,7 +561,7 @@ class Game:
             if adjust:
                 self._set_flow(f.model_copy(update={"stage": "adjust", "roll": roll_d}))
             else:
-                self._outcome(move, band, f.target, list(f.queue))
+                self._outcome(move, band, f.target, list(f.queue), roll_d)
         return self.last_events
 
     def adjust(self, adjustment: str | None = None) -> list[dict[str, Any]]:
@@ -537,7 +572,7 @@ class Game:
         assert f.roll is not None
         with self._action("adjust" if adjustment not in (None, "keep") else "keep result"):
             if adjustment in (None, "keep"):
-                self._outcome(move, f.roll["band"], f.target, list(f.queue))
+                self._outcome(move, f.roll["band"], f.target, list(f.queue), f.roll)
             else:
                 self._adjust(move, f, str(adjustment))
         return self.last_events
@@ -566,7 +601,7 @@ class Game:
         if self.rules.adjustments(self.state, move, roll):
             self._set_flow(f.model_copy(update={"roll": roll}))
         else:
-            self._outcome(move, band, f.target, list(f.queue))
+            self._outcome(move, band, f.target, list(f.queue), roll)
 
     def _outcome_items(self, move: s.Move, key: str, target: str | None) -> list[Item]:
         outcome = outcome_for(move, key)
@@ -579,11 +614,13 @@ class Game:
         items += [effect_item(e, ctx) for e in outcome.effects]
         return items
 
-    def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item]) -> None:
+    def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item],
+                 roll: dict[str, Any]) -> None:
         table = "outcomes"
         if target and move.vs_teammate and self.state.npcs[target].role == "teammate":
             table = "vs_teammate"
-        self._run(self._outcome_items(move, f"{table}.{band}", target) + rest)
+        first = self.rules.after_roll(self.state, move, roll)
+        self._run(first + self._outcome_items(move, f"{table}.{band}", target) + rest)
 
     def _run(self, queue: list[Item]) -> None:
         """Work through the queue until it is empty or the player must choose."""

@@ -149,7 +149,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return (f"🔮 _{e['question']}_ ({e['level']}, {e['chance']}% yes) — d100"
                     f" {e['roll']}: **{word[0].upper() + word[1:]}**{twist}"
                     f" (yes {e['odds'].get('yes', '?')}, exceptional yes"
-                    f" {e['odds'].get('exceptional yes', '?')}, twist {e['odds'].get('twist', '?')})")
+                    f" {e['odds'].get('exceptional yes', '?')},"
+                    f" twist {e['odds'].get('twist', '?')})")
         case "RandomEvent":
             return f"⚡ **Random event:** {e['focus']} — _{e['action']} / {e['subject']}_"
         case "TensionChanged":

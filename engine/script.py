@@ -16,9 +16,12 @@ from engine.game import Game
 
 STEP_KEYS = {"fiction", "move", "target", "dice", "roll", "choose", "adjust", "spend_team",
              "stat", "advantage", "do", "text", "cleared", "title", "location", "stakes",
-             "present", "name", "role", "note", "condition", "npc", "comment", "suggested"}
+             "present", "name", "role", "note", "condition", "npc", "comment", "suggested",
+             "question", "likelihood", "reroll", "template", "threat", "delta", "declare",
+             "params", "opening"}
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
-           "took_clearing_action", "enter", "leave"}
+           "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
+           "advance_threat", "add_thread", "resolve_thread"}
 
 
 class ScriptError(EngineError):
@@ -65,6 +68,29 @@ def play_step(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
                 out += game.took_clearing_action(str(step.get("condition", "")))
             case "enter" | "leave":
                 out += game.set_presence(str(step.get("npc", "")), action == "enter")
+            case "oracle":
+                roll = step.get("roll")
+                out += game.ask_oracle(str(step.get("question", "")),
+                                       str(step.get("likelihood", "even")),
+                                       None if roll in (None, True) else int(roll))
+            case "frame_scene":
+                prop = game.propose_scene(int(step.get("reroll", 0)))
+                out += game.start_scene(
+                    str(step.get("title") or prop["title"]),
+                    str(step.get("location") or prop["location"]),
+                    str(step.get("stakes") or prop["stakes"]),
+                    _as_list(step.get("present")) or prop["present"],
+                    str(step.get("opening") or prop["opening"]))
+            case "add_threat":
+                out += game.add_threat(str(step.get("template", "")), str(step.get("name", "")),
+                                       step.get("npc"))
+            case "advance_threat":
+                out += game.advance_threat(str(step.get("threat", "")),
+                                           int(step.get("delta", 1)))
+            case "add_thread":
+                out += game.add_thread(str(step.get("text", "")))
+            case "resolve_thread":
+                out += game.resolve_thread(str(step.get("text", "")))
         out += _answer_prompts(game, step)
         return out
 
@@ -102,14 +128,19 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
         if stage == "roll":
             for _ in range(int(step.get("spend_team", 0))):
                 out += game.spend_team()
-            if step.get("stat") or step.get("advantage"):
-                out += game.set_roll_options(step.get("stat"), step.get("advantage"))
+            for d in _as_list(step.get("declare")):
+                out += game.declare(str(d))
+            if step.get("stat") or step.get("advantage") or step.get("params"):
+                params = step.get("params")
+                if params is not None and not isinstance(params, dict):
+                    raise IllegalAction("'params' is a mapping, e.g. {complexity: 2}")
+                out += game.set_roll_options(step.get("stat"), step.get("advantage"), params)
             dice = step.get("dice")
             if dice is None and not step.get("roll", True):
                 raise IllegalAction("the move needs a roll: give 'dice: [a, b]' or 'roll: true'")
             out += game.roll(None if dice is None else [int(d) for d in _as_list(dice)])
-            step = {k: v for k, v in step.items() if k not in ("dice", "spend_team", "stat",
-                                                                "advantage")}
+            step = {k: v for k, v in step.items() if k not in (
+                "dice", "spend_team", "stat", "advantage", "declare", "params")}
         elif stage == "adjust":
             out += game.adjust(str(adjusts.pop(0)) if adjusts else None)
         elif stage == "effects":

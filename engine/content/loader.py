@@ -344,16 +344,22 @@ def cross_check(pack: Pack) -> list[str]:
                 problems.append(f"{where}: a move with no roll needs a 'result'")
             continue
         r = m.roll
-        if r.stat not in stats and r.stat not in SPECIAL_STATS:
+        sources = stats | SPECIAL_STATS | set(sys_.roll_sources) | {
+            f"param:{p.id}" for p in r.params}
+        if r.stat not in sources:
             problems.append(
                 f"{where}.roll.stat: unknown stat {r.stat!r}"
-                f" (expected one of {sorted(stats | SPECIAL_STATS)})"
+                f" (expected one of {sorted(sources)})"
             )
         if r.stat == "choice" and not r.choices:
             problems.append(f"{where}.roll.choices: stat 'choice' needs a list of stats")
         for c in r.choices:
-            if c not in stats:
+            if c not in sources - {"choice"}:
                 problems.append(f"{where}.roll.choices: unknown stat {c!r}")
+        for prm in r.params:
+            if not prm.min <= prm.default <= prm.max:
+                problems.append(f"{where}.roll.params.{prm.id}: default {prm.default} is"
+                                f" outside {prm.min}..{prm.max}")
         if r.dice:
             try:
                 DiceSpec.parse(r.dice)
@@ -467,6 +473,12 @@ def load_pack(path: Path | str, *, check: bool = True) -> Pack:
     )
     if check:
         problems = [f"{path}/{p}" for p in cross_check(pack)]
+        # the dicts above keep one entry per id: report the duplicates they swallowed
+        for file, kind, ids in (
+                ("moves.yaml", "move", [m.id for m in parsed["moves.yaml"].moves]),
+                ("tables.yaml", "table", [t.id for t in tables.tables] if tables else [])):
+            problems += [f"{path}/{file}: {kind} id {i!r} is used twice"
+                         for i in sorted({i for i in ids if ids.count(i) > 1})]
         if problems:
             raise ContentError(
                 f"{path}: the content pack is broken\n  " + "\n  ".join(problems), problems

@@ -243,8 +243,24 @@ class Outcome(Model):
     choose: Choose | None = None
 
 
+class RollParam(Model):
+    """A number the player (standing in for the GM) sets before a roll, e.g. a complexity.
+
+    A roll adds it when its stat (or one of its choices) is ``param:<id>``; the ruleset may
+    also read it (``state.flow.params``).
+    """
+
+    id: Id
+    name: str
+    min: int = 0
+    max: int = 10
+    default: int = 0
+    help: str = ""
+
+
 class RollSpec(Model):
-    """How a move rolls. ``stat`` is a stat id, ``conditions_marked``, ``choice`` or ``none``."""
+    """How a move rolls. ``stat`` is a stat id, ``conditions_marked``, ``choice``, ``none``,
+    ``param:<id>``, or a roll source the system's ruleset provides (``roll_sources``)."""
 
     stat: str = "none"
     choices: list[Id] = Field(default_factory=list, description="Stats offered when stat=choice.")
@@ -252,6 +268,7 @@ class RollSpec(Model):
     bands: Id = Field("default", description="Which band set of the system to use.")
     inverted: bool = Field(False, description="High totals are bad (shown to the player).")
     advantage: Literal["none", "optional", "always"] = "none"
+    params: list[RollParam] = Field(default_factory=list)
     modifiers: dict[str, int] = Field(
         default_factory=dict, description="Fixed modifiers by source name."
     )
@@ -384,6 +401,9 @@ class System(Model):
     bands: dict[Id, list[Band]]
     stats: list[StatDef]
     stat_label: str = "Stats"
+    roll_sources: list[Id] = Field(
+        default_factory=list, description="Extra roll sources the ruleset computes (minus_heat)."
+    )
     conditions: list[ConditionDef] = Field(default_factory=list)
     tracks: list[TrackDef] = Field(default_factory=list)
     roles: list[Id] = Field(default_factory=lambda: ["teammate", "adult", "villain", "bystander"])

@@ -52,6 +52,15 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Declaration:
+    """Something the player may declare before a roll."""
+
+    id: str
+    label: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class Adjustment:
     """A change the player may make after seeing the roll (spend Team, use Influence, ...)."""
 
@@ -93,6 +102,13 @@ class Ruleset:
 
     def stat_value(self, state: CampaignState, move: s.Move, stat: str) -> tuple[str, int]:
         """The label and value a roll adds for ``stat``."""
+        if stat.startswith("param:"):
+            pid = stat.split(":", 1)[1]
+            assert move.roll is not None
+            prm = next(p for p in move.roll.params if p.id == pid)
+            value = state.flow.params.get(pid, prm.default) if state.flow.move == move.id \
+                else prm.default
+            return f"{prm.name} ({value})", value
         if stat == "conditions_marked":
             n = len(state.hero.conditions)
             return f"conditions marked ({n})", n
@@ -100,6 +116,19 @@ class Ruleset:
             return "no stat", 0
         stat_def = self.pack.stats[stat]
         return stat_def.name, state.hero.stats.get(stat, 0)
+
+    def declarations(self, state: CampaignState, move: s.Move) -> list[Declaration]:
+        """What the player may declare before this roll (use a belief, spend an asset...)."""
+        return []
+
+    def dice_mode(self, state: CampaignState, move: s.Move) -> str | None:
+        """'advantage', 'disadvantage' or None for the pending roll; by default, as chosen."""
+        flow = state.flow
+        return flow.advantage if flow.move == move.id else None
+
+    def after_roll(self, state: CampaignState, move: s.Move, roll: dict[str, Any]) -> list[Item]:
+        """Work that the dice themselves trigger, before the outcome (e.g. a die showing 1-2)."""
+        return []
 
     def extra_modifiers(
         self, state: CampaignState, move: s.Move, target: str | None

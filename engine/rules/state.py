@@ -107,6 +107,8 @@ class Flow(StateModel):
     extras: list[list[Any]] = Field(
         default_factory=list, description="Modifiers added before the roll: [source, amount]."
     )
+    params: dict[str, int] = Field(default_factory=dict, description="Roll parameters set.")
+    declared: list[str] = Field(default_factory=list, description="Declarations before a roll.")
     roll: dict[str, Any] | None = None
     queue: list[dict[str, Any]] = Field(default_factory=list)
     prompt: dict[str, Any] | None = None

@@ -1,0 +1,89 @@
+"""Command palette providers: moves and commands on the play screen, campaigns on the title."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from engine.tui.screens.play import PlayScreen
+    from engine.tui.screens.title import TitleScreen
+
+Command = tuple[str, Callable[[], Any], str]
+"""A palette entry: text, what it does, help."""
+
+
+class _Commands(Provider):
+    """A provider over a list of (text, callback, help) entries, fuzzy-matched."""
+
+    def entries(self) -> Iterator[Command]:
+        """The commands on offer now."""
+        return iter(())
+
+    async def discover(self) -> Hits:
+        """Everything, unfiltered."""
+        for text, fn, help_ in self.entries():
+            yield DiscoveryHit(text, fn, help=help_)
+
+    async def search(self, query: str) -> Hits:
+        """Entries that match ``query``, best first."""
+        matcher = self.matcher(query)
+        for text, fn, help_ in self.entries():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), fn, text=text, help=help_)
+
+
+class PlayCommands(_Commands):
+    """Moves (with their trigger) and the play screen's commands."""
+
+    def entries(self) -> Iterator[Command]:
+        """Moves first, then table talk, NPC presence and clearing actions."""
+        screen: PlayScreen = self.screen  # type: ignore[assignment]
+        game = screen.game
+        free = game.flow.stage in ("fiction", "move")
+        if free:
+            for move in game.pack.moves.values():
+                if move.hidden or game.move_available(move):
+                    continue
+                yield (f"Move: {move.name}", partial(screen.use_move, move.id), move.trigger)
+        yield ("Undo the last action", screen.action_undo, "Ctrl+Z")
+        if free:
+            yield ("Ask the GM: what happens next?", screen.action_ask_gm, "Ctrl+G")
+            if game.state.scene.open:
+                yield ("End the scene", screen.action_end_scene, "F5")
+            yield ("Start the next scene", screen.action_next_scene, "F6")
+            yield ("End the session", screen.action_end_session, "F7")
+        yield ("Show all moves", screen.action_moves, "F2")
+        yield ("Add an NPC", screen.action_add_npc, "Ctrl+N")
+        for npc in game.state.npcs.values():
+            verb = "leaves" if npc.present else "enters"
+            yield (f"{npc.name} {verb} the scene",
+                   partial(screen.set_presence, npc.id, not npc.present),
+                   f"{npc.role}; currently {'in' if npc.present else 'out of'} the scene")
+        for cid in game.state.hero.conditions:
+            cond = game.pack.conditions.get(cid)
+            if cond and cid not in game.state.scene.clearing:
+                yield (f"I took the clearing action for {cond.name}",
+                       partial(screen.took_clearing_action, cid), cond.clear_by)
+        yield ("Show or hide the character sheet", screen.action_toggle_sheet, "Ctrl+B")
+        yield ("Help: keys and how to play", screen.app.action_help, "F1")  # type: ignore[attr-defined]
+        yield ("Back to the campaigns", screen.action_leave, "F10")
+
+
+class TitleCommands(_Commands):
+    """Resume, start or delete campaigns."""
+
+    def entries(self) -> Iterator[Command]:
+        """New campaign, then each saved campaign."""
+        screen: TitleScreen = self.screen  # type: ignore[assignment]
+        yield ("New campaign", screen.action_new, "N")
+        for c in screen.campaigns:
+            yield (f"Resume {c.name}", partial(screen.resume, c.id),
+                   c.error or f"{c.hero} · {c.scene}")
+        for c in screen.campaigns:
+            yield (f"Delete {c.name}", partial(screen.confirm_delete, c.id), "asks first")
+        yield ("Help: keys and how to play", screen.app.action_help, "F1")  # type: ignore[attr-defined]

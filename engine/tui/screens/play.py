@@ -1,0 +1,558 @@
+"""The play screen: the journal, the prompt of the moment, and the live character sheet.
+
+The screen only asks ``game.pending`` what to show and answers through ``Game`` methods; after
+every action it appends the new events to the journal and redraws the sheet and the prompt.
+Everything it shows is rebuilt from the saved state, so a reopened campaign looks the same.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, ContentSwitcher, Footer, Input, Static
+
+from engine.dice import parse_faces
+from engine.errors import EngineError
+from engine.game import Game
+from engine.tui.commands import PlayCommands
+from engine.tui.messages import MenuPicked, RollCommand
+from engine.tui.screens.dialogs import (
+    AddNpcDialog,
+    ChoiceDialog,
+    ConfirmDialog,
+    DiceDialog,
+    EndSceneDialog,
+    MovesDialog,
+    SceneDialog,
+)
+from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, band_dicts, odds_text
+from engine.tui.widgets.action_menu import ActionMenu, plain_prompt, suggestion_prompt
+from engine.tui.widgets.journal import Journal
+from engine.tui.widgets.roll_panel import RollPanel
+from engine.tui.widgets.sheet import Sheet
+
+if TYPE_CHECKING:
+    from engine.tui.app import SidekickApp
+
+log = logging.getLogger(__name__)
+
+CHOICE_KINDS = ("choose", "pick", "questions", "battle")
+"""Prompt kinds answered in the choice dialog."""
+NOBODY = "__nobody__"
+"""The option id for 'no one in particular' when a target is optional."""
+
+
+class PlayScreen(Screen[None]):
+    """One campaign in play."""
+
+    COMMANDS = {PlayCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (96, "-wide")]
+
+    BINDINGS = [
+        Binding("f1", "app.help", "Help"),
+        Binding("f2", "moves", "All moves"),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+g", "ask_gm", "Ask GM"),
+        Binding("f5", "end_scene", "End scene"),
+        Binding("f6", "next_scene", "Next scene"),
+        Binding("ctrl+n", "add_npc", "Add NPC"),
+        Binding("f7", "end_session", "End session"),
+        Binding("ctrl+b", "toggle_sheet", "Sheet"),
+        Binding("f10", "leave", "Campaigns"),
+    ]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+        self.events: list[dict[str, Any]] = []
+        """Every event of the campaign, in order (the journal's source; trimmed on undo)."""
+        self._dialog_open = False
+        self._queued: list[tuple[Callable[[], Any], Callable[[Any], None] | None]] = []
+
+    @property
+    def sidekick(self) -> SidekickApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        """Top bar, journal and prompt on the left, sheet on the right, footer."""
+        yield Static(id="topbar")
+        with Horizontal(id="main"):
+            with Vertical(id="story"):
+                yield Journal(self.game.pack, id="journal")
+                with Vertical(id="prompt-box"):
+                    yield Static(id="prompt-title")
+                    with ContentSwitcher(initial="fiction", id="prompt"):
+                        yield Input(placeholder="Describe what your hero does, then Enter",
+                                    id="fiction")
+                        yield ActionMenu(id="menu")
+                        yield RollPanel(id="roll")
+                        yield Button("Choose", id="waiting", variant="primary")
+            with VerticalScroll(id="sidebar"):
+                yield Sheet(id="sheet")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Load the journal from the log and show whatever the engine waits for."""
+        try:
+            self.events = list(self.game.store.events())
+        except EngineError as e:
+            self.events = []
+            self.sidekick.show_error(e)
+        self.query_one(Journal).reset(self.events, self._npc_names())
+        self._refresh_all(open_dialogs=True)
+
+    def on_unmount(self) -> None:
+        """Release the campaign."""
+        self.sidekick.close_game(self.game)
+
+    # ------------------------------------------------------------------ drawing
+
+    def _npc_names(self) -> dict[str, str]:
+        names = {e["id"]: e["name"] for e in self.events if e.get("type") == "NPCAdded"}
+        names.update({k: v.name for k, v in self.game.state.npcs.items()})
+        return names
+
+    def _refresh_all(self, open_dialogs: bool = True) -> None:
+        self.query_one(Sheet).show(self.game)
+        self._draw_topbar()
+        self._draw_prompt(open_dialogs)
+        self.refresh_bindings()
+
+    def _draw_topbar(self) -> None:
+        st = self.game.state
+        hero = st.hero
+        out = Text()
+        out.append(f" {st.name} ", "bold #1a1b26 on #bb9af7")
+        out.append(f" {self.game.pack.system.name}", DIM)
+        scene = (f"Scene {st.scene.number}: {st.scene.title}" if st.scene.open
+                 else f"after scene {st.scene.number}")
+        out.append(f"  ·  Session {st.session} · {scene}", FG)
+        out.append("  ·  ", DIM)
+        out.append(hero.name, "bold " + ACCENT)
+        if hero.conditions:
+            names = ", ".join(self.game.pack.conditions[c].name
+                              if c in self.game.pack.conditions else c for c in hero.conditions)
+            out.append(f" ({names})", BAD)
+        if "team" in st.pools:
+            out.append(f" · Team {st.pools['team']}", GOOD)
+        if st.dice_mode == "physical":
+            out.append(" · your dice", DIM)
+        self.query_one("#topbar", Static).update(out)
+
+    def _draw_prompt(self, open_dialogs: bool) -> None:
+        game = self.game
+        p = game.pending
+        title = self.query_one("#prompt-title", Static)
+        switcher = self.query_one("#prompt", ContentSwitcher)
+        menu = self.query_one(ActionMenu)
+        if p.kind == "fiction":
+            switcher.current = "fiction"
+            head = Text(p.message, "bold " + ACCENT)
+            if not game.state.scene.open:
+                head.append("   The scene has ended: F6 frames the next one.", DIM)
+            else:
+                head.append("   Enter for moves · F2 all moves · ^G ask the GM", DIM)
+            title.update(head)
+            self.query_one("#fiction", Input).focus()
+        elif p.kind == "move":
+            fiction = p.context.get("fiction", "")
+            sugs = game.flow.suggestions
+            head = Text(p.message if sugs else "No move matched that. Pick one, or keep it as"
+                        " fiction.", "bold " + ACCENT)
+            head.append(f"\n“{fiction}”", "italic " + DIM)
+            title.update(head)
+            entries: list[tuple[str, Text | str]] = [
+                (f"move:{s['move']}", suggestion_prompt(game.pack, i, s))
+                for i, s in enumerate(sugs, 1)]
+            if entries:
+                entries.append(("-", ""))
+            entries += [("all", plain_prompt("☰ All moves…", "the full list", "m")),
+                        ("none", plain_prompt("✎ No move, just fiction", "", "n"))]
+            menu.set_entries(entries)
+            switcher.current = "menu"
+            menu.focus()
+        elif p.kind == "target":
+            title.update(Text(p.message, "bold " + ACCENT))
+            menu.set_entries([(f"target:{o['id']}", plain_prompt(o["label"], o["detail"]))
+                              for o in p.options])
+            switcher.current = "menu"
+            menu.focus()
+        elif p.kind == "roll":
+            title.update(Text("Ready to roll", "bold " + ACCENT))
+            panel = self.query_one(RollPanel)
+            move = game.pack.moves[game.flow.move or ""]
+            target = game.state.npcs.get(game.flow.target or "")
+            name = move.name + (f" → {target.name}" if target else "")
+            stat = p.context["preview"]["stat"]
+            stat_name = game.pack.stats[stat].name if stat in game.pack.stats else stat
+            if game.flow.advantage:
+                name += f" (with {game.flow.advantage})"
+            panel.show(name, p.context, game.state.pools.get("team"),
+                       stat_name if game.flow.stat else "")
+            switcher.current = "roll"
+            panel.focus()
+        elif p.kind == "adjust":
+            head = Text(p.message, "bold " + ACCENT)
+            head.append("  You may still change the result after seeing it.", DIM)
+            title.update(head)
+            menu.set_entries([(f"adjust:{o['id']}", plain_prompt(o["label"], o["detail"]))
+                              for o in p.options])
+            switcher.current = "menu"
+            menu.focus()
+        else:
+            head = Text(p.message or "Choose", "bold " + ACCENT)
+            want = self._want(p.min, p.max)
+            head.append(f"  ({want})", DIM)
+            title.update(head)
+            button = self.query_one("#waiting", Button)
+            button.label = f"Choose {want}… (enter)"
+            switcher.current = "waiting"
+            button.focus()
+            if open_dialogs:
+                self.open_choice()
+
+    @staticmethod
+    def _want(lo: int, hi: int) -> str:
+        if lo == hi:
+            return f"pick {hi}"
+        if lo == 0:
+            return f"pick up to {hi}"
+        return f"pick {lo} to {hi}"
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, fn: Callable[..., list[dict[str, Any]]], *args: Any, **kwargs: Any
+            ) -> str | None:
+        """Run one Game action; show its events. Return the error message, or None."""
+        before = self.game.state.action_no
+        try:
+            new = fn(*args, **kwargs)
+        except EngineError as e:
+            return e.message
+        except Exception as e:  # a bug in the engine: report it, the state was rolled back
+            log.exception("action failed")
+            return f"Unexpected error ({type(e).__name__}): {e}"
+        if fn == self.game.undo:
+            self.events = [e for e in self.events if e.get("a", 0) < before]
+            self.query_one(Journal).reset(self.events, self._npc_names())
+        else:
+            self.events.extend(new)
+            self.query_one(Journal).add_events(new, self._npc_names())
+        self._refresh_all(open_dialogs=False)
+        return None
+
+    def run_action(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
+                   **kwargs: Any) -> bool:
+        """Run an action and notify its error; True if it worked."""
+        error = self.act(fn, *args, **kwargs)
+        if error:
+            self.notify(error, title="Not now", severity="error", timeout=6)
+            return False
+        self._maybe_open_choice()
+        return True
+
+    def _maybe_open_choice(self) -> None:
+        if self.game.pending.kind in CHOICE_KINDS:
+            self.open_choice()
+
+    def _submit(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
+                **kwargs: Any) -> str | None:
+        """For dialogs: act, then open a choice if one follows; the error text otherwise."""
+        error = self.act(fn, *args, **kwargs)
+        if error is None:
+            self._maybe_open_choice()
+        return error
+
+    # ------------------------------------------------------------------ fiction and moves
+
+    @on(Input.Submitted, "#fiction")
+    def _fiction(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            self.notify("Describe what your hero does first (or F2 for the move list).",
+                        severity="warning")
+            return
+        if self.run_action(self.game.describe, text):
+            event.input.value = ""
+
+    @on(MenuPicked)
+    def _picked(self, event: MenuPicked) -> None:
+        kind, _, value = event.key.partition(":")
+        if kind == "move":
+            self.use_move(value)
+        elif kind == "all":
+            self.action_moves()
+        elif kind == "none":
+            self.run_action(self.game.choose_move, None)
+        elif kind == "target":
+            self.run_action(self.game.choose_target, value)
+        elif kind == "adjust":
+            self.run_action(self.game.adjust, value)
+
+    def use_move(self, move_id: str) -> None:
+        """Use a move now: from the suggestions, the move list or the command palette."""
+        game = self.game
+        stage = game.flow.stage
+        if stage not in ("fiction", "move"):
+            self.notify("Finish what is pending first (or ^Z to undo it).", severity="warning")
+            return
+        move = game.pack.moves.get(move_id)
+        if move is None:
+            return
+        why = game.move_available(move)
+        if why:
+            self.notify(why, title="Not now", severity="error")
+            return
+        targets = game.targets_for(move) if move.target == "optional" else []
+        if targets:
+            options = [{"id": NOBODY, "label": "No one in particular", "detail": ""}, *targets]
+            self.push_dialog(lambda: ChoiceDialog(
+                move.name, "Is someone in particular the target?", options, 1, 1,
+                lambda ids: self._start_move(move_id, None if ids[0] == NOBODY else ids[0])))
+            return
+        error = self._start_move(move_id, None)
+        if error:
+            self.notify(error, title="Not now", severity="error", timeout=6)
+
+    def _start_move(self, move_id: str, target: str | None) -> str | None:
+        if self.game.flow.stage == "move":
+            return self._submit(self.game.choose_move, move_id, target)
+        fiction = self.query_one("#fiction", Input)
+        error = self._submit(self.game.trigger, move_id, target, fiction.value)
+        if error is None:
+            fiction.value = ""
+        return error
+
+    def move_entries(self) -> list[tuple[str, Text, bool, str]]:
+        """Every move the player could pick, for the move list: id, prompt, enabled, search."""
+        game = self.game
+        out = []
+        for move in game.pack.moves.values():
+            if move.hidden:
+                continue
+            why = game.move_available(move)
+            prompt = Text(move.name, ("bold " + ACCENT) if not why else DIM)
+            prompt.append(f"  {move.category}", DIM)
+            if why:
+                prompt.append(f"\n{why}", DIM)
+            else:
+                if move.roll is not None and move.roll.stat != "choice":
+                    pv = game.preview(move.id)
+                    prompt.append("\n")
+                    prompt.append_text(odds_text(pv.odds, band_dicts(game.pack, move.id)))
+                elif move.roll is None:
+                    prompt.append("\nno roll", DIM)
+                prompt.append(f"\n{move.trigger}", DIM)
+            search = f"{move.name} {move.category} {move.trigger} {' '.join(move.cues)}".lower()
+            out.append((move.id, prompt, why is None, search))
+        return out
+
+    def action_moves(self) -> None:
+        """Open the full move list."""
+        if self.game.flow.stage not in ("fiction", "move"):
+            self.notify("Finish what is pending first (or ^Z to undo it).", severity="warning")
+            return
+
+        def pick(move_id: str) -> str | None:
+            self.call_after_refresh(self.use_move, move_id)
+            return None
+
+        self.push_dialog(lambda: MovesDialog(self.move_entries(), pick))
+
+    # ------------------------------------------------------------------ rolling
+
+    @on(RollCommand)
+    def _roll_command(self, event: RollCommand) -> None:
+        game = self.game
+        if game.flow.stage != "roll":
+            return
+        p = game.pending
+        if event.kind == "roll":
+            if p.context.get("physical"):
+                self.open_dice()
+            else:
+                self.run_action(game.roll)
+        elif event.kind == "team":
+            self.run_action(game.spend_team)
+        elif event.kind == "stat":
+            choices = p.context.get("stat_choices") or []
+            options = [{"id": s, "label": game.pack.stats[s].name if s in game.pack.stats else s,
+                        "detail": f"{game.state.hero.stats.get(s, 0):+d}"} for s in choices]
+            self.push_dialog(lambda: ChoiceDialog(
+                "Roll with which stat?", "", options, 1, 1,
+                lambda ids: self._submit(game.set_roll_options, stat=ids[0])))
+        elif event.kind == "advantage":
+            cycle = {None: "advantage", "advantage": "disadvantage", "disadvantage": "none"}
+            self.run_action(game.set_roll_options, advantage=cycle.get(game.flow.advantage,
+                                                                        "none"))
+
+    def open_dice(self) -> None:
+        """Ask for the faces of the player's own dice."""
+        p = self.game.pending
+        pv = p.context["preview"]
+        summary = Text(p.message, "bold " + ACCENT)
+        summary.append(f"\nmodifier {pv['modifier']:+d}: ", FG)
+        summary.append_text(odds_text(pv["odds"], pv["bands"]))
+
+        def submit(text: str) -> str | None:
+            try:
+                faces = parse_faces(text)
+            except EngineError as e:
+                return e.message
+            return self._submit(self.game.roll, faces)
+
+        self.push_dialog(lambda: DiceDialog("Your dice", pv["dice"], summary, submit))
+
+    # ------------------------------------------------------------------ choices
+
+    @on(Button.Pressed, "#waiting")
+    def _waiting(self) -> None:
+        self.open_choice()
+
+    def open_choice(self) -> None:
+        """Open the dialog for the pending choice (choose N, pick one, questions, battle)."""
+        self.push_dialog(self._choice_dialog)
+
+    def _choice_dialog(self) -> ChoiceDialog | None:
+        p = self.game.pending
+        if p.kind not in CHOICE_KINDS:
+            return None
+        move = self.game.pack.moves.get(self.game.flow.move or "")
+        title = {"questions": "Questions to ask", "battle": "Entering battle"}.get(
+            p.kind, move.name if move else "Choose")
+        return ChoiceDialog(title, p.message, p.options, p.min, p.max,
+                            lambda ids: self._submit(self.game.choose, ids))
+
+    def push_dialog(self, factory: Callable[[], Any],
+                    on_result: Callable[[Any], None] | None = None) -> None:
+        """Show the dialog ``factory`` makes, or queue it while another dialog is open."""
+        if self._dialog_open:
+            self._queued.append((factory, on_result))
+            return
+        dialog = factory()
+        if dialog is None:
+            return
+        self._dialog_open = True
+
+        def done(result: Any) -> None:
+            self._dialog_open = False
+            self._draw_prompt(open_dialogs=False)
+            self.refresh_bindings()
+            if on_result is not None:
+                on_result(result)
+            while self._queued and not self._dialog_open:
+                self.push_dialog(*self._queued.pop(0))
+
+        self.app.push_screen(dialog, done)
+
+    # ------------------------------------------------------------------ table talk
+
+    def action_undo(self) -> None:
+        """Undo the last action."""
+        if self.run_action(self.game.undo):
+            self.notify("Undone: back to before the last action.", timeout=3)
+
+    def action_ask_gm(self) -> None:
+        """"What happens next?" — a soft GM move."""
+        self.run_action(self.game.ask_gm)
+
+    def action_add_npc(self) -> None:
+        """Bring an NPC into the story."""
+        self.push_dialog(lambda: AddNpcDialog(
+            self.game.pack.system.roles,
+            lambda a: self._submit(self.game.add_npc, a[0], a[1], a[2])))
+
+    def action_end_scene(self) -> None:
+        """End the scene, asking which clearing actions were taken."""
+        game = self.game
+        if not game.state.scene.open:
+            self.action_next_scene()
+            return
+        if game.flow.stage not in ("fiction", "move"):
+            self.notify("Finish what is pending before ending the scene.", severity="warning")
+            return
+        options = []
+        for cid, c in game.pack.conditions.items():
+            marked = cid in game.state.hero.conditions
+            options.append({"id": cid, "label": f"{c.name}{' (marked)' if marked else ''}",
+                            "detail": c.clear_by})
+        options.sort(key=lambda o: o["id"] not in game.state.hero.conditions)
+
+        def submit(ids: list[str]) -> str | None:
+            error = self.act(game.end_scene, ids)
+            if error is None:
+                self.call_after_refresh(self.action_next_scene)
+            return error
+
+        self.push_dialog(lambda: EndSceneDialog(options, list(game.state.scene.clearing), submit))
+
+    def action_next_scene(self) -> None:
+        """Frame and start the next scene."""
+        game = self.game
+        if game.flow.stage not in ("fiction", "move"):
+            self.notify("Finish what is pending before a new scene.", severity="warning")
+            return
+        npcs = [(n.id, f"{n.name} ({n.role})", n.present) for n in game.state.npcs.values()]
+
+        def submit(a: dict[str, Any]) -> str | None:
+            return self._submit(game.start_scene, a["title"], a["location"], a["stakes"],
+                                a["present"])
+
+        self.push_dialog(lambda: SceneDialog(game.state.scene.number + 1, npcs, submit))
+
+    def action_end_session(self) -> None:
+        """The end-of-session move, after a confirmation."""
+        if self.game.flow.stage not in ("fiction", "move"):
+            self.notify("Finish what is pending before ending the session.", severity="warning")
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_action(self.game.end_session)
+
+        self.push_dialog(lambda: ConfirmDialog(
+            "End the session", "End the session now? The scene closes and the end-of-session"
+            " move follows."), answer)
+
+    def set_presence(self, npc_id: str, present: bool) -> None:
+        """An NPC enters or leaves the scene."""
+        self.run_action(self.game.set_presence, npc_id, present)
+
+    def took_clearing_action(self, condition: str) -> None:
+        """Note a clearing action taken this scene."""
+        self.run_action(self.game.took_clearing_action, condition)
+
+    def action_toggle_sheet(self) -> None:
+        """Show or hide the character sheet."""
+        shown = self.query_one("#sidebar").display
+        self.set_class(shown, "sheet-hidden")
+        self.set_class(not shown, "sheet-shown")
+
+    def action_leave(self) -> None:
+        """Back to the campaign list (everything is saved)."""
+        self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that do something now."""
+        stage = self.game.flow.stage
+        free = stage in ("fiction", "move")
+        if action in ("moves", "ask_gm", "end_session"):
+            return free
+        if action == "end_scene":
+            return free and self.game.state.scene.open
+        if action == "next_scene":
+            return free
+        if action == "undo":
+            return self.game.state.action_no > 1
+        return True
