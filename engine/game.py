@@ -746,12 +746,14 @@ class Game:
                 raise IllegalAction(f"no NPC called {p!r}")
             ids.append(npc.id)
         with self._action("new scene"):
-            if self.state.scene.open:
+            n = self.state.scene.number + 1
+            if self.state.scene.open and self.state.scene.beats == 0:
+                n -= 1  # nothing happened in the open scene yet: frame it anew
+            elif self.state.scene.open:
                 self._end_scene([])
             self._new_chunk = True
             if not self.state.data.get("session_open", True):
                 self._start_session_events()
-            n = self.state.scene.number + 1
             self._emit(ev.SceneStarted(number=n, title=title.strip() or f"Scene {n}",
                                        location=location, stakes=stakes, present=ids))
             if opening.strip():

@@ -67,7 +67,7 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "OutcomeReached":
             return e["text"]
         case "OptionsChosen":
-            return "Chosen: " + "; ".join(e["texts"])
+            return "Chosen: " + "; ".join(t.rstrip(".") for t in e["texts"]) + "."
         case "QuestionsAsked":
             return "Asked: " + " / ".join(e["questions"])
         case "ConditionMarked":
@@ -162,9 +162,14 @@ def render_all(events: Iterable[dict[str, Any]], pack: Pack | None = None) -> li
     """Journal lines for a sequence of events."""
     npcs: dict[str, str] = {}
     out: list[str] = []
+    header: tuple[int, int] | None = None  # (scene number, index of its header line)
     for e in events:
         if e.get("type") == "NPCAdded":
             npcs[e["id"]] = e["name"]
+        if e.get("type") == "SceneStarted":
+            if header and header[0] == e["number"]:
+                out.pop(header[1])  # the scene was framed anew before anything happened
+            header = (e["number"], len(out))
         line = render(e, pack, npcs)
         if line is not None:
             out.append(line)

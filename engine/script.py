@@ -18,7 +18,7 @@ STEP_KEYS = {"fiction", "move", "target", "dice", "roll", "choose", "adjust", "s
              "stat", "advantage", "do", "text", "cleared", "title", "location", "stakes",
              "present", "name", "role", "note", "condition", "npc", "comment", "suggested",
              "question", "likelihood", "reroll", "template", "threat", "delta", "declare",
-             "params", "opening"}
+             "params", "opening", "auto"}
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
            "advance_threat", "add_thread", "resolve_thread"}
@@ -145,6 +145,9 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
             out += game.adjust(str(adjusts.pop(0)) if adjusts else None)
         elif stage == "effects":
             prompt = game.pending
+            if not answers and step.get("auto"):
+                out += game.choose([o["id"] for o in prompt.options[: max(prompt.min, 1)]])
+                continue
             if not answers:
                 options = ", ".join(f"{o['id']} ({o['label']})" for o in prompt.options)
                 raise IllegalAction(f"the engine asks {prompt.message!r} and the step has no"

@@ -51,7 +51,7 @@ def masks() -> Pack:
 
 @pytest.fixture
 def new_game(masks: Pack) -> Callable[..., Game]:
-    """Factory: ``new_game(stats=..., archetype=..., npcs=..., seed=...)``; FLAT labels by default."""
+    """Factory: ``new_game(stats=..., archetype=..., npcs=..., seed=...)``; FLAT by default."""
 
     def make(*, archetype: str | None = None, stats: dict[str, int] | None = None,
              npcs: Sequence[tuple[str, str, str]] = NPCS, seed: int = 7, **kw: Any) -> Game:

@@ -131,12 +131,15 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any
     rng = gm_random(state, f"gm:{kind}")
     move = rng.choices(options, weights=weights, k=1)[0]
     names = _names(pack, state, move)
-    template = rng.choice(move.narration)
-    text = fill(template, names)
+    fresh = [i for i in range(len(move.narration))
+             if f"{move.id}:{i}" not in state.gm_lines] or list(range(len(move.narration)))
+    index = rng.choice(fresh)
+    text = fill(move.narration[index], names)
     why = "after a miss" if kind == "hard" else "you looked to the GM"
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
-    step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why)])
+    step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
+                               template=index)])
     sub_ctx = {"source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
                "target": names.get("npc_id") or None}
     step.push = [effect_item(e, sub_ctx) for e in move.effects]

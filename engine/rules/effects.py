@@ -78,7 +78,10 @@ class Interpreter:
         choose = outcome_for(move, spec["key"]).choose
         assert choose is not None
         count = spec.get("count", choose.count)
-        options = [opt(o.id, o.text) for o in choose.options]
+        # an option that needs the move's target is not on offer when there is no target
+        no_target = not item.get("ctx", {}).get("target")
+        options = [opt(o.id, o.text) for o in choose.options
+                   if not (no_target and o.requires_target)]
         if spec.get("exclude"):
             options = [o for o in options if o["id"] not in spec["exclude"]]
         verb = "up to " if choose.up_to else ""

@@ -87,6 +87,12 @@ class Narrated(Event):
     by: str = "player"
 
 
+@applier("Narrated")
+def _narrated(state: CampaignState, ev: Narrated) -> None:
+    if ev.by == "player":
+        state.scene.beats += 1
+
+
 @event
 @dataclass(frozen=True, slots=True)
 class FlowChanged(Event):
@@ -128,6 +134,7 @@ class MoveTriggered(Event):
 @applier("MoveTriggered")
 def _move(state: CampaignState, ev: MoveTriggered) -> None:
     state.scene.quiet = 0
+    state.scene.beats += 1
     if ev.once_key and ev.once_key not in state.used:
         state.used.append(ev.once_key)
 
@@ -571,11 +578,13 @@ class GMMoveMade(Event):
     kind: str
     text: str
     reason: str = ""
+    template: int = 0
 
 
 @applier("GMMoveMade")
 def _gm_move(state: CampaignState, ev: GMMoveMade) -> None:
     state.gm_recent = [*state.gm_recent[-5:], ev.move]
+    state.gm_lines = [*state.gm_lines[-23:], f"{ev.move}:{ev.template}"]
     state.scene.quiet = 0
 
 

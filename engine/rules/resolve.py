@@ -40,6 +40,8 @@ def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
     for b in state.bonuses:
         if (b.moves and move.id not in b.moves) or (b.target and b.target != target):
             continue
+        if move.roll.inverted and not b.moves:
+            continue  # a general bonus would hurt on a roll where high is bad
         used = b.id if b.kind == "forward" or b.expires == "roll" else None
         mods.append([f"{b.amount:+d} {b.kind}: {b.reason}", b.amount, used])
     mods += rules.extra_modifiers(state, move, target)

@@ -78,6 +78,7 @@ class Scene(StateModel):
     hits: int = 0
     misses: int = 0
     quiet: int = Field(0, description="Fiction beats in a row with no move or GM move.")
+    beats: int = Field(0, description="Player fiction and moves so far in the scene.")
 
 
 class Threat(StateModel):
@@ -136,6 +137,7 @@ class CampaignState(StateModel):
     threads: list[str] = Field(default_factory=list)
     tension: int = 5
     gm_recent: list[str] = Field(default_factory=list)
+    gm_lines: list[str] = Field(default_factory=list, description="Recent narration templates.")
     flow: Flow = Field(default_factory=Flow)
     event_no: int = 0
     action_no: int = 0

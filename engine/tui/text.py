@@ -191,7 +191,7 @@ def when(iso: str, now: datetime) -> str:
     try:
         then = datetime.fromisoformat(iso)
     except ValueError:
-        return "—" if not iso else iso
+        return iso or "—"
     if then.tzinfo is None:
         then = then.replace(tzinfo=UTC)
     secs = (now - then).total_seconds()

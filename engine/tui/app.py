@@ -1,0 +1,136 @@
+"""The Sidekick terminal app: it owns the save folder and content dirs, and opens campaigns.
+
+``SidekickApp(saves_dir, content_dirs, campaign=None)`` takes its dependencies in its
+constructor (tests pass a temporary save folder). The ``open_game`` / ``new_game`` hooks and
+the ``clock`` let tests substitute the campaign factory and freeze 'last played' times.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from engine import campaigns
+from engine.errors import EngineError
+from engine.game import Game
+from engine.store import default_saves_dir, slugify
+from engine.tui.screens.dialogs import MessageDialog
+from engine.tui.screens.help import HelpScreen
+from engine.tui.screens.new_campaign import NewCampaignScreen
+from engine.tui.screens.play import PlayScreen
+from engine.tui.screens.title import TitleScreen
+
+EXIT_WHEN_READY = "SIDEKICK_EXIT_WHEN_READY"
+"""If set, the app exits as soon as the title screen is up (for the launch benchmark)."""
+
+
+class SidekickApp(App[None]):
+    """Solo tabletop play over the ``Game`` facade."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Sidekick"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+    ]
+
+    def __init__(
+        self,
+        saves_dir: Path | str | None = None,
+        content_dirs: Sequence[Path | str] = (),
+        campaign: str | None = None,
+        *,
+        open_game: Callable[..., Game] = campaigns.open_game,
+        new_game: Callable[..., Game] = campaigns.new_game,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        super().__init__()
+        self.saves_dir = Path(saves_dir) if saves_dir is not None else default_saves_dir()
+        self.content_dirs = [Path(p) for p in content_dirs]
+        self.initial_campaign = campaign
+        self.open_game_fn = open_game
+        self.new_game_fn = new_game
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.games: list[Game] = []
+        """Campaigns open in this app (closed on exit)."""
+        self.theme = "tokyo-night"
+
+    def on_mount(self) -> None:
+        """Show the title screen, then open ``campaign`` if one was given."""
+        self.push_screen(TitleScreen())
+        if self.initial_campaign:
+            self.open_campaign(self.initial_campaign)
+        if os.environ.get(EXIT_WHEN_READY):
+            self.call_after_refresh(self.exit)
+
+    def on_unmount(self) -> None:
+        """Release every campaign still open."""
+        for game in list(self.games):
+            self.close_game(game)
+
+    # ------------------------------------------------------------------ campaigns
+
+    def open_campaign(self, campaign_id: str) -> bool:
+        """Open a saved campaign into the play screen; show the error if it cannot open."""
+        try:
+            game = self.open_game_fn(self.saves_dir, campaign_id, self.content_dirs)
+        except EngineError as e:
+            self.show_error(e)
+            return False
+        self.games.append(game)
+        self.push_screen(PlayScreen(game))
+        return True
+
+    def start_new_campaign(self) -> None:
+        """Open the new-campaign form."""
+        self.push_screen(NewCampaignScreen())
+
+    def unique_id(self, name: str) -> str:
+        """A campaign folder name from ``name`` that is not taken yet."""
+        base = slugify(name)
+        cid, n = base, 2
+        while (self.saves_dir / cid).exists():
+            suffix = f"-{n}"
+            cid, n = base[: 64 - len(suffix)] + suffix, n + 1
+        return cid
+
+    def create_campaign(self, kw: dict[str, Any]) -> str | None:
+        """Create a campaign from the form's values and play it; the error text otherwise."""
+        try:
+            game = self.new_game_fn(self.saves_dir, content=self.content_dirs,
+                                    campaign_id=self.unique_id(kw["name"]), **kw)
+        except EngineError as e:
+            return e.message
+        self.games.append(game)
+        self.switch_screen(PlayScreen(game))
+        return None
+
+    def close_game(self, game: Game) -> None:
+        """Release a campaign's lock (harmless twice)."""
+        if game in self.games:
+            self.games.remove(game)
+        campaigns.close_game(game)
+
+    # ------------------------------------------------------------------ errors and help
+
+    def show_error(self, error: BaseException) -> None:
+        """Show an engine error as a readable dialog."""
+        title = getattr(error, "title", "Error")
+        message = getattr(error, "message", None) or str(error)
+        self.push_screen(MessageDialog(title, message))
+
+    def action_help(self) -> None:
+        """Show keys and how to play."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+
+def run(saves_dir: Path | None = None, content_dirs: Iterable[Path] = (),
+        campaign: str | None = None) -> None:
+    """Run the app (a convenience for ``python -m``)."""
+    SidekickApp(saves_dir, list(content_dirs), campaign).run()

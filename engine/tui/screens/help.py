@@ -1,0 +1,101 @@
+"""The help screen: every key, and how to play in a few lines."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Markdown
+
+HELP = """\
+# How to play
+
+1. **Say what your hero does.** Type it at *What do you do?* and press **Enter**.
+2. **Pick the move it triggers.** The engine suggests moves, best match first, with the words
+   that matched and the exact odds of each result. **1-5** pick a suggestion, **m** opens every
+   move, **n** keeps it as plain fiction.
+3. **Roll.** The roll panel shows every modifier and where it comes from. **Enter** rolls
+   (or asks for the faces of your own dice), **t** spends Team for +1.
+4. **Live with it.** Outcomes are applied for you; when a result says *choose*, a dialog asks
+   (Space marks, Enter confirms). On a miss the GM makes a move: it is in the journal, with why.
+5. **Keep going.** End the scene when the story moves on, frame the next one, and end the
+   session with its move. Everything saves as you go; ^Z undoes the last action.
+
+# Keys
+
+## Everywhere
+
+| Key | Does |
+|---|---|
+| F1 | this help |
+| Ctrl+P | command palette: find any move or command by typing |
+| Ctrl+Q | quit (everything is already saved) |
+| Tab / Shift+Tab | next / previous field |
+| Esc | close a dialog |
+
+## Title screen
+
+| Key | Does |
+|---|---|
+| ↑ ↓ | choose a campaign |
+| Enter | resume it |
+| N | new campaign |
+| D | delete (asks first) |
+| Q | quit |
+
+## New campaign
+
+| Key | Does |
+|---|---|
+| Enter on a list | open it (↑ ↓ then Enter to pick) |
+| Ctrl+R | fill in the build's suggested NPCs |
+| Ctrl+S | start the story |
+| Esc | back |
+
+## Play
+
+| Key | Does |
+|---|---|
+| Enter | send your fiction / choose / roll |
+| 1-5, m, n | in the move menu: a suggestion, all moves, just fiction |
+| t, s, a | before a roll: spend Team, choose the stat, advantage |
+| F2 | every move, filtered as you type |
+| Ctrl+Z | undo the last action |
+| Ctrl+G | ask the GM "what happens next?" |
+| Ctrl+N | add an NPC |
+| F5 | end the scene (and say which clearing actions you took) |
+| F6 | frame the next scene |
+| F7 | end the session (the end-of-session move) |
+| Ctrl+B | show or hide the character sheet |
+| F10 | back to the campaigns |
+
+## Dialogs
+
+| Key | Does |
+|---|---|
+| ↑ ↓ | move |
+| Space | mark / unmark an option |
+| Enter | confirm |
+| Esc | close (a pending choice waits; Enter reopens it) |
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and a short how-to-play."""
+
+    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        """The help text."""
+        with VerticalScroll(id="help-box"):
+            yield Markdown(HELP)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Focus the scroller so arrows scroll."""
+        self.query_one("#help-box").focus()
+
+    async def action_dismiss(self, result: None = None) -> None:
+        """Close the help."""
+        self.dismiss(result)

@@ -1,0 +1,342 @@
+"""The new-campaign form: system, names, the hero (archetype or custom line), NPCs, dice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button,
+    Footer,
+    Input,
+    Label,
+    RadioButton,
+    RadioSet,
+    Select,
+    Static,
+)
+
+from engine.content.loader import Pack, discover, get_pack
+from engine.errors import EngineError
+from engine.game import hero_problems
+from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD
+
+if TYPE_CHECKING:
+    from engine.tui.app import SidekickApp
+
+CUSTOM = "__custom__"
+"""The archetype select's value for a custom stat line."""
+NPC_ROWS = 5
+"""How many NPC rows the form offers."""
+
+
+class NewCampaignScreen(Screen[None]):
+    """Create a campaign through a keyboard-only form."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "create", "Start the story"),
+        Binding("ctrl+r", "suggest", "Suggested NPCs"),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("f1", "app.help", "Help"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pack: Pack | None = None
+        self.systems: dict[str, str] = {}
+        self._suggested: list[tuple[str, str, str]] = []
+
+    @property
+    def sidekick(self) -> SidekickApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        paths = discover(self.sidekick.content_dirs)
+        self.systems = {sid: sid for sid in paths}
+        for sid in paths:
+            try:
+                self.systems[sid] = get_pack(sid, self.sidekick.content_dirs).system.name
+            except EngineError as e:
+                self.systems[sid] = f"{sid} (broken: {e.message.splitlines()[0][:60]})"
+        for sid in self.systems:
+            try:
+                self.pack = get_pack(sid, self.sidekick.content_dirs)
+                break
+            except EngineError:
+                continue
+        arche_opts = self._archetype_options()
+        role_opts = self._role_options()
+        with VerticalScroll(id="form"):
+            yield Static(Text("New campaign", "bold " + ACCENT), classes="form-title")
+            with Horizontal(classes="field"):
+                yield Label("Game", classes="field-label")
+                yield Select([(name, sid) for sid, name in self.systems.items()],
+                             value=next(iter(self.systems), Select.NULL), allow_blank=False, compact=True,
+                             id="system") if self.systems else Static(
+                    "No content packs found.", classes="error-text")
+            with Horizontal(classes="field"):
+                yield Label("Campaign name", classes="field-label")
+                yield Input(compact=True, placeholder="e.g. Night Shift", id="name")
+            with Horizontal(classes="field"):
+                yield Label("Hero name", classes="field-label")
+                yield Input(compact=True, placeholder="e.g. Nova", id="hero")
+            yield Static(Text("Your hero", "bold " + ACCENT), classes="form-section")
+            with Horizontal(classes="field"):
+                yield Label("Build", classes="field-label")
+                yield Select(arche_opts, allow_blank=False, compact=True, id="archetype")
+            yield Static(id="pitch")
+            yield Horizontal(id="stats")
+            yield Static(id="validation")
+            yield Static(Text("People in your hero's life", "bold " + ACCENT),
+                         classes="form-section")
+            yield Static(Text("Teammates, an adult who holds Influence over you, a villain."
+                              " Leave a name empty to skip the row; Ctrl+R fills in the"
+                              " build's suggestions.", style=DIM), classes="hint")
+            for i in range(NPC_ROWS):
+                with Horizontal(classes="npc-row"):
+                    yield Input(compact=True, placeholder="name", id=f"npc-name-{i}", classes="npc-name")
+                    yield Select(role_opts, allow_blank=False, compact=True,
+                                 id=f"npc-role-{i}", classes="npc-role")
+                    yield Input(compact=True, placeholder="note", id=f"npc-note-{i}", classes="npc-note")
+            yield Button("Use the suggested NPCs (ctrl+r)", id="suggest")
+            yield Static(Text("Dice and first scene", "bold " + ACCENT), classes="form-section")
+            with RadioSet(id="dice"):
+                yield RadioButton("Seeded dice: the app rolls (reproducible)", value=True,
+                                  id="seeded")
+                yield RadioButton("Physical dice: you roll and type the faces", id="physical")
+            with Horizontal(classes="field"):
+                yield Label("Seed (optional)", classes="field-label")
+                yield Input(compact=True, placeholder="random", type="integer", id="seed")
+            with Horizontal(classes="field"):
+                yield Label("First scene", classes="field-label")
+                yield Input(compact=True, placeholder="Opening scene", id="scene-title")
+            with Horizontal(classes="field"):
+                yield Label("Where", classes="field-label")
+                yield Input(compact=True, placeholder="e.g. the roof of the Halcyon Museum", id="scene-where")
+            yield Static(id="form-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Start the story (ctrl+s)", variant="success", id="create")
+                yield Button("Cancel (esc)", id="cancel")
+        yield Footer()
+
+    def _archetype_options(self) -> list[tuple[str, str]]:
+        if self.pack is None:
+            return [("(no game loaded)", CUSTOM)]
+        options = [(a.name, a.id) for a in self.pack.system.archetypes]
+        options.append((f"Custom {self.pack.system.stat_label.lower()}", CUSTOM))
+        return options
+
+    def _role_options(self) -> list[tuple[str, str]]:
+        roles = self.pack.system.roles if self.pack else ["teammate"]
+        return [(r.capitalize(), r) for r in roles]
+
+    def on_mount(self) -> None:
+        """Load the first system and focus the campaign name."""
+        if self.pack is not None:
+            pack_id = self.pack.id
+            self.call_after_refresh(self._load_system, pack_id)
+        else:
+            self._error("No game content could be loaded; see the error above.")
+        self.query_one("#name", Input).focus()
+
+    # ------------------------------------------------------------------ system and hero
+
+    @on(Select.Changed, "#system")
+    def _system_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self._load_system(event.value)
+
+    def _load_system(self, sid: str) -> None:
+        try:
+            pack = get_pack(sid, self.sidekick.content_dirs)
+        except EngineError as e:
+            self.pack = None
+            self._error(e.message)
+            return
+        self._error(None)
+        self.pack = pack
+        arche = self.query_one("#archetype", Select)
+        options = self._archetype_options()
+        arche.set_options(options)
+        arche.value = options[0][1]
+        roles = self._role_options()
+        for i in range(NPC_ROWS):
+            sel = self.query_one(f"#npc-role-{i}", Select)
+            sel.set_options(roles)
+            sel.value = roles[min(i, len(roles) - 1)][1]
+        stats = self.query_one("#stats", Horizontal)
+        stats.remove_children()
+        boxes: list[Any] = []
+        for st in pack.stats.values():
+            boxes.append(Vertical(Label(st.name), Input(compact=True, placeholder="0", type="integer",
+                                                        id=f"stat-{st.id}", classes="stat"),
+                                  classes="stat-box"))
+        stats.mount_all(boxes)
+        self._archetype_changed()
+
+    @on(Select.Changed, "#archetype")
+    def _archetype_changed(self) -> None:
+        pack = self.pack
+        if pack is None:
+            return
+        value = self.query_one("#archetype", Select).value
+        custom = value == CUSTOM
+        self.query_one("#stats").display = custom
+        pitch = self.query_one("#pitch", Static)
+        if custom:
+            rules = pack.system.hero
+            text = Text(f"Set each {pack.system.stat_label[:-1].lower()} yourself", FG)
+            limits = []
+            if rules.stat_min is not None and rules.stat_max is not None:
+                limits.append(f"from {rules.stat_min:+d} to {rules.stat_max:+d}")
+            if rules.stat_total is not None:
+                limits.append(f"adding up to {rules.stat_total:+d}")
+            if limits:
+                text.append(" (" + ", ".join(limits) + ")", DIM)
+            pitch.update(text)
+            self._validate()
+            return
+        a = pack.archetypes.get(str(value))
+        if a is None:
+            return
+        text = Text(a.pitch.strip(), FG)
+        text.append("\n")
+        for sid, st in pack.stats.items():
+            text.append(f"{st.name} ", DIM)
+            text.append(f"{a.stats.get(sid, 0):+d}   ", "bold " + ACCENT)
+        pitch.update(text)
+        self.query_one("#validation", Static).update("")
+        new = [(n.name, n.role, n.note) for n in a.suggested_npcs]
+        if self._rows_untouched():
+            self._fill_npcs(new)
+        self._suggested = new
+
+    def _rows(self) -> list[tuple[str, str, str]]:
+        out = []
+        for i in range(NPC_ROWS):
+            name = self.query_one(f"#npc-name-{i}", Input).value.strip()
+            role = self.query_one(f"#npc-role-{i}", Select).value
+            note = self.query_one(f"#npc-note-{i}", Input).value.strip()
+            out.append((name, str(role), note))
+        return out
+
+    def _rows_untouched(self) -> bool:
+        named = [r for r in self._rows() if r[0]]
+        return not named or named == self._suggested[:NPC_ROWS]
+
+    def _fill_npcs(self, npcs: list[tuple[str, str, str]]) -> None:
+        roles = self.pack.system.roles if self.pack else []
+        for i in range(NPC_ROWS):
+            name, role, note = npcs[i] if i < len(npcs) else ("", "", "")
+            self.query_one(f"#npc-name-{i}", Input).value = name
+            self.query_one(f"#npc-note-{i}", Input).value = note
+            if role in roles:
+                self.query_one(f"#npc-role-{i}", Select).value = role
+
+    def action_suggest(self) -> None:
+        """Fill the NPC rows with the build's suggested NPCs."""
+        if not self._suggested:
+            self.notify("This build suggests no NPCs; name your own.", severity="warning")
+            return
+        self._fill_npcs(self._suggested)
+
+    @on(Button.Pressed, "#suggest")
+    def _suggest_button(self) -> None:
+        self.action_suggest()
+
+    def _custom_stats(self) -> tuple[dict[str, int], list[str]]:
+        assert self.pack is not None
+        stats: dict[str, int] = {}
+        problems: list[str] = []
+        for sid, st in self.pack.stats.items():
+            raw = self.query_one(f"#stat-{sid}", Input).value.strip()
+            if raw in ("", "-", "+"):
+                continue
+            try:
+                stats[sid] = int(raw)
+            except ValueError:
+                problems.append(f"{st.name}: {raw!r} is not a whole number")
+        return stats, problems
+
+    @on(Input.Changed, ".stat")
+    def _validate(self) -> None:
+        if self.pack is None:
+            return
+        stats, problems = self._custom_stats()
+        problems += hero_problems(self.pack, stats)
+        out = Text()
+        if problems:
+            out.append("✗ " + "; ".join(problems), BAD)
+        else:
+            out.append(f"✓ a valid {self.pack.system.stat_label.lower()} line", GOOD)
+        self.query_one("#validation", Static).update(out)
+
+    # ------------------------------------------------------------------ create
+
+    def _error(self, message: str | None) -> None:
+        err = self.query_one("#form-error", Static)
+        err.update(Text(message, BAD) if message else "")
+        err.set_class(bool(message), "shown")
+
+    @on(Button.Pressed, "#create")
+    def _create_button(self) -> None:
+        self.action_create()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_button(self) -> None:
+        self.action_cancel()
+
+    def action_cancel(self) -> None:
+        """Back to the title screen."""
+        self.dismiss(None)
+
+    def form(self) -> dict[str, Any] | str:
+        """The form's values as ``new_game`` arguments, or what is missing."""
+        if self.pack is None:
+            return "Choose a game whose content loads."
+        name = self.query_one("#name", Input).value.strip()
+        if not name:
+            return "Name the campaign first."
+        value = self.query_one("#archetype", Select).value
+        archetype: str | None = None
+        stats: dict[str, int] | None = None
+        if value == CUSTOM:
+            stats, problems = self._custom_stats()
+            problems += hero_problems(self.pack, stats)
+            if problems:
+                return "The hero's line is not valid: " + "; ".join(problems)
+        else:
+            archetype = str(value)
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            return f"The seed must be a whole number, not {seed_text!r}."
+        physical = self.query_one("#physical", RadioButton).value
+        kw: dict[str, Any] = {
+            "system": self.pack.id, "name": name,
+            "hero_name": self.query_one("#hero", Input).value.strip() or "The Hero",
+            "archetype": archetype, "stats": stats,
+            "npcs": [r for r in self._rows() if r[0]],
+            "seed": seed, "dice_mode": "physical" if physical else "seeded",
+            "scene_title": self.query_one("#scene-title", Input).value.strip()
+            or "Opening scene",
+            "location": self.query_one("#scene-where", Input).value.strip(),
+        }
+        return kw
+
+    def action_create(self) -> None:
+        """Create the campaign and start playing; show what is wrong otherwise."""
+        kw = self.form()
+        if isinstance(kw, str):
+            self._error(kw)
+            return
+        error = self.sidekick.create_campaign(kw)
+        self._error(error)

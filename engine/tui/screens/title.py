@@ -1,0 +1,213 @@
+"""The title screen: saved campaigns to resume or delete, a new one to start."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from engine.errors import EngineError
+from engine.store import CampaignSummary, delete_campaign, list_campaigns
+from engine.tui.commands import TitleCommands
+from engine.tui.screens.dialogs import ConfirmDialog
+from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, PRIMARY, when
+
+if TYPE_CHECKING:
+    from engine.tui.app import SidekickApp
+
+LOGO = [
+    "╔═╗╦╔╦╗╔═╗╦╔═╦╔═╗╦╔═",
+    "╚═╗║ ║║║╣ ╠╩╗║║  ╠╩╗",
+    "╚═╝╩═╩╝╚═╝╩ ╩╩╚═╝╩ ╩",
+]
+_LOGO_COLOURS = ["#bb9af7", "#a3a6f7", "#8ca4f7", "#7aa2f7", "#7dcfff", "#9ece6a", "#e0af68",
+                 "#ff9e64"]
+_LETTER_WIDTHS = [3, 1, 3, 3, 3, 1, 3, 3]
+
+
+def logo_text() -> Text:
+    """The SIDEKICK logo, one colour per letter."""
+    out = Text(justify="center")
+    for i, line in enumerate(LOGO):
+        pos = 0
+        for width, colour in zip(_LETTER_WIDTHS, _LOGO_COLOURS, strict=True):
+            out.append(line[pos:pos + width], "bold " + colour)
+            pos += width
+        if i < len(LOGO) - 1:
+            out.append("\n")
+    return out
+
+
+class TitleScreen(Screen[None]):
+    """Campaign list with resume, new, delete, help and quit."""
+
+    COMMANDS = {TitleCommands}
+
+    BINDINGS = [
+        Binding("enter", "resume", "Resume", priority=True),
+        Binding("n", "new", "New campaign"),
+        Binding("d,delete", "delete", "Delete"),
+        Binding("f1,question_mark", "app.help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.campaigns: list[CampaignSummary] = []
+
+    @property
+    def sidekick(self) -> SidekickApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        """Logo, tagline, the list (or a friendly start), details, footer."""
+        with Vertical(id="title-box"):
+            yield Static(logo_text(), id="logo")
+            yield Static(Text("solo tabletop stories · you play, the engine runs the table",
+                              style=DIM, justify="center"), id="tagline")
+            yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
+            yield Static(id="empty")
+            yield Static(id="details")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Fill the list."""
+        table = self.query_one(DataTable)
+        table.add_column("Campaign", key="name")
+        table.add_column("System", key="system")
+        table.add_column("Hero", key="hero")
+        table.add_column("Scene", key="scene")
+        table.add_column("Last played", key="played")
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        """Back from play or a dialog: the list may have changed."""
+        self.reload()
+
+    def reload(self, select: str | None = None) -> None:
+        """Read the save folder again."""
+        table = self.query_one(DataTable)
+        current = select or self.selected_id()
+        try:
+            self.campaigns = list_campaigns(self.sidekick.saves_dir)
+        except (OSError, EngineError) as e:
+            self.campaigns = []
+            self.notify(str(e), title="Cannot read the save folder", severity="error")
+        table.clear()
+        now = self.sidekick.clock()
+        for c in self.campaigns:
+            if c.error:
+                name = Text(f"⚠ {c.name}", "bold " + BAD)
+                system = Text("damaged", BAD)
+            else:
+                name = Text(c.name, "bold " + FG)
+                system = Text(c.system, DIM)
+            table.add_row(name, system, c.hero, c.scene, when(c.last_played, now) if
+                          c.last_played else "—", key=c.id)
+        empty = not self.campaigns
+        table.display = not empty
+        self.query_one("#empty").display = empty
+        self.query_one("#details").display = not empty
+        if empty:
+            self.query_one("#empty", Static).update(self._welcome())
+        else:
+            ids = [c.id for c in self.campaigns]
+            table.move_cursor(row=ids.index(current) if current in ids else 0)
+            table.focus()
+            self._show_details()
+        self.refresh_bindings()
+
+    def _welcome(self) -> Text:
+        out = Text(justify="center")
+        out.append("Your first story starts here.\n\n", "bold " + ACCENT)
+        out.append("Press ", FG)
+        out.append(" N ", "bold #1a1b26 on " + GOOD)
+        out.append(" to create a campaign: pick a game, build your hero,\n", FG)
+        out.append("name the people in their life, and play your first scene.\n\n", FG)
+        out.append(f"Saves go to {self.sidekick.saves_dir}", DIM)
+        return out
+
+    def selected_id(self) -> str | None:
+        """The id of the highlighted campaign."""
+        table = self.query_one(DataTable)
+        if not self.campaigns or table.cursor_row is None:
+            return None
+        row = table.cursor_row
+        return self.campaigns[row].id if 0 <= row < len(self.campaigns) else None
+
+    def _summary(self, cid: str | None) -> CampaignSummary | None:
+        return next((c for c in self.campaigns if c.id == cid), None)
+
+    @on(DataTable.RowHighlighted)
+    def _show_details(self) -> None:
+        c = self._summary(self.selected_id())
+        details = self.query_one("#details", Static)
+        if c is None:
+            details.update("")
+            return
+        out = Text()
+        if c.error:
+            out.append("This campaign cannot be read.\n", "bold " + BAD)
+            out.append(c.error, FG)
+        else:
+            out.append(c.name, "bold " + PRIMARY)
+            out.append(f"  ·  {c.system}\n", DIM)
+            out.append(c.hero or "(no hero)", "bold " + ACCENT)
+            out.append(f"  ·  {c.scene}\n", FG)
+            out.append(f"saved in {self.sidekick.saves_dir / c.id}", DIM)
+        details.update(out)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Resume and delete only when a campaign is highlighted."""
+        if action in ("resume", "delete"):
+            return bool(self.campaigns)
+        return True
+
+    def action_resume(self) -> None:
+        """Open the highlighted campaign."""
+        cid = self.selected_id()
+        if cid:
+            self.resume(cid)
+
+    def resume(self, cid: str) -> None:
+        """Open campaign ``cid``."""
+        self.sidekick.open_campaign(cid)
+
+    def action_new(self) -> None:
+        """Start a new campaign."""
+        self.sidekick.start_new_campaign()
+
+    def action_delete(self) -> None:
+        """Delete the highlighted campaign, after asking."""
+        cid = self.selected_id()
+        if cid:
+            self.confirm_delete(cid)
+
+    def confirm_delete(self, cid: str) -> None:
+        """Ask, then delete campaign ``cid``."""
+        c = self._summary(cid)
+        name = c.name if c else cid
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                delete_campaign(self.sidekick.saves_dir, cid)
+            except EngineError as e:
+                self.sidekick.show_error(e)
+                return
+            self.notify(f"Deleted {name}.", timeout=3)
+            self.reload()
+
+        self.app.push_screen(ConfirmDialog(
+            "Delete campaign", f"Delete “{name}” and its whole journal? This cannot be undone.",
+            yes="Delete", no="Keep it", danger=True), answer)
+
+
