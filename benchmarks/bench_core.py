@@ -4,8 +4,9 @@ Run: ``python benchmarks/bench_core.py``. Reports medians over several rounds, e
 baseline measured in the same run (a bare seeded 2d6 roll with a band lookup), so the ratio is
 meaningful on a noisy machine:
 
-- resolve + apply: every modifier with its source, the dice, the band, the exact odds, the
-  ``Rolled`` event applied, and the outcome's effects applied (first options picked);
+- resolve + apply the roll: every modifier with its source, the dice, the band, the exact
+  odds, and the ``Rolled`` event applied to the state;
+- the same plus the outcome's effects applied (first options picked; GM moves on misses);
 - the full facade: trigger, roll, choices, each an autosaved action (in-memory store).
 """
 
@@ -52,6 +53,14 @@ def main() -> None:
         for _ in range(n):
             band_of(dice.roll(spec).total + 1, bands)
 
+    def resolve_only(n: int) -> None:
+        state = CampaignState.model_validate(initial)
+        dice = SeededDice(state.seed)
+        for i in range(n):
+            move = rolled_moves[i % len(rolled_moves)]
+            roll = dice.roll(pack.dice_for(move))
+            ev.apply(state, resolve(state, pack, game.rules, move, None, roll, dice.position))
+
     def core(n: int) -> None:
         state = CampaignState.model_validate(initial)
         dice = SeededDice(state.seed)
@@ -90,7 +99,8 @@ def main() -> None:
                 g.choose([o["id"] for o in p.options[: max(p.min, 1)]])
 
     rows = []
-    for name, fn, n in (("resolve + apply (core)", core, 20_000),
+    for name, fn, n in (("resolve + apply the roll", resolve_only, 20_000),
+                        ("... + apply the outcome's effects", core, 20_000),
                         ("full facade move (3 saved actions)", facade, 2_000)):
         base, ours = [], []
         for _ in range(ROUNDS):

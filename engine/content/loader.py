@@ -535,6 +535,16 @@ def get_pack(system_id: str, extra: Iterable[Path | str] = ()) -> Pack:
     return _CACHE[path]
 
 
+_PARSED: dict[int, tuple[dict[str, Any], Any]] = {}
+
+
 def parse_effect(data: dict[str, Any]) -> Any:
-    """An effect model from its dict form (as stored in a saved flow)."""
-    return EFFECT_ADAPTER.validate_python(data)
+    """An effect model from its dict form (as stored in a saved flow); the shared dicts made
+    by ``effect_item`` are parsed once."""
+    hit = _PARSED.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    model = EFFECT_ADAPTER.validate_python(data)
+    if len(_PARSED) < 10_000:
+        _PARSED[id(data)] = (data, model)
+    return model

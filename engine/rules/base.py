@@ -199,7 +199,16 @@ class Ruleset:
                 for e in self.pack.system.session.start_effects]
 
 
+_DUMPS: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
 def effect_item(effect: Any, ctx: dict[str, Any]) -> Item:
-    """A queue item for an effect model or dict."""
-    data = effect.model_dump(exclude_none=True) if hasattr(effect, "model_dump") else effect
-    return {"effect": data, "ctx": ctx}
+    """A queue item for an effect model or dict. Content models are frozen, so each one's
+    dict form is made once and shared (consumers copy before changing it)."""
+    if hasattr(effect, "model_dump"):
+        cached = _DUMPS.get(id(effect))
+        if cached is None or cached[0] is not effect:
+            cached = (effect, effect.model_dump(exclude_none=True))
+            _DUMPS[id(effect)] = cached
+        return {"effect": cached[1], "ctx": ctx}
+    return {"effect": effect, "ctx": ctx}

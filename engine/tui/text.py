@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.rule import Rule
 from rich.text import Text
 
@@ -58,7 +59,7 @@ def band_tones(pack: Pack, move_id: str) -> dict[str, str]:
 def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
     """A Rolled event as two lines: dice, total and band; then every modifier and the clamp."""
     tone = band_tones(pack, e["move"]).get(e["band"], "mixed")
-    out = Text("  🎲 ", style=FG)
+    out = Text("🎲 ", style=FG)
     out.append(e["dice"], FG)
     out.append(" [", DIM)
     out.append(" ".join(str(f) for f in e["kept"]), "bold " + FG)
@@ -73,7 +74,7 @@ def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
     source = "your dice" if e.get("entered") else "seeded dice"
     out.append(f"  ({source}{'; it had ' + odds if odds else ''})", DIM)
     mods = " · ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
-    out.append("\n     why: " + mods, DIM)
+    out.append("\n   why: " + mods, DIM)
     if e.get("clamp") and e["raw_modifier"] != e["modifier"]:
         lo, hi = e["clamp"]
         out.append(f" = {e['raw_modifier']:+d}, clamped to {e['modifier']:+d}"
@@ -83,12 +84,17 @@ def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
     return out
 
 
+def indent(renderable: RenderableType, cells: int = 2) -> Padding:
+    """``renderable`` indented by ``cells``, wrapped lines included."""
+    return Padding(renderable, (0, 0, 0, cells))
+
+
 def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
                   ) -> RenderableType | None:
     """The styled journal entry for one event dict, or None for bookkeeping events."""
     t = e.get("type")
     if t == "Rolled":
-        return roll_text(e, pack)
+        return indent(roll_text(e, pack))
     line = render(dict(e), pack, dict(npcs))
     if line is None:
         return None
@@ -112,19 +118,19 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
             return inline(line, PRIMARY)
         return inline(line, DIM)
     if t == "GMMoveMade":
-        out = Text("  ◆ ", PRIMARY)
+        out = Text("◆ ", PRIMARY)
         out.append(f"GM — {e['name']}", "bold " + PRIMARY)
         out.append(f" ({e['kind']}) ", DIM)
         out.append(e["text"], FG)
-        out.append(f"\n     why: {e['reason']}", DIM)
-        return out
+        out.append(f"\n  why: {e['reason']}", DIM)
+        return indent(out)
     if t == "OutcomeReached":
-        return inline("  " + line, FG)
+        return indent(inline(line, FG))
     if t in ("OptionsChosen", "QuestionsAsked"):
-        return inline("  ✔ " + line, GOOD)
+        return indent(inline("✔ " + line, GOOD))
     if t in ("SceneEnded", "SessionEnded"):
         return inline(line, DIM)
-    return inline("  " + line, DIM if t in ("NPCAdded", "NPCPresence") else FG)
+    return indent(inline(line, DIM if t in ("NPCAdded", "NPCPresence") else FG))
 
 
 def percent_number(text: str) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from fractions import Fraction
@@ -92,7 +93,7 @@ def test_no_immediate_repeat_of_a_gm_move() -> None:
     for _ in range(20):
         made += gm_moves_of(miss(game))
     assert len(made) >= 20
-    assert all(x != y for x, y in zip(made, made[1:], strict=False))
+    assert all(x != y for x, y in itertools.pairwise(made))
 
 
 def test_twenty_misses_do_not_read_the_same() -> None:
@@ -319,8 +320,9 @@ def test_open_threads_feed_the_stakes() -> None:
 
 
 def test_a_scripted_thirty_move_scene_reads_as_a_story() -> None:
-    from engine.script import run_script
     import yaml
+
+    from engine.script import run_script
 
     data = yaml.safe_load((ROOT / "examples" / "masks-thirty-moves.yaml").read_text())
     events: list[dict] = []

@@ -119,8 +119,8 @@ class ChoiceList(SelectionList[str]):
 class ChoiceDialog(Dialog):
     """Pick between ``lo`` and ``hi`` options: a single list for one pick, checkboxes for more."""
 
-    def __init__(self, title: str, message: str, options: Sequence[dict[str, Any]], lo: int,
-                 hi: int, submit: Submit, preselect: Sequence[str] = (),
+    def __init__(self, title: str, message: str | Text, options: Sequence[dict[str, Any]],
+                 lo: int, hi: int, submit: Submit, preselect: Sequence[str] = (),
                  cancel_label: str = "Later") -> None:
         super().__init__(title)
         self.message = message
@@ -141,7 +141,8 @@ class ChoiceDialog(Dialog):
         """Message, the options, the count, buttons."""
         with Vertical(classes="dialog wide"):
             yield Label(self.dialog_title, classes="dialog-title")
-            yield Static(self.message, classes="dialog-message", markup=False)
+            if self.message:
+                yield Static(self.message, classes="dialog-message", markup=False)
             if self.single:
                 yield OptionList(*[Option(self._prompt(o), id=o["id"]) for o in self.options],
                                  id="choices")

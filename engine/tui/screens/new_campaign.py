@@ -35,6 +35,11 @@ NPC_ROWS = 5
 """How many NPC rows the form offers."""
 
 
+def _field(placeholder: str, **kwargs: Any) -> Input:
+    """A compact (borderless) input, so the form fits 80x24."""
+    return Input(placeholder=placeholder, compact=True, **kwargs)
+
+
 class NewCampaignScreen(Screen[None]):
     """Create a campaign through a keyboard-only form."""
 
@@ -77,16 +82,18 @@ class NewCampaignScreen(Screen[None]):
             yield Static(Text("New campaign", "bold " + ACCENT), classes="form-title")
             with Horizontal(classes="field"):
                 yield Label("Game", classes="field-label")
-                yield Select([(name, sid) for sid, name in self.systems.items()],
-                             value=next(iter(self.systems), Select.NULL), allow_blank=False, compact=True,
-                             id="system") if self.systems else Static(
-                    "No content packs found.", classes="error-text")
+                if self.systems:
+                    yield Select([(name, sid) for sid, name in self.systems.items()],
+                                 value=next(iter(self.systems)), allow_blank=False,
+                                 compact=True, id="system")
+                else:
+                    yield Static("No content packs found.", classes="error-text")
             with Horizontal(classes="field"):
                 yield Label("Campaign name", classes="field-label")
-                yield Input(compact=True, placeholder="e.g. Night Shift", id="name")
+                yield _field("e.g. Night Shift", id="name")
             with Horizontal(classes="field"):
                 yield Label("Hero name", classes="field-label")
-                yield Input(compact=True, placeholder="e.g. Nova", id="hero")
+                yield _field("e.g. Nova", id="hero")
             yield Static(Text("Your hero", "bold " + ACCENT), classes="form-section")
             with Horizontal(classes="field"):
                 yield Label("Build", classes="field-label")
@@ -101,10 +108,10 @@ class NewCampaignScreen(Screen[None]):
                               " build's suggestions.", style=DIM), classes="hint")
             for i in range(NPC_ROWS):
                 with Horizontal(classes="npc-row"):
-                    yield Input(compact=True, placeholder="name", id=f"npc-name-{i}", classes="npc-name")
+                    yield _field("name", id=f"npc-name-{i}", classes="npc-name")
                     yield Select(role_opts, allow_blank=False, compact=True,
                                  id=f"npc-role-{i}", classes="npc-role")
-                    yield Input(compact=True, placeholder="note", id=f"npc-note-{i}", classes="npc-note")
+                    yield _field("note", id=f"npc-note-{i}", classes="npc-note")
             yield Button("Use the suggested NPCs (ctrl+r)", id="suggest")
             yield Static(Text("Dice and first scene", "bold " + ACCENT), classes="form-section")
             with RadioSet(id="dice"):
@@ -113,13 +120,13 @@ class NewCampaignScreen(Screen[None]):
                 yield RadioButton("Physical dice: you roll and type the faces", id="physical")
             with Horizontal(classes="field"):
                 yield Label("Seed (optional)", classes="field-label")
-                yield Input(compact=True, placeholder="random", type="integer", id="seed")
+                yield _field("random", type="integer", id="seed")
             with Horizontal(classes="field"):
                 yield Label("First scene", classes="field-label")
-                yield Input(compact=True, placeholder="Opening scene", id="scene-title")
+                yield _field("Opening scene", id="scene-title")
             with Horizontal(classes="field"):
                 yield Label("Where", classes="field-label")
-                yield Input(compact=True, placeholder="e.g. the roof of the Halcyon Museum", id="scene-where")
+                yield _field("e.g. the roof of the Halcyon Museum", id="scene-where")
             yield Static(id="form-error")
             with Horizontal(classes="buttons"):
                 yield Button("Start the story (ctrl+s)", variant="success", id="create")
@@ -150,7 +157,7 @@ class NewCampaignScreen(Screen[None]):
 
     @on(Select.Changed, "#system")
     def _system_changed(self, event: Select.Changed) -> None:
-        if isinstance(event.value, str):
+        if isinstance(event.value, str) and (self.pack is None or event.value != self.pack.id):
             self._load_system(event.value)
 
     def _load_system(self, sid: str) -> None:
@@ -161,6 +168,7 @@ class NewCampaignScreen(Screen[None]):
             self._error(e.message)
             return
         self._error(None)
+        untouched = self._rows_untouched()
         self.pack = pack
         arche = self.query_one("#archetype", Select)
         options = self._archetype_options()
@@ -175,10 +183,13 @@ class NewCampaignScreen(Screen[None]):
         stats.remove_children()
         boxes: list[Any] = []
         for st in pack.stats.values():
-            boxes.append(Vertical(Label(st.name), Input(compact=True, placeholder="0", type="integer",
-                                                        id=f"stat-{st.id}", classes="stat"),
+            boxes.append(Vertical(Label(st.name),
+                                  _field("0", type="integer", id=f"stat-{st.id}",
+                                         classes="stat"),
                                   classes="stat-box"))
         stats.mount_all(boxes)
+        if untouched:
+            self._fill_npcs([])
         self._archetype_changed()
 
     @on(Select.Changed, "#archetype")

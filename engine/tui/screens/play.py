@@ -33,7 +33,17 @@ from engine.tui.screens.dialogs import (
     MovesDialog,
     SceneDialog,
 )
-from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, band_dicts, odds_text
+from engine.tui.text import (
+    ACCENT,
+    BAD,
+    DIM,
+    FG,
+    GOOD,
+    TONES,
+    band_dicts,
+    band_tones,
+    odds_text,
+)
 from engine.tui.widgets.action_menu import ActionMenu, plain_prompt, suggestion_prompt
 from engine.tui.widgets.journal import Journal
 from engine.tui.widgets.roll_panel import RollPanel
@@ -62,10 +72,10 @@ class PlayScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+g", "ask_gm", "Ask GM"),
         Binding("f5", "end_scene", "End scene"),
-        Binding("f6", "next_scene", "Next scene"),
+        Binding("f6", "next_scene", "Next scene", show=False),
         Binding("ctrl+n", "add_npc", "Add NPC"),
-        Binding("f7", "end_session", "End session"),
-        Binding("ctrl+b", "toggle_sheet", "Sheet"),
+        Binding("f7", "end_session", "End session", show=False),
+        Binding("ctrl+b", "toggle_sheet", "Sheet", show=False),
         Binding("f10", "leave", "Campaigns"),
     ]
 
@@ -216,7 +226,7 @@ class PlayScreen(Screen[None]):
             head.append(f"  ({want})", DIM)
             title.update(head)
             button = self.query_one("#waiting", Button)
-            button.label = f"Choose {want}… (enter)"
+            button.label = f"Choose ({want})… enter"
             switcher.current = "waiting"
             button.focus()
             if open_dialogs:
@@ -431,8 +441,34 @@ class PlayScreen(Screen[None]):
         move = self.game.pack.moves.get(self.game.flow.move or "")
         title = {"questions": "Questions to ask", "battle": "Entering battle"}.get(
             p.kind, move.name if move else "Choose")
-        return ChoiceDialog(title, p.message, p.options, p.min, p.max,
+        message = self._recent_outcome()
+        message.append(p.message, "bold " + FG)
+        return ChoiceDialog(title, message, p.options, p.min, p.max,
                             lambda ids: self._submit(self.game.choose, ids))
+
+    def _recent_outcome(self) -> Text:
+        """The last roll's result and outcome text of the move in hand, for context."""
+        out = Text()
+        rolled: dict[str, Any] | None = None
+        outcome: dict[str, Any] | None = None
+        for e in reversed(self.events):
+            t = e.get("type")
+            if t == "Rolled" and rolled is None:
+                rolled = e
+            elif t == "OutcomeReached" and outcome is None:
+                outcome = e
+            elif t == "MoveTriggered":
+                break
+        if rolled is not None:
+            tone = band_tones(self.game.pack, rolled["move"]).get(rolled["band"], "mixed")
+            out.append(f" {rolled['band_name']} ({rolled['total']}) ",
+                       f"bold #1a1b26 on {TONES[tone]}")
+            out.append(" ")
+        if outcome is not None:
+            out.append(outcome["text"], FG)
+        if out:
+            out.append("\n\n")
+        return out
 
     def push_dialog(self, factory: Callable[[], Any],
                     on_result: Callable[[Any], None] | None = None) -> None:

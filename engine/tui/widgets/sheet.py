@@ -94,30 +94,31 @@ def sheet_text(game: Game) -> Text:
         present = sorted(st.npcs.values(), key=lambda n: (not n.present, n.name))
         for n in present:
             out.append("● " if n.present else "○ ", GOOD if n.present else DIM)
-            out.append(n.name, FG if n.present else DIM)
-            out.append(f" {n.role}", DIM)
+            out.append(n.name, ("bold " + FG) if n.present else DIM)
+            out.append(f"\n  {n.role}{'' if n.present else ', not here'}", DIM)
             if n.influence_over_hero:
-                out.append("  ⇐ has Influence", MIXED)
+                out.append(" · ⇐ Influence on you", MIXED)
             if n.hero_has_influence:
-                out.append("  ⇒ yours", GOOD)
+                out.append(" · ⇒ yours on them", GOOD)
             if n.conditions:
                 names = ", ".join(pack.conditions[c].name if c in pack.conditions else c
                                   for c in n.conditions)
-                out.append(f"  ({names})", BAD)
+                out.append(f" · {names}", BAD)
             out.append("\n")
-        out.append("⇐ Influence over you · ⇒ you have Influence\n", DIM)
 
     threats = [t for t in st.threats.values()]
     if threats:
         _head(out, "Threats")
         for t in threats:
             out.append("☠ " if t.active else "✓ ", BAD if t.active else DIM)
-            out.append(t.name + " ", FG)
+            out.append(t.name + "\n  ", FG)
             out.append("▰" * t.clock, BAD)
             out.append("▱" * max(t.size - t.clock, 0), DIM)
             out.append(f" {t.clock}/{t.size}\n", DIM)
             if t.active and t.clock < len(t.steps):
                 out.append(f"  next: {t.steps[t.clock]}\n", DIM)
+            elif t.doom:
+                out.append(f"  doom: {t.doom}\n", DIM)
 
     _head(out, f"Session {st.session}")
     sc = st.scene
