@@ -169,6 +169,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         title = spec.notation
     if args.advantage:
         spec = spec.with_advantage(args.advantage)
+    if spec.sides ** spec.count > 10**6:  # exact odds enumerate every face combination
+        raise CliError(f"{spec.notation} has {spec.sides ** spec.count:,} face combinations;"
+                       " exact odds stop at 1,000,000")
     clamp = pack.system.modifier_clamp
     mod = max(clamp[0], min(clamp[1], args.modifier)) if clamp else args.modifier
     odds = band_odds(spec, mod, bands)

@@ -440,7 +440,7 @@ class Game:
                   for e in move.before]
         if move.roll is None:
             assert move.result is not None
-            self._run(before + self._outcome_items(move, "result", target) + rest)
+            self._run(before + self._outcome_items(move, "result", target, fiction) + rest)
             return
         self._set_flow(Flow(stage="roll", move=move.id, target=target, fiction=fiction,
                             queue=rest))
@@ -603,10 +603,14 @@ class Game:
         else:
             self._outcome(move, band, f.target, list(f.queue), roll)
 
-    def _outcome_items(self, move: s.Move, key: str, target: str | None) -> list[Item]:
+    def _outcome_items(self, move: s.Move, key: str, target: str | None, fiction: str = ""
+                       ) -> list[Item]:
         outcome = outcome_for(move, key)
         band = key.split(".")[-1]
-        ctx = {"move": move.id, "target": target, "band": band, "source": move.name}
+        ctx: dict[str, Any] = {"move": move.id, "target": target, "band": band,
+                               "source": move.name}
+        if fiction.strip():
+            ctx["fiction"] = fiction.strip()  # rule effects may read the words (a belief...)
         items: list[Item] = [{"emit": ev.OutcomeReached(move=move.id, band=band,
                                                         text=outcome.text).to_dict()}]
         if outcome.choose:
@@ -620,7 +624,8 @@ class Game:
         if target and move.vs_teammate and self.state.npcs[target].role == "teammate":
             table = "vs_teammate"
         first = self.rules.after_roll(self.state, move, roll)
-        self._run(first + self._outcome_items(move, f"{table}.{band}", target) + rest)
+        self._run(first + self._outcome_items(move, f"{table}.{band}", target,
+                                              self.state.flow.fiction) + rest)
 
     def _run(self, queue: list[Item]) -> None:
         """Work through the queue until it is empty or the player must choose."""

@@ -22,6 +22,11 @@ def _name(pack: Pack | None, kind: str, key: str) -> str:
     return table[key].name if key in table else key
 
 
+def upper_first(text: str) -> str:
+    """``text`` with its first letter upper-cased (``str.capitalize`` lowers the rest)."""
+    return text[:1].upper() + text[1:]
+
+
 def roll_why(e: dict[str, Any]) -> str:
     """One line explaining a roll."""
     faces = " ".join(str(f) for f in e["kept"])
@@ -43,6 +48,7 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
     """The journal line for one event dict, or None for bookkeeping events."""
     t = e.get("type", "")
     npcs = npcs or {}
+    gm = pack.system.gm_title if pack is not None else "GM"
 
     def who(x: str) -> str:
         return "you" if x == "hero" else npcs.get(x, x)
@@ -54,7 +60,7 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             if e["by"] == "player":
                 return f"> {e['text']}"
             if e["by"] == "gm":
-                return f"**GM:** {e['text']}"
+                return f"**{gm}:** {e['text']}"
             return f"_{e['text']}_"
         case "MoveTriggered":
             target = f" → {who(e['target'])}" if e.get("target") else ""
@@ -73,10 +79,10 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "ConditionMarked":
             why = f" ({e['reason']})" if e.get("reason") else ""
             cond = _name(pack, "cond", e["condition"])
-            return f"⚑ {who(e['who']).capitalize()} marked {cond}{why}"
+            return f"⚑ {upper_first(who(e['who']))} marked {cond}{why}"
         case "ConditionCleared":
             why = f" ({e['reason']})" if e.get("reason") else ""
-            return (f"✓ {who(e['who']).capitalize()} cleared"
+            return (f"✓ {upper_first(who(e['who']))} cleared"
                     f" {_name(pack, 'cond', e['condition'])}{why}")
         case "LabelsShifted":
             parts = ", ".join(f"{_name(pack, 'stat', k)} {v:+d} (now {e['values'][k]:+d})"
@@ -132,7 +138,7 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "ClearingActionTaken":
             return f"(You took the action that clears {_name(pack, 'cond', e['condition'])})"
         case "GMMoveMade":
-            return f"**GM — {e['name']}** ({e['kind']}): {e['text']}\n  _why: {e['reason']}_"
+            return f"**{gm} — {e['name']}** ({e['kind']}): {e['text']}\n  _why: {e['reason']}_"
         case "ThreatAdded":
             return f"☠ Threat: {e['name']} (clock 0/{e['size']})"
         case "ClockChanged":
@@ -153,6 +159,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
                     f" twist {e['odds'].get('twist', '?')})")
         case "RandomEvent":
             return f"⚡ **Random event:** {e['focus']} — _{e['action']} / {e['subject']}_"
+        case "CitySheetChanged" | "CityFactionChanged":  # City of Whispers (rules/cow.py)
+            return f"✎ {e['text']}" if e.get("text") else None
         case "TensionChanged":
             return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
     return f"({t})"

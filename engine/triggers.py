@@ -28,7 +28,8 @@ def stem(word: str) -> str:
     if word.endswith("'s"):
         word = word[:-2]
     for suf in _SUFFIXES:
-        if word.endswith(suf) and len(word) - len(suf) >= 3:
+        # "ies" may leave two letters, since it gives back a "y": flies -> fly, cries -> cry
+        if word.endswith(suf) and len(word) - len(suf) >= (2 if suf == "ies" else 3):
             word = word[: -len(suf)]
             if suf in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2]:
                 word = word[:-1]  # running -> run, stopped -> stop
@@ -80,12 +81,15 @@ class Matcher:
         if not words:
             return []
         joined = " " + " ".join(words) + " "
+        # a move's name is matched without its stopwords, so the text is searched without them
+        content = " " + " ".join(w for w in words if w not in STOPWORDS) + " "
         allow = set(allowed) if allowed is not None else None
         best: dict[str, tuple[float, str]] = {}
         for move_id, cue, st, weight in self._cues:
             if allow is not None and move_id not in allow:
                 continue
-            if " " + " ".join(st) + " " in joined:
+            hay = content if cue == self._names[move_id].lower() else joined
+            if " " + " ".join(st) + " " in hay:
                 score, shown = best.get(move_id, (0.0, ""))
                 best[move_id] = (score + weight, shown if score >= weight else cue)
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])

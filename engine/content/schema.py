@@ -8,7 +8,7 @@ silently ignored setting. The README documents the format with examples.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -357,6 +357,8 @@ class Archetype(Model):
     stats: dict[Id, int]
     flags: list[Id] = Field(default_factory=list)
     suggested_npcs: list[SuggestedNPC] = Field(default_factory=list)
+    data: dict[str, Any] = Field(
+        default_factory=dict, description="Starting system state the ruleset reads.")
 
 
 class SuggestedNPC(Model):
@@ -390,7 +392,8 @@ class SessionRules(Model):
 class System(Model):
     """The ``system.yaml`` of a pack."""
 
-    id: Id
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$",
+                    description="The system id, the same as the pack's folder name.")
     name: str
     ruleset: Id
     version: str = "1"
@@ -412,6 +415,8 @@ class System(Model):
     session: SessionRules = Field(default_factory=SessionRules)
     advancements: list[Option] = Field(default_factory=list)
     rules_notes: list[str] = Field(default_factory=list, description="Gaps we filled, shown.")
+    data: dict[str, Any] = Field(
+        default_factory=dict, description="System-specific settings the ruleset reads.")
 
 
 # --------------------------------------------------------------------------- GM and tables

@@ -47,6 +47,24 @@ PRECONDITIONS: dict[str, Callable[[Pack, CampaignState], bool]] = {
     "hero_has_condition": lambda p, st: bool(st.hero.conditions),
     "hero_holds_influence": lambda p, st: any(n.hero_has_influence for n in st.npcs.values()),
     "heat_marked": lambda p, st: st.hero.tracks.get("heat", 0) > 0,
+    # City of Whispers: its roles, and the sheet it keeps in hero.data (engine/rules/cow.py)
+    "contact_present": lambda p, st: bool(_present(st, "contact")),
+    "ally_present": lambda p, st: bool(_present(st, "ally")),
+    "patron_present": lambda p, st: bool(_present(st, "patron")),
+    "rival_present": lambda p, st: bool(_present(st, "rival")),
+    "authority_present": lambda p, st: bool(_present(st, "authority")),
+    "heat_not_full": lambda p, st: "heat" in p.tracks and st.hero.tracks.get("heat", 0) < (
+        p.tracks["heat"].max if p.tracks["heat"].max is not None else 10**9),
+    "hero_has_belief": lambda p, st: any(
+        b.get("state") == "active" for b in st.hero.data.get("beliefs", [])),
+    "hero_has_tie": lambda p, st: any(
+        t.get("active") for t in st.hero.data.get("ties", {}).values()),
+    "tie_present": lambda p, st: any(
+        t.get("active") and n in st.npcs and st.npcs[n].present
+        for n, t in st.hero.data.get("ties", {}).items()),
+    "hero_has_assets": lambda p, st: st.hero.tracks.get("assets", 0) > 0,
+    "hero_has_scheme": lambda p, st: bool(st.hero.data.get("schemes")),
+    "hero_has_faction": lambda p, st: bool(st.hero.data.get("faction")),
 }
 
 
@@ -105,6 +123,11 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> dict[str, Any
     }
     for role in ("adult", "villain", "teammate", "bystander"):
         of_role = _present(state, role)
+        if of_role:
+            names[role] = rng.choice(of_role).name
+    for role in [r for r in pack.system.roles
+                 if r not in ("adult", "villain", "teammate", "bystander")]:
+        of_role = _present(state, role)  # other systems' roles ({rival}, {contact}, ...)
         if of_role:
             names[role] = rng.choice(of_role).name
     focus = focus_npc(state, move, move.id)

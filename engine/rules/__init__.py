@@ -8,6 +8,7 @@ from engine.rules.base import Ruleset
 RULESETS: dict[str, str] = {
     "generic": "engine.rules.base:Ruleset",
     "masks": "engine.rules.masks:MasksRules",
+    "city_of_whispers": "engine.rules.cow:CityRules",
 }
 
 

@@ -101,13 +101,15 @@ async def settle(pilot: Pilot[Any]) -> None:
 
 def journal_text(app: SidekickApp) -> str:
     """The journal's entries as plain text."""
+    import io
+
     from rich.console import Console
 
     from engine.tui.widgets.journal import Journal
 
     journal = app.screen.query_one(Journal) if app.screen.query(Journal) else next(
         s.query_one(Journal) for s in app.screen_stack if s.query(Journal))
-    console = Console(width=200, record=True, color_system=None, file=open("/dev/null", "w"))  # noqa: SIM115
+    console = Console(width=200, record=True, color_system=None, file=io.StringIO())
     for entry in journal.entries:
         console.print(entry)
     return console.export_text()

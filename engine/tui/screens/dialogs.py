@@ -4,6 +4,7 @@ keeping what the player typed) or None, in which case the dialog closes."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -11,6 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, SelectionList, Static
 from textual.widgets.option_list import Option
@@ -106,14 +108,59 @@ class ConfirmDialog(Dialog):
         self.dismiss(event.button.id == "yes")
 
 
-class ChoiceList(SelectionList[str]):
-    """A selection list where Space toggles and Enter confirms."""
+class ChoiceList(OptionList):
+    """A checkbox list with multi-line options: Space marks or unmarks, Enter confirms.
 
-    BINDINGS = [Binding("enter", "confirm", "Confirm", show=False)]
+    Marking more than ``limit`` options is refused (a ``Refused`` message is posted).
+    """
+
+    BINDINGS = [Binding("space", "toggle", "Mark", show=False),
+                Binding("enter", "confirm", "Confirm", show=False)]
+
+    @dataclass
+    class Toggled(Message):
+        """The marked options changed."""
+
+    @dataclass
+    class Refused(Message):
+        """An option could not be marked: the limit is reached."""
+
+    def __init__(self, options: Sequence[tuple[str, Text]], marked: Sequence[str], limit: int,
+                 **kwargs: Any) -> None:
+        self.prompts = dict(options)
+        self.selected: list[str] = [k for k, _ in options if k in set(marked)]
+        self.limit = limit
+        super().__init__(*[Option(self._prompt(k), id=k) for k, _ in options], **kwargs)
+
+    def _prompt(self, key: str) -> Text:
+        on = key in self.selected
+        out = Text("☑ " if on else "☐ ", "bold #9ece6a" if on else DIM)
+        out.append_text(self.prompts[key])
+        return out
+
+    def action_toggle(self) -> None:
+        """Mark or unmark the highlighted option."""
+        option = self.highlighted_option
+        if option is None or option.id is None:
+            return
+        key = option.id
+        if key in self.selected:
+            self.selected.remove(key)
+        elif len(self.selected) >= self.limit:
+            self.post_message(self.Refused())
+            return
+        else:
+            self.selected.append(key)
+        self.replace_option_prompt(key, self._prompt(key))
+        self.post_message(self.Toggled())
 
     def action_confirm(self) -> None:
         """Ask the dialog to confirm."""
         self.post_message(ChoiceConfirmed())
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A click toggles, like Space."""
+        event.stop()
 
 
 class ChoiceDialog(Dialog):
@@ -147,8 +194,8 @@ class ChoiceDialog(Dialog):
                 yield OptionList(*[Option(self._prompt(o), id=o["id"]) for o in self.options],
                                  id="choices")
             else:
-                yield ChoiceList(*[Selection(self._prompt(o), o["id"], o["id"] in self.preselect)
-                                   for o in self.options], id="choices")
+                yield ChoiceList([(o["id"], self._prompt(o)) for o in self.options],
+                                 list(self.preselect), self.hi, id="choices")
             yield Static(self._count_text(), id="count")
             yield self.error_line()
             with Horizontal(classes="buttons"):
@@ -175,17 +222,14 @@ class ChoiceDialog(Dialog):
     def _selected(self) -> list[str]:
         return list(self.query_one("#choices", ChoiceList).selected)
 
-    @on(SelectionList.SelectedChanged)
-    def _changed(self, event: SelectionList.SelectedChanged[str]) -> None:
-        chosen = self._selected()
-        if len(chosen) > self.hi:
-            last = event.selection_list.highlighted
-            if last is not None:
-                event.selection_list.deselect(event.selection_list.get_option_at_index(last))
-            self.show_error(f"You can pick at most {self.hi}. Unmark one first.")
-            return
+    @on(ChoiceList.Toggled)
+    def _changed(self) -> None:
         self.show_error(None)
         self.query_one("#count", Static).update(self._count_text())
+
+    @on(ChoiceList.Refused)
+    def _refused(self) -> None:
+        self.show_error(f"You can pick at most {self.hi}. Unmark one first.")
 
     def _confirm(self, ids: list[str]) -> None:
         if not self.lo <= len(ids) <= self.hi:

@@ -68,8 +68,8 @@ class NewCampaignScreen(Screen[None]):
         for sid in paths:
             try:
                 self.systems[sid] = get_pack(sid, self.sidekick.content_dirs).system.name
-            except EngineError as e:
-                self.systems[sid] = f"{sid} (broken: {e.message.splitlines()[0][:60]})"
+            except EngineError:
+                self.systems[sid] = f"{sid} (cannot load: choose it to see why)"
         for sid in self.systems:
             try:
                 self.pack = get_pack(sid, self.sidekick.content_dirs)
@@ -84,8 +84,8 @@ class NewCampaignScreen(Screen[None]):
                 yield Label("Game", classes="field-label")
                 if self.systems:
                     yield Select([(name, sid) for sid, name in self.systems.items()],
-                                 value=next(iter(self.systems)), allow_blank=False,
-                                 compact=True, id="system")
+                                 value=self.pack.id if self.pack else next(iter(self.systems)),
+                                 allow_blank=False, compact=True, id="system")
                 else:
                     yield Static("No content packs found.", classes="error-text")
             with Horizontal(classes="field"):

@@ -144,11 +144,7 @@ class PlayScreen(Screen[None]):
         hero = st.hero
         out = Text()
         out.append(f" {st.name} ", "bold #1a1b26 on #bb9af7")
-        out.append(f" {self.game.pack.system.name}", DIM)
-        scene = (f"Scene {st.scene.number}: {st.scene.title}" if st.scene.open
-                 else f"after scene {st.scene.number}")
-        out.append(f"  ·  Session {st.session} · {scene}", FG)
-        out.append("  ·  ", DIM)
+        out.append("  ")
         out.append(hero.name, "bold " + ACCENT)
         if hero.conditions:
             names = ", ".join(self.game.pack.conditions[c].name
@@ -156,6 +152,10 @@ class PlayScreen(Screen[None]):
             out.append(f" ({names})", BAD)
         if "team" in st.pools:
             out.append(f" · Team {st.pools['team']}", GOOD)
+        scene = (f"Scene {st.scene.number}: {st.scene.title}" if st.scene.open
+                 else f"after scene {st.scene.number}")
+        out.append(f"  ·  Session {st.session} · {scene}", FG)
+        out.append(f"  ·  {self.game.pack.system.name}", DIM)
         if st.dice_mode == "physical":
             out.append(" · your dice", DIM)
         self.query_one("#topbar", Static).update(out)
@@ -589,6 +589,4 @@ class PlayScreen(Screen[None]):
             return free and self.game.state.scene.open
         if action == "next_scene":
             return free
-        if action == "undo":
-            return self.game.state.action_no > 1
         return True

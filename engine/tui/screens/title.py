@@ -161,7 +161,7 @@ class TitleScreen(Screen[None]):
             out.append(f"  ·  {c.system}\n", DIM)
             out.append(c.hero or "(no hero)", "bold " + ACCENT)
             out.append(f"  ·  {c.scene}\n", FG)
-            out.append(f"saved in {self.sidekick.saves_dir / c.id}", DIM)
+            out.append(f"folder {c.id} in the save folder · Enter to resume · D to delete", DIM)
         details.update(out)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.console import Group
+from rich.padding import Padding
 from rich.text import Text
 from textual.widgets import Static
 
@@ -136,9 +138,24 @@ def sheet_text(game: Game) -> Text:
     return out
 
 
+def hanging(text: Text) -> Group:
+    """``text`` line by line; a line that starts with two spaces keeps its indent when it wraps."""
+    parts: list[Text | Padding] = []
+    for line in text.split("\n", allow_blank=True):
+        if line.plain.startswith("  "):
+            parts.append(Padding(line[2:], (0, 0, 0, 2)))
+        else:
+            parts.append(line)
+    return Group(*parts)
+
+
 class Sheet(Static):
     """The sidebar character sheet; call :meth:`show` after every action."""
 
+    text = Text()
+    """The sheet as plain styled text (what is shown, before wrapping)."""
+
     def show(self, game: Game) -> None:
         """Render the sheet for the game's current state."""
-        self.update(sheet_text(game))
+        self.text = sheet_text(game)
+        self.update(hanging(self.text))

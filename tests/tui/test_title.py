@@ -1,0 +1,181 @@
+"""Pilot tests of the title screen, the help screen and error display."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from engine.store import CAMPAIGN_FILE, BACKUP_FILE, CampaignStore
+from engine.tui.app import SidekickApp
+from engine.tui.screens.dialogs import ConfirmDialog, MessageDialog
+from engine.tui.screens.help import HelpScreen
+from engine.tui.screens.play import PlayScreen
+from engine.tui.screens.title import TitleScreen
+from tests.tui.conftest import SIZE, settle
+
+App = Callable[..., SidekickApp]
+
+
+async def test_empty_folder_shows_a_friendly_start(app_for: App) -> None:
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TitleScreen)
+        assert not screen.query_one(DataTable).display
+        assert "Your first story starts here" in str(screen.query_one("#empty").render())
+        assert screen.check_action("resume", ()) is False  # nothing to resume: key hidden
+
+
+async def test_lists_campaigns(make_campaign: Callable[..., str], app_for: App) -> None:
+    make_campaign("Night Shift")
+    make_campaign("Glass City", hero="Vesper", archetype="stitchwork")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 2
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(2)]
+        names = {r[0] for r in rows}
+        assert names == {"Night Shift", "Glass City"}
+        row = next(r for r in rows if r[0] == "Glass City")
+        assert row[1:] == ["masks", "Vesper", "1. Opening scene", "just now"]
+
+
+async def test_delete_asks_first(make_campaign: Callable[..., str], app_for: App, saves: Path
+                                 ) -> None:
+    cid = make_campaign()
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")  # keep it
+        await settle(pilot)
+        assert (saves / cid).is_dir()
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("enter")  # the focused button is the safe one: keep
+        await settle(pilot)
+        assert (saves / cid).is_dir()
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert not (saves / cid).exists()
+        assert isinstance(app.screen, TitleScreen)
+        assert "Your first story starts here" in str(app.screen.query_one("#empty").render())
+
+
+async def test_locked_campaign_shows_an_error(make_campaign: Callable[..., str], app_for: App,
+                                              saves: Path) -> None:
+    cid = make_campaign()
+    store = CampaignStore.open(saves, cid)  # someone else has it open
+    try:
+        app = app_for()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, MessageDialog)
+            assert dialog.dialog_title == "Save error"
+            assert "already open in this Sidekick process" in dialog.message
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, TitleScreen)
+    finally:
+        store.close()
+
+
+async def test_damaged_save_is_listed_and_explained(make_campaign: Callable[..., str],
+                                                    app_for: App, saves: Path) -> None:
+    cid = make_campaign("Broken Dreams")
+    make_campaign("Fine One")
+    (saves / cid / CAMPAIGN_FILE).write_text("{ this is not json", encoding="utf-8")
+    (saves / cid / BACKUP_FILE).write_text("[]", encoding="utf-8")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TitleScreen)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 2
+        damaged = next(i for i, c in enumerate(screen.campaigns) if c.id == cid)
+        assert str(table.get_row_at(damaged)[0]).startswith("⚠")
+        table.move_cursor(row=damaged)
+        await settle(pilot)
+        assert "cannot be read" in str(screen.query_one("#details").render())
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MessageDialog)
+        assert CAMPAIGN_FILE in app.screen.message
+
+
+async def test_campaign_for_missing_content(make_campaign: Callable[..., str], saves: Path,
+                                            tmp_path: Path) -> None:
+    cid = make_campaign()
+    broken = tmp_path / "content" / "masks"
+    broken.mkdir(parents=True)
+    (broken / "system.yaml").write_text("id: masks\nname: [unclosed\n", encoding="utf-8")
+    app = SidekickApp(saves_dir=saves, content_dirs=[tmp_path / "content"], campaign=cid)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MessageDialog)
+        assert dialog.dialog_title == "Content error"
+        assert "system.yaml" in dialog.message
+    assert not app.games
+
+
+async def test_campaign_option_opens_play(make_campaign: Callable[..., str], app_for: App
+                                          ) -> None:
+    app = app_for(make_campaign())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        await pilot.press("f10")
+        await settle(pilot)
+        assert isinstance(app.screen, TitleScreen)
+        assert not app.games  # leaving released the campaign
+
+
+async def test_help_screen(app_for: App, make_campaign: Callable[..., str]) -> None:
+    app = app_for(make_campaign())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        source = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
+        for key in ("Ctrl+Z", "Ctrl+G", "F5", "F7", "Ctrl+P", "How to play"):
+            assert key in source
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+
+
+async def test_quit_from_title(app_for: App) -> None:
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+    assert app.return_code == 0
+
+
+async def test_palette_on_title(make_campaign: Callable[..., str], app_for: App) -> None:
+    make_campaign("Night Shift")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"resume")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
