@@ -278,8 +278,14 @@ class Game:
 
     def targets_for(self, move: s.Move) -> list[dict[str, Any]]:
         """NPCs the move may target, present ones first."""
+        tests = {
+            "hero_has_influence": lambda n: n.hero_has_influence,
+            "has_influence_over_hero": lambda n: n.influence_over_hero,
+            "lacks_influence_over_hero": lambda n: not n.influence_over_hero and not n.barred,
+        }
         npcs = [n for n in self.state.npcs.values()
-                if not move.target_roles or n.role in move.target_roles]
+                if (not move.target_roles or n.role in move.target_roles)
+                and all(tests[w](n) for w in move.target_when)]
         npcs.sort(key=lambda n: (not n.present, n.name))
         return [opt(n.id, n.name, f"{n.role}{'' if n.present else ', not in the scene'}")
                 for n in npcs]
@@ -431,6 +437,15 @@ class Game:
         if move.target_roles and npc.role not in move.target_roles:
             raise IllegalAction(f"{move.name} cannot target {npc.name} ({npc.role}); it targets"
                                 f" {', '.join(move.target_roles)}")
+        for need in move.target_when:
+            if need == "hero_has_influence" and not npc.hero_has_influence:
+                raise IllegalAction(f"{move.name}: you hold no Influence over {npc.name}")
+            if need == "has_influence_over_hero" and not npc.influence_over_hero:
+                raise IllegalAction(f"{move.name}: {npc.name} has no Influence over you")
+            if need == "lacks_influence_over_hero" and npc.barred:
+                raise IllegalAction(f"{move.name}: {npc.name} lost Influence over you for good")
+            if need == "lacks_influence_over_hero" and npc.influence_over_hero:
+                raise IllegalAction(f"{move.name}: {npc.name} already has Influence over you")
         return npc.id
 
     def _start(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]) -> None:

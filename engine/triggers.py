@@ -36,6 +36,8 @@ def stem(word: str) -> str:
             elif suf == "ies":
                 word += "y"
             break
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]  # charge / charged / charging all meet at "charg"
     return word
 
 

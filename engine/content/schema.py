@@ -285,6 +285,9 @@ class Move(Model):
     roll: RollSpec | None = None
     target: Literal["none", "optional", "required"] = "none"
     target_roles: list[Id] = Field(default_factory=list, description="Roles a target may have.")
+    target_when: list[Literal["hero_has_influence", "has_influence_over_hero",
+                              "lacks_influence_over_hero"]] = Field(
+        default_factory=list, description="Only NPCs for whom all of these hold are targets.")
     before: list[Effect] = Field(
         default_factory=list, description="Effects applied before rolling."
     )

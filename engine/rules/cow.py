@@ -151,6 +151,9 @@ class SystemData(_Start):
     factions: list[FactionStart] = Field(default_factory=list)
     custom_hero: HeroStart = Field(default_factory=HeroStart)
     offer_readings: dict[str, dict[str, int]] = Field(default_factory=dict)
+    heat_on_roll: list[str] = Field(
+        default_factory=list, description="Moves that mark Heat as they are rolled, before"
+                                          " their outcome (Take a Big Risk).")
 
 
 def slug(text: str) -> str:
@@ -510,6 +513,10 @@ class CityRules(Ruleset):
             if sc is not None:
                 record["scheme"] = sc["id"]
                 items.append(_emit(ev.OnceUsed(key=f"session:scheme:{sc['id']}")))
+        if move.id in self.data.heat_on_roll:
+            items.append(effect_item(_rule("mark_heat", amount=1),
+                                     {"move": move.id, "target": state.flow.target,
+                                      "source": move.name}))
         if "asset" in declared:
             have = state.hero.tracks.get(ASSETS, 0)
             if have < 1:
@@ -1173,13 +1180,14 @@ class CityRules(Ruleset):
             return got
         fid, f = got
         why = str(args.get("why") or "sacrificed")
-        if args.get("pick") is None:
-            if not f["aspects"]:
-                return Step([ev.Narrated(text=f"{f['name']} has no aspect left to lose.",
-                                         by="engine")])
-            return Need("pick", f"Which aspect of {f['name']} is lost ({why})?",
-                        [opt(str(i), a) for i, a in enumerate(f["aspects"])])
-        old = f["aspects"].pop(int(args["pick"]))
+        picked = self._pick(args, "pick", f"Which aspect of {f['name']} is lost ({why})?",
+                            [opt(str(i), a) for i, a in enumerate(f["aspects"])])
+        if isinstance(picked, StagedNeed):
+            return picked
+        if picked is None:
+            return Step([ev.Narrated(text=f"{f['name']} has no aspect left to lose.",
+                                     by="engine")])
+        old = f["aspects"].pop(int(picked))
         return Step([self._put(fid, f, f"{f['name']} loses the aspect {old} ({why}).")])
 
     def _r_add_complication(self, state: CampaignState, args: dict[str, Any],
@@ -1236,11 +1244,12 @@ class CityRules(Ruleset):
         if not f["complications"]:
             return Step([ev.Narrated(text=f"{f['name']} has no complicating aspect.",
                                      by="engine")])
-        if args.get("pick") is None:
-            verb = "reduce" if reduce else "remove"
-            return Need("pick", f"Which complication does {f['name']} {verb}?",
-                        [opt(str(i), c) for i, c in enumerate(f["complications"])])
-        i = int(args["pick"])
+        verb = "reduce" if reduce else "remove"
+        picked = self._pick(args, "pick", f"Which complication does {f['name']} {verb}?",
+                            [opt(str(i), c) for i, c in enumerate(f["complications"])])
+        if isinstance(picked, StagedNeed):
+            return picked
+        i = int(str(picked))
         old = f["complications"][i]
         if reduce:
             smaller = self._draw(state, "complication_reductions", f"reduce:{fid}:{i}") or \
@@ -1323,24 +1332,23 @@ class CityRules(Ruleset):
         if not f["neighborhoods"]:
             return Step([ev.Narrated(text=f"{f['name']} holds no neighborhood to defend.",
                                      by="engine")])
-        if args.get("hood") is None:
-            return StagedNeed("pick", "Which neighborhood is contested?",
-                              self._hood_options(f), stage="hood")
-        hood = next(n for n in f["neighborhoods"] if slug(n) == args["hood"])
+        key = self._pick(args, "hood", "Which neighborhood is contested?",
+                         self._hood_options(f))
+        if isinstance(key, StagedNeed):
+            return key
+        hood = next(n for n in f["neighborhoods"] if slug(n) == key)
         if result == "lose_dominance":
             f["neighborhoods"].remove(hood)
             return Step([self._put(fid, f, f"{f['name']} repels the encroachers but no longer"
                                            f" dominates {hood}.")])
         others = [x for x in self.live_factions(state) if x != fid]
-        if args.get("to") is None:
-            if not others:
-                return Step([ev.Narrated(text="No other faction is there to take it.",
-                                         by="engine")])
-            if len(others) > 1:
-                return StagedNeed("pick", "Which faction is encroaching?",
-                                  [opt(x, facs[x]["name"]) for x in others], stage="to")
-            args = {**args, "to": others[0]}
-        to = str(args["to"])
+        to = self._pick(args, "to", "Which faction is encroaching?",
+                        [opt(x, facs[x]["name"]) for x in others])
+        if isinstance(to, StagedNeed):
+            return to
+        if to is None:
+            return Step([ev.Narrated(text="No other faction is there to take it.",
+                                     by="engine")])
         g = facs[to]
         f["neighborhoods"].remove(hood)
         g["neighborhoods"].append(hood)
@@ -1365,10 +1373,11 @@ class CityRules(Ruleset):
         if not free:
             raise IllegalAction("every neighborhood is dominated by a faction: Overtake"
                                 " Neighborhood instead")
-        if args.get("hood") is None:
-            return StagedNeed("pick", "Which undominated neighborhood?",
-                              [opt(slug(n), n) for n in free], stage="hood")
-        hood = next(n for n in free if slug(n) == args["hood"])
+        key = self._pick(args, "hood", "Which undominated neighborhood?",
+                         [opt(slug(n), n) for n in free])
+        if isinstance(key, StagedNeed):
+            return key
+        hood = next(n for n in free if slug(n) == key)
         f["neighborhoods"].append(hood)
         return Step([self._put(fid, f, f"No faction dominated {hood}: {f['name']} does now.")])
 
@@ -1414,12 +1423,13 @@ class CityRules(Ruleset):
         if isinstance(got, StagedNeed):
             return got
         fid, f = got
-        if args.get("pick") is None and f["aspects"]:
-            return Need("pick", f"{f['name']} succumbs: erase which aspect?",
-                        [opt(str(i), a) for i, a in enumerate(f["aspects"])])
+        picked = self._pick(args, "pick", f"{f['name']} succumbs: erase which aspect?",
+                            [opt(str(i), a) for i, a in enumerate(f["aspects"])])
+        if isinstance(picked, StagedNeed):
+            return picked
         events: list[ev.Event] = []
-        if args.get("pick") is not None:
-            old = f["aspects"].pop(int(args["pick"]))
+        if picked is not None:
+            old = f["aspects"].pop(int(picked))
             events.append(self._put(fid, f, f"{f['name']} succumbs to the threat and loses the"
                                             f" aspect {old}."))
         if len(f["complications"]) > len(f["aspects"]):
@@ -1462,10 +1472,10 @@ class CityRules(Ruleset):
         fid, f = got
         if not f["neighborhoods"]:
             return Step()
-        if args.get("hood") is None and len(f["neighborhoods"]) > 1:
-            return StagedNeed("pick", f"Which neighborhood does {f['name']} lose?",
-                              self._hood_options(f), stage="hood")
-        key = args.get("hood") or slug(f["neighborhoods"][0])
+        key = self._pick(args, "hood", f"Which neighborhood does {f['name']} lose?",
+                         self._hood_options(f))
+        if isinstance(key, StagedNeed):
+            return key
         hood = next(n for n in f["neighborhoods"] if slug(n) == key)
         f["neighborhoods"].remove(hood)
         return Step([self._put(fid, f, f"{f['name']} loses its hold on {hood}.")])

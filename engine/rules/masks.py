@@ -62,14 +62,17 @@ class MasksRules(Ruleset):
                     ) -> list[Adjustment]:
         """Spend Team (+1), surrender Influence over the target (+1) or act selfishly."""
         out: list[Adjustment] = []
-        if not self._would_improve(move, roll, 1):
-            return out
         team = state.pools.get("team", 0)
+        target = state.flow.target
+        held = bool(target and target in state.npcs and state.npcs[target].hero_has_influence)
+        # offer +1 steps while everything still available (each Team, the Influence held)
+        # could change the result, so several Team can be spent one at a time
+        if not self._would_improve(move, roll, team + int(held)):
+            return out
         if team > 0:
             out.append(Adjustment("team", "Spend 1 Team for +1", 1,
                                   f"the pool has {team}"))
-        target = state.flow.target
-        if target and target in state.npcs and state.npcs[target].hero_has_influence:
+        if held and target:
             name = state.npcs[target].name
             out.append(Adjustment("influence", f"Surrender Influence over {name} for +1", 1,
                                   "take advantage of your Influence"))

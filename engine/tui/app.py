@@ -60,9 +60,9 @@ class SidekickApp(App[None]):
         """Campaigns open in this app (closed on exit)."""
         self.theme = "tokyo-night"
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         """Show the title screen, then open ``campaign`` if one was given."""
-        self.push_screen(TitleScreen())
+        await self.push_screen(TitleScreen())
         if self.initial_campaign:
             self.open_campaign(self.initial_campaign)
         if os.environ.get(EXIT_WHEN_READY):

@@ -17,11 +17,15 @@ App = Callable[..., SidekickApp]
 
 
 async def open_form(pilot: object) -> NewCampaignScreen:
-    """From the title screen, press N."""
+    """From the title screen, press N, and choose Masks (other packs may come first)."""
     await pilot.press("n")  # type: ignore[attr-defined]
     await settle(pilot)  # type: ignore[arg-type]
     screen = pilot.app.screen  # type: ignore[attr-defined]
     assert isinstance(screen, NewCampaignScreen)
+    screen.query_one("#system", Select).value = "masks"
+    await settle(pilot)  # type: ignore[arg-type]
+    screen.query_one("#name", Input).focus()
+    await settle(pilot)  # type: ignore[arg-type]
     return screen
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from engine.store import CAMPAIGN_FILE, BACKUP_FILE, CampaignStore
+from engine.store import BACKUP_FILE, CAMPAIGN_FILE, CampaignStore
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ConfirmDialog, MessageDialog
 from engine.tui.screens.help import HelpScreen

@@ -109,6 +109,8 @@ def test_modifier_is_clamped_whatever_the_sources(new_game: NewGame, h: Any, mas
         *[ev.BonusAdded(id=100 + i, kind=k, amount=a, moves=[], target=None, expires="scene",
                         reason="test") for i, (k, a) in enumerate(bonuses)],
         ev.TrackChanged(track="team", scope="campaign", delta=0, value=spend),
+        # Bo tells the hero who they are, so Reject Influence can target Bo
+        ev.InfluenceChanged(npc="bo", direction="over_hero", held=True),
     ]
     if influence:
         setup.append(ev.InfluenceChanged(npc="bo", direction="hero_over", held=True))

@@ -39,7 +39,9 @@ def test_stem(word: str, expected: str) -> None:
 
 def test_stems_lowercase_and_split() -> None:
     assert stems("I PUNCHED the Robot's arm, twice!") == ["i", "punch", "the", "robot", "arm",
-                                                          "twice"]
+                                                          "twic"]
+    # a final "e" goes, so every form of a word meets at one stem
+    assert stems("charge charged charging") == ["charg", "charg", "charg"]
     assert stems("") == []
     assert stems("?!") == []
 
