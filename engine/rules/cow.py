@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.content import schema as s
+from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.odds import band_of, percent
 from engine.rules import events as ev
@@ -196,7 +198,7 @@ class CityRules(Ruleset):
 
     id = "city_of_whispers"
 
-    def __init__(self, pack: Any) -> None:
+    def __init__(self, pack: Pack) -> None:
         super().__init__(pack)
         self.data = SystemData.model_validate(pack.system.data)
         self.gm_title = pack.system.gm_title
@@ -238,8 +240,9 @@ class CityRules(Ruleset):
             return state.npcs[npc].name
         return "them"
 
-    def _draw(self, state: CampaignState, table: str, salt: str, avoid: list[str] = ()
+    def _draw(self, state: CampaignState, table: str, salt: str, avoid: Sequence[str] = ()
               ) -> str:
+        """A weighted draw from a table by the Magistrate (seeded), avoiding some entries."""
         t = self.pack.tables.get(table)
         entries = [e for e in t.entries if e.text not in avoid] if t else []
         if not entries:
@@ -248,7 +251,8 @@ class CityRules(Ruleset):
         return str(rng.choices(entries, weights=[e.weight for e in entries], k=1)[0].text)
 
     def _draw_many(self, state: CampaignState, table: str, salt: str, n: int,
-                   avoid: list[str] = ()) -> list[str]:
+                   avoid: Sequence[str] = ()) -> list[str]:
+        """``n`` different draws from a table."""
         out: list[str] = []
         for i in range(n):
             pick = self._draw(state, table, f"{salt}:{i}", [*avoid, *out])
@@ -483,7 +487,7 @@ class CityRules(Ruleset):
         return out
 
     def _connection(self, state: CampaignState, move: s.Move) -> str | None:
-        by_slug = {slug(n): n for n in state.hero.data.get("connections", [])}
+        by_slug: dict[str, str] = {slug(n): n for n in state.hero.data.get("connections", [])}
         for d in self._declared(state, move):
             if d.startswith("connection:") and d.split(":", 1)[1] in by_slug:
                 return by_slug[d.split(":", 1)[1]]
@@ -634,7 +638,7 @@ class CityRules(Ruleset):
                     or not all(d["met"] for d in demands):
                 raise IllegalAction("no Demand can be perceived now")
             text = self._draw(state, "city_demands", f"demand:{len(demands)}",
-                              [d["text"] for d in demands]) or "The city will say, in time."
+                              [d["text"] for d in demands]) or "answer when it calls"
             demands.append({"text": text, "met": False})
             return ([CitySheetChanged(key="demands", value=demands,
                                       text=f"Demand {len(demands)} of {MAX_DEMANDS}: the city"
@@ -674,7 +678,6 @@ class CityRules(Ruleset):
         def put(key: str, value: Any, text: str) -> None:
             items.append(_emit(CitySheetChanged(key=key, value=value, text=text)))
 
-        hoods = self.neighborhoods()
         connections = list(start.connections) or self._draw_many(state, "neighborhoods", "home",
                                                                   1)
         histories = list(start.histories)
@@ -726,7 +729,6 @@ class CityRules(Ruleset):
                 + (", ".join(value["neighborhoods"]) or "no neighborhood") + ".")))
         if start.faction:
             put("faction", slug(start.faction.name), f"You belong to {start.faction.name}.")
-        _ = hoods
         return items
 
     # --- rule effects -------------------------------------------------------------------
@@ -890,7 +892,8 @@ class CityRules(Ruleset):
         if args.get("band") == "critical":
             if tie:
                 return Step(push=[effect_item({"type": "ask", "count": 3}, ctx)])
-            events = [self._new_tie(state, target, "you watched them closely")] if target else []
+            events: list[ev.Event] = [
+                self._new_tie(state, target, "you watched them closely")] if target else []
             return Step(events, push=[effect_item({"type": "ask", "count": 2}, ctx)])
         if not args.get("asked"):
             return Step(push=[effect_item({"type": "ask", "count": 2}, ctx),
@@ -1495,7 +1498,7 @@ class CityRules(Ruleset):
         former = state.hero.data.get("former_faction")
         left = state.data.get("factions", {}).get(former, {}).get("aspects", []) if former \
             else []
-        f = faction_value(FactionStart(name=name))
+        f = faction_value(FactionStart(name=name, magistrate=False))
         if left and args.get("pick") is None:
             return Need("pick", "Which remaining aspect does the new faction start with?",
                         [opt(str(i), a) for i, a in enumerate(left)])
@@ -1547,5 +1550,3 @@ class CityRules(Ruleset):
             return Step()
         return Step(push=[effect_item(_rule("add_complication", faction=mine), ctx)])
 
-
-_ = (Ruleset, s)

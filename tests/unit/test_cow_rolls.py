@@ -16,7 +16,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_odds, percent
 from engine.rules import events as ev
-from engine.rules.cow import CitySheetChanged, CityRules
+from engine.rules.cow import CityRules, CitySheetChanged
 
 COW_DIR = Path(__file__).resolve().parents[2] / "content" / "city-of-whispers"
 NPCS = [("Odile Farrow", "contact", "fence"), ("Brother Cask", "ally", ""),
@@ -112,7 +112,7 @@ def test_pack_loads_with_its_ruleset_and_magistrate(cow: Pack) -> None:
 
 def test_archetype_sheet_and_factions(cow: Pack) -> None:
     data = make(cow).state.hero.data
-    assert [b["text"] for b in data["beliefs"]][0].startswith("Everyone in Vell has a price")
+    assert data["beliefs"][0]["text"].startswith("Everyone in Vell has a price")
     assert data["connections"] == ["Copperkettle"]
     assert [h["neighborhood"] for h in data["histories"]] == [
         "Lantern Row", "Saltmarrow Docks", "the Thornwick", "Gilt Terrace"]
