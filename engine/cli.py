@@ -80,8 +80,8 @@ def _parse_stats(text: str) -> dict[str, int]:
 def _parse_npc(text: str) -> tuple[str, str, str]:
     parts = text.split(":")
     if len(parts) < 2 or not parts[0].strip():
-        raise CliError(f"--npc: expected 'Name:role' (role: teammate, adult, villain, bystander),"
-                       f" got {text!r}")
+        raise CliError(f"--npc: expected 'Name:role' (roles depend on the system, e.g. adult or"
+                       f" villain in Masks), got {text!r}")
     return parts[0].strip(), parts[1].strip().lower(), ":".join(parts[2:]).strip()
 
 

@@ -73,7 +73,10 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "OutcomeReached":
             return e["text"]
         case "OptionsChosen":
-            return "Chosen: " + "; ".join(t.rstrip(".") for t in e["texts"]) + "."
+            texts = [t.strip() for t in e["texts"]]
+            joined = "; ".join(t[:-1] if t.endswith(".") and i < len(texts) - 1 else t
+                               for i, t in enumerate(texts))
+            return "Chosen: " + joined
         case "QuestionsAsked":
             return "Asked: " + " / ".join(e["questions"])
         case "ConditionMarked":

@@ -123,6 +123,10 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     answers = list(_as_list(step.get("choose")))
     adjusts = list(_as_list(step.get("adjust")))
+    dice_rolls = _as_list(step.get("dice"))
+    if dice_rolls and not isinstance(dice_rolls[0], list):
+        dice_rolls = [dice_rolls]  # one roll's faces; a list of lists is one per roll
+    dice_rolls = list(dice_rolls)
     while True:
         stage = game.state.flow.stage
         if stage == "roll":
@@ -135,10 +139,10 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
                 if params is not None and not isinstance(params, dict):
                     raise IllegalAction("'params' is a mapping, e.g. {complexity: 2}")
                 out += game.set_roll_options(step.get("stat"), step.get("advantage"), params)
-            dice = step.get("dice")
+            dice = dice_rolls.pop(0) if dice_rolls else None
             if dice is None and not step.get("roll", True):
                 raise IllegalAction("the move needs a roll: give 'dice: [a, b]' or 'roll: true'")
-            out += game.roll(None if dice is None else [int(d) for d in _as_list(dice)])
+            out += game.roll(None if dice is None else [int(d) for d in dice])
             step = {k: v for k, v in step.items() if k not in (
                 "dice", "spend_team", "stat", "advantage", "declare", "params")}
         elif stage == "adjust":

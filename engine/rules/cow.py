@@ -985,11 +985,6 @@ class CityRules(Ruleset):
                                        reason=f"{self._name(state, target)} invited you")])
         return self._r_grant_belief(state, args, ctx)
 
-    def _r_said(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]) -> Step:
-        """Journal the option picked from a ``one_of`` (its text is the effect's source)."""
-        text = str(ctx.get("source") or "").strip()
-        return Step([ev.Narrated(text=f"Chosen: {text}", by="engine")] if text else [])
-
     # --- questions
 
     def _r_answer(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]

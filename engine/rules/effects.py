@@ -348,7 +348,10 @@ class Interpreter:
                 return [{"effect": data, "ctx": {**ctx, "target": one}}]
             case "one_of":
                 chosen = next(o for o in eff.options if o.id == one)
-                return [effect_item(e, {**ctx, "source": chosen.text}) for e in chosen.effects]
+                picked = ev.OptionsChosen(move=ctx.get("move") or "", options=[chosen.id],
+                                          texts=[chosen.text])
+                return [{"emit": picked.to_dict()}] + [
+                    effect_item(e, {**ctx, "source": chosen.text}) for e in chosen.effects]
             case "advance":
                 adv = next(a for a in self.pack.system.advancements if a.id == one)
                 return [{"emit": ev.AdvanceTaken(advance=adv.id, text=adv.text).to_dict()}] + [

@@ -235,7 +235,7 @@ def test_meet_someone_new(game: Game) -> None:
     assert game.state.bonuses[-1].moves == ["direct_someone_to_act", "use_a_secret"]
     roll(game, "meet_someone_new", [3, 3])  # 8
     events = pick(game, "interest", "insult", "answer", ["0", "1"])
-    assert any(e["text"].startswith("Chosen: Doubt") for e in of(events, "Narrated"))
+    assert any(t.startswith("Doubt") for e in of(events, "OptionsChosen") for t in e["texts"])
     assert any(e["text"].startswith("You answer:") for e in of(events, "Narrated"))
 
 
