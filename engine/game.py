@@ -166,7 +166,7 @@ class Game:
             system=pack.id,
             name=name.strip() or "Untitled campaign",
             seed=seed if seed is not None else secrets.randbelow(2**31),
-            dice_mode=dice_mode,  # type: ignore[arg-type]
+            dice_mode=dice_mode,
             hero=hero,
             pools={t.id: t.start for t in pack.system.tracks if t.scope == "campaign"},
         )
@@ -367,7 +367,7 @@ class Game:
                                         self.rules.declarations(self.state, move)],
                        "declared": list(f.declared),
                        "team": self.state.pools.get("team")}
-            return Prompt("roll", f"{move.name}: roll {context['preview']['dice']}",
+            return Prompt("roll", f"{move.name}: roll {self.pack.dice_for(move).notation}",
                           context=context)
         if f.stage == "adjust":
             assert move is not None and f.roll is not None

@@ -17,8 +17,9 @@ SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat"}
 def _name(pack: Pack | None, kind: str, key: str) -> str:
     if pack is None:
         return key
-    table: dict[str, Any] = {"stat": pack.stats, "cond": pack.conditions, "track": pack.tracks}[
-        kind]
+    tables: dict[str, dict[str, Any]] = {"stat": pack.stats, "cond": pack.conditions,
+                                         "track": pack.tracks}
+    table = tables[kind]
     return table[key].name if key in table else key
 
 
@@ -150,8 +151,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "DoomStruck":
             return f"☠ **Doom:** {e['text']}"
         case "ThreadsChanged":
-            parts = [f"+ {t}" for t in e["added"]] + [f"- {t}" for t in e["removed"]]
-            return "Threads: " + "; ".join(parts) if parts else None
+            changes = [f"+ {t}" for t in e["added"]] + [f"- {t}" for t in e["removed"]]
+            return "Threads: " + "; ".join(changes) if changes else None
         case "OracleAnswered":
             word = ("Exceptional " if e["exceptional"] else "") + e["answer"]
             twist = ", and a twist!" if e["twist"] else ""

@@ -19,9 +19,20 @@ from engine.dice import DiceSpec
 class BandLike(Protocol):
     """Anything with an id and inclusive ``min``/``max`` bounds (None = open)."""
 
-    id: str
-    min: int | None
-    max: int | None
+    @property
+    def id(self) -> str:
+        """The band's id."""
+        ...
+
+    @property
+    def min(self) -> int | None:
+        """Lowest total in the band (None: no lower bound)."""
+        ...
+
+    @property
+    def max(self) -> int | None:
+        """Highest total in the band (None: no upper bound)."""
+        ...
 
 
 @lru_cache(maxsize=256)

@@ -208,8 +208,8 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
                 raise ScriptError(f"step {i} ({_describe(step)}): {e}") from None
             all_events += events
             if not journal:
-                for e in events:
-                    emit(e)
+                for event in events:
+                    emit(event)
         if journal:
             for line in render_all(all_events, game.pack):
                 emit({"type": "JournalLine", "text": line})

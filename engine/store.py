@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from tinydb import TinyDB
 from tinydb.storages import Storage
@@ -118,7 +118,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     """True for a real int (bool excluded)."""
     return type(value) is int
 

@@ -135,7 +135,7 @@ def _key_path(loc: Iterable[Any]) -> str:
     return out or "(top)"
 
 
-def _describe(err: dict[str, Any]) -> str:
+def _describe(err: Any) -> str:
     msg = err["msg"]
     if err["type"] == "extra_forbidden":
         return "unknown key (check the spelling; see the README's content format)"
@@ -220,9 +220,9 @@ def _effect_sites(pack: Pack) -> Iterator[tuple[str, str, Any]]:
     for g in pack.gm_moves:
         for eff in _walk_effects(g.effects):
             yield "gm.yaml", f"moves.{g.id}.effects", eff
-    for t in pack.gm.threats:
-        for eff in _walk_effects(t.doom_effects):
-            yield "gm.yaml", f"threats.{t.id}.doom_effects", eff
+    for threat in pack.gm.threats:
+        for eff in _walk_effects(threat.doom_effects):
+            yield "gm.yaml", f"threats.{threat.id}.doom_effects", eff
 
 
 def check_bands(name: str, bands: list[s.Band]) -> list[str]:
@@ -353,9 +353,9 @@ def cross_check(pack: Pack) -> list[str]:
             )
         if r.stat == "choice" and not r.choices:
             problems.append(f"{where}.roll.choices: stat 'choice' needs a list of stats")
-        for c in r.choices:
-            if c not in sources - {"choice"}:
-                problems.append(f"{where}.roll.choices: unknown stat {c!r}")
+        for choice in r.choices:
+            if choice not in sources - {"choice"}:
+                problems.append(f"{where}.roll.choices: unknown stat {choice!r}")
         for prm in r.params:
             if not prm.min <= prm.default <= prm.max:
                 problems.append(f"{where}.roll.params.{prm.id}: default {prm.default} is"
@@ -400,9 +400,10 @@ def cross_check(pack: Pack) -> list[str]:
                 problems.append(f"{at}: unknown condition {eff.condition!r}"
                                 f" (expected one of {sorted(conds)})")
         elif isinstance(eff, s.ShiftLabels):
-            for st in (eff.up, eff.down):
-                if st and st not in stats:
-                    problems.append(f"{at}: unknown stat {st!r} (expected one of {sorted(stats)})")
+            for stat_id in (eff.up, eff.down):
+                if stat_id and stat_id not in stats:
+                    problems.append(f"{at}: unknown stat {stat_id!r}"
+                                    f" (expected one of {sorted(stats)})")
         elif isinstance(eff, s.ShiftLabel | s.LockLabel):
             if eff.stat and eff.stat not in stats:
                 problems.append(f"{at}: unknown stat {eff.stat!r}"
@@ -422,7 +423,7 @@ def cross_check(pack: Pack) -> list[str]:
                     problems.append(f"{at}: {eff.type} names unknown move {mid!r}"
                                     f" (expected one of {sorted(pack.moves)})")
         elif isinstance(eff, s.Ask):
-            mid = where.split("(")[1].split(")")[0] if "(" in where else None
+            mid = where.split("(")[1].split(")")[0] if "(" in where else ""
             if mid and mid in pack.moves and not pack.moves[mid].questions:
                 problems.append(f"{at}: 'ask' needs the move to list questions")
     return problems

@@ -305,7 +305,7 @@ class Interpreter:
         if eff.name == "choose_from_band":
             move = ctx["move"]
             band = str(eff.args.get("band"))
-            count = int(eff.args.get("count") or 1)  # type: ignore[arg-type]
+            count = int(eff.args.get("count") or 1)
             return Step(push=[{"choose": {"move": move, "key": f"outcomes.{band}",
                                           "count": count,
                                           "exclude": [str(eff.args.get("exclude") or "")]},
@@ -348,9 +348,9 @@ class Interpreter:
                 return [{"effect": data, "ctx": {**ctx, "target": one}}]
             case "one_of":
                 chosen = next(o for o in eff.options if o.id == one)
-                picked = ev.OptionsChosen(move=ctx.get("move") or "", options=[chosen.id],
-                                          texts=[chosen.text])
-                return [{"emit": picked.to_dict()}] + [
+                said = ev.OptionsChosen(move=ctx.get("move") or "", options=[chosen.id],
+                                        texts=[chosen.text])
+                return [{"emit": said.to_dict()}] + [
                     effect_item(e, {**ctx, "source": chosen.text}) for e in chosen.effects]
             case "advance":
                 adv = next(a for a in self.pack.system.advancements if a.id == one)

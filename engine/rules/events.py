@@ -346,8 +346,8 @@ class BonusAdded(Event):
 def _bonus(state: CampaignState, ev: BonusAdded) -> None:
     state.bonuses.append(
         ActiveBonus(
-            id=ev.id, kind=ev.kind, amount=ev.amount, moves=list(ev.moves),  # type: ignore[arg-type]
-            target=ev.target, expires=ev.expires, reason=ev.reason,  # type: ignore[arg-type]
+            id=ev.id, kind=ev.kind, amount=ev.amount, moves=list(ev.moves),
+            target=ev.target, expires=ev.expires, reason=ev.reason,
         )
     )
     state.next_id = max(state.next_id, ev.id + 1)
@@ -382,7 +382,7 @@ class HoldChanged(Event):
 def _hold(state: CampaignState, ev: HoldChanged) -> None:
     state.holds = [h for h in state.holds if h.move != ev.move]
     if ev.value > 0:
-        state.holds.append(HoldEntry(move=ev.move, amount=ev.value, expires=ev.expires))  # type: ignore[arg-type]
+        state.holds.append(HoldEntry(move=ev.move, amount=ev.value, expires=ev.expires))
 
 
 @event
