@@ -8,23 +8,25 @@ the ``clock`` let tests substitute the campaign factory and freeze 'last played'
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.binding import Binding
 
-from engine import campaigns
 from engine.errors import EngineError
-from engine.game import Game
 from engine.store import default_saves_dir, slugify
-from engine.tui.screens.dialogs import MessageDialog
-from engine.tui.screens.help import HelpScreen
-from engine.tui.screens.new_campaign import NewCampaignScreen
-from engine.tui.screens.play import PlayScreen
 from engine.tui.screens.title import TitleScreen
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+# The title screen needs only the store; the rules core, the play screen and the form are
+# imported when first needed (and preloaded in a thread once the title is up), so the app
+# starts about as fast as Textual itself.
 
 EXIT_WHEN_READY = "SIDEKICK_EXIT_WHEN_READY"
 """If set, the app exits as soon as the title screen is up (for the launch benchmark)."""
@@ -45,8 +47,8 @@ class SidekickApp(App[None]):
         content_dirs: Sequence[Path | str] = (),
         campaign: str | None = None,
         *,
-        open_game: Callable[..., Game] = campaigns.open_game,
-        new_game: Callable[..., Game] = campaigns.new_game,
+        open_game: Callable[..., Game] | None = None,
+        new_game: Callable[..., Game] | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         super().__init__()
@@ -67,6 +69,8 @@ class SidekickApp(App[None]):
             self.open_campaign(self.initial_campaign)
         if os.environ.get(EXIT_WHEN_READY):
             self.call_after_refresh(self.exit)
+        else:
+            threading.Thread(target=_preload, name="sidekick-preload", daemon=True).start()
 
     def on_unmount(self) -> None:
         """Release every campaign still open."""
@@ -77,8 +81,12 @@ class SidekickApp(App[None]):
 
     def open_campaign(self, campaign_id: str) -> bool:
         """Open a saved campaign into the play screen; show the error if it cannot open."""
+        from engine.campaigns import open_game
+        from engine.tui.screens.play import PlayScreen
+
         try:
-            game = self.open_game_fn(self.saves_dir, campaign_id, self.content_dirs)
+            game = (self.open_game_fn or open_game)(self.saves_dir, campaign_id,
+                                                   self.content_dirs)
         except EngineError as e:
             self.show_error(e)
             return False
@@ -88,6 +96,8 @@ class SidekickApp(App[None]):
 
     def start_new_campaign(self) -> None:
         """Open the new-campaign form."""
+        from engine.tui.screens.new_campaign import NewCampaignScreen
+
         self.push_screen(NewCampaignScreen())
 
     def unique_id(self, name: str) -> str:
@@ -101,9 +111,12 @@ class SidekickApp(App[None]):
 
     def create_campaign(self, kw: dict[str, Any]) -> str | None:
         """Create a campaign from the form's values and play it; the error text otherwise."""
+        from engine.campaigns import new_game
+        from engine.tui.screens.play import PlayScreen
+
         try:
-            game = self.new_game_fn(self.saves_dir, content=self.content_dirs,
-                                    campaign_id=self.unique_id(kw["name"]), **kw)
+            game = (self.new_game_fn or new_game)(self.saves_dir, content=self.content_dirs,
+                                                  campaign_id=self.unique_id(kw["name"]), **kw)
         except EngineError as e:
             return e.message
         self.games.append(game)
@@ -112,22 +125,35 @@ class SidekickApp(App[None]):
 
     def close_game(self, game: Game) -> None:
         """Release a campaign's lock (harmless twice)."""
+        from engine.campaigns import close_game
+
         if game in self.games:
             self.games.remove(game)
-        campaigns.close_game(game)
+        close_game(game)
 
     # ------------------------------------------------------------------ errors and help
 
     def show_error(self, error: BaseException) -> None:
         """Show an engine error as a readable dialog."""
+        from engine.tui.screens.dialogs import MessageDialog
+
         title = getattr(error, "title", "Error")
         message = getattr(error, "message", None) or str(error)
         self.push_screen(MessageDialog(title, message))
 
     def action_help(self) -> None:
         """Show keys and how to play."""
+        from engine.tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+
+def _preload() -> None:
+    """Import what playing needs while the player looks at the title screen."""
+    import engine.campaigns
+    import engine.tui.screens.new_campaign
+    import engine.tui.screens.play  # noqa: F401
 
 
 def run(saves_dir: Path | None = None, content_dirs: Iterable[Path] = (),

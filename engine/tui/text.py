@@ -8,15 +8,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.rule import Rule
 from rich.text import Text
 
-from engine.content.loader import Pack
-from engine.journal import render
+if TYPE_CHECKING:  # the title screen imports this module: keep the rules core out of it
+    from engine.content.loader import Pack
 
 # The palette follows the app's theme (tokyo-night) so Rich text and widgets agree.
 FG = "#a9b1d6"
@@ -92,6 +92,8 @@ def indent(renderable: RenderableType, cells: int = 2) -> Padding:
 def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
                   ) -> RenderableType | None:
     """The styled journal entry for one event dict, or None for bookkeeping events."""
+    from engine.journal import render
+
     t = e.get("type")
     if t == "Rolled":
         return indent(roll_text(e, pack))

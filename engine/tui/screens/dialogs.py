@@ -30,13 +30,39 @@ class Dialog(ModalScreen[Any]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
+    submit: Submit | None = None
+
     def __init__(self, title: str) -> None:
         super().__init__()
         self.dialog_title = title
+        self.closed = False
+        """Set once the dialog has answered or been cancelled: later keys are ignored."""
+        self.on_close: Callable[[Any], None] | None = None
+        """Called with the result when the dialog closes. (Textual's push_screen callback is
+        handed to whichever screen was active when the dialog was pushed, which may be a
+        dialog that is itself closing; this hook does not depend on that.)"""
+
+    def finish(self, result: Any) -> None:
+        """Close with ``result`` (only once, however fast the keys come)."""
+        if not self.closed:
+            self.closed = True
+            self.dismiss(result)
+            if self.on_close is not None:
+                self.on_close(result)
+
+    def answer(self, value: Any) -> None:
+        """Hand ``value`` to ``submit``: close if it worked, show its error otherwise."""
+        if self.closed or self.submit is None:
+            return
+        error = self.submit(value)
+        if error:
+            self.show_error(error)
+        else:
+            self.finish(value)
 
     def action_cancel(self) -> None:
         """Close without answering."""
-        self.dismiss(None)
+        self.finish(None)
 
     def show_error(self, message: str | None) -> None:
         """Show ``message`` in the dialog's error line (or clear it)."""
@@ -70,7 +96,7 @@ class MessageDialog(Dialog):
 
     @on(Button.Pressed, "#ok")
     def _ok(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 class ConfirmDialog(Dialog):
@@ -101,11 +127,11 @@ class ConfirmDialog(Dialog):
 
     def action_answer(self, yes: bool) -> None:
         """Answer."""
-        self.dismiss(yes)
+        self.finish(yes)
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.finish(event.button.id == "yes")
 
 
 class ChoiceList(OptionList):
@@ -235,11 +261,7 @@ class ChoiceDialog(Dialog):
         if not self.lo <= len(ids) <= self.hi:
             self.show_error(f"Pick {self._want()} (you picked {len(ids)}).")
             return
-        error = self.submit(ids)
-        if error:
-            self.show_error(error)
-        else:
-            self.dismiss(ids)
+        self.answer(ids)
 
     @on(OptionList.OptionSelected, "#choices")
     def _single(self, event: OptionList.OptionSelected) -> None:
@@ -261,7 +283,7 @@ class ChoiceDialog(Dialog):
 
     @on(Button.Pressed, "#cancel")
     def _cancel_button(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 class DiceDialog(Dialog):
@@ -288,17 +310,13 @@ class DiceDialog(Dialog):
     @on(Input.Submitted, "#faces")
     @on(Button.Pressed, "#ok")
     def _submit(self) -> None:
-        text = self.query_one("#faces", Input).value
-        error = self.submit(text)
-        if error:
-            self.show_error(error)
+        self.answer(self.query_one("#faces", Input).value)
+        if not self.closed:
             self.query_one("#faces", Input).focus()
-        else:
-            self.dismiss(text)
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 class AddNpcDialog(Dialog):
@@ -331,15 +349,11 @@ class AddNpcDialog(Dialog):
         role = self.query_one("#npc-role", Select).value
         answer = (self.query_one("#npc-name", Input).value, str(role),
                   self.query_one("#npc-note", Input).value)
-        error = self.submit(answer)
-        if error:
-            self.show_error(error)
-        else:
-            self.dismiss(answer)
+        self.answer(answer)
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 class SceneDialog(Dialog):
@@ -380,15 +394,11 @@ class SceneDialog(Dialog):
                   "location": self.query_one("#scene-where", Input).value,
                   "stakes": self.query_one("#scene-stakes", Input).value,
                   "present": cast}
-        error = self.submit(answer)
-        if error:
-            self.show_error(error)
-        else:
-            self.dismiss(answer)
+        self.answer(answer)
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
 
 
 class MovesDialog(Dialog):
@@ -443,11 +453,7 @@ class MovesDialog(Dialog):
             self._pick(event.option.id)
 
     def _pick(self, move_id: str) -> None:
-        error = self.submit(move_id)
-        if error:
-            self.show_error(error)
-        else:
-            self.dismiss(move_id)
+        self.answer(move_id)
 
 
 class EndSceneDialog(ChoiceDialog):

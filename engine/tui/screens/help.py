@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
+
+from engine.tui.widgets.keybar import KeyBar
 
 HELP = """\
 # How to play
@@ -90,7 +92,7 @@ class HelpScreen(ModalScreen[None]):
         """The help text."""
         with VerticalScroll(id="help-box"):
             yield Markdown(HELP)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Focus the scroller so arrows scroll."""

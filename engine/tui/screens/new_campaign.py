@@ -12,7 +12,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import (
     Button,
-    Footer,
     Input,
     Label,
     RadioButton,
@@ -25,6 +24,7 @@ from engine.content.loader import Pack, discover, get_pack
 from engine.errors import EngineError
 from engine.game import hero_problems
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD
+from engine.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from engine.tui.app import SidekickApp
@@ -131,7 +131,7 @@ class NewCampaignScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Button("Start the story (ctrl+s)", variant="success", id="create")
                 yield Button("Cancel (esc)", id="cancel")
-        yield Footer()
+        yield KeyBar()
 
     def _archetype_options(self) -> list[tuple[str, str]]:
         if self.pack is None:

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, ContentSwitcher, Footer, Input, Static
+from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from engine.dice import parse_faces
 from engine.errors import EngineError
@@ -46,6 +46,7 @@ from engine.tui.text import (
 )
 from engine.tui.widgets.action_menu import ActionMenu, plain_prompt, suggestion_prompt
 from engine.tui.widgets.journal import Journal
+from engine.tui.widgets.keybar import KeyBar
 from engine.tui.widgets.roll_panel import RollPanel
 from engine.tui.widgets.sheet import Sheet
 
@@ -85,6 +86,7 @@ class PlayScreen(Screen[None]):
         self.events: list[dict[str, Any]] = []
         """Every event of the campaign, in order (the journal's source; trimmed on undo)."""
         self._dialog_open = False
+        self._topbar = Text()
         self._queued: list[tuple[Callable[[], Any], Callable[[Any], None] | None]] = []
 
     @property
@@ -110,7 +112,7 @@ class PlayScreen(Screen[None]):
                         yield Button("Choose", id="waiting", variant="primary")
             with VerticalScroll(id="sidebar"):
                 yield Sheet(id="sheet")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Load the journal from the log and show whatever the engine waits for."""
@@ -158,7 +160,9 @@ class PlayScreen(Screen[None]):
         out.append(f"  ·  {self.game.pack.system.name}", DIM)
         if st.dice_mode == "physical":
             out.append(" · your dice", DIM)
-        self.query_one("#topbar", Static).update(out)
+        if out != self._topbar:
+            self._topbar = out
+            self.query_one("#topbar", Static).update(out)
 
     def _draw_prompt(self, open_dialogs: bool) -> None:
         game = self.game
@@ -273,8 +277,9 @@ class PlayScreen(Screen[None]):
         return True
 
     def _maybe_open_choice(self) -> None:
+        """Open the choice dialog once the result of the action is on screen."""
         if self.game.pending.kind in CHOICE_KINDS:
-            self.open_choice()
+            self.call_after_refresh(self.open_choice)
 
     def _submit(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
                 **kwargs: Any) -> str | None:
@@ -472,12 +477,21 @@ class PlayScreen(Screen[None]):
 
     def push_dialog(self, factory: Callable[[], Any],
                     on_result: Callable[[Any], None] | None = None) -> None:
-        """Show the dialog ``factory`` makes, or queue it while another dialog is open."""
-        if self._dialog_open:
-            self._queued.append((factory, on_result))
+        """Show the dialog ``factory`` makes now, or once this screen is on top again.
+
+        Dialogs are shown one at a time and only from this screen (a dialog pushed while
+        another screen is on top would hand its answer to that screen).
+        """
+        self._queued.append((factory, on_result))
+        self._drain()
+
+    def _drain(self) -> None:
+        if self._dialog_open or self.app.screen is not self or not self._queued:
             return
+        factory, on_result = self._queued.pop(0)
         dialog = factory()
         if dialog is None:
+            self._drain()
             return
         self._dialog_open = True
 
@@ -487,10 +501,14 @@ class PlayScreen(Screen[None]):
             self.refresh_bindings()
             if on_result is not None:
                 on_result(result)
-            while self._queued and not self._dialog_open:
-                self.push_dialog(*self._queued.pop(0))
+            self.call_after_refresh(self._drain)
 
-        self.app.push_screen(dialog, done)
+        dialog.on_close = done
+        self.app.push_screen(dialog)
+
+    def on_screen_resume(self) -> None:
+        """Back on top (a dialog, the help or the palette closed): show any queued dialog."""
+        self.call_after_refresh(self._drain)
 
     # ------------------------------------------------------------------ table talk
 

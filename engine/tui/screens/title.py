@@ -10,13 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from engine.errors import EngineError
 from engine.store import CampaignSummary, delete_campaign, list_campaigns
 from engine.tui.commands import TitleCommands
-from engine.tui.screens.dialogs import ConfirmDialog
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, PRIMARY, when
+from engine.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from engine.tui.app import SidekickApp
@@ -75,7 +75,7 @@ class TitleScreen(Screen[None]):
             yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
             yield Static(id="empty")
             yield Static(id="details")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         """Fill the list."""
@@ -192,6 +192,8 @@ class TitleScreen(Screen[None]):
 
     def confirm_delete(self, cid: str) -> None:
         """Ask, then delete campaign ``cid``."""
+        from engine.tui.screens.dialogs import ConfirmDialog
+
         c = self._summary(cid)
         name = c.name if c else cid
 

@@ -156,6 +156,9 @@ class Sheet(Static):
     """The sheet as plain styled text (what is shown, before wrapping)."""
 
     def show(self, game: Game) -> None:
-        """Render the sheet for the game's current state."""
-        self.text = sheet_text(game)
-        self.update(hanging(self.text))
+        """Render the sheet for the game's current state (a no-op when nothing changed)."""
+        text = sheet_text(game)
+        if text == self.text:
+            return
+        self.text = text
+        self.update(hanging(text))
