@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import engine.tui  # noqa: F401  (before any textual import: it sets the frame rate, as the app does)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 MINIMAL_APP = """
@@ -84,6 +86,7 @@ def bench_launch(runs: int) -> dict[str, float]:
     env = dict(os.environ, SIDEKICK_SAVES=str(saves), SIDEKICK_EXIT_WHEN_READY="1",
                SIDEKICK_FORCE_TUI="1", TERM=os.environ.get("TERM", "xterm-256color"))
     env.pop("TEXTUAL", None)
+    env.pop("TEXTUAL_FPS", None)  # each app picks its own (Sidekick sets 120 itself)
     for _ in range(2):  # warm the disk cache and bytecode
         _run_on_pty(MINIMAL_APP, env)
         _run_on_pty(SIDEKICK_APP, env)
@@ -149,8 +152,11 @@ async def _bench_moves(moves: int) -> dict[str, Any]:
                 if time.perf_counter() - t0 > 5:
                     raise TimeoutError(key)
 
+        def stage() -> str:
+            return str(screen.game.flow.stage)
+
         while len(to_result) < moves:
-            while not isinstance(app.screen, PlayScreen) or screen.game.flow.stage != "fiction":
+            while not isinstance(app.screen, PlayScreen) or stage() != "fiction":
                 dialog = app.screen  # keep results, take the first options
                 if isinstance(dialog, ChoiceDialog) and not dialog.single:
                     for _ in range(dialog.lo):
@@ -161,10 +167,12 @@ async def _bench_moves(moves: int) -> dict[str, Any]:
             await pilot.press("enter")
             await pilot.pause()
             await pilot.pause(0.05)
-            to_panel.append(await press_until("enter", lambda: screen.game.flow.stage == "roll"))
+            to_panel.append(await press_until("enter", lambda: stage() == "roll"))
             await pilot.pause(0.05)
             entries = len(journal.entries)
-            to_result.append(await press_until("enter", lambda e=entries: len(journal.entries) > e))
+            to_result.append(await press_until(
+                "enter", lambda e=entries: len(journal.entries) > e
+                and journal.scroll_y >= journal.max_scroll_y))
             await pilot.pause(0.1)
     return {"move_to_roll_panel_ms": statistics.median(to_panel) * 1000,
             "roll_to_result_ms": statistics.median(to_result) * 1000,

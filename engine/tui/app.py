@@ -87,7 +87,7 @@ class SidekickApp(App[None]):
         try:
             game = (self.open_game_fn or open_game)(self.saves_dir, campaign_id,
                                                    self.content_dirs)
-        except EngineError as e:
+        except Exception as e:  # an engine error, or a bug: a message, never a traceback
             self.show_error(e)
             return False
         self.games.append(game)
@@ -119,6 +119,8 @@ class SidekickApp(App[None]):
                                                   campaign_id=self.unique_id(kw["name"]), **kw)
         except EngineError as e:
             return e.message
+        except Exception as e:  # a bug: say so, keep the form as it is
+            return f"Unexpected error ({type(e).__name__}): {e}"
         self.games.append(game)
         self.switch_screen(PlayScreen(game))
         return None
@@ -134,11 +136,13 @@ class SidekickApp(App[None]):
     # ------------------------------------------------------------------ errors and help
 
     def show_error(self, error: BaseException) -> None:
-        """Show an engine error as a readable dialog."""
+        """Show an error as a readable dialog (engine errors by their title and message)."""
         from engine.tui.screens.dialogs import MessageDialog
 
-        title = getattr(error, "title", "Error")
-        message = getattr(error, "message", None) or str(error)
+        if isinstance(error, EngineError):
+            title, message = error.title, error.message
+        else:
+            title, message = "Unexpected error", f"{type(error).__name__}: {error}"
         self.push_screen(MessageDialog(title, message))
 
     def action_help(self) -> None:

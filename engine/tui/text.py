@@ -117,8 +117,8 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
         if e.get("by") == "player":
             return Text("│ " + e["text"], "italic #c0caf5")
         if e.get("by") == "gm":
-            return inline(line, PRIMARY)
-        return inline(line, DIM)
+            return indent(inline(line, PRIMARY))
+        return indent(inline(line, DIM))
     if t == "GMMoveMade":
         out = Text("◆ ", PRIMARY)
         out.append(f"GM — {e['name']}", "bold " + PRIMARY)

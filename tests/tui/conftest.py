@@ -110,6 +110,6 @@ def journal_text(app: SidekickApp) -> str:
     journal = app.screen.query_one(Journal) if app.screen.query(Journal) else next(
         s.query_one(Journal) for s in app.screen_stack if s.query(Journal))
     console = Console(width=200, record=True, color_system=None, file=io.StringIO())
-    for entry in journal.entries:
+    for _n, entry in journal.entries:
         console.print(entry)
     return console.export_text()

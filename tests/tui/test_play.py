@@ -183,6 +183,19 @@ async def test_undo(make_campaign: Callable[..., str], app_for: App) -> None:
         await pilot.press("ctrl+z")  # nothing left to undo: a message, no crash
         await settle(pilot)
         assert any("nothing to undo" in n.message for n in app._notifications)
+        await describe(pilot, "I punch the drones")
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        await enter_dice(pilot, "4 4")
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("ctrl+z")  # takes the roll back: the dice are asked for again
+        await settle(pilot)
+        assert game.flow.stage == "roll"
+        text = journal_text(app)
+        assert "I punch the drones" in text and "2d6 [4 4]" not in text
+        assert isinstance(app.focused, RollPanel)
 
 
 async def test_end_scene_and_next(make_campaign: Callable[..., str], app_for: App) -> None:
@@ -190,28 +203,43 @@ async def test_end_scene_and_next(make_campaign: Callable[..., str], app_for: Ap
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         game = game_of(app)
-        await describe(pilot, "I punch Dusk in the face")
+        await pilot.press("f5")  # nothing marked: the dialog says so and just ends the scene
+        await settle(pilot)
+        assert isinstance(app.screen, EndSceneDialog)
+        assert "no conditions marked" in str(app.screen.message)
+        await pilot.press("escape")  # keep playing
+        await settle(pilot)
+        assert game.state.scene.open
+        await describe(pilot, "I blast through the wall")
         await pilot.press("enter", "enter")
         await settle(pilot)
-        await enter_dice(pilot, "1 1")  # a miss: the GM may mark a condition
+        await enter_dice(pilot, "3 3")  # 6 + 2 = 8: a weak hit
+        await pilot.press("enter")  # strain: mark a condition
+        await settle(pilot)
+        await pilot.press("enter")  # the first free condition: Afraid
+        await settle(pilot)
+        assert game.state.hero.conditions == ["afraid"]
         await pilot.press("f5")
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, EndSceneDialog)
         texts = [str(o.prompt) for o in dialog.query_one("#choices").options]  # type: ignore[attr-defined]
-        assert any("Turn and run from something" in t for t in texts)  # Afraid's clear_by
-        await pilot.press("space", "enter")  # the first condition's action was taken
+        assert texts == ["☐ Afraid\nClears if you: Turn and run from something that frightens"
+                         " or overwhelms you."]
+        await pilot.press("space", "enter")  # its clearing action was taken
         await settle(pilot)
         assert not game.state.scene.open
+        assert game.state.hero.conditions == []
         assert isinstance(app.screen, SceneDialog)
-        await fill(pilot, "#scene-title", "Blackout at the pier")
+        await type_text(pilot, "Blackout at the pier")
         await fill(pilot, "#scene-where", "Pier 9")
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         assert game.state.scene.open and game.state.scene.title == "Blackout at the pier"
-        assert "Scene 2: Blackout at the pier — Pier 9" in journal_text(app)
-        assert "Scene 1 ends" in journal_text(app)
+        text = journal_text(app)
+        assert "Scene 2: Blackout at the pier — Pier 9" in text
+        assert "Scene 1 ends" in text and "cleared Afraid" in text
 
 
 async def test_end_session_move(make_campaign: Callable[..., str], app_for: App) -> None:

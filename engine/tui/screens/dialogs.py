@@ -20,9 +20,15 @@ from textual.widgets.selection_list import Selection
 
 from engine.tui.messages import ChoiceConfirmed
 from engine.tui.text import DIM, FG
+from engine.tui.widgets.keybar import KeyBar
 
 Submit = Callable[[Any], str | None]
 """A dialog's callback: act on the answer; return an error message, or None when it worked."""
+
+
+def _field(placeholder: str, **kwargs: Any) -> Input:
+    """A compact input, so dialogs fit 80x24."""
+    return Input(placeholder=placeholder, compact=True, **kwargs)
 
 
 class Dialog(ModalScreen[Any]):
@@ -87,12 +93,13 @@ class MessageDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         """Title, message, OK."""
+        yield KeyBar()
         with Vertical(classes="dialog" + (" error" if self.error else "")):
             yield Label(self.dialog_title, classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(self.message, id="message", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("OK", variant="primary", id="ok")
+                yield Button("OK", variant="primary", id="ok", compact=True)
 
     @on(Button.Pressed, "#ok")
     def _ok(self) -> None:
@@ -113,13 +120,14 @@ class ConfirmDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         """Question and two buttons."""
+        yield KeyBar()
         with Vertical(classes="dialog"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Static(self.question, classes="dialog-body", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(f"{self.yes} (y)", variant="error" if self.danger else "primary",
-                             id="yes")
-                yield Button(f"{self.no} (n)", id="no")
+                             id="yes", compact=True)
+                yield Button(f"{self.no} (n)", id="no", compact=True)
 
     def on_mount(self) -> None:
         """Focus the safe answer."""
@@ -140,8 +148,8 @@ class ChoiceList(OptionList):
     Marking more than ``limit`` options is refused (a ``Refused`` message is posted).
     """
 
-    BINDINGS = [Binding("space", "toggle", "Mark", show=False),
-                Binding("enter", "confirm", "Confirm", show=False)]
+    BINDINGS = [Binding("space", "mark", "Mark"),
+                Binding("enter", "confirm", "Confirm")]
 
     @dataclass
     class Toggled(Message):
@@ -164,7 +172,7 @@ class ChoiceList(OptionList):
         out.append_text(self.prompts[key])
         return out
 
-    def action_toggle(self) -> None:
+    def action_mark(self) -> None:
         """Mark or unmark the highlighted option."""
         option = self.highlighted_option
         if option is None or option.id is None:
@@ -212,11 +220,14 @@ class ChoiceDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         """Message, the options, the count, buttons."""
+        yield KeyBar()
         with Vertical(classes="dialog wide"):
             yield Label(self.dialog_title, classes="dialog-title")
             if self.message:
                 yield Static(self.message, classes="dialog-message", markup=False)
-            if self.single:
+            if not self.options:
+                pass
+            elif self.single:
                 yield OptionList(*[Option(self._prompt(o), id=o["id"]) for o in self.options],
                                  id="choices")
             else:
@@ -225,12 +236,13 @@ class ChoiceDialog(Dialog):
             yield Static(self._count_text(), id="count")
             yield self.error_line()
             with Horizontal(classes="buttons"):
-                yield Button("Confirm (enter)", variant="primary", id="confirm")
-                yield Button(f"{self.cancel_label} (esc)", id="cancel")
+                yield Button("Confirm (enter)", variant="primary", id="confirm", compact=True)
+                yield Button(f"{self.cancel_label} (esc)", id="cancel", compact=True)
 
     def on_mount(self) -> None:
-        """Focus the list."""
-        self.query_one("#choices").focus()
+        """Focus the list (or Confirm when there is nothing to pick)."""
+        target = self.query("#choices") or self.query("#confirm")
+        target.first().focus()
 
     def _want(self) -> str:
         if self.lo == self.hi:
@@ -240,13 +252,16 @@ class ChoiceDialog(Dialog):
         return f"{self.lo} to {self.hi}"
 
     def _count_text(self) -> str:
+        if not self.options:
+            return ""
         if self.single:
             return "↑↓ to move, Enter to choose"
         n = len(self.preselect) if not self.is_mounted else len(self._selected())
         return f"Picked {n} — pick {self._want()}.  Space marks, Enter confirms."
 
     def _selected(self) -> list[str]:
-        return list(self.query_one("#choices", ChoiceList).selected)
+        lists = self.query(ChoiceList)
+        return list(lists.first().selected) if lists else []
 
     @on(ChoiceList.Toggled)
     def _changed(self) -> None:
@@ -297,15 +312,20 @@ class DiceDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         """What to roll, the input, errors."""
+        yield KeyBar()
         with Vertical(classes="dialog"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Static(self.summary, classes="dialog-message")
             yield Label(f"Roll {self.notation} and type the faces (like 3 5):")
-            yield Input(placeholder="e.g. 3 5", id="faces")
+            yield _field("e.g. 3 5", id="faces")
             yield self.error_line()
             with Horizontal(classes="buttons"):
-                yield Button("Roll (enter)", variant="primary", id="ok")
-                yield Button("Cancel (esc)", id="cancel")
+                yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
+                yield Button("Cancel (esc)", id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the dice box."""
+        self.query_one("#faces").focus()
 
     @on(Input.Submitted, "#faces")
     @on(Button.Pressed, "#ok")
@@ -329,19 +349,27 @@ class AddNpcDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         """Name, role, note."""
+        yield KeyBar()
         with Vertical(classes="dialog"):
             yield Label(self.dialog_title, classes="dialog-title")
-            yield Label("Name")
-            yield Input(placeholder="e.g. Captain Vega", id="npc-name")
-            yield Label("Role")
-            yield Select([(r.capitalize(), r) for r in self.roles], value=self.roles[0],
-                         allow_blank=False, id="npc-role")
-            yield Label("Note (optional)")
-            yield Input(placeholder="who they are to you", id="npc-note")
+            with Horizontal(classes="row"):
+                yield Label("Name", classes="row-label")
+                yield _field("e.g. Captain Vega", id="npc-name")
+            with Horizontal(classes="row"):
+                yield Label("Role", classes="row-label")
+                yield Select([(r.capitalize(), r) for r in self.roles], value=self.roles[0],
+                             allow_blank=False, compact=True, id="npc-role")
+            with Horizontal(classes="row"):
+                yield Label("Note", classes="row-label")
+                yield _field("who they are to you (optional)", id="npc-note")
             yield self.error_line()
             with Horizontal(classes="buttons"):
-                yield Button("Add (enter)", variant="primary", id="ok")
-                yield Button("Cancel (esc)", id="cancel")
+                yield Button("Add (enter)", variant="primary", id="ok", compact=True)
+                yield Button("Cancel (esc)", id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the name."""
+        self.query_one("#npc-name").focus()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
@@ -367,15 +395,19 @@ class SceneDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         """Fields and the cast."""
+        yield KeyBar()
         with Vertical(classes="dialog wide"):
             yield Label(self.dialog_title + ": frame the next scene", classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
-                yield Label("Title")
-                yield Input(placeholder="e.g. Fallout at the museum", id="scene-title")
-                yield Label("Where")
-                yield Input(placeholder="e.g. Halcyon Museum, after hours", id="scene-where")
-                yield Label("At stake")
-                yield Input(placeholder="what could go wrong?", id="scene-stakes")
+                with Horizontal(classes="row"):
+                    yield Label("Title", classes="row-label")
+                    yield _field("e.g. Fallout at the museum", id="scene-title")
+                with Horizontal(classes="row"):
+                    yield Label("Where", classes="row-label")
+                    yield _field("e.g. Halcyon Museum, after hours", id="scene-where")
+                with Horizontal(classes="row"):
+                    yield Label("At stake", classes="row-label")
+                    yield _field("what could go wrong?", id="scene-stakes")
                 if self.npcs:
                     yield Label("Who is there (space marks)")
                     yield SelectionList[str](*[Selection(name, nid, present)
@@ -383,8 +415,12 @@ class SceneDialog(Dialog):
                                              id="scene-cast")
             yield self.error_line()
             with Horizontal(classes="buttons"):
-                yield Button("Start (enter)", variant="primary", id="ok")
-                yield Button("Not yet (esc)", id="cancel")
+                yield Button("Start (enter)", variant="primary", id="ok", compact=True)
+                yield Button("Not yet (esc)", id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the title."""
+        self.query_one("#scene-title").focus()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
@@ -411,9 +447,10 @@ class MovesDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         """Filter box and list."""
+        yield KeyBar()
         with Vertical(classes="dialog wide tall"):
             yield Label(self.dialog_title, classes="dialog-title")
-            yield Input(placeholder="type to filter, ↓ to the list, Enter to use", id="filter")
+            yield _field("type to filter, ↓ to the list, Enter to use", id="filter")
             yield OptionList(id="moves")
             yield self.error_line()
 
@@ -461,9 +498,10 @@ class EndSceneDialog(ChoiceDialog):
 
     def __init__(self, conditions: Sequence[dict[str, Any]], preselect: Sequence[str],
                  submit: Submit) -> None:
-        super().__init__(
-            "End the scene",
-            "Mark each condition whose clearing action you took this scene; those clear as the"
-            " scene ends. Mark none and press Enter to just end the scene.",
-            conditions, 0, len(conditions), submit, preselect, cancel_label="Keep playing")
+        message = ("Mark each condition whose clearing action you took this scene (Space); they"
+                   " clear as the scene ends. Enter ends the scene." if conditions else
+                   "You have no conditions marked, so nothing needs clearing. Enter ends the"
+                   " scene.")
+        super().__init__("End the scene", message, conditions, 0, len(conditions), submit,
+                         preselect, cancel_label="Keep playing")
         self.single = False

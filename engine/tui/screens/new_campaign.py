@@ -103,16 +103,14 @@ class NewCampaignScreen(Screen[None]):
             yield Static(id="validation")
             yield Static(Text("People in your hero's life", "bold " + ACCENT),
                          classes="form-section")
-            yield Static(Text("Teammates, an adult who holds Influence over you, a villain."
-                              " Leave a name empty to skip the row; Ctrl+R fills in the"
-                              " build's suggestions.", style=DIM), classes="hint")
+            yield Static(self._npc_hint(), id="npc-hint", classes="hint")
             for i in range(NPC_ROWS):
                 with Horizontal(classes="npc-row"):
                     yield _field("name", id=f"npc-name-{i}", classes="npc-name")
                     yield Select(role_opts, allow_blank=False, compact=True,
                                  id=f"npc-role-{i}", classes="npc-role")
                     yield _field("note", id=f"npc-note-{i}", classes="npc-note")
-            yield Button("Use the suggested NPCs (ctrl+r)", id="suggest")
+            yield Button("Use the suggested NPCs (ctrl+r)", id="suggest", compact=True)
             yield Static(Text("Dice and first scene", "bold " + ACCENT), classes="form-section")
             with RadioSet(id="dice"):
                 yield RadioButton("Seeded dice: the app rolls (reproducible)", value=True,
@@ -129,8 +127,9 @@ class NewCampaignScreen(Screen[None]):
                 yield _field("e.g. the roof of the Halcyon Museum", id="scene-where")
             yield Static(id="form-error")
             with Horizontal(classes="buttons"):
-                yield Button("Start the story (ctrl+s)", variant="success", id="create")
-                yield Button("Cancel (esc)", id="cancel")
+                yield Button("Start the story (ctrl+s)", variant="success", id="create",
+                             compact=True)
+                yield Button("Cancel (esc)", id="cancel", compact=True)
         yield KeyBar()
 
     def _archetype_options(self) -> list[tuple[str, str]]:
@@ -139,6 +138,11 @@ class NewCampaignScreen(Screen[None]):
         options = [(a.name, a.id) for a in self.pack.system.archetypes]
         options.append((f"Custom {self.pack.system.stat_label.lower()}", CUSTOM))
         return options
+
+    def _npc_hint(self) -> Text:
+        roles = ", ".join(self.pack.system.roles) if self.pack else "any role"
+        return Text(f"A few people in your hero's life ({roles}). Leave a name empty to skip"
+                    " the row; Ctrl+R fills in the build's suggestions.", style=DIM)
 
     def _role_options(self) -> list[tuple[str, str]]:
         roles = self.pack.system.roles if self.pack else ["teammate"]
@@ -175,6 +179,7 @@ class NewCampaignScreen(Screen[None]):
         arche.set_options(options)
         arche.value = options[0][1]
         roles = self._role_options()
+        self.query_one("#npc-hint", Static).update(self._npc_hint())
         for i in range(NPC_ROWS):
             sel = self.query_one(f"#npc-role-{i}", Select)
             sel.set_options(roles)
@@ -220,7 +225,7 @@ class NewCampaignScreen(Screen[None]):
         text = Text(a.pitch.strip(), FG)
         text.append("\n")
         for sid, st in pack.stats.items():
-            text.append(f"{st.name} ", DIM)
+            text.append(f"{st.name}\u00a0", DIM)  # no break between a stat and its value
             text.append(f"{a.stats.get(sid, 0):+d}   ", "bold " + ACCENT)
         pitch.update(text)
         self.query_one("#validation", Static).update("")

@@ -87,6 +87,8 @@ class PlayScreen(Screen[None]):
         """Every event of the campaign, in order (the journal's source; trimmed on undo)."""
         self._dialog_open = False
         self._topbar = Text()
+        self._names: dict[str, str] = {}
+        self._names_seen = 0
         self._queued: list[tuple[Callable[[], Any], Callable[[Any], None] | None]] = []
 
     @property
@@ -109,7 +111,7 @@ class PlayScreen(Screen[None]):
                                     id="fiction")
                         yield ActionMenu(id="menu")
                         yield RollPanel(id="roll")
-                        yield Button("Choose", id="waiting", variant="primary")
+                        yield Button("Choose", id="waiting", variant="primary", compact=True)
             with VerticalScroll(id="sidebar"):
                 yield Sheet(id="sheet")
         yield KeyBar()
@@ -131,9 +133,13 @@ class PlayScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def _npc_names(self) -> dict[str, str]:
-        names = {e["id"]: e["name"] for e in self.events if e.get("type") == "NPCAdded"}
-        names.update({k: v.name for k, v in self.game.state.npcs.items()})
-        return names
+        """NPC id -> name, for every NPC the journal may mention (removed ones included)."""
+        if self._names_seen != len(self.events):
+            for e in self.events[self._names_seen:]:
+                if e.get("type") == "NPCAdded":
+                    self._names[e["id"]] = e["name"]
+            self._names_seen = len(self.events)
+        return {**self._names, **{k: v.name for k, v in self.game.state.npcs.items()}}
 
     def _refresh_all(self, open_dialogs: bool = True) -> None:
         self.query_one(Sheet).show(self.game)
@@ -259,15 +265,16 @@ class PlayScreen(Screen[None]):
             return f"Unexpected error ({type(e).__name__}): {e}"
         if fn == self.game.undo:
             self.events = [e for e in self.events if e.get("a", 0) < before]
-            self.query_one(Journal).reset(self.events, self._npc_names())
+            self._names_seen = min(self._names_seen, len(self.events))
+            self.query_one(Journal).undo_after(self.events[-1]["n"] if self.events else 0)
         else:
             self.events.extend(new)
             self.query_one(Journal).add_events(new, self._npc_names())
         self._refresh_all(open_dialogs=False)
         return None
 
-    def run_action(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
-                   **kwargs: Any) -> bool:
+    def perform(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
+                **kwargs: Any) -> bool:
         """Run an action and notify its error; True if it worked."""
         error = self.act(fn, *args, **kwargs)
         if error:
@@ -298,7 +305,7 @@ class PlayScreen(Screen[None]):
             self.notify("Describe what your hero does first (or F2 for the move list).",
                         severity="warning")
             return
-        if self.run_action(self.game.describe, text):
+        if self.perform(self.game.describe, text):
             event.input.value = ""
 
     @on(MenuPicked)
@@ -309,11 +316,11 @@ class PlayScreen(Screen[None]):
         elif kind == "all":
             self.action_moves()
         elif kind == "none":
-            self.run_action(self.game.choose_move, None)
+            self.perform(self.game.choose_move, None)
         elif kind == "target":
-            self.run_action(self.game.choose_target, value)
+            self.perform(self.game.choose_target, value)
         elif kind == "adjust":
-            self.run_action(self.game.adjust, value)
+            self.perform(self.game.adjust, value)
 
     def use_move(self, move_id: str) -> None:
         """Use a move now: from the suggestions, the move list or the command palette."""
@@ -393,13 +400,16 @@ class PlayScreen(Screen[None]):
         if game.flow.stage != "roll":
             return
         p = game.pending
+        if event.kind == "roll" and p.context.get("stat_choices") and not game.flow.stat:
+            self.notify("This move lets you choose the stat: pick it first.", timeout=3)
+            event = RollCommand("stat")
         if event.kind == "roll":
             if p.context.get("physical"):
                 self.open_dice()
             else:
-                self.run_action(game.roll)
+                self.perform(game.roll)
         elif event.kind == "team":
-            self.run_action(game.spend_team)
+            self.perform(game.spend_team)
         elif event.kind == "stat":
             choices = p.context.get("stat_choices") or []
             options = [{"id": s, "label": game.pack.stats[s].name if s in game.pack.stats else s,
@@ -409,7 +419,7 @@ class PlayScreen(Screen[None]):
                 lambda ids: self._submit(game.set_roll_options, stat=ids[0])))
         elif event.kind == "advantage":
             cycle = {None: "advantage", "advantage": "disadvantage", "disadvantage": "none"}
-            self.run_action(game.set_roll_options, advantage=cycle.get(game.flow.advantage,
+            self.perform(game.set_roll_options, advantage=cycle.get(game.flow.advantage,
                                                                         "none"))
 
     def open_dice(self) -> None:
@@ -444,8 +454,10 @@ class PlayScreen(Screen[None]):
         if p.kind not in CHOICE_KINDS:
             return None
         move = self.game.pack.moves.get(self.game.flow.move or "")
-        title = {"questions": "Questions to ask", "battle": "Entering battle"}.get(
-            p.kind, move.name if move else "Choose")
+        name = move.name if move else next(
+            (e["name"] for e in reversed(self.events) if e.get("type") == "MoveTriggered"),
+            "Choose")
+        title = {"questions": "Questions to ask", "battle": "Entering battle"}.get(p.kind, name)
         message = self._recent_outcome()
         message.append(p.message, "bold " + FG)
         return ChoiceDialog(title, message, p.options, p.min, p.max,
@@ -514,12 +526,12 @@ class PlayScreen(Screen[None]):
 
     def action_undo(self) -> None:
         """Undo the last action."""
-        if self.run_action(self.game.undo):
+        if self.perform(self.game.undo):
             self.notify("Undone: back to before the last action.", timeout=3)
 
     def action_ask_gm(self) -> None:
         """"What happens next?" — a soft GM move."""
-        self.run_action(self.game.ask_gm)
+        self.perform(self.game.ask_gm)
 
     def action_add_npc(self) -> None:
         """Bring an NPC into the story."""
@@ -536,12 +548,9 @@ class PlayScreen(Screen[None]):
         if game.flow.stage not in ("fiction", "move"):
             self.notify("Finish what is pending before ending the scene.", severity="warning")
             return
-        options = []
-        for cid, c in game.pack.conditions.items():
-            marked = cid in game.state.hero.conditions
-            options.append({"id": cid, "label": f"{c.name}{' (marked)' if marked else ''}",
-                            "detail": c.clear_by})
-        options.sort(key=lambda o: o["id"] not in game.state.hero.conditions)
+        options = [{"id": cid, "label": c.name, "detail": f"Clears if you: {c.clear_by}"}
+                   for cid, c in game.pack.conditions.items()
+                   if cid in game.state.hero.conditions]
 
         def submit(ids: list[str]) -> str | None:
             error = self.act(game.end_scene, ids)
@@ -573,7 +582,7 @@ class PlayScreen(Screen[None]):
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self.run_action(self.game.end_session)
+                self.perform(self.game.end_session)
 
         self.push_dialog(lambda: ConfirmDialog(
             "End the session", "End the session now? The scene closes and the end-of-session"
@@ -581,11 +590,11 @@ class PlayScreen(Screen[None]):
 
     def set_presence(self, npc_id: str, present: bool) -> None:
         """An NPC enters or leaves the scene."""
-        self.run_action(self.game.set_presence, npc_id, present)
+        self.perform(self.game.set_presence, npc_id, present)
 
     def took_clearing_action(self, condition: str) -> None:
         """Note a clearing action taken this scene."""
-        self.run_action(self.game.took_clearing_action, condition)
+        self.perform(self.game.took_clearing_action, condition)
 
     def action_toggle_sheet(self) -> None:
         """Show or hide the character sheet."""

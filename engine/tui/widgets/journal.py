@@ -6,15 +6,24 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.console import RenderableType
+from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.widgets import RichLog
 
 from engine.content.loader import Pack
-from engine.tui.text import journal_entry
+from engine.tui.text import DIM, journal_entry
+
+MAX_ENTRIES = 2000
+"""Entries kept on screen; older ones drop off the top (``sidekick export`` has them all)."""
 
 
 class Journal(RichLog):
-    """A scrolling log of styled journal entries that re-wraps when its width changes."""
+    """A scrolling log of styled journal entries that re-wraps when its width changes.
+
+    Each entry remembers the event number it came from and the line it starts at, so undo
+    removes the last entries without redrawing the rest.
+    """
 
     DEFAULT_CSS = """
     Journal { background: $surface; padding: 0 1; overflow-x: hidden; scrollbar-gutter: stable; }
@@ -23,13 +32,21 @@ class Journal(RichLog):
     def __init__(self, pack: Pack, **kwargs: Any) -> None:
         super().__init__(wrap=True, min_width=20, **kwargs)
         self.pack = pack
-        self.entries: list[RenderableType] = []
-        """Every entry shown, kept so the log can be re-flowed on resize."""
+        self.entries: list[tuple[int, RenderableType]] = []
+        """(event number, entry) for every entry shown."""
+        self.dropped = 0
+        """How many early entries are not shown."""
+        self._starts: list[int] = []
         self._width = 0
+        self._height = 0
         self.can_focus = True
 
     def _render_width(self) -> int:
         return max(self.scrollable_content_region.width, 20)
+
+    def _draw(self, entry: RenderableType) -> None:
+        self._starts.append(len(self.lines))
+        self.write(entry, width=self._render_width(), scroll_end=False)
 
     def add_events(self, events_: Iterable[Mapping[str, Any]], npcs: Mapping[str, str]) -> int:
         """Append the entries for ``events_``; return how many were added."""
@@ -38,29 +55,72 @@ class Journal(RichLog):
             entry = journal_entry(e, self.pack, npcs)
             if entry is None:
                 continue
-            self.entries.append(entry)
+            self.entries.append((int(e.get("n", 0)), entry))
             if self._width:
-                self.write(entry, width=self._render_width(), scroll_end=True)
+                self._draw(entry)
             added += 1
+        if len(self.entries) > MAX_ENTRIES:
+            extra = len(self.entries) - MAX_ENTRIES
+            self.dropped += extra
+            del self.entries[:extra]
+            if self._width:
+                self._reflow()
+                return added
+        if added and self._width:
+            # now, so the new lines are in the very next frame (a deferred scroll costs one)
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
         return added
 
     def reset(self, events_: Iterable[Mapping[str, Any]], npcs: Mapping[str, str]) -> None:
-        """Show exactly the entries for ``events_`` (after undo, or on open)."""
+        """Show exactly the entries for ``events_`` (on open)."""
         self.entries = []
-        self.clear()
+        self.dropped = 0
+        width, self._width = self._width, 0  # collect first, then draw once
         self.add_events(events_, npcs)
+        self._width = width
+        if width:
+            self._reflow()
+
+    def undo_after(self, event_no: int) -> None:
+        """Remove the entries of events after ``event_no`` (what an undo took back)."""
+        before = len(self.entries)
+        keep = before
+        while keep and self.entries[keep - 1][0] > event_no:
+            keep -= 1
+        if keep == before:
+            return
+        del self.entries[keep:]
+        if not self._width:
+            return
+        if len(self._starts) != before or keep == 0:
+            self._reflow()
+            return
+        cut = self._starts[keep]
+        del self._starts[keep:]
+        del self.lines[cut:]
+        self._line_cache.clear()
+        self.virtual_size = Size(self.virtual_size.width, len(self.lines))
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
 
     def _reflow(self) -> None:
         self.clear()
-        width = self._render_width()
-        for entry in self.entries:
-            self.write(entry, width=width, scroll_end=False)
+        self._starts = []
+        if self.dropped:
+            self.write(Text(f"… {self.dropped} earlier entries (sidekick export shows the whole"
+                            " journal)", DIM), width=self._render_width(), scroll_end=False)
+        for _n, entry in self.entries:
+            self._draw(entry)
         self.scroll_end(animate=False, immediate=True)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Re-wrap every entry when the width changes."""
+        """Re-wrap every entry when the width changes; stay at the end when the height does."""
         width = event.size.width
         if width and width != self._width:
             self._width = width
             self._size_known = True
             self.call_after_refresh(self._reflow)
+        elif self._height and self.scroll_y >= self.max_scroll_y + (event.size.height
+                                                                    - self._height):
+            self.scroll_end(animate=False, immediate=True, x_axis=False)  # it was at the end
+        self._height = event.size.height

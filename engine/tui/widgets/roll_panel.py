@@ -40,7 +40,6 @@ class RollPanel(Widget, can_focus=True):
         self.team = team
         self.stat_name = stat_name
         self.refresh(layout=True)
-        self.app.refresh_bindings() if self.is_mounted else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide keys that do nothing for this roll."""

@@ -60,12 +60,12 @@ def sheet_text(game: Game) -> Text:
              if t.scope == "campaign"]
     if tracks or pools:
         _head(out, "Tracks")
-        for t, v in tracks + pools:
-            out.append(f"{t.name:<10}", FG)
-            if t.max is not None and t.max <= 12:
+        for track, v in tracks + pools:
+            out.append(f"{track.name:<10}", FG)
+            if track.max is not None and track.max <= 12:
                 out.append("●" * v, ACCENT)
-                out.append("○" * max(t.max - v, 0), DIM)
-                out.append(f" {v}/{t.max}\n", DIM)
+                out.append("○" * max(track.max - v, 0), DIM)
+                out.append(f" {v}/{track.max}\n", DIM)
             else:
                 out.append(f"{v}\n", "bold " + ACCENT)
 
@@ -93,34 +93,33 @@ def sheet_text(game: Game) -> Text:
 
     if st.npcs:
         _head(out, "Cast")
-        present = sorted(st.npcs.values(), key=lambda n: (not n.present, n.name))
-        for n in present:
-            out.append("● " if n.present else "○ ", GOOD if n.present else DIM)
-            out.append(n.name, ("bold " + FG) if n.present else DIM)
-            out.append(f"\n  {n.role}{'' if n.present else ', not here'}", DIM)
-            if n.influence_over_hero:
+        cast = sorted(st.npcs.values(), key=lambda npc: (not npc.present, npc.name))
+        for npc in cast:
+            out.append("● " if npc.present else "○ ", GOOD if npc.present else DIM)
+            out.append(npc.name, ("bold " + FG) if npc.present else DIM)
+            out.append(f"\n  {npc.role}{'' if npc.present else ', not here'}", DIM)
+            if npc.influence_over_hero:
                 out.append(" · ⇐ Influence on you", MIXED)
-            if n.hero_has_influence:
+            if npc.hero_has_influence:
                 out.append(" · ⇒ yours on them", GOOD)
-            if n.conditions:
+            if npc.conditions:
                 names = ", ".join(pack.conditions[c].name if c in pack.conditions else c
-                                  for c in n.conditions)
+                                  for c in npc.conditions)
                 out.append(f" · {names}", BAD)
             out.append("\n")
 
-    threats = [t for t in st.threats.values()]
-    if threats:
+    if st.threats:
         _head(out, "Threats")
-        for t in threats:
-            out.append("☠ " if t.active else "✓ ", BAD if t.active else DIM)
-            out.append(t.name + "\n  ", FG)
-            out.append("▰" * t.clock, BAD)
-            out.append("▱" * max(t.size - t.clock, 0), DIM)
-            out.append(f" {t.clock}/{t.size}\n", DIM)
-            if t.active and t.clock < len(t.steps):
-                out.append(f"  next: {t.steps[t.clock]}\n", DIM)
-            elif t.doom:
-                out.append(f"  doom: {t.doom}\n", DIM)
+        for threat in st.threats.values():
+            out.append("☠ " if threat.active else "✓ ", BAD if threat.active else DIM)
+            out.append(threat.name + "\n  ", FG)
+            out.append("▰" * threat.clock, BAD)
+            out.append("▱" * max(threat.size - threat.clock, 0), DIM)
+            out.append(f" {threat.clock}/{threat.size}\n", DIM)
+            if threat.active and threat.clock < len(threat.steps):
+                out.append(f"  next: {threat.steps[threat.clock]}\n", DIM)
+            elif threat.doom:
+                out.append(f"  doom: {threat.doom}\n", DIM)
 
     _head(out, f"Session {st.session}")
     sc = st.scene

@@ -1,0 +1,155 @@
+"""Dialogs for the automated GM's tools: the oracle and GM-framed scenes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine.tui.screens.dialogs import Dialog, Submit
+from engine.tui.text import ACCENT, DIM, FG, GOOD
+from engine.tui.widgets.keybar import KeyBar
+
+
+def _level_prompt(level: dict[str, Any]) -> Text:
+    odds = level["odds"]
+    out = Text(f"{level['name']:<18}", "bold " + FG)
+    out.append(f"yes {level['chance']}%", GOOD)
+    out.append(f"  (exceptional yes {odds['exceptional yes']}, exceptional no"
+               f" {odds['exceptional no']}, twist {odds['twist']})", DIM)
+    return out
+
+
+class OracleDialog(Dialog):
+    """Ask the oracle a yes/no question at a likelihood; the exact odds of each answer show."""
+
+    def __init__(self, levels: list[dict[str, Any]], tension: int, submit: Submit) -> None:
+        super().__init__("Ask the oracle")
+        self.levels = levels
+        self.tension = tension
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        """Question, likelihoods with odds, buttons."""
+        yield KeyBar()
+        with Vertical(classes="dialog wide"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(Text("A yes/no question about the story; the d100 answers. "
+                                  f"Tension {self.tension}/9: twists come on doubles up to"
+                                  f" {self.tension}{self.tension}.", DIM))
+                yield Input(placeholder="e.g. Is the ferry still running?", id="question",
+                            compact=True)
+                yield Label("How likely is yes? (↑↓, Enter asks)")
+                yield OptionList(*[Option(_level_prompt(lv), id=lv["id"])
+                                   for lv in self.levels], id="levels")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Ask (enter)", variant="primary", id="ok", compact=True)
+                yield Button("Cancel (esc)", id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        """Start on the question, with 50/50 highlighted."""
+        levels = self.query_one("#levels", OptionList)
+        ids = [lv["id"] for lv in self.levels]
+        levels.highlighted = ids.index("even") if "even" in ids else len(ids) // 2
+        self.query_one("#question", Input).focus()
+
+    @on(Input.Submitted, "#question")
+    def _to_levels(self) -> None:
+        self.query_one("#levels", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#levels")
+    @on(Button.Pressed, "#ok")
+    def _ask(self) -> None:
+        levels = self.query_one("#levels", OptionList)
+        index = levels.highlighted if levels.highlighted is not None else 0
+        question = self.query_one("#question", Input).value.strip()
+        if not question:
+            self.show_error("Type the question first.")
+            self.query_one("#question", Input).focus()
+            return
+        self.answer((question, self.levels[index]["id"]))
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.finish(None)
+
+
+class FramedSceneDialog(Dialog):
+    """The GM's proposal for the next scene: accept it, ask for another, or write your own."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding("r", "reroll", "Another"),
+                Binding("w", "write", "Write my own")]
+
+    def __init__(self, number: int, propose: Callable[[int], dict[str, Any]],
+                 names: dict[str, str], submit: Submit,
+                 write_own: Callable[[], None]) -> None:
+        super().__init__(f"Scene {number}")
+        self.propose = propose
+        self.names = names
+        self.submit = submit
+        self.write_own = write_own
+        self.reroll = 0
+        self.proposal: dict[str, Any] = propose(0)
+
+    def compose(self) -> ComposeResult:
+        """The proposal and the three choices."""
+        yield KeyBar()
+        with Vertical(classes="dialog wide"):
+            yield Label(self.dialog_title + ": the GM frames the scene", classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(self._text(), id="proposal")
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Play it (enter)", variant="primary", id="ok", compact=True)
+                yield Button("Another (r)", id="reroll", compact=True)
+                yield Button("Write my own (w)", id="write", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the accept button."""
+        self.query_one("#ok", Button).focus()
+
+    def _text(self) -> Text:
+        p = self.proposal
+        out = Text()
+        out.append(p["title"], "bold " + ACCENT)
+        out.append(f"\n{p['location']}\n\n", DIM)
+        out.append(p["opening"], "italic " + FG)
+        out.append("\n\nAt stake: ", "bold " + FG)
+        out.append(p["stakes"], FG)
+        cast = ", ".join(self.names.get(n, n) for n in p["present"]) or "nobody yet"
+        out.append("\nWho is there: ", "bold " + FG)
+        out.append(cast, FG)
+        return out
+
+    def action_reroll(self) -> None:
+        """Ask the GM for another proposal."""
+        self.reroll += 1
+        self.proposal = self.propose(self.reroll)
+        self.query_one("#proposal", Static).update(self._text())
+
+    @on(Button.Pressed, "#reroll")
+    def _reroll(self) -> None:
+        self.action_reroll()
+
+    def action_write(self) -> None:
+        """Frame the scene yourself instead."""
+        self.finish(None)
+        self.write_own()
+
+    @on(Button.Pressed, "#write")
+    def _write(self) -> None:
+        self.action_write()
+
+    @on(Button.Pressed, "#ok")
+    def _ok(self) -> None:
+        self.answer(self.proposal)
