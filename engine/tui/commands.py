@@ -53,6 +53,7 @@ class PlayCommands(_Commands):
         yield ("Undo the last action", screen.action_undo, "Ctrl+Z")
         if free:
             yield ("Ask the GM: what happens next?", screen.action_ask_gm, "Ctrl+G")
+            yield ("Ask the oracle a yes/no question", screen.action_oracle, "Ctrl+O")
             if game.state.scene.open:
                 yield ("End the scene", screen.action_end_scene, "F5")
             yield ("Start the next scene", screen.action_next_scene, "F6")

@@ -14,6 +14,7 @@ from engine.tui.screens.dialogs import (
     EndSceneDialog,
     SceneDialog,
 )
+from engine.tui.screens.gm_dialogs import FramedSceneDialog
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.action_menu import ActionMenu
 from engine.tui.widgets.roll_panel import RollPanel
@@ -230,6 +231,9 @@ async def test_end_scene_and_next(make_campaign: Callable[..., str], app_for: Ap
         await settle(pilot)
         assert not game.state.scene.open
         assert game.state.hero.conditions == []
+        assert isinstance(app.screen, FramedSceneDialog)  # the GM proposes first
+        await pilot.press("w")  # write my own instead
+        await settle(pilot)
         assert isinstance(app.screen, SceneDialog)
         await type_text(pilot, "Blackout at the pier")
         await fill(pilot, "#scene-where", "Pier 9")

@@ -62,12 +62,14 @@ HELP = """\
 | Enter | send your fiction / choose / roll |
 | 1-5, m, n | in the move menu: a suggestion, all moves, just fiction |
 | t, s, a | before a roll: spend Team, choose the stat, advantage |
+| d, p | before a roll: declare (a belief, a secret, an offer...), set the roll (a complexity...) |
 | F2 | every move, filtered as you type |
 | Ctrl+Z | undo the last action |
 | Ctrl+G | ask the GM "what happens next?" |
+| Ctrl+O | ask the oracle a yes/no question (exact odds shown) |
 | Ctrl+N | add an NPC |
 | F5 | end the scene (and say which clearing actions you took) |
-| F6 | frame the next scene |
+| F6 | the GM frames the next scene (r: another, w: write your own) |
 | F7 | end the session (the end-of-session move) |
 | Ctrl+B | show or hide the character sheet |
 | F10 | back to the campaigns |

@@ -16,7 +16,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from engine.dice import parse_faces
@@ -33,6 +35,7 @@ from engine.tui.screens.dialogs import (
     MovesDialog,
     SceneDialog,
 )
+from engine.tui.screens.gm_dialogs import FramedSceneDialog, OracleDialog
 from engine.tui.text import (
     ACCENT,
     BAD,
@@ -67,11 +70,17 @@ class PlayScreen(Screen[None]):
     COMMANDS = {PlayCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (96, "-wide")]
 
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """As on every Screen, but a focus change does not repaint the whole screen: the widgets
+    that gain and lose focus restyle themselves. Every action here moves the focus (input,
+    menu, roll panel), and a full repaint per action was half the keypress-to-result time."""
+
     BINDINGS = [
         Binding("f1", "app.help", "Help"),
         Binding("f2", "moves", "All moves"),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+g", "ask_gm", "Ask GM"),
+        Binding("ctrl+o", "oracle", "Oracle"),
         Binding("f5", "end_scene", "End scene"),
         Binding("f6", "next_scene", "Next scene", show=False),
         Binding("ctrl+n", "add_npc", "Add NPC"),
@@ -417,6 +426,37 @@ class PlayScreen(Screen[None]):
             self.push_dialog(lambda: ChoiceDialog(
                 "Roll with which stat?", "", options, 1, 1,
                 lambda ids: self._submit(game.set_roll_options, stat=ids[0])))
+        elif event.kind == "declare":
+            declared = set(game.flow.declared)
+            offered = {d["id"]: d for d in p.context.get("declarations") or []}
+            options = [{"id": i, "label": d["label"], "detail": d.get("detail", "")}
+                       for i, d in offered.items()]
+            options += [{"id": i, "label": f"{i} (declared)", "detail": ""}
+                        for i in declared if i not in offered]
+
+            def declare(ids: list[str]) -> str | None:
+                for i in declared - set(ids):
+                    error = self.act(game.declare, i, False)
+                    if error:
+                        return error
+                for i in set(ids) - declared:
+                    error = self.act(game.declare, i)
+                    if error:
+                        return error
+                return None
+
+            self.push_dialog(lambda: ChoiceDialog(
+                "Declare before the roll", "Mark what you bring into play (space toggles).",
+                options, 0, len(options), declare, preselect=sorted(declared)))
+        elif event.kind == "params":
+            params = p.context.get("params") or []
+            options = [{"id": f"{prm['id']}={v}", "label": f"{prm['name']}: {v}",
+                        "detail": prm.get("help", "")}
+                       for prm in params for v in range(prm["min"], prm["max"] + 1)]
+            self.push_dialog(lambda: ChoiceDialog(
+                "Set the roll", "Pick the value (standing in for the GM).", options, 1, 1,
+                lambda ids: self._submit(game.set_roll_options, params={
+                    ids[0].split("=")[0]: int(ids[0].split("=")[1])})))
         elif event.kind == "advantage":
             cycle = {None: "advantage", "advantage": "disadvantage", "disadvantage": "none"}
             self.perform(game.set_roll_options, advantage=cycle.get(game.flow.advantage,
@@ -560,12 +600,37 @@ class PlayScreen(Screen[None]):
 
         self.push_dialog(lambda: EndSceneDialog(options, list(game.state.scene.clearing), submit))
 
+    def action_oracle(self) -> None:
+        """Ask the oracle a yes/no question."""
+        game = self.game
+        if game.flow.stage not in ("fiction", "move"):
+            self.notify("Finish what is pending before asking the oracle.", severity="warning")
+            return
+
+        def submit(answer: tuple[str, str]) -> str | None:
+            return self._submit(game.ask_oracle, answer[0], answer[1])
+
+        self.push_dialog(lambda: OracleDialog(game.oracle_levels(), game.state.tension, submit))
+
     def action_next_scene(self) -> None:
-        """Frame and start the next scene."""
+        """The GM proposes the next scene; play it, ask for another, or write your own."""
         game = self.game
         if game.flow.stage not in ("fiction", "move"):
             self.notify("Finish what is pending before a new scene.", severity="warning")
             return
+
+        def play(p: dict[str, Any]) -> str | None:
+            return self._submit(game.start_scene, p["title"], p["location"], p["stakes"],
+                                p["present"], p["opening"])
+
+        names = {n.id: n.name for n in game.state.npcs.values()}
+        self.push_dialog(lambda: FramedSceneDialog(
+            game.state.scene.number + 1, game.propose_scene, names, play,
+            lambda: self.call_after_refresh(self.write_scene)))
+
+    def write_scene(self) -> None:
+        """Frame the next scene yourself."""
+        game = self.game
         npcs = [(n.id, f"{n.name} ({n.role})", n.present) for n in game.state.npcs.values()]
 
         def submit(a: dict[str, Any]) -> str | None:
@@ -610,7 +675,7 @@ class PlayScreen(Screen[None]):
         """Show only the keys that do something now."""
         stage = self.game.flow.stage
         free = stage in ("fiction", "move")
-        if action in ("moves", "ask_gm", "end_session"):
+        if action in ("moves", "ask_gm", "end_session", "oracle"):
             return free
         if action == "end_scene":
             return free and self.game.state.scene.open

@@ -24,6 +24,8 @@ class RollPanel(Widget, can_focus=True):
         Binding("t", "command('team')", "Spend Team +1"),
         Binding("s", "command('stat')", "Stat"),
         Binding("a", "command('advantage')", "Advantage"),
+        Binding("d", "command('declare')", "Declare"),
+        Binding("p", "command('params')", "Set"),
     ]
 
     def __init__(self, **kwargs: Any) -> None:
@@ -52,6 +54,10 @@ class RollPanel(Widget, can_focus=True):
             return bool(self.context.get("stat_choices"))
         if kind == "advantage":
             return self.context.get("advantage") == "optional"
+        if kind == "declare":
+            return bool(self.context.get("declarations") or self.context.get("declared"))
+        if kind == "params":
+            return bool(self.context.get("params"))
         return True
 
     def action_command(self, kind: str) -> None:
@@ -96,6 +102,16 @@ class RollPanel(Widget, can_focus=True):
         if self.context.get("advantage") == "optional":
             out.append("   a ", "bold " + GOOD)
             out.append("advantage", FG)
+        if self.context.get("declarations") or self.context.get("declared"):
+            out.append("   d ", "bold " + GOOD)
+            declared = self.context.get("declared") or []
+            out.append(f"declare ({len(declared)} declared)" if declared else "declare…", FG)
+        params = self.context.get("params") or []
+        if params:
+            out.append("   p ", "bold " + GOOD)
+            out.append(", ".join(f"{p['name']} {p['value']}" for p in params), FG)
+        if self.context.get("dice_mode"):
+            out.append(f"\nrolling with {self.context['dice_mode']}", MIXED)
         return out
 
     def render(self) -> Text:
