@@ -183,6 +183,10 @@ class Game:
                     threat = scenes.threat_for_villain(pack, game.state, nid)
                     if threat is not None:
                         game._emit(threat)
+            if not location.strip():
+                # the GM sets the opening scene somewhere from the pack's places
+                place = scenes.draw(pack, game.state, "locations", "opening")
+                location = place.text if place else ""
             game._emit(ev.SceneStarted(number=1, title=scene_title, location=location))
             game._run(game.rules.session_started(game.state) + game.rules.campaign_started(
                 game.state))
@@ -775,7 +779,8 @@ class Game:
             if not self.state.data.get("session_open", True):
                 self._start_session_events()
             self._emit(ev.SceneStarted(number=n, title=title.strip() or f"Scene {n}",
-                                       location=location, stakes=stakes, present=ids))
+                                       location=location.strip(), stakes=stakes.strip(),
+                                       present=ids))
             if opening.strip():
                 self._emit(ev.Narrated(text=opening.strip(), by="gm"))
             items: list[Item] = []

@@ -147,7 +147,7 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return f"☠ Threat: {e['name']} (clock 0/{e['size']})"
         case "ClockChanged":
             step = f": {e['step']}" if e.get("step") else ""
-            return f"⏱ {e['threat']} clock {e['delta']:+d} → {e['value']}{step}"
+            return f"⏱ {e.get('name') or e['threat']}: clock {e['delta']:+d} → {e['value']}{step}"
         case "DoomStruck":
             return f"☠ **Doom:** {e['text']}"
         case "ThreadsChanged":

@@ -372,7 +372,8 @@ def clock_step(threat_id: str, clock: int, size: int, steps: list[str], doom: st
     """Move a threat clock; its doom strikes exactly when the clock fills."""
     new = max(0, min(size, clock + delta))
     step_text = steps[new - 1] if 0 < new <= len(steps) and new > clock else ""
-    out = Step([ev.ClockChanged(threat=threat_id, delta=new - clock, value=new, step=step_text)])
+    out = Step([ev.ClockChanged(threat=threat_id, delta=new - clock, value=new, step=step_text,
+                                name=name)])
     if new >= size > clock:
         out.events.append(ev.DoomStruck(threat=threat_id, text=doom or f"{name} gets its way."))
     return out

@@ -666,6 +666,7 @@ class ClockChanged(Event):
     delta: int
     value: int
     step: str = ""
+    name: str = ""
 
 
 @applier("ClockChanged")

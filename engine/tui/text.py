@@ -121,7 +121,8 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
         return indent(inline(line, DIM))
     if t == "GMMoveMade":
         out = Text("◆ ", PRIMARY)
-        out.append(f"GM — {e['name']}", "bold " + PRIMARY)
+        title = pack.system.gm_title if pack is not None else "GM"
+        out.append(f"{title} — {e['name']}", "bold " + PRIMARY)
         out.append(f" ({e['kind']}) ", DIM)
         out.append(e["text"], FG)
         out.append(f"\n  why: {e['reason']}", DIM)

@@ -92,7 +92,7 @@ class FramedSceneDialog(Dialog):
 
     def __init__(self, number: int, propose: Callable[[int], dict[str, Any]],
                  names: dict[str, str], submit: Submit,
-                 write_own: Callable[[], None]) -> None:
+                 write_own: Callable[[], object]) -> None:
         super().__init__(f"Scene {number}")
         self.propose = propose
         self.names = names
