@@ -452,6 +452,7 @@ class CampaignSummary:
     scene: str
     last_played: str
     error: str | None = None
+    system_name: str = ""
 
 
 def _text(value: object) -> str:
@@ -482,6 +483,7 @@ def _summary(folder: Path) -> CampaignSummary:
         scene=_text(meta.get("scene")),
         last_played=_text(meta.get("last_played")),
         error=error,
+        system_name=_text(meta.get("system_name")),
     )
 
 

@@ -302,6 +302,11 @@ class Interpreter:
         return Need("pick", "Choose one", [opt(o.id, o.text) for o in eff.options])
 
     def _e_rule(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
+        if eff.name == "npc_leaves":
+            npc = ctx.get("target")
+            if not npc or npc not in state.npcs or not state.npcs[npc].present:
+                return Step()
+            return Step([ev.NPCPresence(npc=npc, present=False)])
         if eff.name == "choose_from_band":
             move = ctx["move"]
             band = str(eff.args.get("band"))

@@ -41,7 +41,7 @@ async def test_lists_campaigns(make_campaign: Callable[..., str], app_for: App) 
         names = {r[0] for r in rows}
         assert names == {"Night Shift", "Glass City"}
         row = next(r for r in rows if r[0] == "Glass City")
-        assert row[1:] == ["masks", "Vesper", "1. Opening scene", "just now"]
+        assert row[1:] == ["Masks: A New Generation", "Vesper", "1. Opening scene", "just now"]
 
 
 async def test_delete_asks_first(make_campaign: Callable[..., str], app_for: App, saves: Path

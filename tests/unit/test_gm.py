@@ -348,3 +348,24 @@ def test_random_module_is_not_used_for_the_gm() -> None:
     miss(game)
     game.ask_gm()
     assert random.random() == expected
+
+
+def test_a_captured_npc_leaves_the_scene() -> None:
+    game = new_game(seed=4)
+    gm_def = next(m for m in PACK.gm_moves if m.id == "capture_someone")
+    step = None
+    for i in range(300):  # find a log position where the GM picks this move
+        game.state.event_no = 2000 + i
+        step = make_gm_move(PACK, game.state, "hard", {})
+        if step.events[0].move == gm_def.id:  # type: ignore[attr-defined]
+            break
+    assert step is not None and step.events[0].move == gm_def.id  # type: ignore[attr-defined]
+    target = step.push[0]["ctx"]["target"]
+    assert game.state.npcs[target].role == "teammate" and game.state.npcs[target].present
+    for item in step.push:
+        res = game.interp.step(game.state, item)
+        for e in res.events:  # type: ignore[union-attr]
+            from engine.rules import events as ev
+
+            ev.apply(game.state, e)
+    assert not game.state.npcs[target].present

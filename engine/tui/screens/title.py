@@ -108,7 +108,7 @@ class TitleScreen(Screen[None]):
                 system = Text("damaged", BAD)
             else:
                 name = Text(c.name, "bold " + FG)
-                system = Text(c.system, DIM)
+                system = Text(c.system_name or c.system, DIM)
             table.add_row(name, system, c.hero, c.scene, when(c.last_played, now) if
                           c.last_played else "—", key=c.id)
         empty = not self.campaigns
@@ -158,7 +158,7 @@ class TitleScreen(Screen[None]):
             out.append(c.error, FG)
         else:
             out.append(c.name, "bold " + PRIMARY)
-            out.append(f"  ·  {c.system}\n", DIM)
+            out.append(f"  ·  {c.system_name or c.system}\n", DIM)
             out.append(c.hero or "(no hero)", "bold " + ACCENT)
             out.append(f"  ·  {c.scene}\n", FG)
             out.append(f"folder {c.id} in the save folder · Enter to resume · D to delete", DIM)
