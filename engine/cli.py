@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.errors import EngineError, IllegalAction
+from engine.errors import EngineError
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -370,4 +370,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 
-_ = IllegalAction

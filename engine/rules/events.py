@@ -738,4 +738,3 @@ def _data(state: CampaignState, ev: DataSet) -> None:
 
 
 __all__ = ["APPLIERS", "EVENT_TYPES", "Event", "applier", "apply", "event", "from_dict"]
-_ = (Scene, Threat)
