@@ -21,7 +21,7 @@ from engine.dice import DiceSpec, Roll, SeededDice, check_faces
 from engine.errors import IllegalAction
 from engine.gm import oracle, scenes
 from engine.gm.moves import make_gm_move
-from engine.odds import band_odds, band_of, percent
+from engine.odds import band_odds_text, band_of, percent
 from engine.rules import events as ev
 from engine.rules import resolve, ruleset_for
 from engine.rules.base import Item, Need, Step, effect_item, opt
@@ -316,11 +316,10 @@ class Game:
         mods, raw, final = self.modifiers(move, target, stat, extras)
         dice = self._dice_for(move)
         bands = self.pack.bands_for(move)
-        odds = band_odds(dice, final, bands)
         return RollPreview(
             move=move.id, stat=stat, dice=dice.notation, modifiers=mods, raw_modifier=raw,
             modifier=final, clamp=self.pack.system.modifier_clamp,
-            odds={b: percent(p) for b, p in odds.items()},
+            odds=band_odds_text(dice, final, bands),
             bands=[{"id": b.id, "name": b.name, "min": b.min, "max": b.max, "tone": b.tone}
                    for b in bands],
             inverted=move.roll.inverted,

@@ -211,9 +211,8 @@ def _effect_sites(pack: Pack) -> Iterator[tuple[str, str, Any]]:
     for t in pack.system.tracks:
         for eff in _walk_effects(t.on_full):
             yield "system.yaml", f"tracks.{t.id}.on_full", eff
-    for key in ("start_effects", "time_passes_effects"):
-        for eff in _walk_effects(getattr(pack.system.session, key)):
-            yield "system.yaml", f"session.{key}", eff
+    for eff in _walk_effects(pack.system.session.start_effects):
+        yield "system.yaml", "session.start_effects", eff
     for adv in pack.system.advancements:
         for eff in _walk_effects(adv.effects):
             yield "system.yaml", f"advancements.{adv.id}", eff

@@ -389,7 +389,6 @@ class SessionRules(Model):
 
     start_effects: list[Effect] = Field(default_factory=list)
     end_move: Id | None = None
-    time_passes_effects: list[Effect] = Field(default_factory=list)
 
 
 class System(Model):

@@ -12,16 +12,10 @@ from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
+from engine.gm.scenes import fill
 from engine.rules import events as ev
 from engine.rules.base import Step, effect_item, gm_random
 from engine.rules.state import NPC, CampaignState
-
-
-def fill(template: str, names: dict[str, Any]) -> str:
-    """Fill a narration template (see ``engine.gm.scenes.fill``)."""
-    from engine.gm.scenes import fill as _fill
-
-    return _fill(template, names)
 
 
 def _present(state: CampaignState, role: str | None = None) -> list[NPC]:
