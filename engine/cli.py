@@ -44,6 +44,11 @@ def _out(line: str) -> None:
     sys.stdout.write(line + "\n")
 
 
+def _clip(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut short when it is long."""
+    return repr(text[:limit] + "...") if len(text) > limit else repr(text)
+
+
 # ------------------------------------------------------------------ play (the TUI)
 
 
@@ -147,7 +152,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """Exact odds of each band for a move or dice notation with a modifier."""
     from engine.content.loader import get_pack
     from engine.dice import DiceSpec
-    from engine.odds import band_odds, percent
+    from engine.odds import MAX_COMBINATIONS, band_odds, combinations, percent
 
     pack = get_pack(args.system, _content(args))
     if args.what in pack.moves:
@@ -169,9 +174,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         title = spec.notation
     if args.advantage:
         spec = spec.with_advantage(args.advantage)
-    if spec.sides ** spec.count > 10**6:  # exact odds enumerate every face combination
-        raise CliError(f"{spec.notation} has {spec.sides ** spec.count:,} face combinations;"
-                       " exact odds stop at 1,000,000")
+    if combinations(spec) > MAX_COMBINATIONS:  # exact odds enumerate every face combination
+        raise CliError(f"{spec.notation} has {combinations(spec):,} face combinations;"
+                       f" exact odds stop at {MAX_COMBINATIONS:,}")
     clamp = pack.system.modifier_clamp
     mod = max(clamp[0], min(clamp[1], args.modifier)) if clamp else args.modifier
     odds = band_odds(spec, mod, bands)
@@ -188,6 +193,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 _ROLL = re.compile(r"^\s*(\d*d\d+(?:k[hl]\d+)?)\s*([+-]\s*\d+)?\s*$", re.I)
+MAX_MODIFIER = 10**6
+MAX_TIMES = 1000
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
@@ -198,12 +205,20 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
     m = _ROLL.match(args.dice)
     if not m:
-        raise CliError(f"{args.dice!r} is not dice notation (like 2d6+1, 3d6kh2, d20+5)")
+        raise CliError(f"{_clip(args.dice)} is not dice notation (like 2d6+1, 3d6kh2, d20+5)")
     try:
         spec = DiceSpec.parse(m.group(1))
     except ValueError as e:
-        raise CliError(str(e)) from None
-    mod = int(m.group(2).replace(" ", "")) if m.group(2) else 0
+        raise CliError(str(e) if len(m.group(1)) <= 40 else f"{_clip(m.group(1))}: bad dice"
+                       " notation: 1-20 dice of 2-1000 sides") from None
+    sign, digits = (m.group(2)[0], m.group(2)[1:].strip().lstrip("0")) if m.group(2) else (
+        "+", "")
+    if len(digits) > len(str(MAX_MODIFIER)) or int(digits or 0) > MAX_MODIFIER:
+        raise CliError(f"{_clip(args.dice)}: the modifier must be from -{MAX_MODIFIER:,} to"
+                       f" +{MAX_MODIFIER:,}")
+    mod = int(digits or 0) * (-1 if sign == "-" else 1)
+    if not 1 <= args.times <= MAX_TIMES:
+        raise CliError(f"--times must be from 1 to {MAX_TIMES}, not {args.times}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     dice = SeededDice(seed)
     for _ in range(args.times):
@@ -344,6 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--all-events", action="store_true", help="include bookkeeping events")
     sp.add_argument("--journal", action="store_true",
                     help="print the journal (Markdown) instead of JSON lines")
+    # also accepted after the file (the README shows it there); SUPPRESS keeps the top-level value
+    sp.add_argument("--campaign", metavar="ID", default=argparse.SUPPRESS,
+                    help="continue this saved campaign instead of creating one")
     sp.set_defaults(fn=cmd_script)
     return p
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.dice import DiceSpec, Roll, SeededDice, check_faces
+from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces
 from engine.errors import IllegalAction
 from engine.gm import oracle, scenes
 from engine.gm.moves import make_gm_move
@@ -115,6 +115,11 @@ def _npc_id(name: str, taken: Sequence[str]) -> str:
     return nid
 
 
+DICE_MODES = ("seeded", "physical", "mixed")
+"""seeded: the campaign rolls; physical: the player enters every roll; mixed: each roll asks
+(the player may roll for real or let the campaign roll)."""
+
+
 class Game:
     """One campaign in play."""
 
@@ -152,8 +157,9 @@ class Game:
     ) -> Game:
         """Start a campaign; ``store_factory(meta, state_dict)`` makes its store."""
         hero_stats = validate_hero(pack, archetype, stats)
-        if dice_mode not in ("seeded", "physical"):
-            raise IllegalAction(f"dice mode must be 'seeded' or 'physical', not {dice_mode!r}")
+        if dice_mode not in DICE_MODES:
+            raise IllegalAction(f"dice mode must be one of {', '.join(DICE_MODES)},"
+                                f" not {dice_mode!r}")
         hero = Hero(
             name=hero_name.strip() or "The Hero",
             archetype=archetype,
@@ -166,6 +172,7 @@ class Game:
             system=pack.id,
             name=name.strip() or "Untitled campaign",
             seed=seed if seed is not None else secrets.randbelow(2**31),
+            dice_stream=STREAM_VERSION,
             dice_mode=dice_mode,
             hero=hero,
             pools={t.id: t.start for t in pack.system.tracks if t.scope == "campaign"},
@@ -360,6 +367,7 @@ class Game:
             assert move is not None and move.roll is not None
             context = {"preview": self.preview(move.id, f.target).to_dict(),
                        "physical": self.state.dice_mode == "physical",
+                       "entry": self.state.dice_mode,
                        "stat_choices": move.roll.choices if move.roll.stat == "choice" else [],
                        "stat": f.stat,
                        "advantage": move.roll.advantage,
@@ -463,16 +471,10 @@ class Game:
         self._set_flow(Flow(stage="roll", move=move.id, target=target, fiction=fiction,
                             queue=rest))
         if before:
-            self._run_before(before)
-
-    def _run_before(self, items: list[Item]) -> None:
-        """Effects that happen before the roll (no prompts expected)."""
-        for item in items:
-            res = self.interp.step(self.state, item)
-            if isinstance(res, Need):
-                raise IllegalAction("a move's 'before' effects cannot ask the player")
-            for e in res.events:
-                self._emit(e)
+            # effects before the dice (Take a Big Risk marks Heat; Get Your Bearings asks its
+            # question): they may ask the player, then the roll waits with the rest queued
+            self._run([*before, {"roll_stage": {"move": move.id, "target": target,
+                                                "fiction": fiction}}, *rest])
 
     def choose_target(self, target: str) -> list[dict[str, Any]]:
         """Name the move's target (an NPC id or name)."""
@@ -507,8 +509,9 @@ class Game:
         move = self._move(f.move or "")
         assert move.roll is not None
         if stat is not None and stat not in (move.roll.choices or [move.roll.stat]):
-            raise IllegalAction(f"{move.name} rolls with {', '.join(move.roll.choices)}, not"
-                                f" {stat!r}")
+            offered = move.roll.choices or [move.roll.stat]
+            raise IllegalAction(f"{move.name} rolls with {' or '.join(map(str, offered))},"
+                                f" not {stat!r}")
         if advantage not in (None, "none", "advantage", "disadvantage"):
             raise IllegalAction(f"advantage must be none, advantage or disadvantage,"
                                 f" not {advantage!r}")
@@ -563,7 +566,8 @@ class Game:
             result = Roll.of(dice, check_faces(dice, list(faces)), entered=True)
             position = self.state.dice_position
         else:
-            source = SeededDice(self.state.seed, self.state.dice_position)
+            source = SeededDice(self.state.seed, self.state.dice_position,
+                                self.state.dice_stream)
             result = source.roll(dice)
             position = source.position
         with self._action("roll"):
@@ -649,6 +653,11 @@ class Game:
         """Work through the queue until it is empty or the player must choose."""
         while queue:
             item = queue[0]
+            if "roll_stage" in item:
+                r = item["roll_stage"]
+                self._set_flow(Flow(stage="roll", move=r["move"], target=r.get("target"),
+                                    fiction=r.get("fiction", ""), queue=queue[1:]))
+                return
             if "trigger" in item:
                 if any("trigger" not in x for x in queue[1:]):
                     queue = [*queue[1:], item]
@@ -723,6 +732,17 @@ class Game:
             raise IllegalAction(f"no NPC called {npc!r}")
         with self._action("presence"):
             self._emit(ev.NPCPresence(npc=found.id, present=present))
+        return self.last_events
+
+    def set_dice_mode(self, mode: str) -> list[dict[str, Any]]:
+        """Switch the campaign's dice: seeded, physical or mixed (saved, and undone by undo)."""
+        if mode not in DICE_MODES:
+            raise IllegalAction(f"dice mode must be one of {', '.join(DICE_MODES)},"
+                                f" not {mode!r}")
+        if mode == self.state.dice_mode:
+            raise IllegalAction(f"the campaign already uses {mode} dice")
+        with self._action("dice mode"):
+            self._emit(ev.DiceModeChanged(mode=mode, was=self.state.dice_mode))
         return self.last_events
 
     def took_clearing_action(self, condition: str) -> list[dict[str, Any]]:
@@ -849,23 +869,25 @@ class Game:
                         "odds": {k: percent(v) for k, v in odds.items()}})
         return out
 
-    def ask_oracle(self, question: str, likelihood: str = "even", roll: int | None = None
-                   ) -> list[dict[str, Any]]:
-        """Ask a yes/no question at a likelihood; a d100 answers (yours if ``roll`` is given)."""
+    def ask_oracle(self, question: str, likelihood: str = "even",
+                   roll: int | Sequence[int] | None = None) -> list[dict[str, Any]]:
+        """Ask a yes/no question at a likelihood; a d100 answers (yours if ``roll`` is given,
+        as a number or a one-face list)."""
         self._require_stage("fiction", "move")
         try:
             lv = oracle.level(self.pack, likelihood)
         except KeyError:
             raise IllegalAction(f"unknown likelihood {likelihood!r}; choose one of"
                                 f" {', '.join(x.id for x in oracle.levels(self.pack))}") from None
-        if roll is not None and not (isinstance(roll, int) and 1 <= roll <= 100):
-            raise IllegalAction(f"a d100 shows 1 to 100, not {roll!r}")
+        if roll is not None:
+            faces = [roll] if isinstance(roll, int) else list(roll)
+            roll = check_faces(DiceSpec(1, 100), faces)[0]
         if roll is None and self.state.dice_mode == "physical":
             raise IllegalAction("this campaign uses physical dice: enter your d100 roll")
         position = self.state.dice_position
         entered = roll is not None
         if roll is None:
-            source = SeededDice(self.state.seed, position)
+            source = SeededDice(self.state.seed, position, self.state.dice_stream)
             roll = source.roll(DiceSpec(1, 100)).total
             position = source.position
         tension = self.state.tension

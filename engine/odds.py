@@ -1,7 +1,9 @@
 """Exact odds by enumeration of every face combination (no sampling).
 
 Every roll in the four systems has at most a few dice (3d6 is 216 combinations), so
-enumerating is exact, fast and cached per dice spec.
+enumerating is exact, fast and cached per dice spec. Enumeration walks the sorted multisets of
+faces, each weighted by how many orders it has; a pool with more than ``MAX_COMBINATIONS`` face
+combinations is refused with a ``ContentError`` instead of running for minutes.
 """
 
 from __future__ import annotations
@@ -11,9 +13,28 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
+from math import factorial, prod
 from typing import Protocol
 
 from engine.dice import DiceSpec
+from engine.errors import ContentError
+
+MAX_COMBINATIONS = 1_000_000
+"""The largest dice pool (sides ** count face combinations) whose exact odds are computed."""
+
+
+def combinations(spec: DiceSpec) -> int:
+    """How many ordered face combinations ``spec`` has."""
+    return int(spec.sides) ** int(spec.count)
+
+
+def check_enumerable(spec: DiceSpec) -> None:
+    """Raise ``ContentError`` if the exact odds of ``spec`` are too large to enumerate."""
+    n = combinations(spec)
+    if n > MAX_COMBINATIONS:
+        raise ContentError(
+            f"dice {spec.notation}: {n:,} face combinations; exact odds stop at"
+            f" {MAX_COMBINATIONS:,} (use fewer dice or fewer sides)")
 
 
 class BandLike(Protocol):
@@ -38,10 +59,20 @@ class BandLike(Protocol):
 @lru_cache(maxsize=256)
 def _table(spec: DiceSpec, low_face: int) -> tuple[tuple[int, int, bool], ...]:
     """(kept total, ways, any face <= low_face) for every distinct outcome of ``spec``."""
+    check_enumerable(spec)
     counts: Counter[tuple[int, bool]] = Counter()
-    for faces in itertools.product(range(1, spec.sides + 1), repeat=spec.count):
-        kept = sum(faces[i] for i in spec.kept_indices(faces))
-        counts[(kept, min(faces) <= low_face)] += 1
+    n, keep = spec.count, spec.keep
+    whole = factorial(n)
+    for faces in itertools.combinations_with_replacement(range(1, spec.sides + 1), n):
+        # faces is sorted ascending: the kept ones are at one end
+        if keep is None or keep >= n:
+            kept = sum(faces)
+        elif spec.keep_high:
+            kept = sum(faces[n - keep:])
+        else:
+            kept = sum(faces[:keep])
+        ways = whole // prod(factorial(c) for c in Counter(faces).values())
+        counts[(kept, faces[0] <= low_face)] += ways
     return tuple((t, n, low) for (t, low), n in sorted(counts.items()))
 
 
@@ -111,6 +142,7 @@ def joint_odds(
 
 def probability(spec: DiceSpec, predicate: Callable[[tuple[int, ...]], bool]) -> Fraction:
     """Exact probability that ``predicate(faces)`` holds for a roll of ``spec``."""
+    check_enumerable(spec)
     hits = sum(
         1
         for faces in itertools.product(range(1, spec.sides + 1), repeat=spec.count)

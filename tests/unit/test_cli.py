@@ -358,3 +358,43 @@ def test_play_without_a_terminal_is_refused(capsys: Capsys, monkeypatch: pytest.
     monkeypatch.delenv("SIDEKICK_FORCE_TUI", raising=False)
     code, _, err = run(capsys, "play")
     assert_clean_error(code, err, "the app needs a terminal")
+
+
+# --------------------------------------------------------------------------- issue 8, item 8
+
+
+@pytest.mark.parametrize(("argv", "fragment"), [
+    (["roll", "2d6+" + "9" * 4300], "the modifier must be from -1,000,000 to +1,000,000"),
+    (["roll", "2d6-" + "9" * 5000], "the modifier must be from -1,000,000 to +1,000,000"),
+    (["roll", "2d6+1000001"], "the modifier must be from"),
+    (["roll", "9" * 4400 + "d6"], "bad dice notation: 1-20 dice of 2-1000 sides"),
+    (["roll", "2d6", "--times", "0"], "--times must be from 1 to 1000"),
+    (["roll", "2d6", "--times", "100000000"], "--times must be from 1 to 1000"),
+])
+def test_roll_refuses_huge_numbers_in_one_line(capsys: Capsys, argv: list[str],
+                                               fragment: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert_clean_error(code, err, fragment)
+    assert out == "" and len(err) < 300
+
+
+def test_roll_takes_padded_modifiers(capsys: Capsys) -> None:
+    out = ok(capsys, "roll", "2d6-0005", "--seed", "1")
+    assert out.startswith("2d6-5: ")
+    assert ok(capsys, "roll", "2d6+" + "0" * 5000 + "1", "--seed", "1").startswith("2d6+1: ")
+
+
+def test_script_takes_campaign_after_the_file(tmp_path: Path, capsys: Capsys) -> None:
+    saves = tmp_path / "saves"
+    ok(capsys, "--saves", str(saves), "script", str(write_script(tmp_path, SCRIPT)))
+    more = {"steps": [{"do": "narrate", "text": "Later that night."}]}
+    out = ok(capsys, "--saves", str(saves), "script", str(write_script(tmp_path, more, "m.yaml")),
+             "--campaign", "night-shift")
+    assert "Later that night." in out
+
+
+def test_fixed_stat_message_names_the_stat(tmp_path: Path, capsys: Capsys) -> None:
+    data = {"campaign": SCRIPT["campaign"],
+            "steps": [{"move": "directly_engage", "stat": "freak", "dice": [6, 6]}]}
+    code, _, err = run(capsys, "script", str(write_script(tmp_path, data)), "--dry-run")
+    assert_clean_error(code, err, "rolls with danger, not 'freak'")
