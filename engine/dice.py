@@ -3,13 +3,20 @@
 The seeded source is counter based: die number ``n`` of a campaign is a hash of the seed and
 ``n``. Its whole state is one integer (the position), saved with the campaign, so resuming and
 undo restore the dice exactly, and the stream is the same on every Python version.
+
+How a seed and a position become faces is the *stream*, and it is part of the save format:
+saves, resume, undo and replay all rely on it never changing. A campaign records the stream it
+rolls (``CampaignState.dice_stream``; a save without one rolls stream 1). To change the stream,
+add a new version to ``_STREAMS`` and make it ``STREAM_VERSION``: new campaigns roll the new
+stream, old saves keep rolling theirs, and a save naming a stream this version does not know is
+refused with a clear error. ``tests/unit/test_dice_golden.py`` pins every stream's faces.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -104,17 +111,46 @@ class DiceSource(Protocol):
         ...
 
 
+def _face_v1(seed: int, n: int, sides: int) -> int:
+    """Stream 1: the first 8 bytes of BLAKE2b("<seed>:<n>"), big-endian, modulo ``sides``, + 1."""
+    digest = hashlib.blake2b(f"{seed}:{n}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % sides + 1
+
+
+_STREAMS: dict[int, Callable[[int, int, int], int]] = {1: _face_v1}
+
+STREAM_VERSION = 1
+"""The stream new campaigns roll (see the module's docstring before changing it)."""
+
+
+def check_stream(version: object) -> int:
+    """``version`` if this Sidekick can roll that dice stream; ``ValueError`` saying why not."""
+    if not isinstance(version, int) or isinstance(version, bool) or version not in _STREAMS:
+        known = ", ".join(map(str, sorted(_STREAMS)))
+        raise ValueError(
+            f"dice stream {version!r} is unknown to this version of Sidekick, which rolls stream"
+            f" {known}; the campaign was saved by a newer Sidekick or the save is damaged"
+        )
+    return version
+
+
 @dataclass(slots=True)
 class SeededDice:
-    """Deterministic dice from a campaign seed; ``position`` counts the dice rolled so far."""
+    """Deterministic dice from a campaign seed; ``position`` counts the dice rolled so far.
+
+    ``stream`` is the campaign's dice stream version (``STREAM_VERSION`` for new campaigns).
+    """
 
     seed: int
     position: int = 0
+    stream: int = STREAM_VERSION
+
+    def __post_init__(self) -> None:
+        check_stream(self.stream)
 
     def face(self, n: int, sides: int) -> int:
         """Die number ``n`` of this seed, on ``sides`` sides."""
-        digest = hashlib.blake2b(f"{self.seed}:{n}".encode(), digest_size=8).digest()
-        return int.from_bytes(digest, "big") % sides + 1
+        return _STREAMS[self.stream](self.seed, n, sides)
 
     def roll(self, spec: DiceSpec) -> Roll:
         """Roll ``spec`` and advance the position by its number of dice."""
@@ -138,7 +174,8 @@ def check_faces(spec: DiceSpec, faces: Sequence[int]) -> list[int]:
     """Validate entered faces against ``spec``; raise ``IllegalAction`` saying what is wrong."""
     if len(faces) != spec.count:
         raise IllegalAction(
-            f"{spec.notation} needs {spec.count} dice, but {len(faces)} were entered"
+            f"{spec.notation} needs {spec.count} {'die' if spec.count == 1 else 'dice'}, but"
+            f" {len(faces)} {'was' if len(faces) == 1 else 'were'} entered"
             f" ({', '.join(map(str, faces)) or 'none'})"
         )
     bad = [f for f in faces if not isinstance(f, int) or isinstance(f, bool) or not

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from engine.dice import check_stream
 
 
 class StateModel(BaseModel):
@@ -124,6 +126,9 @@ class CampaignState(StateModel):
     seed: int
     dice_mode: Literal["seeded", "physical"] = "seeded"
     dice_position: int = 0
+    dice_stream: Annotated[int, AfterValidator(check_stream)] = Field(
+        default=1, description="The dice stream rolled (engine/dice.py); saves without it: 1."
+    )
     hero: Hero
     npcs: dict[str, NPC] = Field(default_factory=dict)
     pools: dict[str, int] = Field(default_factory=dict)
