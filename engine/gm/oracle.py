@@ -64,13 +64,6 @@ class Reading:
     exceptional: bool
     event: bool
 
-    @property
-    def label(self) -> str:
-        """E.g. 'Exceptional yes' or 'No, and a twist'."""
-        word = ("Exceptional " if self.exceptional else "") + self.answer
-        word = word[0].upper() + word[1:]
-        return word + (", and a twist" if self.event else "")
-
 
 def read(roll: int, chance: int, tension: int) -> Reading:
     """The answer a d100 ``roll`` gives at ``chance`` of yes and ``tension``."""
