@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import string
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -89,35 +90,120 @@ class Pack:
 
 # ------------------------------------------------------------------ YAML with locations
 
+MAX_YAML_BYTES = 8_000_000
+"""The largest YAML (or JSON) file Sidekick reads: content files and scripts are far smaller."""
+MAX_YAML_NODES = 200_000
+"""The most nodes a document may have once its aliases are expanded (an alias bomb is refused:
+the bundled packs have under 5,000)."""
 
-def _read_yaml(path: Path) -> Any:
+
+MAX_YAML_DEPTH = 64
+"""The deepest nesting of lists and mappings a document may have."""
+
+
+class YamlTooLarge(ValueError):
+    """A YAML document expands beyond ``MAX_YAML_NODES`` or its aliases loop."""
+
+
+def _expanded_size(root: yaml.Node, limit: int) -> int:
+    """Nodes in ``root`` with every alias expanded; ``YamlTooLarge`` past ``limit`` or when an
+    alias contains itself. Each distinct node is sized once, so this is linear in the file."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        kids: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            kids = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            kids = [x for pair in node.value for x in pair]
+        if done:
+            on_path.discard(key)
+            total = 1 + sum(sizes[id(k)] for k in kids)
+            if total > limit:
+                raise YamlTooLarge(f"the document expands to more than {limit:,} values"
+                                   " (aliases repeat too much)")
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            line = node.start_mark.line + 1
+            raise YamlTooLarge(f"line {line}: an alias contains itself")
+        on_path.add(key)
+        stack.append((node, True))
+        stack += [(k, False) for k in kids if id(k) not in sizes]
+    return sizes[id(root)]
+
+
+def parse_yaml(text: str, *, limit: int = MAX_YAML_NODES) -> tuple[Any, yaml.Node | None]:
+    """Parse YAML text safely: the data and its node tree (for line numbers).
+
+    Raises ``yaml.YAMLError`` for bad YAML and ``YamlTooLarge`` for a document too big, too
+    deep or whose aliases expand past ``limit`` values (a "billion laughs" file).
+    """
+    if len(text) > MAX_YAML_BYTES:
+        raise YamlTooLarge(f"the file is larger than {MAX_YAML_BYTES:,} bytes")
+    # libyaml's composer recurses in C: measure the nesting from the flat event stream first
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                raise YamlTooLarge(f"line {line}: nested more than {MAX_YAML_DEPTH} levels deep")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
     try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None, None
+            _expanded_size(node, limit)
+            return loader.construct_document(node), node
+        finally:
+            loader.dispose()
+    except RecursionError:
+        raise YamlTooLarge("the document is nested too deeply") from None
+
+
+def _read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
+    """The data and node tree of a content file; ``ContentError`` saying what is wrong."""
+    if not path.is_file():
+        raise ContentError(f"{path}: not a regular file")
+    try:
+        if path.stat().st_size > MAX_YAML_BYTES:
+            raise ContentError(f"{path}: the file is larger than {MAX_YAML_BYTES:,} bytes")
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ContentError(f"{path}: cannot read the file ({e.strerror})") from None
+    except UnicodeDecodeError as e:
+        raise ContentError(f"{path}: not UTF-8 text (byte {e.start})") from None
     try:
-        return yaml.load(text, Loader=_Loader)
+        return parse_yaml(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(e, "problem", None) or str(e)
         raise ContentError(f"{path}:{where}: not valid YAML: {problem}") from None
+    except YamlTooLarge as e:
+        raise ContentError(f"{path}: {e}") from None
 
 
-def _line_of(path: Path, loc: Iterable[Any]) -> int | None:
-    """The 1-based line of the node at ``loc`` in the YAML file, if found."""
-    try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, yaml.YAMLError):
+def _line_of(node: yaml.Node | None, loc: Iterable[Any]) -> int | None:
+    """The 1-based line of the node at ``loc`` under ``node`` (a parsed file), if found."""
+    if node is None:
         return None
-    line = node.start_mark.line + 1 if node else None
+    line = node.start_mark.line + 1
     for key in loc:
+        nxt: yaml.Node | None = None
         if isinstance(node, yaml.MappingNode):
             nxt = next((v for k, v in node.value if k.value == key), None)
         elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
             nxt = node.value[key] if 0 <= key < len(node.value) else None
-        else:
-            nxt = None
         if nxt is None:
             break
         node = nxt
@@ -160,16 +246,26 @@ def _clean_loc(loc: tuple[Any, ...]) -> list[Any]:
     return [p for p in loc if not (isinstance(p, str) and p in effect_tags)]
 
 
-def _validate(path: Path, model: type[BaseModel], data: Any) -> Any:
+MAX_PROBLEMS = 100
+"""Problems reported per file; past this a count of the rest is given."""
+
+
+def _validate(path: Path, model: type[BaseModel], data: Any, node: yaml.Node | None = None
+              ) -> Any:
+    """``data`` as ``model``; ``ContentError`` listing each problem with its line (looked up in
+    the node tree parsed once with the data)."""
     try:
         return model.model_validate(data)
     except ValidationError as e:
         problems = []
-        for err in e.errors():
+        errors = e.errors()
+        for err in errors[:MAX_PROBLEMS]:
             loc = _clean_loc(tuple(err["loc"]))
-            line = _line_of(path, loc)
+            line = _line_of(node, loc)
             where = f"{path}:{line}" if line else str(path)
             problems.append(f"{where}: {_key_path(loc)}: {_describe(err)}")
+        if len(errors) > MAX_PROBLEMS:
+            problems.append(f"{path}: ... and {len(errors) - MAX_PROBLEMS} more problem(s)")
         raise ContentError(
             f"{path}: {len(problems)} problem(s)\n  " + "\n  ".join(problems), problems
         ) from None
@@ -262,6 +358,151 @@ def check_bands(name: str, bands: list[s.Band]) -> list[str]:
 def itertools_pairwise(items: list[Any]) -> Iterator[tuple[Any, Any]]:
     """Consecutive pairs."""
     return itertools.pairwise(items)
+
+
+# ------------------------------------------------------------------ what play would trip on
+
+GM_NAMES = frozenset({"hero", "location", "npc", "threat", "adult", "villain", "teammate",
+                      "bystander"})
+"""Placeholders a GM move's narration may use (besides the system's roles)."""
+THREAT_NAMES = frozenset({"hero", "villain"})
+"""Placeholders a threat's steps and doom may use."""
+OPENING_NAMES = GM_NAMES
+"""Placeholders a ``scene_openings`` table entry may use."""
+_FORMATTER = string.Formatter()
+
+
+def template_problems(template: str, known: Iterable[str]) -> list[str]:
+    """Why ``template`` cannot be filled safely: stray braces, positional or indexed fields,
+    conversions, format specs, or names not among ``known`` (``{{`` and ``}}`` are braces)."""
+    names = sorted(set(known))
+    try:
+        parts = list(_FORMATTER.parse(template))
+    except ValueError as e:
+        return [f"{e} (write {{{{ and }}}} for a literal brace)"]
+    out: list[str] = []
+    for _lit, name, spec, conv in parts:
+        if name is None:
+            continue
+        shown = "{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
+        if not name or name.isdigit():
+            out.append(f"{shown}: positional fields are not supported; use a name"
+                       f" ({', '.join(names)})")
+        elif not name.isidentifier():
+            out.append(f"{shown}: only plain names, no indexes or attributes"
+                       f" ({', '.join(names)})")
+        elif name not in known:
+            out.append(f"{shown}: unknown placeholder (known: {', '.join(names)})")
+        elif conv or spec:
+            out.append(f"{shown}: no conversions or format specs, just {{{name}}}")
+    return out
+
+
+def _template_sites(pack: Pack) -> Iterator[tuple[str, str, str, frozenset[str]]]:
+    """(file, key path, template, known names) for every text the GM fills in."""
+    gm_names = GM_NAMES | set(pack.system.roles)
+    for g in pack.gm_moves:
+        for i, text in enumerate(g.narration):
+            yield "gm.yaml", f"moves.{g.id}.narration[{i}]", text, gm_names
+    for th in pack.gm.threats:
+        for i, text in enumerate(th.steps):
+            yield "gm.yaml", f"threats.{th.id}.steps[{i}]", text, THREAT_NAMES
+        yield "gm.yaml", f"threats.{th.id}.doom", th.doom, THREAT_NAMES
+    openings = pack.tables.get("scene_openings")
+    if openings is not None:
+        for i, e in enumerate(openings.entries):
+            yield "tables.yaml", f"scene_openings.entries[{i}].text", e.text, OPENING_NAMES
+
+
+def _triggers_of(move: s.Move) -> set[str]:
+    """The moves ``move`` can trigger with ``trigger_move`` effects, anywhere in it."""
+    effects: list[Any] = list(_walk_effects(move.before))
+    for _key, out in _outcomes(move):
+        effects += _walk_effects(out.effects)
+        if out.choose:
+            for o in out.choose.options:
+                effects += _walk_effects(o.effects)
+    return {e.move for e in effects if isinstance(e, s.TriggerMove)}
+
+
+def trigger_cycles(pack: Pack) -> list[list[str]]:
+    """Every loop of moves triggering each other (``[a, b, a]``), each reported once."""
+    graph = {mid: sorted(_triggers_of(m) & set(pack.moves)) for mid, m in pack.moves.items()}
+    cycles: list[list[str]] = []
+    seen_loops: set[frozenset[str]] = set()
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+    for root in graph:
+        if state.get(root):
+            continue
+        path: list[str] = []
+        stack: list[tuple[str, int]] = [(root, 0)]
+        while stack:
+            node, i = stack.pop()
+            if i == 0:
+                state[node] = 1
+                path.append(node)
+            if i < len(graph[node]):
+                stack.append((node, i + 1))
+                nxt = graph[node][i]
+                if state.get(nxt) == 1:
+                    loop = [*path[path.index(nxt):], nxt]
+                    if frozenset(loop) not in seen_loops:
+                        seen_loops.add(frozenset(loop))
+                        cycles.append(loop)
+                elif not state.get(nxt):
+                    stack.append((nxt, 0))
+            else:
+                state[node] = 2
+                path.pop()
+    return cycles
+
+
+def play_checks(pack: Pack) -> list[str]:
+    """What validates as data but would crash or hang in play: trigger loops, templates the GM
+    cannot fill, dice pools too large for exact odds, and the ruleset's own data."""
+    from engine.odds import MAX_COMBINATIONS, combinations
+
+    problems: list[str] = []
+    for loop in trigger_cycles(pack):
+        what = "triggers itself" if len(loop) == 2 else "and others trigger each other in a loop"
+        problems.append(f"moves.yaml: moves ({loop[0]}): {loop[0]} {what}:"
+                        f" {' -> '.join(loop)} (trigger_move effects)")
+    for file, where, text, known in _template_sites(pack):
+        problems += [f"{file}: {where}: {p}" for p in template_problems(text, known)]
+
+    def dice(where: str, notation: str, advantage: bool) -> None:
+        try:
+            spec = DiceSpec.parse(notation)
+        except ValueError:
+            return  # reported by cross_check
+        specs = [spec, spec.with_advantage("advantage")] if advantage else [spec]
+        for sp in specs:
+            if combinations(sp) > MAX_COMBINATIONS:
+                extra = " (with advantage)" if sp is not spec else ""
+                problems.append(f"{where}: {notation}{extra} has {combinations(sp):,} face"
+                                f" combinations; exact odds stop at {MAX_COMBINATIONS:,}")
+                return
+
+    dice("system.yaml: dice", pack.system.dice, False)
+    for i, m in enumerate(pack.moves.values()):
+        if m.roll is not None:
+            dice(f"moves.yaml: moves[{i}] ({m.id}).roll.dice", m.roll.dice or pack.system.dice,
+                 m.roll.advantage != "none")
+    problems += _ruleset_problems(pack)
+    return problems
+
+
+def _ruleset_problems(pack: Pack) -> list[str]:
+    """The ruleset's own checks of the data it reads (``Ruleset.check_content``)."""
+    import importlib
+
+    from engine.rules import RULESETS
+
+    spec = RULESETS.get(pack.system.ruleset, RULESETS["generic"])
+    module, _, name = spec.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    problems: list[str] = cls.check_content(pack)
+    return problems
 
 
 def cross_check(pack: Pack) -> list[str]:
@@ -425,7 +666,7 @@ def cross_check(pack: Pack) -> list[str]:
             mid = where.split("(")[1].split(")")[0] if "(" in where else ""
             if mid and mid in pack.moves and not pack.moves[mid].questions:
                 problems.append(f"{at}: 'ask' needs the move to list questions")
-    return problems
+    return problems + play_checks(pack)
 
 
 # ------------------------------------------------------------------ loading and discovery
@@ -447,15 +688,15 @@ def load_pack(path: Path | str, *, check: bool = True) -> Pack:
     parsed: dict[str, Any] = {}
     for name, model in _FILES.items():
         f = path / name
-        if not f.exists():
+        if not f.exists() and not f.is_symlink():
             if name in ("system.yaml", "moves.yaml"):
                 problems.append(f"{f}: required file is missing")
             continue
         try:
-            data = _read_yaml(f)
+            data, node = _read_yaml(f)
             if data is None:
                 raise ContentError(f"{f}: the file is empty")
-            parsed[name] = _validate(f, model, data)
+            parsed[name] = _validate(f, model, data, node)
         except ContentError as e:
             problems += e.problems
     if problems:

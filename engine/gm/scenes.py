@@ -9,6 +9,7 @@ the same campaign frames the same scenes.
 from __future__ import annotations
 
 import re
+import string
 from typing import Any
 
 from engine.content import schema as s
@@ -18,19 +19,31 @@ from engine.rules.base import Step, effect_item, gm_random
 from engine.rules.effects import clock_step
 from engine.rules.state import CampaignState, Threat
 
-
-class _Blank(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "someone"
-
-
 _SENTENCE = re.compile(r"(^|[.!?]\s+|\n)([a-z])")
+_FIELD = re.compile(r"\{([A-Za-z_]\w*)\}")
+_FORMATTER = string.Formatter()
 
 
 def fill(template: str, names: dict[str, str]) -> str:
     """Fill ``{hero}``-style placeholders (unknown ones read 'someone'); sentences start
-    with a capital even when a placeholder opens them."""
-    text = template.format_map(_Blank(names))
+    with a capital even when a placeholder opens them.
+
+    Never raises and never grows text past the names it inserts: format specs and conversions
+    are ignored, ``{hero[0]}`` or ``{hero.x}`` read as ``{hero}``, a positional ``{0}`` reads
+    'someone', and a template with stray braces has only its plain ``{name}`` fields filled
+    (``sidekick validate`` refuses all of these)."""
+
+    def name(field: str) -> str:
+        root = re.split(r"[.\[]", field, maxsplit=1)[0]
+        return str(names.get(root, "someone")) if root.isidentifier() else "someone"
+
+    try:
+        parts = list(_FORMATTER.parse(template))
+    except ValueError:  # stray braces: fill what can be filled, keep the rest as written
+        text = _FIELD.sub(lambda m: name(m.group(1)), template)
+    else:
+        text = "".join(lit + ("" if field is None else name(field))
+                       for lit, field, _spec, _conv in parts)
     return _SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 

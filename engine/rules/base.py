@@ -88,6 +88,12 @@ class Ruleset:
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
 
+    @classmethod
+    def check_content(cls, pack: Pack) -> list[str]:
+        """Problems with the data this ruleset reads (``system.yaml`` ``data`` blocks), for
+        ``sidekick validate``; each names the file and key path. None by default."""
+        return []
+
     # --- creation -------------------------------------------------------------------
 
     def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
@@ -197,6 +203,22 @@ class Ruleset:
         """Work when a session starts: the content's start effects."""
         return [effect_item(e, {"source": "start of session"})
                 for e in self.pack.system.session.start_effects]
+
+
+def model_problems(where: str, model: Any, data: Any) -> list[str]:
+    """``data`` checked against a pydantic ``model``: one line per problem, at ``where``."""
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate(data)
+    except ValidationError as e:
+        out = []
+        for err in e.errors():
+            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"])
+            msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+            out.append(f"{where}{path}: {msg}")
+        return out
+    return []
 
 
 _DUMPS: dict[int, tuple[Any, dict[str, Any]]] = {}

@@ -40,6 +40,7 @@ from engine.rules.base import (
     Step,
     effect_item,
     gm_random,
+    model_problems,
     opt,
 )
 from engine.rules.state import CampaignState
@@ -202,6 +203,14 @@ class CityRules(Ruleset):
         super().__init__(pack)
         self.data = SystemData.model_validate(pack.system.data)
         self.gm_title = pack.system.gm_title
+
+    @classmethod
+    def check_content(cls, pack: Pack) -> list[str]:
+        """``data`` of system.yaml and of each archetype, as play reads them."""
+        problems = model_problems("system.yaml: data", SystemData, pack.system.data)
+        for a in pack.system.archetypes:
+            problems += model_problems(f"system.yaml: archetypes.{a.id}.data", HeroStart, a.data)
+        return problems
 
     # --- reading the sheet --------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack, parse_effect
-from engine.errors import IllegalAction
+from engine.errors import ContentError, IllegalAction
 from engine.rules import events as ev
 from engine.rules.base import Item, Need, Ruleset, Step, effect_item, opt
 from engine.rules.state import CampaignState
@@ -264,8 +264,21 @@ class Interpreter:
     def _e_gm_move(self, state: CampaignState, eff: s.GMMove, ctx: dict[str, Any]) -> Step:
         return self.gm(state, eff.kind, ctx)
 
+    MAX_TRIGGERS = 32
+    """Moves content may trigger within one action: more means a loop (a move triggering
+    itself, or two triggering each other), stopped with a clear error, not a RecursionError."""
+
     def _e_trigger_move(self, state: CampaignState, eff: s.TriggerMove, ctx: dict[str, Any]
                         ) -> Step:
+        key = (id(state), state.action_no)
+        seen = getattr(self, "_triggers", (None, 0))
+        count = seen[1] + 1 if seen[0] == key else 1
+        self._triggers = (key, count)
+        if count > self.MAX_TRIGGERS:
+            raise ContentError(
+                f"content loop: more than {self.MAX_TRIGGERS} moves triggered in one action"
+                f" (last {ctx.get('source') or 'a move'} -> {eff.move}); check the pack's"
+                " trigger_move effects with 'sidekick validate'")
         return Step(push=[{"trigger": eff.move, "ctx": ctx}])
 
     def _e_taken_out(self, state: CampaignState, eff: s.TakenOut, ctx: dict[str, Any]) -> Step:

@@ -1,0 +1,303 @@
+"""`sidekick validate` catches content that would crash or hang in play, parses each file once,
+and play itself never hangs or tracebacks on such content (issue 8, items 6 and 7)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cli import main
+from engine.content import loader
+from engine.content.loader import load_pack, parse_yaml, template_problems
+from engine.dice import DiceSpec
+from engine.errors import ContentError
+from engine.game import Game
+from engine.gm.scenes import fill
+from engine.odds import band_odds
+
+ROOT = Path(__file__).resolve().parents[2]
+FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}
+
+Edit = Callable[[dict[str, Any]], None]
+Maker = Callable[..., Path]
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Maker:
+    """``pack(pack_id="masks", **{file: edit})``: a copy of a bundled pack, each named file
+    (``moves``, ``gm``, ``system``, ``tables``) loaded, changed by its edit, and written back."""
+
+    def make(pack_id: str = "masks", **edits: Edit) -> Path:
+        dst = tmp_path / pack_id
+        if not dst.exists():
+            shutil.copytree(ROOT / "content" / pack_id, dst)
+        for name, edit in edits.items():
+            f = dst / f"{name}.yaml"
+            data = yaml.safe_load(f.read_text(encoding="utf-8"))
+            edit(data)
+            f.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
+                         encoding="utf-8")
+        return dst
+
+    return make
+
+
+def problems_of(path: Path) -> list[str]:
+    with pytest.raises(ContentError) as err:
+        load_pack(path)
+    return err.value.problems
+
+
+def no_roll_move(mid: str, *effects: dict[str, Any]) -> dict[str, Any]:
+    return {"id": mid, "name": mid.replace("_", " ").title(), "trigger": "When testing.",
+            "result": {"text": "It happens.", "effects": list(effects)}}
+
+
+def trigger(mid: str) -> dict[str, Any]:
+    return {"type": "trigger_move", "move": mid}
+
+
+# --------------------------------------------------------------------------- trigger loops
+
+
+def test_a_move_that_triggers_itself_is_refused(pack: Maker) -> None:
+    path = pack(moves=lambda d: d["moves"].append(no_roll_move("echo", trigger("echo"))))
+    found = [p for p in problems_of(path) if "echo" in p]
+    assert found == [f"{path}/moves.yaml: moves (echo): echo triggers itself: echo -> echo"
+                     " (trigger_move effects)"]
+
+
+def test_moves_that_trigger_each_other_are_refused_once(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["moves"] += [no_roll_move("ping", trigger("pong")),
+                       no_roll_move("pong", {"type": "one_of", "options": [
+                           {"id": "a", "text": "again", "effects": [trigger("ping")]},
+                           {"id": "b", "text": "stop"}]})]
+
+    found = [p for p in problems_of(pack(moves=edit)) if "loop" in p]
+    assert len(found) == 1
+    assert "ping -> pong -> ping" in found[0]
+
+
+def test_a_chain_without_a_loop_is_fine(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["moves"] += [no_roll_move("one", trigger("two"), trigger("three")),
+                       no_roll_move("two", trigger("three")), no_roll_move("three")]
+
+    assert load_pack(pack(moves=edit)).moves["one"]
+
+
+def test_a_trigger_loop_in_play_is_a_clear_error_not_a_recursion(pack: Maker) -> None:
+    path = pack(moves=lambda d: d["moves"].append(no_roll_move("echo", trigger("echo"))))
+    p = load_pack(path, check=False)
+    game = Game.new(p, name="Loop", hero_name="Nova", archetype=None, stats=FLAT, npcs=[],
+                    seed=1)
+    before = game.state.model_dump()
+    with pytest.raises(ContentError, match="content loop: more than 32 moves triggered"):
+        game.trigger("echo")
+    assert game.state.model_dump() == before  # all or nothing
+    game.narrate("Still playable.")  # the campaign goes on
+
+
+# --------------------------------------------------------------------------- templates
+
+
+@pytest.mark.parametrize(("template", "fragment"), [
+    ("{hero} stumbles }", "Single '}' encountered"),
+    ("{hero stumbles", "expected '}' before end of string"),
+    ("{0} strikes", "{0}: positional fields are not supported"),
+    ("{} strikes", "{}: positional fields are not supported"),
+    ("{hero[99]} falls", "{hero[99]}: only plain names"),
+    ("{hero.name} falls", "{hero.name}: only plain names"),
+    ("{hero:>999999999} shouts", "{hero:>999999999}: no conversions or format specs"),
+    ("{hero!r} shouts", "{hero!r}: no conversions or format specs"),
+    ("{sidekick} arrives", "{sidekick}: unknown placeholder (known: adult, bystander, hero,"),
+])
+def test_bad_gm_narration_is_refused(pack: Maker, template: str, fragment: str) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["moves"][0]["narration"].append(template)
+
+    path = pack(gm=edit)
+    gm = yaml.safe_load((path / "gm.yaml").read_text())
+    first = gm["moves"][0]["id"]
+    n = len(gm["moves"][0]["narration"]) - 1
+    found = [p for p in problems_of(path) if f"moves.{first}.narration[{n}]" in p]
+    assert len(found) == 1 and fragment in found[0], found
+
+
+def test_threat_and_opening_templates_are_checked(pack: Maker) -> None:
+    def gm(d: dict[str, Any]) -> None:
+        d["threats"][0]["doom"] = "{location} burns"  # a threat knows only hero and villain
+
+    def tables(d: dict[str, Any]) -> None:
+        t = next(t for t in d["tables"] if t["id"] == "scene_openings")
+        t["entries"].append({"text": "{hero:{npc}} {{ok}}"})
+
+    probs = problems_of(pack(gm=gm, tables=tables))
+    assert any(".doom: {location}: unknown placeholder (known: hero, villain)" in p
+               for p in probs)
+    assert any("scene_openings.entries[" in p and "no conversions or format specs" in p
+               for p in probs)
+    assert len(probs) == 2
+
+
+def test_bundled_templates_pass() -> None:
+    assert template_problems("{hero} meets {villain} at {location}. {{not a field}}",
+                             loader.GM_NAMES) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="{}[]!:.0123456789 herovilanx>", max_size=40))
+def test_fill_never_raises_and_never_grows(template: str) -> None:
+    names = {"hero": "Nova", "villain": "Dusk"}
+    text = fill(template, names)
+    assert len(text) <= len(template) * len("someone")
+
+
+@pytest.mark.parametrize(("template", "expected"), [
+    ("{hero:>999999999} shouts", "Nova shouts"),
+    ("{0} and {hero[99]}", "Someone and Nova"),
+    ("stray } and {hero}", "Stray } and Nova"),
+    ("{hero!r}, {{braces}}", "Nova, {braces}"),
+])
+def test_fill_falls_back_safely(template: str, expected: str) -> None:
+    assert fill(template, {"hero": "Nova"}) == expected
+
+
+# --------------------------------------------------------------------------- dice and odds
+
+
+def test_dice_too_large_for_exact_odds_are_refused(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["moves"][0]["roll"]["dice"] = "8d20"
+
+    probs = problems_of(pack(moves=edit))
+    assert len(probs) == 1
+    assert "roll.dice: 8d20 has 25,600,000,000 face combinations" in probs[0]
+
+
+def test_advantage_is_counted_in_the_cap(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["moves"][0]["roll"].update(dice="4d30", advantage="optional")  # 30^4 fits, 30^5 not
+
+    probs = problems_of(pack(moves=edit))
+    assert len(probs) == 1 and "4d30 (with advantage) has 24,300,000" in probs[0]
+
+
+def test_odds_at_play_refuse_huge_pools_quickly() -> None:
+    start = time.monotonic()
+    with pytest.raises(ContentError, match="8d20: 25,600,000,000 face combinations"):
+        band_odds(DiceSpec.parse("8d20"), 0, [])
+    assert time.monotonic() - start < 1
+
+
+# --------------------------------------------------------------------------- ruleset data
+
+
+def test_city_of_whispers_data_is_checked_at_validate(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["data"]["factions"][0]["nmae"] = "typo"
+        d["archetypes"][0]["data"]["max_complexity"] = "lots"
+
+    path = pack("city-of-whispers", system=edit)
+    arch = yaml.safe_load((path / "system.yaml").read_text())["archetypes"][0]["id"]
+    probs = problems_of(path)
+    assert f"{path}/system.yaml: data.factions[0].nmae: unknown key" in probs
+    assert any(p.startswith(f"{path}/system.yaml: archetypes.{arch}.data.max_complexity:")
+               for p in probs)
+    assert len(probs) == 2
+
+
+# --------------------------------------------------------------------------- parse once
+
+
+def test_validate_parses_each_file_once(pack: Maker, monkeypatch: pytest.MonkeyPatch) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        for m in d["moves"]:
+            m["colour"] = "red"  # one problem per move
+
+    path = pack(moves=edit)
+    calls: list[int] = []
+    real = loader.parse_yaml
+
+    def counting(text: str, **kw: Any) -> Any:
+        calls.append(1)
+        return real(text, **kw)
+
+    monkeypatch.setattr(loader, "parse_yaml", counting)
+    probs = problems_of(path)
+    moves = yaml.safe_load((path / "moves.yaml").read_text())["moves"]
+    assert len(probs) == len(moves) > 20
+    assert len(calls) == 4  # system, moves, gm, tables: once each
+    text = (path / "moves.yaml").read_text().splitlines()
+    line = int(probs[3].split(":")[1])  # the line named is the key's own line
+    assert text[line - 1].strip().startswith("colour:")
+
+
+def test_a_pack_with_thousands_of_problems_validates_fast(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["moves"] += [dict(no_roll_move(f"m{i}"), colour="red") for i in range(3000)]
+
+    path = pack(moves=edit)
+    start = time.monotonic()
+    probs = problems_of(path)
+    assert time.monotonic() - start < 10
+    assert probs[-1].endswith("... and 2900 more problem(s)") and len(probs) == 101
+
+
+# --------------------------------------------------------------------------- YAML limits
+
+
+def bomb(levels: int = 9) -> str:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    (bomb(), "expands to more than 200,000 values"),
+    ("&a [*a]", "an alias contains itself"),
+    ("[" * 100_000, "nested more than 64 levels deep"),
+    ("- " * 100_000 + "x", "nested more than 64 levels deep"),
+])
+def test_yaml_bombs_are_refused_quickly(text: str, fragment: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(loader.YamlTooLarge, match=fragment):
+        parse_yaml(text)
+    assert time.monotonic() - start < 5
+
+
+def test_shared_aliases_within_the_limit_load() -> None:
+    data, _ = parse_yaml("base: &b {a: 1}\nuse: [*b, *b]\n")
+    assert data == {"base": {"a": 1}, "use": [{"a": 1}, {"a": 1}]}
+
+
+def test_a_content_file_that_is_a_bomb_or_a_fifo_is_one_problem(pack: Maker) -> None:
+    import os
+
+    path = pack()
+    (path / "tables.yaml").write_text(bomb())
+    probs = problems_of(path)
+    assert probs == [f"{path / 'tables.yaml'}: the document expands to more than 200,000"
+                     " values (aliases repeat too much)"]
+    (path / "tables.yaml").unlink()
+    os.mkfifo(path / "tables.yaml")
+    assert problems_of(path) == [f"{path / 'tables.yaml'}: not a regular file"]
+
+
+def test_validate_command_reports_loops_in_one_line_each(pack: Maker,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    path = pack(moves=lambda d: d["moves"].append(no_roll_move("echo", trigger("echo"))))
+    assert main(["validate", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "echo triggers itself" in err and "Traceback" not in err
