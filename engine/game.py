@@ -301,6 +301,21 @@ class Game:
         return [opt(n.id, n.name, f"{n.role}{'' if n.present else ', not in the scene'}")
                 for n in npcs]
 
+    def _target_options(self, move: s.Move) -> list[dict[str, Any]]:
+        """The target prompt's options: whoever a held bonus is against first (saying so),
+        then the move's other targets, then "none" when the move may have no target."""
+        held = resolve.bonus_targets(self.state, move)
+        options = self.targets_for(move)
+        for o in options:
+            if o["id"] in held:
+                bonus = sum(b.amount for b in self.state.bonuses
+                            if b.target == o["id"] and resolve.bonus_fits(b, move))
+                o["detail"] = f"{o['detail']}; {bonus:+d} held against them"
+        options.sort(key=lambda o: o["id"] not in held)
+        if move.target != "required":
+            options.append(opt("none", "No one in particular", "no target for this roll"))
+        return options
+
     def _once_key(self, move: s.Move) -> str:
         return f"{move.once_per}:{move.id}"
 
@@ -362,7 +377,8 @@ class Game:
         move = self.pack.moves[f.move] if f.move else None
         if f.stage == "target":
             assert move is not None
-            return Prompt("target", f"{move.name}: who is the target?", self.targets_for(move))
+            return Prompt("target", f"{move.name}: who is the target?",
+                          self._target_options(move))
         if f.stage == "roll":
             assert move is not None and move.roll is not None
             context = {"preview": self.preview(move.id, f.target).to_dict(),
@@ -388,8 +404,11 @@ class Game:
             return Prompt("adjust", f"{f.roll['band_name']} ({f.roll['total']}). Change it?",
                           options, context={"roll": f.roll})
         p = f.prompt or {}
+        context = dict(p.get("context") or {})
+        if f.roll is not None:
+            context["roll"] = f.roll  # the roll as it stands, after any adjustment
         return Prompt(p.get("kind", "pick"), p.get("message", ""), p.get("options", []),
-                      p.get("min", 1), p.get("max", 1))
+                      p.get("min", 1), p.get("max", 1), context=context)
 
     # ------------------------------------------------------------------ actions: play
 
@@ -438,6 +457,10 @@ class Game:
                                     " add an NPC first")
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return
+        if tid is None and resolve.bonus_targets(self.state, move):
+            # a bonus held against someone counts when the roll is against them: ask who
+            self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
+            return
         self._start(move, tid, fiction, rest)
 
     def _resolve_target(self, move: s.Move, target: str) -> str:
@@ -466,7 +489,8 @@ class Game:
                   for e in move.before]
         if move.roll is None:
             assert move.result is not None
-            self._run(before + self._outcome_items(move, "result", target, fiction) + rest)
+            self._run(before + self._outcome_items(move, "result", target, fiction) + rest,
+                      fresh=True)
             return
         self._set_flow(Flow(stage="roll", move=move.id, target=target, fiction=fiction,
                             queue=rest))
@@ -481,6 +505,10 @@ class Game:
         self._require_stage("target")
         f = self.state.flow
         move = self._move(f.move or "")
+        if target == "none" and move.target != "required" and not self.state.npc_by_name(target):
+            with self._action("no target"):
+                self._start(move, None, f.fiction, list(f.queue))
+            return self.last_events
         with self._action("target"):
             self._start(move, self._resolve_target(move, target), f.fiction, list(f.queue))
         return self.last_events
@@ -616,10 +644,13 @@ class Game:
         bands = self.pack.bands_for(move)
         band = band_of(total, bands)
         name = next(b.name for b in bands if b.id == band)
+        tone = next(b.tone for b in bands if b.id == band)
         self._emit(ev.RollAdjusted(source=source, amount=amount, total=total, band=band,
-                                   band_name=name, modifier=new_mod))
+                                   band_name=name, modifier=new_mod, tone=tone,
+                                   was=str(roll.get("tone", ""))))
         roll.update(raw_modifier=raw, modifier=new_mod, total=total, band=band,
-                    band_name=name, modifiers=[*roll["modifiers"], [source, amount, None]])
+                    band_name=name, tone=tone,
+                    modifiers=[*roll["modifiers"], [source, amount, None]])
         if self.rules.adjustments(self.state, move, roll):
             self._set_flow(f.model_copy(update={"roll": roll}))
         else:
@@ -647,10 +678,17 @@ class Game:
             table = "vs_teammate"
         first = self.rules.after_roll(self.state, move, roll)
         self._run(first + self._outcome_items(move, f"{table}.{band}", target,
-                                              self.state.flow.fiction) + rest)
+                                              self.state.flow.fiction) + rest, roll=roll)
 
-    def _run(self, queue: list[Item]) -> None:
-        """Work through the queue until it is empty or the player must choose."""
+    def _run(self, queue: list[Item], roll: dict[str, Any] | None = None,
+             fresh: bool = False) -> None:
+        """Work through the queue until it is empty or the player must choose.
+
+        A prompt's flow carries ``roll`` (the roll whose outcome this is, as adjusted), or
+        the roll the flow already carries unless ``fresh`` (a new move with no roll).
+        """
+        if roll is None and not fresh:
+            roll = self.state.flow.roll
         while queue:
             item = queue[0]
             if "roll_stage" in item:
@@ -670,9 +708,13 @@ class Game:
                 if not res.options:
                     queue = queue[1:]
                     continue
+                prompt = res.to_prompt(item)
+                gm = item.get("ctx", {}).get("gm")
+                if gm:
+                    prompt["context"] = {"gm": gm}  # what the GM said, for the dialog
                 self._set_flow(Flow(stage="effects", move=self.state.flow.move,
                                     target=self.state.flow.target, queue=queue,
-                                    prompt=res.to_prompt(item)))
+                                    prompt=prompt, roll=roll))
                 return
             for e in res.events:
                 self._emit(e)
@@ -692,6 +734,9 @@ class Game:
         if bad:
             raise IllegalAction(f"{', '.join(map(repr, bad))} is not an option here (options:"
                                 f" {', '.join(o['id'] for o in prompt['options'])})")
+        for o in prompt["options"]:
+            if o["id"] in ids and o.get("disabled"):
+                raise IllegalAction(f"{o['label']!r} cannot be chosen now: {o['disabled']}")
         item = prompt["item"]
         repeat = False
         if "choose" in item:
@@ -746,11 +791,16 @@ class Game:
         return self.last_events
 
     def took_clearing_action(self, condition: str) -> list[dict[str, Any]]:
-        """Note that the hero took a condition's clearing action this scene."""
-        if condition not in self.pack.conditions:
+        """The hero took a condition's clearing action: the condition clears now."""
+        cdef = self.pack.conditions.get(condition)
+        if cdef is None:
             raise IllegalAction(f"unknown condition {condition!r}")
+        if condition not in self.state.hero.conditions:
+            raise IllegalAction(f"{self.state.hero.name} is not {cdef.name}: there is nothing"
+                                " to clear")
         with self._action("clearing action"):
-            self._emit(ev.ClearingActionTaken(condition=condition))
+            self._emit(ev.ConditionCleared(who="hero", condition=condition,
+                                           reason="its clearing action was taken"))
         return self.last_events
 
     def end_scene(self, cleared: Sequence[str] = ()) -> list[dict[str, Any]]:

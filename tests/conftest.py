@@ -83,14 +83,16 @@ class Helpers:
 
     @staticmethod
     def settle(game: Game, limit: int = 20) -> list[dict[str, Any]]:
-        """Answer every open prompt with its first options (the fewest allowed, at least 1)."""
+        """Answer every open prompt with its first usable options (the fewest allowed, at
+        least 1; disabled options are never sent)."""
         out: list[dict[str, Any]] = []
         for _ in range(limit):
             stage = game.state.flow.stage
             if stage == "effects":
                 p = game.pending
-                n = max(p.min, 1) if p.options else 0
-                out += game.choose([o["id"] for o in p.options[:n]])
+                usable = [o for o in p.options if not o.get("disabled")]
+                n = max(p.min, 1) if usable else 0
+                out += game.choose([o["id"] for o in usable[:n]])
             elif stage == "adjust":
                 out += game.adjust("keep")
             else:

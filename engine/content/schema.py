@@ -217,6 +217,8 @@ class Option(Model):
     text: str
     effects: list[Effect] = Field(default_factory=list)
     requires_target: bool = False
+    min_advances: int = Field(
+        0, ge=0, description="Advancements only: offered once this many were already taken.")
 
 
 OneOf.model_rebuild()

@@ -134,6 +134,21 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> dict[str, Any
     return names
 
 
+def occasion(pack: Pack, ctx: dict[str, Any]) -> str:
+    """Why the GM moves now, in words that are true: the result of the roll that called for
+    it ("after a miss on Provoke someone"), else what asked for it ("you looked to the GM",
+    "the scene stalled")."""
+    move = pack.moves.get(str(ctx.get("move") or ""))
+    band = str(ctx.get("band") or "")
+    if move is not None and move.roll is not None:
+        bands = {b.id: b for b in pack.bands_for(move)}
+        if band in bands:
+            name = "a miss" if band == "miss" and bands[band].tone == "bad" \
+                else f"a {bands[band].name.lower()}"
+            return f"after {name} on {move.name}"
+    return str(ctx.get("source") or "") or "the GM's turn"
+
+
 def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
     """Choose and make a GM move of ``kind`` ("hard" or "soft")."""
     options = candidates(pack, state, kind)
@@ -152,12 +167,13 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any
              if f"{move.id}:{i}" not in state.gm_lines] or list(range(len(move.narration)))
     index = rng.choice(fresh)
     text = fill(move.narration[index], names)
-    why = "after a miss" if kind == "hard" else "you looked to the GM"
+    why = occasion(pack, ctx)
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
                                template=index)])
     sub_ctx = {"source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
-               "target": names.get("npc_id") or None}
+               "target": names.get("npc_id") or None,
+               "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text}}
     step.push = [effect_item(e, sub_ctx) for e in move.effects]
     return step

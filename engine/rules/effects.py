@@ -8,7 +8,7 @@ starts when the rest is done. ``step`` handles the head item; ``answer`` resolve
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.content import schema as s
@@ -65,12 +65,12 @@ class Interpreter:
         if "emit" in item:
             return Step([ev.from_dict(item["emit"])])
         if "choose" in item:
-            return self._choose_need(state, item)
+            return _skip_if_all_disabled(self._choose_need(state, item))
         eff = parse_effect(item["effect"])
         ctx = item.get("ctx", {})
         handler = getattr(self, f"_e_{eff.type}")
         result: Step | Need = handler(state, eff, ctx)
-        return result
+        return _skip_if_all_disabled(result)
 
     def _choose_need(self, state: CampaignState, item: Item) -> Need:
         spec = item["choose"]
@@ -80,13 +80,102 @@ class Interpreter:
         count = spec.get("count", choose.count)
         # an option that needs the move's target is not on offer when there is no target
         no_target = not item.get("ctx", {}).get("target")
-        options = [opt(o.id, o.text) for o in choose.options
+        ctx = item.get("ctx", {})
+        options = [self._option(state, o, ctx) for o in choose.options
                    if not (no_target and o.requires_target)]
         if spec.get("exclude"):
             options = [o for o in options if o["id"] not in spec["exclude"]]
         verb = "up to " if choose.up_to else ""
         message = choose.prompt or f"{move.name}: choose {verb}{count}"
-        return Need("choose", message, options, 0 if choose.up_to else count, count)
+        # disabled options do not count: pick as many as can still do something
+        enabled = sum(1 for o in options if "disabled" not in o)
+        most = count if choose.repeat and enabled else min(count, enabled)
+        return Need("choose", message, options, 0 if choose.up_to else most, most)
+
+    def _option(self, state: CampaignState, o: s.Option, ctx: dict[str, Any]) -> dict[str, Any]:
+        """A prompt option for ``o``, disabled (with the reason) when it could do nothing."""
+        out = opt(o.id, o.text)
+        why = self.futile(state, o.effects, ctx)
+        if why:
+            out["disabled"] = why
+        return out
+
+    # --- what can do nothing --------------------------------------------------------
+
+    def futile(self, state: CampaignState, effects: Sequence[Any], ctx: dict[str, Any]
+               ) -> str | None:
+        """Why ``effects`` would all do nothing now, or None if one of them would do something.
+
+        Options with no effects (purely fictional) are never futile; notes, bonuses, GM moves
+        and rule effects always count as doing something.
+        """
+        reasons: list[str] = []
+        for eff in effects:
+            why = self._futile_one(state, eff, ctx)
+            if why is None:
+                return None
+            reasons.append(why)
+        return "; ".join(dict.fromkeys(reasons)) or None
+
+    def _futile_one(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> str | None:
+        match eff.type:
+            case "clear_condition" | "mark_condition":
+                who = self._who(eff, ctx)
+                if who is None:
+                    return "there is no target"
+                if eff.type == "mark_condition":
+                    return None
+                marked = self._conds(state, who)
+                if eff.condition and eff.condition not in marked:
+                    cname = self.pack.conditions[eff.condition].name
+                    return f"{self._name(state, who)} is not {cname}"
+                if not marked:
+                    return ("you have no condition marked" if who == "hero"
+                            else f"{self._name(state, who)} has no condition marked")
+            case "take_influence":
+                if not ctx.get("target"):
+                    return "there is no target"
+            case "give_influence":
+                if eff.choose:
+                    if not any(not n.influence_over_hero and not n.barred
+                               for n in state.npcs.values()):
+                        return "everyone already has Influence over you"
+                    return None
+                target = ctx.get("target")
+                if not target:
+                    return "there is no target"
+                npc = state.npcs[target]
+                if npc.barred:
+                    return f"{npc.name} lost Influence over you for good"
+                if npc.influence_over_hero:
+                    return f"{npc.name} already has Influence over you"
+            case "cancel_influence":
+                if eff.choose:
+                    if not any(n.influence_over_hero for n in state.npcs.values()):
+                        return "nobody has Influence over you"
+                    return None
+                target = ctx.get("target")
+                if not target:
+                    return "there is no target"
+                if not state.npcs[target].influence_over_hero:
+                    return f"{state.npcs[target].name} has no Influence over you"
+            case "track":
+                tdef = self.pack.tracks[eff.track]
+                store = state.pools if tdef.scope == "campaign" else state.hero.tracks
+                value = store.get(eff.track, tdef.start)
+                if eff.delta < 0 and value <= tdef.min:
+                    return f"{tdef.name} is already at {tdef.min}"
+                if eff.delta > 0 and tdef.max is not None and value >= tdef.max:
+                    return f"{tdef.name} is already full"
+            case "flag":
+                if eff.value == (eff.flag in state.hero.flags):
+                    word = "already" if eff.value else "not"
+                    return f"{eff.flag.replace('_', ' ')} is {word} set"
+            case "one_of":
+                whys = [self.futile(state, o.effects, ctx) for o in eff.options]
+                if all(whys):
+                    return "; ".join(dict.fromkeys(w for w in whys if w))
+        return None
 
     # --- conditions -----------------------------------------------------------------
 
@@ -290,9 +379,17 @@ class Interpreter:
     def _e_advance(self, state: CampaignState, eff: s.Advance, ctx: dict[str, Any]
                    ) -> Step | Need:
         taken = set(state.hero.advances)
-        options = [opt(a.id, a.text) for a in self.pack.system.advancements if a.id not in taken
-                   or a.id.startswith("plus_")]
-        if not options:
+        count = len(state.hero.advances)
+        options = []
+        for a in self.pack.system.advancements:
+            if a.id in taken and not a.id.startswith("plus_"):
+                continue
+            o = self._option(state, a, ctx)
+            if count < a.min_advances:
+                o["disabled"] = (f"opens after {a.min_advances} advancements"
+                                 f" (you have taken {count})")
+            options.append(o)
+        if not any("disabled" not in o for o in options):
             return Step([ev.Narrated(text="No advancement is left to take.", by="engine")])
         return Need("pick", "Take an advancement", options)
 
@@ -312,7 +409,7 @@ class Interpreter:
         return Step([ev.Narrated(text=eff.text, by="engine")])
 
     def _e_one_of(self, state: CampaignState, eff: s.OneOf, ctx: dict[str, Any]) -> Need:
-        return Need("pick", "Choose one", [opt(o.id, o.text) for o in eff.options])
+        return Need("pick", "Choose one", [self._option(state, o, ctx) for o in eff.options])
 
     def _e_rule(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
         if eff.name == "npc_leaves":
@@ -383,6 +480,17 @@ class Interpreter:
             case "rule":
                 return self.rules.rule_answer(state, eff, ctx, ids)
         raise IllegalAction(f"nothing to answer for {eff.type}")
+
+
+def _skip_if_all_disabled(result: Step | Need) -> Step | Need:
+    """A prompt whose every option is disabled asks nothing: it says why and moves on."""
+    if isinstance(result, Step) or not result.options:
+        return result
+    if any("disabled" not in o for o in result.options):
+        return result
+    why = "; ".join(dict.fromkeys(str(o["disabled"]) for o in result.options))
+    return Step([ev.Narrated(text=f"{result.message.rstrip('?:. ')}: nothing here can change"
+                                  f" anything now ({why}).", by="engine")])
 
 
 def clock_step(threat_id: str, clock: int, size: int, steps: list[str], doom: str, name: str,

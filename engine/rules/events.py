@@ -174,7 +174,9 @@ def _rolled(state: CampaignState, ev: Rolled) -> None:
         state.scene.hits += 1
     used = [m[2] for m in ev.modifiers if len(m) > 2 and m[2] is not None]
     if used:
-        state.bonuses = [b for b in state.bonuses if not (b.id in used and b.kind == "forward")]
+        # a roll marks as used its forward bonuses and ongoing ones that last one roll
+        state.bonuses = [b for b in state.bonuses if not (
+            b.id in used and (b.kind == "forward" or b.expires == "roll"))]
 
 
 @event
@@ -188,6 +190,24 @@ class RollAdjusted(Event):
     band: str
     band_name: str
     modifier: int
+    tone: str = ""
+    was: str = ""
+
+
+@applier("RollAdjusted")
+def _adjusted(state: CampaignState, ev: RollAdjusted) -> None:
+    # the scene's count of hits and misses (the GM's tension) follows the adjusted result;
+    # events saved before ``tone`` and ``was`` existed change nothing, as they did then
+    if not ev.tone or not ev.was or ev.tone == ev.was:
+        return
+    if ev.was == "bad":
+        state.scene.misses = max(0, state.scene.misses - 1)
+    elif ev.was == "good":
+        state.scene.hits = max(0, state.scene.hits - 1)
+    if ev.tone == "bad":
+        state.scene.misses += 1
+    elif ev.tone == "good":
+        state.scene.hits += 1
 
 
 @event
@@ -237,6 +257,8 @@ def _cond_marked(state: CampaignState, ev: ConditionMarked) -> None:
     conds = state.hero.conditions if ev.who == "hero" else state.npcs[ev.who].conditions
     if ev.condition not in conds:
         conds.append(ev.condition)
+    if ev.who == "hero" and ev.condition in state.scene.clearing:
+        state.scene.clearing.remove(ev.condition)  # marked anew: an earlier action is spent
 
 
 @event
@@ -509,7 +531,8 @@ def _scene_start(state: CampaignState, ev: SceneStarted) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class ClearingActionTaken(Event):
-    """The hero took the action that clears a condition at the scene's end."""
+    """The hero took the action that clears a condition at the scene's end (saves made before
+    clearing actions cleared at once still hold these; nothing emits it now)."""
 
     condition: str
 

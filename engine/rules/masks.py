@@ -168,7 +168,8 @@ class MasksRules(Ruleset):
                                    reason=f"Influence over {npc.name} again")])
 
     def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
-        """surrender_influence, enter_battle, time_passes, npc_takes_influence."""
+        """surrender_influence, enter_battle, time_passes, gm_shifts_labels,
+        npc_takes_influence."""
         target = ctx.get("target")
         match eff.name:
             case "surrender_influence":
@@ -185,6 +186,8 @@ class MasksRules(Ruleset):
                 team = state.pools.get("team", 0)
                 return Step([ev.TrackChanged(track="team", scope="campaign", delta=1 - team,
                                              value=1, reason="time passes: the pool resets")])
+            case "gm_shifts_labels":
+                return self._gm_shifts_labels(state, ctx)
             case "npc_takes_influence":
                 npc_id = str(eff.args.get("npc") or ctx.get("npc") or "")
                 if not npc_id:
@@ -196,6 +199,25 @@ class MasksRules(Ruleset):
                 return Step([ev.InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
                                                  reason=ctx.get("source", "GM move"))])
         return super().rule_effect(state, eff, ctx)
+
+    def _gm_shifts_labels(self, state: CampaignState, ctx: dict[str, Any]) -> Step:
+        """The GM shifts one Label up and another down (its pick, fixed by the seed)."""
+        free = [k for k in self.pack.stats if k not in state.hero.locked]
+        ups = [k for k in free if state.hero.stats.get(k, 0) < self.pack.stats[k].max]
+        downs = [k for k in free if state.hero.stats.get(k, 0) > self.pack.stats[k].min]
+        pairs = [(u, d) for u in ups for d in downs if u != d]
+        if not pairs:
+            return Step([ev.Narrated(text="Their words find no Label left to move.",
+                                     by="engine")])
+        up, down = gm_random(state, "labels").choice(pairs)
+        who = state.npcs[ctx["target"]].name if ctx.get("target") in state.npcs else "they"
+        names = self.pack.stats
+        step = self.shift_stats(state, {up: 1, down: -1},
+                                f"the GM: what {who} said moves your Labels")
+        step.events.insert(0, ev.Narrated(
+            text=f"The GM shifts your Labels: {names[up].name} +1, {names[down].name} -1.",
+            by="gm"))
+        return step
 
     def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any], ids: list[str]
                     ) -> list[Item]:

@@ -15,7 +15,7 @@ from engine.dice import Roll
 from engine.odds import band_odds_text, band_of
 from engine.rules import events as ev
 from engine.rules.base import Ruleset
-from engine.rules.state import CampaignState
+from engine.rules.state import ActiveBonus, CampaignState
 
 
 def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
@@ -38,10 +38,8 @@ def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
         if cdef is not None and move.id in cdef.penalises:
             mods.append([cdef.name, cdef.penalty, None])
     for b in state.bonuses:
-        if (b.moves and move.id not in b.moves) or (b.target and b.target != target):
+        if not bonus_fits(b, move) or (b.target and b.target != target):
             continue
-        if move.roll.inverted and not b.moves:
-            continue  # a general bonus would hurt on a roll where high is bad
         used = b.id if b.kind == "forward" or b.expires == "roll" else None
         mods.append([f"{b.amount:+d} {b.kind}: {b.reason}", b.amount, used])
     mods += rules.extra_modifiers(state, move, target)
@@ -50,6 +48,23 @@ def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
     clamp = pack.system.modifier_clamp
     final = max(clamp[0], min(clamp[1], raw)) if clamp else raw
     return mods, raw, final
+
+
+def bonus_fits(bonus: ActiveBonus, move: s.Move) -> bool:
+    """Whether ``bonus`` can count on a roll of ``move`` (its target aside)."""
+    assert move.roll is not None
+    if bonus.moves and move.id not in bonus.moves:
+        return False
+    # a general bonus would hurt on a roll where high is bad
+    return not (move.roll.inverted and not bonus.moves)
+
+
+def bonus_targets(state: CampaignState, move: s.Move) -> list[str]:
+    """NPCs the hero holds a bonus against that a roll of ``move`` could use, in order."""
+    if move.roll is None:
+        return []
+    return list(dict.fromkeys(b.target for b in state.bonuses
+                              if b.target and b.target in state.npcs and bonus_fits(b, move)))
 
 
 def resolve(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,

@@ -479,15 +479,20 @@ def test_answer_is_the_scripted_entry_point(new_game: NewGame) -> None:
 
 
 def test_end_scene_clears_conditions_whose_action_was_taken(new_game: NewGame, h: Any) -> None:
+    # issue 8 item 11: a clearing action clears its condition at once, not at the scene's end
     game = new_game()
     h.setup(game, *[ev.ConditionMarked(who="hero", condition=c)
                     for c in ("afraid", "angry", "guilty")])
-    game.took_clearing_action("afraid")
-    game.took_clearing_action("hopeless")  # not marked: nothing to clear
-    assert game.state.scene.clearing == ["afraid", "hopeless"]
+    events = game.took_clearing_action("afraid")
+    assert [e["condition"] for e in h.of(events, "ConditionCleared")] == ["afraid"]
+    assert game.state.hero.conditions == ["angry", "guilty"]
+    before = h.dump(game)
+    with pytest.raises(IllegalAction, match="Nova is not Hopeless: there is nothing to clear"):
+        game.took_clearing_action("hopeless")
+    assert h.dump(game) == before
     events = game.end_scene(cleared=["guilty"])
     cleared = sorted(e["condition"] for e in h.of(events, "ConditionCleared"))
-    assert cleared == ["afraid", "guilty"]
+    assert cleared == ["guilty"]
     assert game.state.hero.conditions == ["angry"]
     assert not game.state.scene.open and game.state.scene.clearing == []
     with pytest.raises(IllegalAction, match="no scene is open"):
@@ -496,7 +501,7 @@ def test_end_scene_clears_conditions_whose_action_was_taken(new_game: NewGame, h
 
 def test_clearing_actions_do_not_carry_to_the_next_scene(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    game.took_clearing_action("afraid")
+    h.setup(game, ev.ClearingActionTaken(condition="afraid"))  # as older saves recorded it
     game.start_scene("Next")  # ends the open scene with no clearing
     h.setup(game, ev.ConditionMarked(who="hero", condition="afraid"))
     game.end_scene()

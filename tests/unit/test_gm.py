@@ -52,7 +52,8 @@ def miss(game: Game, move: str = "directly_engage") -> list[dict]:
             out += game.adjust(None)
         else:
             p = game.pending
-            out += game.choose([o["id"] for o in p.options[: max(p.min, 1)]])
+            usable = [o for o in p.options if not o.get("disabled")]
+            out += game.choose([o["id"] for o in usable[: max(p.min, 1)]])
     return out
 
 

@@ -574,8 +574,10 @@ def test_adult_moves_need_the_flag(new_game: NewGame, h: Any, masks: Pack, move_
 
 
 def test_adult_moves_unlock_through_advancement(new_game: NewGame, h: Any) -> None:
+    # Masks core: the adult moves are an advancement open once five were taken
     game = new_game()
-    h.setup(game, ev.TrackChanged(track="potential", scope="hero", delta=4, value=4))
+    h.setup(game, ev.TrackChanged(track="potential", scope="hero", delta=4, value=4),
+            *[ev.AdvanceTaken(advance="plus_label", text="+1") for _ in range(5)])
     start(game, "directly_engage")
     game.roll(MISS)  # the fifth potential: take an advancement, the track empties
     assert game.pending.message == "Take an advancement"
