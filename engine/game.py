@@ -571,11 +571,34 @@ class Game:
         move = self._move(f.move or "")
         offered = {d.id for d in self.rules.declarations(self.state, move)}
         if on and declaration not in offered:
-            raise IllegalAction(f"{declaration!r} cannot be declared now (offered:"
-                                f" {', '.join(sorted(offered)) or 'nothing'})")
+            raise IllegalAction(self.rules.declaration_refused(self.state, move, declaration))
+        if not on and declaration not in f.declared:
+            raise IllegalAction(f"{self.rules.declaration_name(self.state, move, declaration)}"
+                                " is not declared, so there is nothing to withdraw")
         declared = [d for d in f.declared if d != declaration] + ([declaration] if on else [])
         with self._action("declare"):
             self._set_flow(f.model_copy(update={"declared": declared}))
+        return self.last_events
+
+    def set_declarations(self, declarations: Sequence[str]) -> list[dict[str, Any]]:
+        """Before the roll: declare exactly these (withdrawing the others) in one action; if
+        any is refused, nothing changes."""
+        self._require_stage("roll")
+        f = self.state.flow
+        move = self._move(f.move or "")
+        wanted = list(dict.fromkeys(str(d) for d in declarations))
+        if wanted == list(f.declared):
+            return []
+        with self._action("declare"):
+            kept = [d for d in f.declared if d in wanted]
+            self._set_flow(f.model_copy(update={"declared": kept}))
+            for d in wanted:
+                if d in kept:
+                    continue
+                if d not in {x.id for x in self.rules.declarations(self.state, move)}:
+                    raise IllegalAction(self.rules.declaration_refused(self.state, move, d))
+                now = self.state.flow
+                self._set_flow(now.model_copy(update={"declared": [*now.declared, d]}))
         return self.last_events
 
     def roll(self, faces: Sequence[int] | None = None) -> list[dict[str, Any]]:

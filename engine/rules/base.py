@@ -127,6 +127,19 @@ class Ruleset:
         """What the player may declare before this roll (use a belief, spend an asset...)."""
         return []
 
+    def declaration_name(self, state: CampaignState, move: s.Move, declaration: str) -> str:
+        """A declaration's name for messages (its label when offered, else the id quoted)."""
+        found = next((d for d in self.declarations(state, move) if d.id == declaration), None)
+        return found.label if found else repr(declaration)
+
+    def declaration_refused(self, state: CampaignState, move: s.Move, declaration: str) -> str:
+        """Why ``declaration`` cannot be declared now, in names, with what can be."""
+        offered = self.declarations(state, move)
+        can = ("you may declare: " + "; ".join(d.label for d in offered) if offered
+               else "nothing can be declared now")
+        return (f"{self.declaration_name(state, move, declaration)} cannot be declared for"
+                f" {move.name} now ({can})")
+
     def dice_mode(self, state: CampaignState, move: s.Move) -> str | None:
         """'advantage', 'disadvantage' or None for the pending roll; by default, as chosen."""
         flow = state.flow

@@ -57,6 +57,8 @@ SECRET_MOVE = "use_a_secret"
 """The move that always has a secret in play (the target's, unless another is declared)."""
 TIE_ADVANTAGE = {"observe_someone"}
 """Moves rolled with advantage when the target is one of the hero's Ties."""
+TRAVEL = {"transit"}
+"""City moves that go to another neighborhood: a connection to the destination counts."""
 CONNECTION_MODIFIER = {"use_power": (1, -2)}
 """Moves that take a modifier for a connection to the neighborhood (connected, not)."""
 SCHEME_COST = {"set_up_a_scheme"}
@@ -154,9 +156,6 @@ class SystemData(_Start):
     factions: list[FactionStart] = Field(default_factory=list)
     custom_hero: HeroStart = Field(default_factory=HeroStart)
     offer_readings: dict[str, dict[str, int]] = Field(default_factory=dict)
-    heat_on_roll: list[str] = Field(
-        default_factory=list, description="Moves that mark Heat as they are rolled, before"
-                                          " their outcome (Take a Big Risk).")
 
 
 def slug(text: str) -> str:
@@ -244,6 +243,23 @@ class CityRules(Ruleset):
         table = self.pack.tables.get("neighborhoods")
         return [e.text for e in table.entries] if table else []
 
+    def scene_neighborhood(self, state: CampaignState) -> str | None:
+        """The neighborhood the scene is in, read from its location and title (the longest
+        neighborhood name they mention), or None when they name none."""
+        where = f"{state.scene.location} {state.scene.title}".lower()
+        found = [nb for nb in self.neighborhoods()
+                 if re.search(rf"\b{re.escape(nb.lower().removeprefix('the '))}\b", where)]
+        return max(found, key=len) if found else None
+
+    def connections_here(self, state: CampaignState, move: s.Move) -> list[str]:
+        """The hero's connections that count for ``move`` in this scene: the scene's
+        neighborhood (any, on Transit or when the scene names no neighborhood)."""
+        conns = list(state.hero.data.get("connections", []))
+        here = self.scene_neighborhood(state)
+        if move.id in TRAVEL or here is None:
+            return conns
+        return [c for c in conns if c == here]
+
     def _name(self, state: CampaignState, npc: str | None) -> str:
         if npc and npc in state.npcs:
             return state.npcs[npc].name
@@ -330,6 +346,11 @@ class CityRules(Ruleset):
     def declarations(self, state: CampaignState, move: s.Move) -> list[Declaration]:
         """Use Belief, Use a Secret, an asset, a connection, a Tie, an offer, a scheme or a
         faction; once one of a kind is declared, only it is listed (to withdraw it)."""
+        return self._one_per_group(self._every_declaration(state, move),
+                                   self._declared(state, move))
+
+    def _every_declaration(self, state: CampaignState, move: s.Move) -> list[Declaration]:
+        """Every declaration this roll allows, before the one-of-a-kind rule."""
         if move.roll is None:
             return []
         declared = self._declared(state, move)
@@ -340,7 +361,7 @@ class CityRules(Ruleset):
                 offered.append(Declaration(
                     f"faction:{fid}", f"The faction rolling: {f['name']}",
                     f"{len(f['aspects'])} aspects, {len(f['neighborhoods'])} neighborhoods"))
-            return self._one_per_group(offered, declared)
+            return offered
         if move.roll.inverted:
             return []
         for b in state.hero.data.get("beliefs", []):
@@ -373,7 +394,7 @@ class CityRules(Ruleset):
                                                f"the {self.gm_title} reads it: {label}"
                                                f" {value:+d}"))
         if move.category == CITY or move.id in CONNECTION_MODIFIER:
-            for nb in state.hero.data.get("connections", []):
+            for nb in self.connections_here(state, move):
                 effect = ("roll with advantage" if move.category == CITY else
                           f"{CONNECTION_MODIFIER[move.id][0]:+d} instead of"
                           f" {CONNECTION_MODIFIER[move.id][1]:+d}")
@@ -389,7 +410,71 @@ class CityRules(Ruleset):
                 if f"session:scheme:{sc['id']}" not in state.used:
                     offered.append(Declaration(f"scheme:{sc['id']}", f"Run {sc['name']}",
                                                f"Productivity {sc['productivity']:+d}"))
-        return self._one_per_group(offered, declared)
+        return offered
+
+    def declaration_name(self, state: CampaignState, move: s.Move, declaration: str) -> str:
+        """The declaration's label, or a name read from its id (a belief's words, a Tie's
+        name, a neighborhood) when it is not on offer."""
+        found = next((d for d in self._every_declaration(state, move) if d.id == declaration),
+                     None)
+        if found is not None:
+            return found.label
+        kind, _, key = declaration.partition(":")
+        if kind == "belief":
+            b = next((x for x in state.hero.data.get("beliefs", []) if x["id"] == key), None)
+            return f"Use Belief: {b['text']}" if b else f"a belief {key!r}"
+        if kind == "secret":
+            tie = state.hero.data.get("ties", {}).get(key)
+            return f"Use a Secret: {tie['name']}'s" if tie else f"a secret about {key!r}"
+        if kind == "connection":
+            nb = next((n for n in self.neighborhoods() if slug(n) == key), key)
+            return f"a connection to {nb}"
+        if kind == "offer":
+            return f"Offer {key}"
+        if kind == "faction":
+            f = state.data.get("factions", {}).get(key)
+            return f"The faction rolling: {f['name']}" if f else f"a faction {key!r}"
+        if kind == "scheme":
+            sc = next((x for x in state.hero.data.get("schemes", []) if x["id"] == key), None)
+            return f"Run {sc['name']}" if sc else f"a scheme {key!r}"
+        return {"asset": "Use Asset", "tie": "Your Tie"}.get(declaration, repr(declaration))
+
+    def declaration_refused(self, state: CampaignState, move: s.Move, declaration: str) -> str:
+        """Why, in names: another of its kind is declared, the connection is to another
+        neighborhood, the belief is proven wrong or the secret spent, or the roll does not
+        take it; then what may be declared."""
+        name = self.declaration_name(state, move, declaration)
+        declared = self._declared(state, move)
+        kind, _, key = declaration.partition(":")
+        every = {d.id for d in self._every_declaration(state, move)}
+        why = ""
+        if declaration in every:
+            other = next((d for d in declared if d.split(":", 1)[0] == kind), None)
+            if other is not None:
+                why = (f"{self.declaration_name(state, move, other)} is declared already (one"
+                       f" {kind} per roll): withdraw it first")
+        elif kind == "connection":
+            here = self.scene_neighborhood(state)
+            nb = next((n for n in self.neighborhoods() if slug(n) == key), None)
+            if nb is not None and nb in state.hero.data.get("connections", []) and here:
+                why = (f"you are connected to {nb}, but the scene is in {here}: the connection"
+                       " does not count here")
+            elif nb is not None and nb not in state.hero.data.get("connections", []):
+                why = f"you are not connected to {nb}"
+        elif kind == "belief":
+            b = next((x for x in state.hero.data.get("beliefs", []) if x["id"] == key), None)
+            if b is not None and b["state"] == "wrong":
+                why = "that belief was proven wrong: it no longer gives advantage"
+        elif kind == "secret" and key in state.hero.data.get("ties", {}):
+            why = "that secret is spent or the Tie is gone"
+        elif declaration == "asset" and state.hero.tracks.get(ASSETS, 0) < 1:
+            why = "you hold no asset"
+        if not why:
+            why = f"{move.name} does not take it now"
+        offered = self.declarations(state, move)
+        can = ("you may declare: " + "; ".join(d.label for d in offered) if offered
+               else "nothing else can be declared")
+        return f"{name} cannot be declared: {why} ({can})"
 
     @staticmethod
     def _one_per_group(offered: list[Declaration], declared: list[str]) -> list[Declaration]:
@@ -496,7 +581,7 @@ class CityRules(Ruleset):
         return out
 
     def _connection(self, state: CampaignState, move: s.Move) -> str | None:
-        by_slug: dict[str, str] = {slug(n): n for n in state.hero.data.get("connections", [])}
+        by_slug: dict[str, str] = {slug(n): n for n in self.connections_here(state, move)}
         for d in self._declared(state, move):
             if d.startswith("connection:") and d.split(":", 1)[1] in by_slug:
                 return by_slug[d.split(":", 1)[1]]
@@ -526,10 +611,6 @@ class CityRules(Ruleset):
             if sc is not None:
                 record["scheme"] = sc["id"]
                 items.append(_emit(ev.OnceUsed(key=f"session:scheme:{sc['id']}")))
-        if move.id in self.data.heat_on_roll:
-            items.append(effect_item(_rule("mark_heat", amount=1),
-                                     {"move": move.id, "target": state.flow.target,
-                                      "source": move.name}))
         if "asset" in declared:
             have = state.hero.tracks.get(ASSETS, 0)
             if have < 1:
@@ -598,12 +679,15 @@ class CityRules(Ruleset):
         out: list[Adjustment] = []
         if move.category not in SOCIAL:
             if "session:history" not in state.used:
+                here = self.scene_neighborhood(state)
                 for i, h in enumerate(state.hero.data.get("histories", [])):
-                    if not h["marked"]:
+                    if self._history_applies(h, here):
                         out.append(Adjustment(
                             f"history:{i}", f"Recall a History ({h['neighborhood']}): bump one"
                             f" tier to {name}", amount,
-                            f"once per session; you become connected to {h['neighborhood']}"))
+                            f"once per session; you become connected to {h['neighborhood']}"
+                            + ("" if here else "; the scene names no neighborhood: recall it"
+                                               " only if you are there")))
             demands = state.hero.data.get("demands", [])
             if ("session:demand" not in state.used and len(demands) < MAX_DEMANDS
                     and all(d["met"] for d in demands)):
@@ -619,6 +703,11 @@ class CityRules(Ruleset):
                                           f"you hold {assets}"))
         return out
 
+    @staticmethod
+    def _history_applies(history: dict[str, Any], here: str | None) -> bool:
+        """An unmarked History of the scene's neighborhood (any, if the scene names none)."""
+        return not history["marked"] and (here is None or history["neighborhood"] == here)
+
     def adjust(self, state: CampaignState, adj_id: str, roll: dict[str, Any]
                ) -> tuple[list[ev.Event], int, str]:
         """Events for a tier bump or assets spent."""
@@ -628,7 +717,7 @@ class CityRules(Ruleset):
             histories = self.sheet(state, "histories", [])
             i = int(adj_id.split(":", 1)[1])
             if nxt is None or "session:history" in state.used or not 0 <= i < len(histories) \
-                    or histories[i]["marked"]:
+                    or not self._history_applies(histories[i], self.scene_neighborhood(state)):
                 raise IllegalAction("that History cannot be recalled now")
             nb = histories[i]["neighborhood"]
             histories[i]["marked"] = True
@@ -1007,11 +1096,23 @@ class CityRules(Ruleset):
                     [opt(str(i), q) for i, q in enumerate(move.questions)], n, n)
 
     def _r_bearings(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
-                    ) -> Step:
-        record = state.hero.data.get("roll", {})
-        connected = any(d.startswith("connection:") for d in record.get("declared", []))
-        n = 1 + int(connected) + int(args.get("extra") or 0)
-        return Step(push=[effect_item({"type": "ask", "count": n}, ctx)])
+                    ) -> Step | Need:
+        """Get Your Bearings, before the roll: ask one question, or two when connected to
+        the neighborhood of the scene."""
+        move = self.pack.moves[str(ctx.get("move"))]
+        if args.get("pick") is not None:
+            qs = [move.questions[int(i)] for i in str(args["pick"]).split(",") if i != ""]
+            return Step([ev.QuestionsAsked(move=move.id, questions=qs)])
+        conns = self.connections_here(state, move)
+        here = self.scene_neighborhood(state)
+        if conns:
+            where = here if here else ", ".join(conns)
+            message = (f"{move.name}: ask one question, or two (you are connected to {where}"
+                       + ("" if here else ", if you are there") + ")")
+        else:
+            message = f"{move.name}: ask one question before you roll"
+        return Need("questions", message, [opt(str(i), q) for i, q in enumerate(move.questions)],
+                    1, 2 if conns else 1)
 
     # --- connections, Demands, power, advances
 

@@ -626,6 +626,21 @@ def _quiet(state: CampaignState, ev: QuietBeat) -> None:
 
 @event
 @dataclass(frozen=True, slots=True)
+class DiceModeChanged(Event):
+    """The campaign's dice: ``seeded`` (rolled for you), ``physical`` (you enter every roll)
+    or ``mixed`` (each roll asks)."""
+
+    mode: str
+    was: str = "seeded"
+
+
+@applier("DiceModeChanged")
+def _dice_mode(state: CampaignState, ev: DiceModeChanged) -> None:
+    state.dice_mode = ev.mode  # type: ignore[assignment]
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class OracleAnswered(Event):
     """A yes/no question answered by a d100, with the exact odds it had."""
 

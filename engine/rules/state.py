@@ -124,7 +124,7 @@ class CampaignState(StateModel):
     system: str
     name: str
     seed: int
-    dice_mode: Literal["seeded", "physical"] = "seeded"
+    dice_mode: Literal["seeded", "physical", "mixed"] = "seeded"
     dice_position: int = 0
     dice_stream: Annotated[int, AfterValidator(check_stream)] = Field(
         default=1, description="The dice stream rolled (engine/dice.py); saves without it: 1."

@@ -40,7 +40,7 @@ def cow() -> Pack:
 def game(cow: Pack) -> Game:
     """A Go-Between (Environs +0, Lore -1, Network +2, Sway +1) with the five test NPCs."""
     return Game.new(cow, name="Test", hero_name="Mira", archetype="go_between", npcs=NPCS,
-                    seed=7)
+                    seed=7, location="a tinkers' yard in Copperkettle")
 
 
 def setup(game: Game, *events: ev.Event) -> None:
@@ -138,12 +138,24 @@ def test_steer_clear_challenges_a_belief(game: Game) -> None:
 
 
 def test_get_your_bearings_questions_and_forward(game: Game) -> None:
-    roll(game, "get_your_bearings", [6, 6])
-    assert game.pending.kind == "questions" and game.pending.max == 2
-    pick(game, ["0", "1"])
+    # the scene is in Copperkettle, where the hero is connected: one question, or two
+    events = game.trigger("get_your_bearings")
+    assert game.pending.kind == "questions" and (game.pending.min, game.pending.max) == (1, 2)
+    assert not of(events, "Rolled")
+    events = pick(game, ["0", "1"])
+    assert len(of(events, "QuestionsAsked")[0]["questions"]) == 2
+    assert game.state.flow.stage == "roll"
+    game.roll([6, 6])  # 12: one more question after the roll
+    assert game.pending.kind == "questions" and game.pending.max == 1
+    pick(game, ["2"])
     assert {b.reason for b in game.state.bonuses} == {"you got your bearings"}
-    roll(game, "get_your_bearings", [5, 5, 5], declare=["connection:copperkettle"])
-    assert game.pending.max == 2  # a second question for the connection
+    # elsewhere, with no connection there: one question, and a 10 asks nothing more
+    game.start_scene("The docks", location="a customs shed on Saltmarrow Docks")
+    game.trigger("get_your_bearings")
+    assert (game.pending.min, game.pending.max) == (1, 1)
+    pick(game, ["0"])
+    game.roll([5, 5])
+    assert game.state.flow.stage in ("fiction", "adjust")
 
 
 def test_ear_to_the_ground_clears_a_challenged_belief(game: Game) -> None:
@@ -335,14 +347,15 @@ def test_use_power_weak_hit_two_consequences(game: Game) -> None:
 
 
 def test_take_a_big_risk_marks_heat_and_needs_a_stat(game: Game) -> None:
-    game.trigger("take_a_big_risk")
+    events = game.trigger("take_a_big_risk")  # "mark Heat and roll": marked before the dice
+    assert game.state.hero.tracks["heat"] == 1
+    assert of(events, "TrackChanged")[0]["track"] == "heat"
     with pytest.raises(IllegalAction, match="choose which stat"):
         game.roll([6, 6])
     game.set_roll_options(stat="sway")
-    events = game.roll([5, 6])  # 12: the Heat is marked as the dice land
+    events = game.roll([5, 6])  # 12
+    assert not of(events, "TrackChanged")
     assert game.state.hero.tracks["heat"] == 1
-    assert [e["type"] for e in events].index("TrackChanged") < [
-        e["type"] for e in events].index("OutcomeReached")
     pick(game, ["clear_heat"])
     assert game.state.hero.tracks["heat"] == 0
     roll(game, "take_a_big_risk", [4, 5], stat="sway")  # 10: mark Heat for one more
