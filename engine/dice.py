@@ -228,10 +228,11 @@ def degrees_vs_dc(natural: int, modifier: int, dc: int, *, crit_shift: bool = Tr
     # signed degree: +1, +2 ... for success; -1, -2 ... for failure
     # (failure bottoms out at four degrees: a miss by 16 or more, RULES.md D.1)
     signed = 1 + (total - dc) // 5 if total >= dc else -min(4, 1 + (dc - total - 1) // 5)
+    # (there is no degree 0: a shift from -1 lands on +1 and from +1 on -1)
     if crit_shift and natural == 20:
-        signed = signed + 1 if signed > 0 else (1 if signed == -1 else signed + 1)
+        signed = 1 if signed == -1 else signed + 1
     elif crit_shift and natural == 1:
-        signed = max(-4, signed - 1 if signed < 0 else (-1 if signed == 1 else signed - 1))
+        signed = max(-4, -1 if signed == 1 else signed - 1)
     return Degrees(signed > 0, abs(signed), natural, total, dc)
 
 

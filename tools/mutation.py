@@ -5,8 +5,8 @@
     python tools/mutation.py oracle --show   # ... and print the diff of every survivor
     python tools/mutation.py odds --again    # rerun with the cached mutants (after new tests)
 
-Each module gets its own work folder ``.mutation/<name>/`` (git-ignored): links to
-``engine``, ``content`` and ``tests`` and a ``pyproject.toml`` holding the repository's
+Each module gets its own work folder ``.mutation/<name>/`` (git-ignored): links to ``engine``,
+``content``, ``examples`` and ``tests`` and a ``pyproject.toml`` holding the repository's
 ``[tool.mutmut]`` settings with ``only_mutate`` set to that one file and the test selection
 set to the unit tests that cover it. mutmut (3.x) copies everything into
 ``.mutation/<name>/mutants/`` and runs with ONE worker (the machine is shared), so a module
@@ -84,7 +84,7 @@ def prepare(name: str, again: bool) -> Path:
     if not again and (folder / "mutants").exists():
         shutil.rmtree(folder / "mutants")
     folder.mkdir(parents=True, exist_ok=True)
-    for link in ("engine", "content", "tests"):
+    for link in ("engine", "content", "examples", "tests"):
         if not (folder / link).exists():
             (folder / link).symlink_to(ROOT / link, target_is_directory=True)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
