@@ -17,7 +17,14 @@ from typing import Any, Protocol
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces
+from engine.dice import (
+    STREAM_VERSION,
+    DiceSpec,
+    Roll,
+    SeededDice,
+    check_faces,
+    parse_faces,
+)
 from engine.errors import IllegalAction
 from engine.gm import oracle, scenes
 from engine.gm.moves import make_gm_move
@@ -943,9 +950,9 @@ class Game:
         return out
 
     def ask_oracle(self, question: str, likelihood: str = "even",
-                   roll: int | Sequence[int] | None = None) -> list[dict[str, Any]]:
-        """Ask a yes/no question at a likelihood; a d100 answers (yours if ``roll`` is given,
-        as a number or a one-face list)."""
+                   roll: int | str | Sequence[int] | None = None) -> list[dict[str, Any]]:
+        """Ask a yes/no question at a likelihood; a d100 answers (yours if ``roll`` is given:
+        a number, its text or a one-face list, checked like any entered dice)."""
         self._require_stage("fiction", "move")
         try:
             lv = oracle.level(self.pack, likelihood)
@@ -953,7 +960,8 @@ class Game:
             raise IllegalAction(f"unknown likelihood {likelihood!r}; choose one of"
                                 f" {', '.join(x.id for x in oracle.levels(self.pack))}") from None
         if roll is not None:
-            faces = [roll] if isinstance(roll, int) else list(roll)
+            faces = (parse_faces(roll) if isinstance(roll, str) else
+                     [roll] if isinstance(roll, int) else list(roll))
             roll = check_faces(DiceSpec(1, 100), faces)[0]
         if roll is None and self.state.dice_mode == "physical":
             raise IllegalAction("this campaign uses physical dice: enter your d100 roll")

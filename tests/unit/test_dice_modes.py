@@ -1,0 +1,203 @@
+"""Dice modes (issue 8 item 9): seeded, physical and mixed campaigns, switching mode at any time
+(saved and undone), and entered dice for every roll the player can make by hand: moves, the
+oracle's d100, Heat, Backfire and faction rolls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.content.loader import Pack, load_pack
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.rules import events as ev
+from engine.rules.state import CampaignState
+
+COW_DIR = Path(__file__).resolve().parents[2] / "content" / "city-of-whispers"
+
+
+@pytest.fixture(scope="module")
+def cow() -> Pack:
+    """The bundled City of Whispers pack."""
+    return load_pack(COW_DIR)
+
+
+def city(cow: Pack, mode: str) -> Game:
+    """A Go-Between in Copperkettle with the given dice mode."""
+    return Game.new(cow, name="Dice", hero_name="Mira", archetype="go_between",
+                    npcs=[("Odile Farrow", "contact", "")], seed=3, dice_mode=mode,
+                    location="a tinkers' yard in Copperkettle")
+
+
+def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The events of one type."""
+    return [e for e in events if e["type"] == kind]
+
+
+# --------------------------------------------------------------------------- the modes
+
+
+def test_a_mixed_campaign_rolls_for_you_or_takes_your_dice(new_game: Callable[..., Game]
+                                                            ) -> None:
+    game = new_game(dice_mode="mixed")
+    assert game.state.dice_mode == "mixed"
+    game.trigger("directly_engage")
+    assert game.pending.context["entry"] == "mixed"
+    assert not game.pending.context["physical"]
+    position = game.state.dice_position
+    events = game.roll([6, 6])  # entered: the seeded stream does not move
+    assert of(events, "Rolled")[0]["faces"] == [6, 6]
+    assert game.state.dice_position == position
+    game.undo()
+    game.roll()  # or rolled for you
+    assert game.state.dice_position == position + 2
+
+
+def test_a_physical_campaign_needs_every_roll_entered(new_game: Callable[..., Game]) -> None:
+    game = new_game(dice_mode="physical")
+    game.trigger("directly_engage")
+    assert game.pending.context["entry"] == "physical" and game.pending.context["physical"]
+    with pytest.raises(IllegalAction, match="physical dice: enter the faces"):
+        game.roll()
+    with pytest.raises(IllegalAction, match="2d6 needs 2 dice, but 1 was entered"):
+        game.roll([4])
+    with pytest.raises(IllegalAction, match="a d6 shows 1 to 6; 7 is out of range"):
+        game.roll([7, 1])
+    assert game.state.flow.stage == "roll"
+    game.roll([3, 4])
+
+
+@pytest.mark.parametrize("mode", ["seeded", "physical", "mixed"])
+def test_new_campaigns_take_every_mode(new_game: Callable[..., Game], mode: str) -> None:
+    assert new_game(dice_mode=mode).state.dice_mode == mode
+
+
+def test_switching_mode_is_an_action_saved_and_undone(new_game: Callable[..., Game]) -> None:
+    game = new_game()
+    events = game.set_dice_mode("physical")
+    changed = of(events, "DiceModeChanged")[0]
+    assert (changed["mode"], changed["was"]) == ("physical", "seeded")
+    assert game.state.dice_mode == "physical"
+    assert game.store.state["dice_mode"] == "physical"  # type: ignore[attr-defined]
+    game.set_dice_mode("mixed")
+    game.undo()
+    assert game.state.dice_mode == "physical"
+    game.undo()
+    assert game.state.dice_mode == "seeded"
+
+
+def test_switching_mode_refuses_nonsense_and_no_change(new_game: Callable[..., Game]) -> None:
+    game = new_game()
+    with pytest.raises(IllegalAction, match="dice mode must be one of seeded, physical, mixed,"
+                                            " not 'loaded'"):
+        game.set_dice_mode("loaded")
+    with pytest.raises(IllegalAction, match="already uses seeded dice"):
+        game.set_dice_mode("seeded")
+
+
+def test_switching_mode_mid_roll_applies_to_that_roll(new_game: Callable[..., Game]) -> None:
+    game = new_game()
+    game.trigger("directly_engage")
+    game.set_dice_mode("physical")
+    assert game.pending.context["physical"]
+    with pytest.raises(IllegalAction, match="physical dice"):
+        game.roll()
+    game.roll([2, 2])
+
+
+def test_old_saves_without_a_mode_or_with_every_mode_load(new_game: Callable[..., Game]
+                                                          ) -> None:
+    dump = new_game().state.model_dump(mode="json")
+    del dump["dice_mode"]
+    assert CampaignState.model_validate(dump).dice_mode == "seeded"
+    dump["dice_mode"] = "mixed"
+    assert CampaignState.model_validate(dump).dice_mode == "mixed"
+    replayed = CampaignState.model_validate(dump)
+    ev.apply(replayed, ev.DiceModeChanged(mode="physical", was="mixed"))
+    assert replayed.dice_mode == "physical"
+
+
+# --------------------------------------------------------------------------- the oracle's d100
+
+
+def test_the_oracle_takes_an_entered_d100_in_a_physical_campaign(new_game: Callable[..., Game]
+                                                                 ) -> None:
+    game = new_game(dice_mode="physical")
+    with pytest.raises(IllegalAction, match="enter your d100"):
+        game.ask_oracle("Is the ferry running?", "even")
+    events = game.ask_oracle("Is the ferry running?", "even", 37)
+    answer = of(events, "OracleAnswered")[0]
+    assert (answer["roll"], answer["answer"], answer["entered"]) == (37, "yes", True)
+    events = game.ask_oracle("Is it on time?", "even", [98])
+    assert of(events, "OracleAnswered")[0]["answer"] == "no"
+    assert of(events, "OracleAnswered")[0]["exceptional"]
+    events = game.ask_oracle("Is anyone aboard?", "even", " 12 ")
+    assert of(events, "OracleAnswered")[0]["roll"] == 12
+
+
+@pytest.mark.parametrize("roll, message", [
+    (0, "a d100 shows 1 to 100; 0 is out of range"),
+    (101, "a d100 shows 1 to 100; 101 is out of range"),
+    ([40, 41], "1d100 needs 1 die, but 2 were entered (40, 41)"),
+    ("forty", "dice must be whole numbers separated by spaces, got 'forty'"),
+])
+def test_the_oracle_checks_the_entered_d100(new_game: Callable[..., Game], roll: Any,
+                                            message: str) -> None:
+    game = new_game(dice_mode="mixed")
+    before = game.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction) as err:
+        game.ask_oracle("Is it safe?", "even", roll)
+    assert err.value.message == message
+    assert game.state.model_dump(mode="json") == before
+
+
+def test_a_mixed_campaign_lets_the_oracle_roll(new_game: Callable[..., Game]) -> None:
+    game = new_game(dice_mode="mixed")
+    position = game.state.dice_position
+    events = game.ask_oracle("Is it safe?", "likely")
+    assert not of(events, "OracleAnswered")[0]["entered"]
+    assert game.state.dice_position == position + 1
+
+
+# --------------------------------------------------------------------------- City of Whispers
+
+
+def test_backfire_takes_entered_dice_and_refuses_none(cow: Pack) -> None:
+    game = city(cow, "physical")
+    game.trigger("use_power")
+    game.declare("connection:copperkettle")
+    game.roll([1, 2])  # 3 + 1: a miss; the power backfires
+    if game.state.flow.stage == "adjust":
+        game.adjust("keep")
+    game.choose(["backfire"])
+    assert game.state.flow.move == "backfire" and game.state.flow.stage == "roll"
+    with pytest.raises(IllegalAction, match="physical dice"):
+        game.roll()
+    with pytest.raises(IllegalAction, match="a d6 shows 1 to 6; 9 is out of range"):
+        game.roll([9, 1])
+    events = game.roll([4, 4])
+    assert of(events, "Rolled")[0]["move"] == "backfire"
+    assert of(events, "Rolled")[0]["faces"] == [4, 4]
+
+
+def test_faction_rolls_take_entered_dice(cow: Pack) -> None:
+    game = city(cow, "physical")
+    game.trigger("secure_resource", fiction="Lamp oil")
+    game.set_roll_options(params={"aspects": 1})
+    with pytest.raises(IllegalAction, match="physical dice"):
+        game.roll()
+    events = game.roll([5, 6])
+    rolled = of(events, "Rolled")[0]
+    assert rolled["faces"] == [5, 6] and rolled["entered"]
+
+
+def test_heat_marked_before_a_physical_big_risk_then_the_dice(cow: Pack) -> None:
+    game = city(cow, "physical")
+    game.trigger("take_a_big_risk")
+    assert game.state.hero.tracks["heat"] == 1
+    game.set_roll_options(stat="sway")
+    events = game.roll([2, 3, 6][:2])
+    assert of(events, "Rolled")[0]["faces"] == [2, 3]
