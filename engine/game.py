@@ -457,18 +457,24 @@ class Game:
         why = self.move_available(move)
         if why:
             raise IllegalAction(why)
-        tid = self._resolve_target(move, target) if target else None
+        nobody = self._no_target(move, target)  # "none": the player said no one
+        tid = self._resolve_target(move, target) if target and not nobody else None
         if move.target == "required" and tid is None:
             if not self.targets_for(move):
                 raise IllegalAction(f"{move.name} needs a target, and there is no one to target;"
                                     " add an NPC first")
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return
-        if tid is None and resolve.bonus_targets(self.state, move):
+        if tid is None and not nobody and resolve.bonus_targets(self.state, move):
             # a bonus held against someone counts when the roll is against them: ask who
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return
         self._start(move, tid, fiction, rest)
+
+    def _no_target(self, move: s.Move, target: str | None) -> bool:
+        """Whether ``target`` is the answer "none" (no one) to a move that may go without."""
+        return (target == "none" and move.target != "required"
+                and self.state.npc_by_name(target) is None)
 
     def _resolve_target(self, move: s.Move, target: str) -> str:
         npc = self.state.npc_by_name(target) or self.state.npcs.get(target)
@@ -512,7 +518,7 @@ class Game:
         self._require_stage("target")
         f = self.state.flow
         move = self._move(f.move or "")
-        if target == "none" and move.target != "required" and not self.state.npc_by_name(target):
+        if self._no_target(move, target):
             with self._action("no target"):
                 self._start(move, None, f.fiction, list(f.queue))
             return self.last_events

@@ -78,6 +78,16 @@ def test_10_the_target_prompt_can_say_no_one(new_game: NewGame, h: Any) -> None:
     assert [b.id for b in game.state.bonuses] == [90]  # unused, still held
 
 
+def test_10_none_up_front_means_no_one_and_asks_nothing(new_game: NewGame, h: Any) -> None:
+    game = new_game()
+    stumble(game, h)
+    game.trigger("defend_someone", "none")
+    assert game.state.flow.stage == "roll" and game.state.flow.target is None
+    game.undo()
+    with pytest.raises(IllegalAction, match="no NPC called 'none'"):
+        game.trigger("provoke", "none")  # a move that needs someone
+
+
 def test_10_no_bonus_no_question(new_game: NewGame, h: Any) -> None:
     game = new_game()
     game.trigger("directly_engage")
