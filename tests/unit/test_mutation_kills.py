@@ -6,6 +6,7 @@ roll keeps. Grouped by the module they guard; the numbers are worked out by hand
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -15,6 +16,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import DiceSpec, Roll, check_faces, check_stream
 from engine.errors import ContentError, IllegalAction
+from engine.game import Game
 from engine.gm import oracle
 from engine.odds import (
     MAX_COMBINATIONS,
@@ -23,6 +25,8 @@ from engine.odds import (
     combinations,
     distribution,
 )
+from engine.rules import resolve
+from engine.rules.state import ActiveBonus
 
 # --------------------------------------------------------------------------- dice.py
 
@@ -109,3 +113,71 @@ def test_an_unknown_likelihood_names_itself(masks: Pack) -> None:
     with pytest.raises(KeyError) as err:
         oracle.level(masks, "maybe")
     assert err.value.args == ("maybe",)
+
+
+# --------------------------------------------------------------------------- rules/resolve.py
+
+
+def test_resolve_records_every_field_of_the_roll(new_game: Callable[..., Game]) -> None:
+    game = new_game()  # FLAT: Danger +1
+    move = game.pack.moves["directly_engage"]
+    roll = Roll.of(DiceSpec.parse("2d6"), [3, 4])
+    got = resolve.resolve(game.state, game.pack, game.rules, move, None, roll, 17)
+    assert got.to_dict() == {
+        "type": "Rolled", "move": "directly_engage", "stat": "danger", "dice": "2d6",
+        "faces": [3, 4], "kept": [3, 4], "dropped": [], "modifiers": [["Danger", 1, None]],
+        "raw_modifier": 1, "modifier": 1, "clamp": [-3, 4], "total": 8, "band": "weak_hit",
+        "band_name": "Weak hit",
+        # 2d6+1: a miss is 2-5 (10 of 36), a weak hit 6-8 (16), a strong hit 9-12 (10)
+        "odds": {"miss": "27.8%", "weak_hit": "44.4%", "strong_hit": "27.8%"},
+        "entered": False, "position": 17, "inverted": False, "tone": "mixed",
+    }
+
+
+def test_resolve_reads_an_inverted_move_with_its_own_bands(new_game: Callable[..., Game]) -> None:
+    game = new_game()
+    move = game.pack.moves["take_powerful_blow"]
+    roll = Roll.of(DiceSpec.parse("3d6kh2"), [6, 1, 5], entered=True)
+    got = resolve.resolve(game.state, game.pack, game.rules, move, None, roll, 3)
+    assert (got.dice, got.kept, got.dropped, got.total) == ("3d6kh2", [6, 5], [1], 11)
+    assert (got.band, got.band_name, got.tone, got.inverted) == (
+        "strong_hit", "Overwhelmed", "bad", True)
+    assert (got.entered, got.position) == (True, 3)
+
+
+def _bonus(bid: int, kind: str = "forward", **kw: object) -> ActiveBonus:
+    return ActiveBonus.model_validate({"id": bid, "kind": kind, "amount": 1, **kw})
+
+
+def test_a_bonus_for_someone_else_does_not_stop_the_next_one(
+        new_game: Callable[..., Game]) -> None:
+    game = new_game()
+    game.state.bonuses = [
+        _bonus(1, target="vic_rook", reason="against Vic"),
+        _bonus(2, reason="a plan"),
+        _bonus(3, "ongoing", amount=2, reason="armor", expires="roll"),
+        _bonus(4, "ongoing", reason="the team", expires="scene"),
+    ]
+    move = game.pack.moves["directly_engage"]
+    mods, raw, final = resolve.modifiers(game.state, game.pack, game.rules, move, "tin")
+    assert mods == [["Danger", 1, None], ["+1 forward: a plan", 1, 2],
+                    ["+2 ongoing: armor", 2, 3], ["+1 ongoing: the team", 1, None]]
+    assert (raw, final) == (5, 4)  # clamped at +4
+
+
+def test_bonus_targets_lists_npcs_in_play_once_each(new_game: Callable[..., Game]) -> None:
+    game = new_game()
+    game.state.bonuses = [
+        _bonus(1, target="vic_rook"),
+        _bonus(2, target="ghost"),  # not an NPC in play
+        _bonus(3),  # no target
+        _bonus(4, target="ada_vance", moves=["provoke_someone"]),  # another move's
+        _bonus(5, "ongoing", target="tin"),
+        _bonus(6, target="vic_rook"),
+        _bonus(7, target="bo", moves=["take_powerful_blow"]),
+    ]
+    moves = game.pack.moves
+    assert resolve.bonus_targets(game.state, moves["directly_engage"]) == ["vic_rook", "tin"]
+    # an inverted roll takes only the bonuses meant for it
+    assert resolve.bonus_targets(game.state, moves["take_powerful_blow"]) == ["bo"]
+    assert resolve.bonus_targets(game.state, moves["give_influence"]) == []  # no roll
