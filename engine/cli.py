@@ -247,7 +247,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             pack = load_pack(p)
         except ContentError as e:
             bad += 1
-            sys.stderr.write(f"✗ {p}\n")
+            sys.stderr.write(f"✗ {_clip(str(p), 200)[1:-1]}\n")
             for problem in e.problems:
                 sys.stderr.write(f"  {problem}\n")
             continue
@@ -260,18 +260,35 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _load_script(path: str) -> dict[str, Any]:
+    """A script file's data: YAML (aliases that expand too far, or nest too deep, are refused)
+    or JSON by its suffix; ``CliError`` saying what is wrong."""
     import yaml
 
+    from engine.content.loader import MAX_YAML_BYTES, YamlTooLarge, parse_yaml
+
     p = Path(path)
+    path = _clip(path, 200)[1:-1]  # as shown in messages
+    kind = "JSON" if p.suffix == ".json" else "YAML"
     try:
-        text = sys.stdin.read() if path == "-" else p.read_text(encoding="utf-8")
+        text = sys.stdin.read(MAX_YAML_BYTES + 1) if path == "-" else p.read_text(
+            encoding="utf-8")
     except OSError as e:
         raise CliError(f"{path}: cannot read the script ({e.strerror})") from None
+    except UnicodeDecodeError as e:
+        raise CliError(f"{path}: the script is not UTF-8 text (byte {e.start})") from None
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as e:
-        raise CliError(f"{path}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: {e}"
-                       ) from None
+        if len(text) > MAX_YAML_BYTES:
+            raise YamlTooLarge(f"the file is larger than {MAX_YAML_BYTES:,} bytes")
+        data = json.loads(text) if kind == "JSON" else parse_yaml(text)[0]
+    except YamlTooLarge as e:
+        raise CliError(f"{path}: script refused: {e}") from None
+    except RecursionError:
+        raise CliError(f"{path}: script refused: nested too deeply") from None
+    except (ValueError, yaml.YAMLError) as e:  # ValueError: also a number too long to read
+        why = str(e) if len(str(e)) <= 300 else str(e)[:300] + "..."
+        if "integer string conversion" in why:
+            why = "a number has more than 4,300 digits"
+        raise CliError(f"{path}: not valid {kind}: {why}") from None
     if not isinstance(data, dict) or not isinstance(data.get("steps", []), list):
         raise CliError(f"{path}: a script is a mapping with 'campaign' and a list of 'steps'")
     return data
@@ -383,6 +400,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # the file system said no (a name too long, a folder unreadable...)
+        where = f"{_clip(str(e.filename), 60)}: " if e.filename else ""
+        sys.stderr.write(f"sidekick: error: {where}{e.strerror or e}\n")
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":  # pragma: no cover

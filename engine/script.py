@@ -9,19 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.errors import EngineError, IllegalAction
 from engine.game import Game
 
-STEP_KEYS = {"fiction", "move", "target", "dice", "roll", "choose", "adjust", "spend_team",
-             "stat", "advantage", "do", "text", "cleared", "title", "location", "stakes",
-             "present", "name", "role", "note", "condition", "npc", "comment", "suggested",
-             "question", "likelihood", "reroll", "template", "threat", "delta", "declare",
-             "params", "opening", "auto"}
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
            "advance_threat", "add_thread", "resolve_thread"}
+MAX_PROMPTS = 500
+"""Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
 
 
 class ScriptError(EngineError):
@@ -30,29 +29,199 @@ class ScriptError(EngineError):
     title = "Script error"
 
 
+# ------------------------------------------------------------------ the script as typed data
+
+Text = Annotated[str, Field(max_length=20_000)]
+Count = Annotated[int, Field(ge=0, le=100)]
+Face = Annotated[int, Field(ge=-(10**9), le=10**9)]
+AnswerId = Text | Annotated[int, Field(ge=0, le=10**6)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class HeroSpec(_Strict):
+    """``campaign.hero``: a name and an archetype id or a stat line."""
+
+    name: Text = "The Hero"
+    archetype: Text | None = None
+    stats: dict[Text, Face] | None = None
+
+
+class NPCSpec(_Strict):
+    """One of ``campaign.npcs``."""
+
+    name: Text
+    role: Text
+    note: Text = ""
+
+
+class CampaignSpec(_Strict):
+    """``campaign``: what ``sidekick new`` would ask."""
+
+    name: Text = "Scripted campaign"
+    system: Text = "masks"
+    seed: Annotated[int, Field(ge=-(2**63), lt=2**63)] | None = None
+    dice: Text = "seeded"
+    hero: HeroSpec = Field(default_factory=HeroSpec)
+    npcs: list[NPCSpec] = Field(default_factory=list)
+
+
+class Step(_Strict):
+    """One step: a move (fiction, move, target, dice, choices...) or a table action (``do``)."""
+
+    # a move
+    fiction: Text | None = None
+    move: Text | None = None
+    suggested: bool | None = None
+    target: Text | None = None
+    dice: list[Face] | list[list[Face]] | None = None
+    roll: bool | Annotated[int, Field(ge=-(10**9), le=10**9)] | None = None
+    choose: AnswerId | list[AnswerId | list[AnswerId]] | None = None
+    adjust: Text | list[Text] | None = None
+    spend_team: Count | None = None
+    stat: Text | None = None
+    advantage: Text | None = None
+    params: dict[Text, Face] | None = None
+    declare: Text | list[Text] | None = None
+    auto: bool = False
+    # a table action
+    do: Text | None = None
+    text: Text | None = None
+    cleared: Text | list[Text] | None = None
+    title: Text | None = None
+    location: Text | None = None
+    stakes: Text | None = None
+    opening: Text | None = None
+    present: Text | list[Text] | None = None
+    name: Text | None = None
+    role: Text | None = None
+    note: Text | None = None
+    condition: Text | None = None
+    npc: Text | None = None
+    question: Text | None = None
+    likelihood: Text | None = None
+    reroll: Annotated[int, Field(ge=0, le=10**6)] | None = None
+    template: Text | None = None
+    threat: Text | None = None
+    delta: Annotated[int, Field(ge=-100, le=100)] | None = None
+    comment: Any = None
+
+
+STEP_KEYS = set(Step.model_fields)
+
+_EXPECTED = {
+    "dice": "a list of whole numbers like [3, 5], or one list per roll like [[1, 2], [5, 6]]",
+    "choose": "one entry per prompt, each an id or a list of ids, like [[\"1\", \"2\"], resist]",
+    "roll": "true, false or the number you rolled",
+    "params": "a mapping of names to whole numbers, e.g. {complexity: 2}",
+    "stats": "a mapping of stat ids to whole numbers, e.g. {danger: 1, freak: 0}",
+    "npcs": "a list of {name, role, note}",
+    "hero": "a mapping {name, archetype} or {name, stats}",
+    "spend_team": "a whole number from 0 to 100",
+    "delta": "a whole number from -100 to 100",
+    "reroll": "a whole number from 0",
+    "seed": "a whole number",
+    "auto": "true or false",
+    "suggested": "true or false",
+}
+_LISTS = {"adjust", "declare", "cleared", "present"}
+_WANT = {"int_type": "a whole number", "int_parsing": "a whole number",
+         "int_from_float": "a whole number", "string_type": "text", "bool_type": "true or false",
+         "dict_type": "a mapping", "list_type": "a list", "string_too_long": "shorter text",
+         "model_type": "a mapping", "model_attributes_type": "a mapping"}
+
+
+def _clip(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _problem(err: Any, raw: Any) -> str:
+    """One pydantic error as ``key: expected ..., got ...`` (the key path as written)."""
+    loc = [p for p in err["loc"] if not (isinstance(p, str) and (
+        p.startswith(("list[", "dict[", "constrained-")) or p in ("str", "int", "bool")))]
+    if err["type"] == "extra_forbidden":
+        return f"{'.'.join(map(str, loc[:-1])) + '.' if len(loc) > 1 else ''}{loc[-1]}: unknown key"
+    key = next((str(p) for p in reversed(loc) if isinstance(p, str)), "")
+    value = raw
+    for p in loc:
+        try:
+            value = value[p]
+        except (KeyError, IndexError, TypeError):
+            break
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+    if err["type"] == "missing":
+        return f"{path}: required key is missing"
+    if key in _EXPECTED:
+        want = _EXPECTED[key]
+    elif key in _LISTS:
+        want = "text or a list of texts"
+    else:
+        want = _WANT.get(err["type"]) or err["msg"].removeprefix("Input should be ")
+    return f"{path}: expected {want}, got {_clip(value)}"
+
+
+def _check(model: type[BaseModel], data: Any, where: str) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise ScriptError(f"{where}{_problem(e.errors()[0], data)}") from None
+
+
+def parse_steps(data: Any) -> list[Step]:
+    """The ``steps`` of a script, typed; ``ScriptError`` naming the first bad step."""
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise ScriptError(f"'steps' is a list of steps, got {_clip(data)}")
+    out = []
+    for i, raw in enumerate(data, 1):
+        if not isinstance(raw, dict):
+            raise ScriptError(f"step {i}: expected a mapping of keys like 'fiction' and"
+                              f" 'move', or 'do', got {_clip(raw)}")
+        unknown = [str(k) for k in raw if k not in STEP_KEYS]
+        if unknown:
+            raise ScriptError(f"step {i}: unknown key(s) {', '.join(sorted(unknown))}; a step"
+                              f" takes {', '.join(sorted(STEP_KEYS))}")
+        step = _check(Step, raw, f"step {i}: ")
+        if step.do is not None and step.do not in ACTIONS:
+            raise ScriptError(f"step {i}: unknown action {step.do!r}; actions:"
+                              f" {', '.join(sorted(ACTIONS))}")
+        out.append(step)
+    return out
+
+
+def parse_campaign(data: Any) -> CampaignSpec:
+    """The ``campaign`` mapping, typed."""
+    if not isinstance(data, dict):
+        raise ScriptError(f"'campaign' is a mapping (name, system, seed, hero, npcs), got"
+                          f" {_clip(data)}")
+    spec: CampaignSpec = _check(CampaignSpec, data, "campaign.")
+    return spec
+
+
 def _as_list(v: Any) -> list[Any]:
     if v is None:
         return []
     return v if isinstance(v, list) else [v]
 
 
-def play_step(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
+def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
     """Play one step; return its events."""
-    unknown = set(step) - STEP_KEYS
-    if unknown:
-        raise IllegalAction(f"unknown key(s) {', '.join(sorted(unknown))}; a step takes"
-                            f" {', '.join(sorted(STEP_KEYS))}")
+    if not isinstance(step, Step):
+        step = parse_steps([step])[0]
+    s = step.model_dump(exclude_unset=True)
     out: list[dict[str, Any]] = []
-    if "do" in step:
-        action = step["do"]
-        if action not in ACTIONS:
-            raise IllegalAction(f"unknown action {action!r}; actions: {', '.join(sorted(ACTIONS))}")
+    if step.do is not None:
+        action = step.do
         match action:
             case "end_scene":
-                out += game.end_scene(_as_list(step.get("cleared")))
+                out += game.end_scene(_as_list(step.cleared))
             case "start_scene":
-                out += game.start_scene(step.get("title", ""), step.get("location", ""),
-                                        step.get("stakes", ""), _as_list(step.get("present")))
+                out += game.start_scene(step.title or "", step.location or "",
+                                        step.stakes or "", _as_list(step.present))
             case "end_session":
                 out += game.end_session()
             case "ask_gm":
@@ -60,66 +229,69 @@ def play_step(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
             case "undo":
                 out += game.undo()
             case "narrate":
-                out += game.narrate(str(step.get("text", "")))
+                out += game.narrate(step.text or "")
             case "add_npc":
-                out += game.add_npc(str(step.get("name", "")), str(step.get("role", "")),
-                                    str(step.get("note", "")))
+                out += game.add_npc(step.name or "", step.role or "", step.note or "")
             case "took_clearing_action":
-                out += game.took_clearing_action(str(step.get("condition", "")))
+                out += game.took_clearing_action(step.condition or "")
             case "enter" | "leave":
-                out += game.set_presence(str(step.get("npc", "")), action == "enter")
+                out += game.set_presence(step.npc or "", action == "enter")
             case "oracle":
-                roll = step.get("roll")
-                out += game.ask_oracle(str(step.get("question", "")),
-                                       str(step.get("likelihood", "even")),
+                roll = step.roll
+                if roll is False:
+                    raise IllegalAction("'roll' on an oracle step is the d100 you rolled (or"
+                                        " true to let the campaign roll)")
+                out += game.ask_oracle(step.question or "", step.likelihood or "even",
                                        None if roll in (None, True) else int(roll))
             case "frame_scene":
-                prop = game.propose_scene(int(step.get("reroll", 0)))
+                prop = game.propose_scene(step.reroll or 0)
                 out += game.start_scene(
-                    str(step.get("title") or prop["title"]),
-                    str(step.get("location") or prop["location"]),
-                    str(step.get("stakes") or prop["stakes"]),
-                    _as_list(step.get("present")) or prop["present"],
-                    str(step.get("opening") or prop["opening"]))
+                    step.title or prop["title"], step.location or prop["location"],
+                    step.stakes or prop["stakes"], _as_list(step.present) or prop["present"],
+                    step.opening or prop["opening"])
             case "add_threat":
-                out += game.add_threat(str(step.get("template", "")), str(step.get("name", "")),
-                                       step.get("npc"))
+                out += game.add_threat(step.template or "", step.name or "", step.npc)
             case "advance_threat":
-                out += game.advance_threat(str(step.get("threat", "")),
-                                           int(step.get("delta", 1)))
+                out += game.advance_threat(step.threat or "",
+                                           1 if step.delta is None else step.delta)
             case "add_thread":
-                out += game.add_thread(str(step.get("text", "")))
+                out += game.add_thread(step.text or "")
             case "resolve_thread":
-                out += game.resolve_thread(str(step.get("text", "")))
-        out += _answer_prompts(game, step)
+                out += game.resolve_thread(step.text or "")
+        out += _answer_prompts(game, s)
         return out
 
-    fiction = str(step.get("fiction", "")).strip()
-    move = step.get("move")
+    fiction = (step.fiction or "").strip()
+    move = step.move
     if fiction:
         out += game.describe(fiction)
-        if move in (None, "suggested") and step.get("suggested", move == "suggested"):
+        suggested = step.suggested if step.suggested is not None else move == "suggested"
+        if move in (None, "suggested") and suggested:
             sugg = game.state.flow.suggestions
             if not sugg:
                 raise IllegalAction(f"no move suggested for {fiction!r}")
             move = sugg[0]["move"]
-    if move in (None, "none"):
+    if move in (None, "none", "suggested"):
+        if move == "suggested":
+            raise IllegalAction("'move: suggested' needs 'fiction' to suggest a move from")
         if fiction:
             out += game.choose_move(None)
-        return out + _answer_prompts(game, step)
+        return out + _answer_prompts(game, s)
+    assert move is not None
     if fiction:
-        out += game.choose_move(str(move), step.get("target"))
+        out += game.choose_move(move, step.target)
     else:
-        out += game.trigger(str(move), step.get("target"))
+        out += game.trigger(move, step.target)
     if game.state.flow.stage == "target":
-        if not step.get("target"):
+        if not step.target:
             raise IllegalAction(f"{move} needs a target: add 'target: NAME'")
-        out += game.choose_target(str(step["target"]))
-    out += _answer_prompts(game, step)
+        out += game.choose_target(step.target)
+    out += _answer_prompts(game, s)
     return out
 
 
 def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
+    """Answer what the engine asks after a step, from the step's own keys (typed already)."""
     out: list[dict[str, Any]] = []
     answers = list(_as_list(step.get("choose")))
     adjusts = list(_as_list(step.get("adjust")))
@@ -127,20 +299,18 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
     if dice_rolls and not isinstance(dice_rolls[0], list):
         dice_rolls = [dice_rolls]  # one roll's faces; a list of lists is one per roll
     dice_rolls = list(dice_rolls)
-    while True:
+    for _ in range(MAX_PROMPTS):
         stage = game.state.flow.stage
         if stage == "roll":
-            for _ in range(int(step.get("spend_team", 0))):
+            for _ in range(int(step.get("spend_team") or 0)):
                 out += game.spend_team()
             for d in _as_list(step.get("declare")):
                 out += game.declare(str(d))
             if step.get("stat") or step.get("advantage") or step.get("params"):
-                params = step.get("params")
-                if params is not None and not isinstance(params, dict):
-                    raise IllegalAction("'params' is a mapping, e.g. {complexity: 2}")
-                out += game.set_roll_options(step.get("stat"), step.get("advantage"), params)
+                out += game.set_roll_options(step.get("stat"), step.get("advantage"),
+                                             step.get("params"))
             dice = dice_rolls.pop(0) if dice_rolls else None
-            if dice is None and not step.get("roll", True):
+            if dice is None and step.get("roll", True) is False:
                 raise IllegalAction("the move needs a roll: give 'dice: [a, b]' or 'roll: true'")
             out += game.roll(None if dice is None else [int(d) for d in dice])
             step = {k: v for k, v in step.items() if k not in (
@@ -161,6 +331,9 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
             raise IllegalAction("a triggered move needs a target: add 'target: NAME'")
         else:
             break
+    else:
+        raise IllegalAction(f"the step answered {MAX_PROMPTS} prompts and the engine still"
+                            " asks: does the content trigger moves in a loop?")
     if answers:
         raise IllegalAction(f"unused answers in 'choose': {answers}")
     return out
@@ -169,29 +342,36 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
 def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
                campaign: str | None, emit: Callable[[dict[str, Any]], None],
                journal: bool = False) -> Game:
-    """Play a whole script; ``saves=None`` plays in memory."""
+    """Play a whole script; ``saves=None`` plays in memory. Every step is checked against
+    the typed model before anything is created or played."""
     from engine.campaigns import close_game, new_game, open_game
     from engine.content.loader import get_pack
     from engine.journal import render_all
 
+    if not isinstance(data, dict):
+        raise ScriptError(f"a script is a mapping with 'campaign' and a list of 'steps', got"
+                          f" {_clip(data)}")
+    unknown = [str(k) for k in data if k not in ("campaign", "steps")]
+    if unknown:
+        raise ScriptError(f"unknown top-level key(s) {', '.join(sorted(unknown))}; a script"
+                          " has 'campaign' and 'steps'")
+    steps = parse_steps(data.get("steps"))
     spec = data.get("campaign")
     if campaign:
         if saves is None:
             raise ScriptError("--campaign needs a save folder (not --dry-run)")
         game = open_game(saves, campaign, content)
-    elif isinstance(spec, dict):
-        hero = spec.get("hero") or {}
-        npcs = [(str(n.get("name", "")), str(n.get("role", "")), str(n.get("note", "")))
-                for n in spec.get("npcs", [])]
-        kw = dict(name=str(spec.get("name", "Scripted campaign")),
-                  hero_name=str(hero.get("name", "The Hero")), archetype=hero.get("archetype"),
-                  stats=hero.get("stats"), npcs=npcs, seed=spec.get("seed"),
-                  dice_mode=str(spec.get("dice", "seeded")))
+    elif spec is not None:
+        cs = parse_campaign(spec)
+        npcs = [(n.name, n.role, n.note) for n in cs.npcs]
+        kw: dict[str, Any] = dict(
+            name=cs.name, hero_name=cs.hero.name, archetype=cs.hero.archetype,
+            stats=dict(cs.hero.stats) if cs.hero.stats is not None else None, npcs=npcs,
+            seed=cs.seed, dice_mode=cs.dice)
         if saves is None:
-            game = Game.new(get_pack(str(spec.get("system", "masks")), content), **kw)  # type: ignore[arg-type]
+            game = Game.new(get_pack(cs.system, content), **kw)
         else:
-            game = new_game(saves, system=str(spec.get("system", "masks")), content=content,
-                            **kw)  # type: ignore[arg-type]
+            game = new_game(saves, system=cs.system, content=content, **kw)
         for e in game.last_events:
             if not journal:
                 emit(e)
@@ -199,9 +379,7 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
         raise ScriptError("the script needs a 'campaign' mapping, or --campaign ID to continue one")
     all_events = list(game.last_events)
     try:
-        for i, step in enumerate(data.get("steps") or [], 1):
-            if not isinstance(step, dict):
-                raise ScriptError(f"step {i}: expected a mapping, got {step!r}")
+        for i, step in enumerate(steps, 1):
             try:
                 events = play_step(game, step)
             except EngineError as e:
@@ -218,7 +396,7 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
     return game
 
 
-def _describe(step: dict[str, Any]) -> str:
-    if "do" in step:
-        return f"do: {step['do']}"
-    return f"move: {step.get('move') or 'from fiction'}"
+def _describe(step: Step) -> str:
+    if step.do is not None:
+        return f"do: {step.do}"
+    return f"move: {step.move or 'from fiction'}"

@@ -682,7 +682,11 @@ _FILES: dict[str, type[BaseModel]] = {
 def load_pack(path: Path | str, *, check: bool = True) -> Pack:
     """Load and validate the system folder at ``path``; raise ``ContentError`` if broken."""
     path = Path(path)
-    if not (path / "system.yaml").is_file():
+    try:
+        is_pack = (path / "system.yaml").is_file()
+    except OSError as e:
+        raise ContentError(f"{str(path)[:80]}: cannot read the folder ({e.strerror})") from None
+    if not is_pack:
         raise ContentError(f"{path}: not a content pack (no system.yaml in it)")
     problems: list[str] = []
     parsed: dict[str, Any] = {}

@@ -398,3 +398,14 @@ def test_fixed_stat_message_names_the_stat(tmp_path: Path, capsys: Capsys) -> No
             "steps": [{"move": "directly_engage", "stat": "freak", "dice": [6, 6]}]}
     code, _, err = run(capsys, "script", str(write_script(tmp_path, data)), "--dry-run")
     assert_clean_error(code, err, "rolls with danger, not 'freak'")
+
+
+@pytest.mark.parametrize("argv", [
+    ["validate", "9" * 5000],  # found by the CLI fuzzer: OSError 'File name too long'
+    ["--content", "9" * 5000, "validate"],
+    ["script", "9" * 5000 + ".yaml", "--dry-run"],
+])
+def test_impossible_paths_are_one_clean_line(capsys: Capsys, argv: list[str]) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 1 and "Traceback" not in err
+    assert err.startswith(("sidekick: error: ", "✗ ")) and err.count("\n") <= 3 and len(err) < 600
