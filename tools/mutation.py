@@ -53,7 +53,26 @@ MODULES: dict[str, tuple[str, list[str]]] = {
 
 # Survivors judged equivalent (no input can tell them apart from the original), with why.
 # Names are mutmut's: they stay valid while the function they are in does not change.
-EQUIVALENT: dict[str, str] = {}
+EQUIVALENT: dict[str, str] = {
+    "engine.dice.xǁDiceSpecǁparse__mutmut_55":
+        '(m.group(3) or "H").lower(): the letter is lower-cased anyway',
+    "engine.dice.xǁDiceSpecǁkept_indices__mutmut_3":
+        "keep > len(faces): keeping every face through the sort gives the same indices",
+    "engine.dice.x__face_v1__mutmut_12":
+        'int.from_bytes(digest): the byte order defaults to "big" since Python 3.11',
+    "engine.dice.x_degrees_vs_dc__mutmut_66":
+        "signed >= 0: there is no degree 0, signed is never 0",
+    "engine.odds.x_distribution__mutmut_6":
+        "_table(spec, 1): the low-face split is summed back per total",
+    "engine.odds.x_distribution__mutmut_12":
+        "out.get(None, 0): with low_face 0 each total appears once, so the sum starts at 0",
+    "engine.gm.oracle.x_read__mutmut_23":
+        "roll <= 100: 100 is not a double, and a d100 shows at most 100",
+    "engine.gm.oracle.x_read__mutmut_24":
+        "roll < 101: 100 is not a double, and a d100 shows at most 100",
+    "engine.gm.oracle.x_read__mutmut_27":
+        "roll / 11: a double is a multiple of 11, so / and // agree",
+}
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 
