@@ -236,7 +236,8 @@ def test_12_disabled_options_do_not_count_toward_the_number_to_pick(masks: Pack,
             "strong_hit": {"text": "Pick two.", "choose": {"count": 2, "options": [calm, team]}},
             "weak_hit": {"text": "Pick two, repeats allowed.",
                          "choose": {"count": 2, "repeat": True, "options": [calm, team]}},
-            "miss": {"text": "No."}}})
+            "miss": {"text": "Up to two.",
+                     "choose": {"count": 2, "up_to": True, "options": [calm, team]}}}})
     pack = dataclasses.replace(masks, moves={**masks.moves, "regroup": move})
     game = Game.new(pack, name="t", hero_name="Nova", stats=dict(FLAT), seed=3)
     game.trigger("regroup")
@@ -258,6 +259,10 @@ def test_12_disabled_options_do_not_count_toward_the_number_to_pick(masks: Pack,
     assert (game.pending.min, game.pending.max) == (2, 2)  # "team" twice is still two picks
     game.choose(["team", "team"])
     assert game.state.pools["team"] == 1 + 1 + 1 + 2
+    game.trigger("regroup")
+    h.roll(game, [1, 1])  # a miss: up to two, and only one can do anything
+    assert (game.pending.min, game.pending.max) == (0, 1)
+    game.choose([])
 
 
 def test_12_the_end_of_session_options_say_why_they_cannot_be_taken(new_game: NewGame,
