@@ -483,6 +483,9 @@ def play_checks(pack: Pack) -> list[str]:
                                 f" combinations; exact odds stop at {MAX_COMBINATIONS:,}")
                 return
 
+    clamp = pack.system.modifier_clamp
+    if clamp is not None and clamp[0] > clamp[1]:
+        problems.append(f"system.yaml: modifier_clamp: low {clamp[0]} is above high {clamp[1]}")
     dice("system.yaml: dice", pack.system.dice, False)
     for i, m in enumerate(pack.moves.values()):
         if m.roll is not None:

@@ -18,7 +18,7 @@ from engine.cli import main
 from engine.content import loader
 from engine.content.loader import load_pack, parse_yaml, template_problems
 from engine.dice import DiceSpec
-from engine.errors import ContentError
+from engine.errors import ContentError, EngineError
 from engine.game import Game
 from engine.gm.scenes import fill
 from engine.odds import band_odds
@@ -301,3 +301,30 @@ def test_validate_command_reports_loops_in_one_line_each(pack: Maker,
     assert main(["validate", str(path)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and "echo triggers itself" in err and "Traceback" not in err
+
+
+def test_a_rolled_loop_in_a_script_stops_with_a_message(pack: Maker,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.script as script
+
+    def edit(d: dict[str, Any]) -> None:
+        out = {"text": "Again.", "effects": [trigger("spin")]}
+        d["moves"].append({"id": "spin", "name": "Spin", "trigger": "When testing.",
+                           "roll": {"stat": "none"},
+                           "outcomes": {b: out for b in ("strong_hit", "weak_hit", "miss")}})
+
+    path = pack(moves=edit)
+    assert any("spin triggers itself" in p for p in problems_of(path))
+    game = Game.new(load_pack(path, check=False), name="Spin", hero_name="Nova",
+                    archetype=None, stats=FLAT, npcs=[], seed=1)
+    monkeypatch.setattr(script, "MAX_PROMPTS", 20)
+    with pytest.raises(EngineError, match="answered 20 prompts and the engine still asks"):
+        script.play_step(game, {"move": "spin", "auto": True})
+
+
+def test_a_reversed_modifier_clamp_is_refused(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["modifier_clamp"] = [4, -3]
+
+    assert problems_of(pack(system=edit)) == [
+        f"{pack()}/system.yaml: modifier_clamp: low 4 is above high -3"]
