@@ -19,6 +19,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import DiceSpec, SeededDice
 from engine.gm import oracle, scenes
+from engine.rules import events as ev
 from engine.rules.state import CampaignState, Hero
 
 # chance -> (exceptional yes, plain yes, plain no, exceptional no), in faces of 100,
@@ -165,7 +166,8 @@ def test_the_masks_random_event_table_is_the_pack_s_own(masks: Pack) -> None:
     table = oracle.event_focus(masks)
     assert [(e.text, e.weight) for e in table] == MASKS_EVENTS  # content/masks/gm.yaml
     [effect] = table[0].effects
-    assert (effect.type, effect.delta) == ("clock", 1)
+    assert isinstance(effect, s.Clock)
+    assert effect.delta == 1
     assert all(not e.effects for e in table[1:])
 
 
@@ -173,15 +175,19 @@ def test_a_pack_without_a_table_uses_the_default_events(masks: Pack) -> None:
     assert [(e.text, e.weight) for e in oracle.event_focus(_bare(masks))] == DEFAULT_EVENTS
 
 
+def _focus(pack: Pack, state: CampaignState, salt: str) -> str:
+    event = scenes.random_event(pack, state, salt).events[0]
+    assert isinstance(event, ev.RandomEvent)
+    return event.focus
+
+
 def test_twists_draw_their_focus_from_the_pack_s_table(masks: Pack) -> None:
     state = CampaignState(system="masks", name="t", seed=3, hero=Hero(name="N", stats={}))
-    foci = Counter(scenes.random_event(masks, state, f"oracle:{i}").events[0].focus
-                   for i in range(400))
+    foci = Counter(_focus(masks, state, f"oracle:{i}") for i in range(400))
     assert set(foci) == {text for text, _ in MASKS_EVENTS}  # every entry, nothing else
     # weights 3:1 between a weight-3 focus and the weight-1 one (400 draws, loose bounds)
     assert foci["A threat makes its move"] > 2 * foci["Something goes unexpectedly right"]
-    bare = Counter(scenes.random_event(_bare(masks), state, f"oracle:{i}").events[0].focus
-                   for i in range(200))
+    bare = Counter(_focus(_bare(masks), state, f"oracle:{i}") for i in range(200))
     assert set(bare) == {text for text, _ in DEFAULT_EVENTS}
 
 
@@ -189,7 +195,7 @@ def test_the_threat_focus_pushes_its_clock_effect(masks: Pack) -> None:
     state = CampaignState(system="masks", name="t", seed=3, hero=Hero(name="N", stats={}))
     for i in range(200):
         step = scenes.random_event(masks, state, f"oracle:{i}")
-        if step.events[0].focus == "A threat makes its move":
+        if _focus(masks, state, f"oracle:{i}") == "A threat makes its move":
             assert len(step.push) == 1
             break
         assert step.push == []
