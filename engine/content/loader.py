@@ -291,6 +291,11 @@ def _outcomes(move: s.Move) -> Iterator[tuple[str, s.Outcome]]:
         yield "result", move.result
 
 
+def effect_sites(pack: Pack) -> Iterator[tuple[str, str, Any]]:
+    """(file, key path, effect) for every effect in the pack, one_of branches included."""
+    return _effect_sites(pack)
+
+
 def _effect_sites(pack: Pack) -> Iterator[tuple[str, str, Any]]:
     """(file, key path, effect) for every effect in the pack."""
     for i, m in enumerate(pack.moves.values()):
@@ -491,7 +496,39 @@ def play_checks(pack: Pack) -> list[str]:
         if m.roll is not None:
             dice(f"moves.yaml: moves[{i}] ({m.id}).roll.dice", m.roll.dice or pack.system.dice,
                  m.roll.advantage != "none")
+    problems += _band_choice_problems(pack)
     problems += _ruleset_problems(pack)
+    return problems
+
+
+GENERIC_RULES = frozenset({"npc_leaves", "choose_from_band"})
+"""``rule`` effects the effect interpreter itself handles, for every system."""
+
+
+def _band_choice_problems(pack: Pack) -> list[str]:
+    """``choose_from_band`` rules must name a band of their own move that has a choose list."""
+    problems: list[str] = []
+    for file, where, eff in _effect_sites(pack):
+        if not (isinstance(eff, s.Rule) and eff.name == "choose_from_band"):
+            continue
+        at = f"{file}: {where}: choose_from_band"
+        mid = where.split("(", 1)[1].split(")", 1)[0] if file == "moves.yaml" else ""
+        move = pack.moves.get(mid)
+        if move is None:
+            problems.append(f"{at}: only a move's own effects can choose from its bands")
+            continue
+        band, count = eff.args.get("band"), eff.args.get("count", 1)
+        out = move.outcomes.get(band) if isinstance(band, str) else None
+        if out is None or out.choose is None:
+            with_lists = sorted(b for b, o in move.outcomes.items() if o.choose)
+            problems.append(f"{at}: band {band!r} has no choose list in {move.id}"
+                            f" (bands with one: {', '.join(with_lists) or 'none'})")
+            continue
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            problems.append(f"{at}: count must be a whole number from 1, not {count!r}")
+        exclude = eff.args.get("exclude")
+        if exclude is not None and exclude not in {o.id for o in out.choose.options}:
+            problems.append(f"{at}: exclude {exclude!r} is not an option of {band}")
     return problems
 
 

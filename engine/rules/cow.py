@@ -206,9 +206,16 @@ class CityRules(Ruleset):
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
         """``data`` of system.yaml and of each archetype, as play reads them."""
+        from engine.content.loader import GENERIC_RULES, effect_sites
+
         problems = model_problems("system.yaml: data", SystemData, pack.system.data)
         for a in pack.system.archetypes:
             problems += model_problems(f"system.yaml: archetypes.{a.id}.data", HeroStart, a.data)
+        known = GENERIC_RULES | {n[3:] for n in dir(cls) if n.startswith("_r_")}
+        for file, where, eff in effect_sites(pack):
+            if isinstance(eff, s.Rule) and eff.name not in known:
+                problems.append(f"{file}: {where}: unknown rule effect {eff.name!r} (the"
+                                f" {cls.id} rules know {', '.join(sorted(known))})")
         return problems
 
     # --- reading the sheet --------------------------------------------------------------

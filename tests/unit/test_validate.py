@@ -328,3 +328,44 @@ def test_a_reversed_modifier_clamp_is_refused(pack: Maker) -> None:
 
     assert problems_of(pack(system=edit)) == [
         f"{pack()}/system.yaml: modifier_clamp: low 4 is above high -3"]
+
+
+def test_choose_from_band_must_name_a_band_with_a_list(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        rule = {"type": "rule", "name": "choose_from_band"}
+        d["moves"].append(no_roll_move("pick_a", dict(rule, args={"band": "nope"})))
+        first = d["moves"][0]  # directly_engage: its strong hit has a choose list
+        first["outcomes"]["miss"]["effects"] = [
+            dict(rule, args={"band": "strong_hit", "count": 0, "exclude": "dance"})]
+        first["outcomes"]["weak_hit"]["effects"] = [dict(rule, args={"band": "strong_hit"})]
+
+    def gm(d: dict[str, Any]) -> None:
+        d["moves"][0]["effects"].append({"type": "rule", "name": "choose_from_band",
+                                         "args": {"band": "strong_hit"}})
+
+    path = pack(moves=edit, gm=gm)
+    probs = [p.removeprefix(f"{path}/") for p in problems_of(path)]
+    gm_first = yaml.safe_load((path / "gm.yaml").read_text())["moves"][0]["id"]
+    assert sorted(probs) == sorted([
+        f"gm.yaml: moves.{gm_first}.effects: choose_from_band: only a move's own effects can"
+        " choose from its bands",
+        "moves.yaml: moves[23] (pick_a).result.effects: choose_from_band: band 'nope' has no"
+        " choose list in pick_a (bands with one: none)",
+        "moves.yaml: moves[0] (directly_engage).outcomes.miss.effects: choose_from_band: count"
+        " must be a whole number from 1, not 0",
+        "moves.yaml: moves[0] (directly_engage).outcomes.miss.effects: choose_from_band:"
+        " exclude 'dance' is not an option of strong_hit",
+    ])
+
+
+def test_city_rule_effects_must_be_known(pack: Maker) -> None:
+    def edit(d: dict[str, Any]) -> None:
+        d["moves"][0].setdefault("before", []).append({"type": "rule", "name": "mark_haet"})
+
+    path = pack("city-of-whispers", moves=edit)
+    first = yaml.safe_load((path / "moves.yaml").read_text())["moves"][0]["id"]
+    probs = problems_of(path)
+    assert len(probs) == 1
+    assert probs[0].startswith(f"{path}/moves.yaml: moves[0] ({first}).before: unknown rule"
+                               " effect 'mark_haet' (the city_of_whispers rules know ")
+    assert "mark_heat" in probs[0] and "choose_from_band" in probs[0]
