@@ -269,3 +269,57 @@ def test_deep_script_files_do_not_crash_the_parser(tmp_path: Path, capsys: Any,
     path.write_text(text)
     assert main(["script", str(path), "--dry-run"]) == 1
     assert "nested more than 64 levels deep" in capsys.readouterr().err
+
+
+def _leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    if isinstance(node, dict):
+        return [x for k, v in node.items() for x in _leaves(v, (*path, k))]
+    if isinstance(node, list):
+        return [x for i, v in enumerate(node) for x in _leaves(v, (*path, i))]
+    return [(path, node)]
+
+
+LEAF_JUNK = [0, -1, 13, 10**6, "", "x", "{hero", "{0}", "none", "choice", "9d9", True, None,
+             [], {}, "directly_engage", "angry", "team", "potential", "strong_hit"]
+
+
+@settings(max_examples=int(os.environ.get("H2_FUZZ_CONTENT", "20")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["masks", "city-of-whispers"]),
+       st.lists(st.tuples(st.sampled_from(["system", "moves", "gm", "tables"]),
+                          st.integers(0, 10**6), st.sampled_from(LEAF_JUNK)),
+                min_size=1, max_size=3),
+       st.integers(0, 99))
+def test_any_leaf_of_content_changed_fails_validation_or_plays(
+        tmp_path_factory: Any, pack_id: str, edits: list[tuple[str, int, Any]],
+        seed: int) -> None:
+    from engine.game import Game
+    from engine.script import play_step
+
+    path = tmp_path_factory.mktemp("leaf") / pack_id
+    shutil.copytree(ROOT / "content" / pack_id, path)
+    docs = {n: yaml.safe_load((path / f"{n}.yaml").read_text()) for n in
+            ("system", "moves", "gm", "tables")}
+    for name, index, value in edits:
+        leaves = [p for p, _ in _leaves(docs[name]) if p]
+        where = leaves[index % len(leaves)]
+        node = docs[name]
+        for key in where[:-1]:
+            node = node[key]
+        node[where[-1]] = value
+    for n, d in docs.items():
+        (path / f"{n}.yaml").write_text(yaml.safe_dump(d, sort_keys=False))
+    try:
+        pack = load_pack(path)
+    except ContentError:
+        return
+    roles = pack.system.roles
+    game = Game.new(pack, name="Leaf", hero_name="Nova",
+                    archetype=pack.system.archetypes[0].id if pack.system.archetypes else None,
+                    npcs=[("Dusk", roles[-1], ""), ("Tin", roles[0], "")], seed=seed)
+    steps: list[dict[str, Any]] = [{"do": "start_scene"}]
+    steps += [{"move": m, "target": "Dusk", "auto": True} for m in list(pack.moves)[:6]]
+    steps += [{"do": d, "auto": True} for d in ("ask_gm", "frame_scene", "end_session")]
+    for step in steps:
+        with contextlib.suppress(EngineError):
+            play_step(game, step)
