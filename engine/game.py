@@ -308,10 +308,15 @@ class Game:
         return [opt(n.id, n.name, f"{n.role}{'' if n.present else ', not in the scene'}")
                 for n in npcs]
 
+    def _bonus_targets(self, move: s.Move) -> list[str]:
+        """Whom the hero holds a bonus against that ``move`` could be used against."""
+        allowed = {o["id"] for o in self.targets_for(move)}
+        return [n for n in resolve.bonus_targets(self.state, move) if n in allowed]
+
     def _target_options(self, move: s.Move) -> list[dict[str, Any]]:
         """The target prompt's options: whoever a held bonus is against first (saying so),
         then the move's other targets, then "none" when the move may have no target."""
-        held = resolve.bonus_targets(self.state, move)
+        held = self._bonus_targets(move)
         options = self.targets_for(move)
         for o in options:
             if o["id"] in held:
@@ -465,7 +470,7 @@ class Game:
                                     " add an NPC first")
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return
-        if tid is None and not nobody and resolve.bonus_targets(self.state, move):
+        if tid is None and not nobody and self._bonus_targets(move):
             # a bonus held against someone counts when the roll is against them: ask who
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return

@@ -88,6 +88,20 @@ def test_10_none_up_front_means_no_one_and_asks_nothing(new_game: NewGame, h: An
         game.trigger("provoke", "none")  # a move that needs someone
 
 
+def test_10_a_bonus_against_someone_the_move_cannot_target_asks_nothing(
+        new_game: NewGame, h: Any) -> None:
+    game = new_game()
+    stumble(game, h)  # against Vic Rook, a villain: Defend someone never targets villains
+    game.trigger("defend_someone")
+    assert game.state.flow.stage == "roll" and game.state.flow.target is None
+    game.undo()
+    game.undo()
+    stumble(game, h, npc="bo")
+    game.trigger("defend_someone")
+    assert game.pending.kind == "target"
+    assert ids(game) == ["bo", "ada_vance", "tin", "none"]
+
+
 def test_10_no_bonus_no_question(new_game: NewGame, h: Any) -> None:
     game = new_game()
     game.trigger("directly_engage")
