@@ -1004,3 +1004,26 @@ def test_the_gm_picks_are_pinned_to_the_seed(new_game: NewGame, h: Any) -> None:
     assert step.push[0]["effect"] == {"type": "mark_condition", "condition": "angry"}
     step = r.rule_effect(game.state, s.Rule(type="rule", name="npc_takes_influence"), {})
     assert [e["npc"] for e in events_of(step)] == ["bo"]
+
+
+def test_a_label_shift_between_two_locked_labels_does_nothing(new_game: NewGame, h: Any
+                                                              ) -> None:
+    game = new_game()
+    h.setup(game, ev.LabelLocked(stat="danger"), ev.LabelLocked(stat="freak"))
+    events = run(game, eff("shift_labels", up="danger", down="freak"))
+    assert h.of(events, "LabelsShifted") == [] and h.of(events, "Narrated") == []
+    assert game.state.hero.stats == FLAT
+
+
+def test_no_advancement_left(masks: Pack, h: Any) -> None:
+    only = [a for a in masks.system.advancements if a.id in ("label_up", "retire")]
+    pack = dataclasses.replace(masks, system=masks.system.model_copy(
+        update={"advancements": only}))
+    game = Game.new(pack, name="t", hero_name="Nova", stats=dict(FLAT), seed=2)
+    run(game, eff("advance"))
+    assert [(o["id"], o.get("disabled")) for o in game.pending.options] == [
+        ("label_up", None), ("retire", "opens after 5 advancements (you have taken 0)")]
+    game.choose(["label_up"])
+    game.choose(["danger"])
+    events = run(game, eff("advance"))
+    assert [e["text"] for e in h.of(events, "Narrated")] == ["No advancement is left to take."]
