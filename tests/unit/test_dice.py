@@ -199,7 +199,7 @@ def test_entered_dice_return_the_faces() -> None:
 @pytest.mark.parametrize(
     ("notation", "faces", "fragments"),
     [
-        ("2d6", [3], ["2d6 needs 2 dice", "1 were entered", "(3)"]),
+        ("2d6", [3], ["2d6 needs 2 dice", "1 was entered", "(3)"]),
         ("2d6", [1, 2, 3], ["2d6 needs 2 dice", "3 were entered", "(1, 2, 3)"]),
         ("2d6", [], ["2d6 needs 2 dice", "0 were entered", "none"]),
         ("3d6kh2", [6, 6], ["3d6kh2 needs 3 dice", "2 were entered"]),
