@@ -45,7 +45,7 @@ def test_new_campaign_begins_in_a_scene_with_team_one(new_game: NewGame) -> None
      "unknown labels luck"),
     ({"npcs": [("Zed", "alien", "")]}, "unknown role 'alien'"),
     ({"npcs": [("Zed", "villain", ""), ("zed", "adult", "")]}, "already an NPC called 'zed'"),
-    ({"dice_mode": "psychic"}, "dice mode must be 'seeded' or 'physical'"),
+    ({"dice_mode": "psychic"}, "dice mode must be one of seeded, physical, mixed"),
 ])
 def test_new_campaign_validation(new_game: NewGame, kwargs: dict[str, Any], fragment: str
                                  ) -> None:
@@ -204,7 +204,7 @@ def test_unknown_move_suggests_close_ids(new_game: NewGame) -> None:
 
 
 @pytest.mark.parametrize(("faces", "fragment"), [
-    ([3], "2d6 needs 2 dice, but 1 were entered"),
+    ([3], "2d6 needs 2 dice, but 1 was entered"),
     ([3, 9], "a d6 shows 1 to 6; 9 is out of range"),
 ])
 def test_bad_dice_change_nothing(new_game: NewGame, h: Any, faces: list[int], fragment: str
