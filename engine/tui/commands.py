@@ -59,6 +59,8 @@ class PlayCommands(_Commands):
             yield ("Start the next scene", screen.action_next_scene, "F6")
             yield ("End the session", screen.action_end_session, "F7")
         yield ("Show all moves", screen.action_moves, "F2")
+        yield ("Dice: seeded, your own, or ask each roll", screen.action_dice_mode,
+               f"now {game.state.dice_mode}")
         yield ("Add an NPC", screen.action_add_npc, "Ctrl+N")
         for npc in game.state.npcs.values():
             verb = "leaves" if npc.present else "enters"

@@ -1,4 +1,5 @@
-"""Dialogs for the automated GM's tools: the oracle and GM-framed scenes."""
+"""Dialogs for the automated GM's tools (the oracle, GM-framed scenes, the GM's tables) and
+for the dice of a campaign that lets each roll choose (enter your dice or have them rolled)."""
 
 from __future__ import annotations
 
@@ -27,14 +28,25 @@ def _level_prompt(level: dict[str, Any]) -> Text:
     return out
 
 
-class OracleDialog(Dialog):
-    """Ask the oracle a yes/no question at a likelihood; the exact odds of each answer show."""
+def _dice_hint(dice_mode: str, notation: str) -> str:
+    """What the dice field asks for in this dice mode."""
+    if dice_mode == "physical":
+        return f"Your {notation} (you roll it):"
+    return f"Your {notation}, if you roll it yourself (empty: rolled for you):"
 
-    def __init__(self, levels: list[dict[str, Any]], tension: int, submit: Submit) -> None:
+
+class OracleDialog(Dialog):
+    """Ask the oracle a yes/no question at a likelihood; the exact odds of each answer show.
+    A d100 field takes the player's own roll (required with physical dice); it answers
+    ``(question, likelihood id, d100 text or None)``."""
+
+    def __init__(self, levels: list[dict[str, Any]], tension: int, submit: Submit,
+                 dice_mode: str = "seeded") -> None:
         super().__init__("Ask the oracle")
         self.levels = levels
         self.tension = tension
         self.submit = submit
+        self.dice_mode = dice_mode
 
     def compose(self) -> ComposeResult:
         """Question, likelihoods with odds, buttons."""
@@ -50,6 +62,9 @@ class OracleDialog(Dialog):
                 yield Label("How likely is yes? (↑↓, Enter asks)")
                 yield OptionList(*[Option(_level_prompt(lv), id=lv["id"])
                                    for lv in self.levels], id="levels")
+                yield Label(_dice_hint(self.dice_mode, "d100"))
+                yield Input(placeholder="1-100" if self.dice_mode == "physical" else
+                            "1-100, or leave empty", id="d100", compact=True)
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button("Ask (enter)", variant="primary", id="ok", compact=True)
@@ -67,6 +82,16 @@ class OracleDialog(Dialog):
         self.query_one("#levels", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#levels")
+    def _to_dice(self) -> None:
+        """Seeded dice ask at once; otherwise the d100 field comes next (empty: rolled for
+        you, unless the campaign uses physical dice)."""
+        d100 = self.query_one("#d100", Input)
+        if self.dice_mode != "seeded" and not d100.value.strip():
+            d100.focus()
+            return
+        self._ask()
+
+    @on(Input.Submitted, "#d100")
     @on(Button.Pressed, "#ok")
     def _ask(self) -> None:
         levels = self.query_one("#levels", OptionList)
@@ -76,7 +101,12 @@ class OracleDialog(Dialog):
             self.show_error("Type the question first.")
             self.query_one("#question", Input).focus()
             return
-        self.answer((question, self.levels[index]["id"]))
+        d100 = self.query_one("#d100", Input).value.strip() or None
+        if d100 is None and self.dice_mode == "physical":
+            self.show_error("This campaign uses your dice: roll a d100 and type it (1-100).")
+            self.query_one("#d100", Input).focus()
+            return
+        self.answer((question, self.levels[index]["id"], d100))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
@@ -153,3 +183,66 @@ class FramedSceneDialog(Dialog):
     @on(Button.Pressed, "#ok")
     def _ok(self) -> None:
         self.answer(self.proposal)
+
+
+class RollDiceDialog(Dialog):
+    """A roll in a campaign whose dice are ``mixed``: type the faces of your own dice, or
+    leave the field empty (or press "Roll for me") to have the campaign roll them. It answers
+    the text typed ("" for rolled for you)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding("ctrl+r", "roll_for_me", "Roll for me")]
+
+    def __init__(self, title: str, notation: str, summary: Text, submit: Submit) -> None:
+        super().__init__(title)
+        self.notation = notation
+        self.summary = summary
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        """What to roll, the faces, and both ways to roll."""
+        yield KeyBar()
+        with Vertical(classes="dialog"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Static(self.summary, classes="dialog-message")
+            yield Label(_dice_hint("mixed", self.notation))
+            yield Input(placeholder="e.g. 3 5, or leave empty", id="faces", compact=True)
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
+                yield Button("Roll for me (^R)", id="for-me", compact=True)
+                yield Button("Cancel (esc)", id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the dice box."""
+        self.query_one("#faces", Input).focus()
+
+    @on(Input.Submitted, "#faces")
+    @on(Button.Pressed, "#ok")
+    def _ok(self) -> None:
+        self.answer(self.query_one("#faces", Input).value.strip())
+        if not self.closed:
+            self.query_one("#faces", Input).focus()
+
+    def action_roll_for_me(self) -> None:
+        """Let the campaign roll."""
+        self.answer("")
+
+    @on(Button.Pressed, "#for-me")
+    def _for_me(self) -> None:
+        self.action_roll_for_me()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.finish(None)
+
+
+DICE_MODE_OPTIONS = [
+    {"id": "seeded", "label": "Seeded: the campaign rolls every die",
+     "detail": "the same seed and choices replay the same story"},
+    {"id": "physical", "label": "Physical: you roll and type every die",
+     "detail": "moves, the oracle's d100, Heat, Backfire and faction rolls"},
+    {"id": "mixed", "label": "Mixed: each roll asks",
+     "detail": "type your dice, or leave the field empty to have them rolled"},
+]
+"""The three dice modes, for the dialog that switches them."""

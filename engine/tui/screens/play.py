@@ -35,7 +35,12 @@ from engine.tui.screens.dialogs import (
     MovesDialog,
     SceneDialog,
 )
-from engine.tui.screens.gm_dialogs import FramedSceneDialog, OracleDialog
+from engine.tui.screens.gm_dialogs import (
+    DICE_MODE_OPTIONS,
+    FramedSceneDialog,
+    OracleDialog,
+    RollDiceDialog,
+)
 from engine.tui.text import (
     ACCENT,
     BAD,
@@ -175,6 +180,8 @@ class PlayScreen(Screen[None]):
         out.append(f"  ·  {self.game.pack.system.name}", DIM)
         if st.dice_mode == "physical":
             out.append(" · your dice", DIM)
+        elif st.dice_mode == "mixed":
+            out.append(" · dice: ask", DIM)
         if out != self._topbar:
             self._topbar = out
             self.query_one("#topbar", Static).update(out)
@@ -415,6 +422,8 @@ class PlayScreen(Screen[None]):
         if event.kind == "roll":
             if p.context.get("physical"):
                 self.open_dice()
+            elif p.context.get("entry") == "mixed":
+                self.open_dice(mixed=True)
             else:
                 self.perform(game.roll)
         elif event.kind == "team":
@@ -431,19 +440,14 @@ class PlayScreen(Screen[None]):
             offered = {d["id"]: d for d in p.context.get("declarations") or []}
             options = [{"id": i, "label": d["label"], "detail": d.get("detail", "")}
                        for i, d in offered.items()]
-            options += [{"id": i, "label": f"{i} (declared)", "detail": ""}
+            move = game.pack.moves[game.flow.move or ""]
+            options += [{"id": i, "label": f"{game.rules.declaration_name(game.state, move, i)}"
+                         " (declared)", "detail": ""}
                         for i in declared if i not in offered]
 
             def declare(ids: list[str]) -> str | None:
-                for i in declared - set(ids):
-                    error = self.act(game.declare, i, False)
-                    if error:
-                        return error
-                for i in set(ids) - declared:
-                    error = self.act(game.declare, i)
-                    if error:
-                        return error
-                return None
+                # all at once: a refused declaration changes nothing
+                return self.act(game.set_declarations, ids)
 
             self.push_dialog(lambda: ChoiceDialog(
                 "Declare before the roll", "Mark what you bring into play (space toggles).",
@@ -462,8 +466,8 @@ class PlayScreen(Screen[None]):
             self.perform(game.set_roll_options, advantage=cycle.get(game.flow.advantage,
                                                                         "none"))
 
-    def open_dice(self) -> None:
-        """Ask for the faces of the player's own dice."""
+    def open_dice(self, mixed: bool = False) -> None:
+        """Ask for the faces of the player's own dice (``mixed``: or roll them for me)."""
         p = self.game.pending
         pv = p.context["preview"]
         summary = Text(p.message, "bold " + ACCENT)
@@ -471,12 +475,18 @@ class PlayScreen(Screen[None]):
         summary.append_text(odds_text(pv["odds"], pv["bands"]))
 
         def submit(text: str) -> str | None:
+            if mixed and not text.strip():
+                return self._submit(self.game.roll)
             try:
                 faces = parse_faces(text)
             except EngineError as e:
                 return e.message
             return self._submit(self.game.roll, faces)
 
+        if mixed:
+            self.push_dialog(lambda: RollDiceDialog("Your dice, or mine?", pv["dice"], summary,
+                                                    submit))
+            return
         self.push_dialog(lambda: DiceDialog("Your dice", pv["dice"], summary, submit))
 
     # ------------------------------------------------------------------ choices
@@ -607,10 +617,21 @@ class PlayScreen(Screen[None]):
             self.notify("Finish what is pending before asking the oracle.", severity="warning")
             return
 
-        def submit(answer: tuple[str, str]) -> str | None:
-            return self._submit(game.ask_oracle, answer[0], answer[1])
+        def submit(answer: tuple[str, str, str | None]) -> str | None:
+            return self._submit(game.ask_oracle, *answer)
 
-        self.push_dialog(lambda: OracleDialog(game.oracle_levels(), game.state.tension, submit))
+        self.push_dialog(lambda: OracleDialog(game.oracle_levels(), game.state.tension, submit,
+                                              game.state.dice_mode))
+
+    def action_dice_mode(self) -> None:
+        """Switch the campaign's dice: seeded, physical or mixed (undo switches back)."""
+        game = self.game
+        options = [{**o, "label": o["label"] + (" (now)" if o["id"] == game.state.dice_mode
+                                                else "")} for o in DICE_MODE_OPTIONS]
+        self.push_dialog(lambda: ChoiceDialog(
+            "Dice", "Who rolls from now on? (Ctrl+Z switches back)", options, 1, 1,
+            lambda ids: self._submit(game.set_dice_mode, ids[0])
+            if ids[0] != game.state.dice_mode else None))
 
     def action_next_scene(self) -> None:
         """The GM proposes the next scene; play it, ask for another, or write your own."""

@@ -1,0 +1,191 @@
+"""Pilot tests of entered dice in the app (issue 8 items 9 and 19): the oracle's d100 field in
+physical and mixed campaigns, a mixed campaign's roll (your dice or rolled for you), switching
+the dice mode, and declarations refused without changing anything."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input
+
+from engine.campaigns import close_game, new_game, open_game
+from engine.tui.app import SidekickApp
+from engine.tui.screens.dialogs import ChoiceDialog
+from engine.tui.screens.gm_dialogs import OracleDialog, RollDiceDialog
+from engine.tui.screens.play import PlayScreen
+from tests.tui.conftest import SIZE, fill, game_of, settle
+
+App = Callable[..., SidekickApp]
+
+
+def _error(app: SidekickApp) -> str:
+    """The open dialog's inline error."""
+    return str(app.screen.query_one("#dialog-error").render())
+
+
+def _oracle_answers(app: SidekickApp) -> list[dict[str, Any]]:
+    game = game_of(app)
+    return [e for e in game.store.events() if e["type"] == "OracleAnswered"]
+
+
+async def test_the_oracle_takes_your_d100_in_a_physical_campaign(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(dice_mode="physical"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert isinstance(app.screen, OracleDialog)
+        assert app.screen.query_one("#d100", Input)
+        await fill(pilot, "#question", "Is the ferry still running")
+        await pilot.press("enter")  # to the likelihoods
+        await pilot.press("enter")  # 50/50: on to the d100
+        await settle(pilot)
+        assert isinstance(app.screen, OracleDialog)
+        assert app.focused is app.screen.query_one("#d100", Input)
+        await pilot.press("enter")  # empty: physical dice need it
+        await settle(pilot)
+        assert isinstance(app.screen, OracleDialog)
+        assert "roll a d100" in _error(app)
+        await fill(pilot, "#d100", "150")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, OracleDialog)
+        assert "a d100 shows 1 to 100; 150 is out of range" in _error(app)
+        assert not _oracle_answers(app)
+        await fill(pilot, "#d100", "37")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        answer = _oracle_answers(app)[-1]
+        assert (answer["roll"], answer["entered"], answer["answer"]) == (37, True, "yes")
+
+
+async def test_the_oracle_in_a_mixed_campaign_rolls_for_you_or_takes_yours(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(dice_mode="mixed"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for d100 in ("", "99"):
+            await pilot.press("ctrl+o")
+            await settle(pilot)
+            await fill(pilot, "#question", "Does anyone follow")
+            await pilot.press("enter", "enter")
+            await settle(pilot)
+            if d100:
+                await fill(pilot, "#d100", d100)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, PlayScreen)
+        first, second = _oracle_answers(app)
+        assert not first["entered"]
+        assert second["entered"] and second["roll"] == 99
+
+
+def _pending_roll(saves: Path, make_campaign: Callable[..., str], mode: str) -> str:
+    cid = make_campaign(dice_mode=mode)
+    game = open_game(saves, cid)
+    game.trigger("directly_engage", fiction="I wade in")
+    close_game(game)
+    return cid
+
+
+async def test_a_mixed_roll_offers_your_dice_or_mine(saves: Path,
+                                                     make_campaign: Callable[..., str],
+                                                     app_for: App) -> None:
+    app = app_for(_pending_roll(saves, make_campaign, "mixed"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        assert game.flow.stage == "roll"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RollDiceDialog)
+        await fill(pilot, "#faces", "6 9")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RollDiceDialog)
+        assert "a d6 shows 1 to 6; 9 is out of range" in _error(app)
+        await fill(pilot, "#faces", "6 6")
+        await pilot.press("enter")
+        await settle(pilot)
+        rolled = [e for e in game.store.events() if e["type"] == "Rolled"]
+        assert rolled[-1]["faces"] == [6, 6] and rolled[-1]["entered"]
+        # undo it, and this time let the campaign roll
+        while not isinstance(app.screen, PlayScreen):
+            await pilot.press("escape")
+            await settle(pilot)
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert game.flow.stage == "roll"
+        position = game.state.dice_position
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RollDiceDialog)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        rolled = [e for e in game.store.events() if e["type"] == "Rolled"]
+        assert not rolled[-1]["entered"]
+        assert game.state.dice_position == position + 2
+
+
+async def test_switching_the_dice_mode_in_the_app(make_campaign: Callable[..., str],
+                                                  app_for: App) -> None:
+    app = app_for(make_campaign(dice_mode="seeded"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.action_dice_mode()
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("down", "enter")  # physical
+        await settle(pilot)
+        assert game.state.dice_mode == "physical"
+        assert isinstance(app.screen, PlayScreen)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert isinstance(app.screen, OracleDialog) and app.screen.dice_mode == "physical"
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("ctrl+z")  # undo switches back
+        await settle(pilot)
+        assert game.state.dice_mode == "seeded"
+
+
+def _cow_roll(saves: Path) -> str:
+    game = new_game(saves, system="city-of-whispers", name="Whispers", hero_name="Mira Vess",
+                    archetype=None, stats={"environs": 1, "lore": 0, "network": 2, "sway": -1},
+                    npcs=[("Odile Farrow", "contact", "")], seed=7, dice_mode="physical")
+    game.trigger("direct_someone_to_act", "Odile Farrow", "I offer her a deal")
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    return cid
+
+
+async def test_a_refused_declaration_changes_nothing_and_speaks_in_names(
+        saves: Path, app_for: App) -> None:
+    app = app_for(_cow_roll(saves))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        assert game.flow.stage == "roll"
+        offered = [d["id"] for d in game.pending.context["declarations"]]
+        assert offered[:3] == ["offer:peril", "offer:value", "offer:logic"]
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("space", "down", "space", "enter")  # two offers: one too many
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        error = _error(app)
+        assert "Offer value cannot be declared: Offer peril is declared already" in error
+        assert "offer:" not in error
+        assert game.flow.declared == []
+        await pilot.press("up", "space", "enter")  # only Offer value
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert game.flow.declared == ["offer:value"]
