@@ -1,9 +1,12 @@
 """Mutation testing, one engine module at a time, on demand (never in CI).
 
-    python tools/mutation.py --list          # the modules and the tests run against each
-    python tools/mutation.py dice            # mutate engine/dice.py, run its tests, report
-    python tools/mutation.py oracle --show   # ... and print the diff of every survivor
-    python tools/mutation.py odds --again    # rerun with the cached mutants (after new tests)
+    python tools/mutation.py --list           # the modules and the tests run against each
+    python tools/mutation.py dice             # mutate engine/dice.py, run its tests, report
+    python tools/mutation.py oracle --show    # ... and print the diff of every survivor
+    python tools/mutation.py odds --again     # rerun only the last survivors (after new tests)
+    python tools/mutation.py store --resume   # go on with an interrupted run (and changed code)
+    python tools/mutation.py store --part 1/4 # a big module in parts: 1/4 first, then 2/4 ...
+    python tools/mutation.py store --report   # the score of the last runs, without running
 
 Each module gets its own work folder ``.mutation/<name>/`` (git-ignored): links to ``engine``,
 ``content``, ``examples`` and ``tests`` and a ``pyproject.toml`` holding the repository's
@@ -12,11 +15,17 @@ set to the unit tests that cover it. mutmut (3.x) copies everything into
 ``.mutation/<name>/mutants/`` and runs with ONE worker (the machine is shared), so a module
 takes a few minutes. The score printed is killed / (total - equivalent), where the
 equivalent mutants are the ones listed below with the reason each changes nothing.
+
+``--part K/N`` runs only the mutants of the K-th of N groups of the module's functions
+(balanced by their length), so a large module fits in several runs of under ten minutes: part
+1 makes the mutants afresh, the later parts reuse them, so run them in order.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import fnmatch
 import json
 import re
 import shutil
@@ -96,11 +105,37 @@ def _table(name: str, values: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def prepare(name: str, again: bool) -> Path:
-    """Make ``.mutation/<name>/`` ready for mutmut; return it."""
+def function_prefixes(source: str) -> list[tuple[str, int]]:
+    """mutmut's name for each function and method of ``source``, with its length in lines."""
+    module = source.removesuffix(".py").replace("/", ".")
+    tree = ast.parse((ROOT / source).read_text("utf-8"))
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append((f"{module}.x_{node.name}", node))
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.append((f"{module}.x\u01c1{node.name}\u01c1{item.name}", item))
+    return [(name, (fn.end_lineno or fn.lineno) - fn.lineno + 1) for name, fn in found]
+
+
+def part_patterns(source: str, part: int, parts: int) -> list[str]:
+    """Mutant-name patterns for part ``part`` of ``parts`` (functions balanced by length)."""
+    loads = [0] * parts
+    groups: list[list[str]] = [[] for _ in range(parts)]
+    for name, size in sorted(function_prefixes(source), key=lambda x: (-x[1], x[0])):
+        k = loads.index(min(loads))
+        loads[k] += size
+        groups[k].append(name)
+    return [f"{name}__mutmut_*" for name in sorted(groups[part - 1])]
+
+
+def prepare(name: str, fresh: bool) -> Path:
+    """Make ``.mutation/<name>/`` ready for mutmut (new mutants if ``fresh``); return it."""
     source, tests = MODULES[name]
     folder = WORK / name
-    if not again and (folder / "mutants").exists():
+    if fresh and (folder / "mutants").exists():
         shutil.rmtree(folder / "mutants")
     folder.mkdir(parents=True, exist_ok=True)
     for link in ("engine", "content", "examples", "tests"):
@@ -134,15 +169,19 @@ def _mutmut() -> str:
     return str(exe) if exe.exists() else "mutmut"
 
 
-def report(name: str, folder: Path, show: bool) -> int:
-    """Print the score and the survivors; return 0 when the score is at least 90%."""
+def report(name: str, folder: Path, show: bool, patterns: list[str] | None = None) -> int:
+    """Print the score and the survivors (of ``patterns`` only, if given); 0 if >= 90%."""
     status = results(folder)
+    if patterns is not None:
+        status = {m: v for m, v in status.items()
+                  if any(fnmatch.fnmatch(m, p) for p in patterns)}
     killed = sum(1 for s in status.values() if s in KILLED)
     equivalent = [m for m, s in status.items() if s not in KILLED and m in EQUIVALENT]
     survivors = [m for m, s in status.items() if s not in KILLED and m not in EQUIVALENT]
     counted = len(status) - len(equivalent)
     score = killed / counted if counted else 1.0
-    print(f"\n{MODULES[name][0]}: {killed} killed of {len(status)} mutants, "
+    what = MODULES[name][0] + (" (this part)" if patterns is not None else "")
+    print(f"\n{what}: {killed} killed of {len(status)} mutants, "
           f"{len(equivalent)} equivalent: score {killed}/{counted} = {score:.0%}")
     for m in equivalent:
         print(f"  equivalent {m}: {EQUIVALENT[m]}")
@@ -161,7 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("module", nargs="?", choices=sorted(MODULES))
     parser.add_argument("--list", action="store_true", help="list the modules and their tests")
     parser.add_argument("--again", action="store_true",
-                        help="keep the mutants made last time (rerun after adding tests)")
+                        help="keep last run's mutants and rerun only its survivors")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the last run: mutants not yet run, functions changed")
+    parser.add_argument("--part", metavar="K/N",
+                        help="only the K-th of N groups of functions (run 1/N first)")
     parser.add_argument("--show", action="store_true", help="print each survivor's diff")
     parser.add_argument("--report", action="store_true",
                         help="only print the last run's score, do not run")
@@ -171,13 +214,32 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{key:8} {source:26} {' '.join(tests)}")
         return 0
     folder = WORK / args.module
+    patterns = None
+    if args.part:
+        m = re.fullmatch(r"(\d+)/(\d+)", args.part)
+        if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+            parser.error(f"--part takes K/N with 1 <= K <= N, like 1/3, not {args.part!r}")
+        part, parts = int(m.group(1)), int(m.group(2))
+        patterns = part_patterns(MODULES[args.module][0], part, parts)
+    if (args.report or args.again or args.resume) and not (folder / "mutants").exists():
+        parser.error(f"no earlier run of {args.module}: run it once first")
+    if args.resume and (args.part or args.again):
+        parser.error("--resume continues a whole-module run: use it without --part or --again")
     if not args.report:
-        folder = prepare(args.module, args.again)
-        run = subprocess.run([_mutmut(), "run", "--max-children", "1"], cwd=folder)
+        names: list[str] = list(patterns or [])
+        if args.again:
+            names = [m for m, v in results(folder).items()
+                     if v not in KILLED and m not in EQUIVALENT
+                     and (patterns is None or any(fnmatch.fnmatch(m, p) for p in patterns))]
+            if not names:
+                return report(args.module, folder, args.show, patterns)
+        fresh = not (args.again or args.resume) and (patterns is None or args.part.startswith("1/"))
+        folder = prepare(args.module, fresh)
+        run = subprocess.run([_mutmut(), "run", "--max-children", "1", *names], cwd=folder)
         if run.returncode != 0:
             print(f"mutmut failed (exit {run.returncode}); see its output above", file=sys.stderr)
             return run.returncode
-    return report(args.module, folder, args.show)
+    return report(args.module, folder, args.show, patterns)
 
 
 if __name__ == "__main__":
