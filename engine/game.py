@@ -31,7 +31,7 @@ from engine.gm.moves import make_gm_move
 from engine.odds import band_odds_text, band_of, percent
 from engine.rules import events as ev
 from engine.rules import resolve, ruleset_for
-from engine.rules.base import Item, Need, Step, effect_item, opt
+from engine.rules.base import Item, Need, Step, effect_item, gm_random, opt
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import CampaignState, Flow, Hero
 from engine.triggers import Matcher
@@ -111,6 +111,14 @@ class RollPreview:
     def to_dict(self) -> dict[str, Any]:
         """Plain form."""
         return dict(self.__dict__)
+
+
+def entered_die(roll: int | str | Sequence[int], sides: int) -> int:
+    """One die the player rolled (a number, its text or a one-face list), checked for count
+    and range like any entered dice."""
+    faces = (parse_faces(roll) if isinstance(roll, str) else
+             [roll] if isinstance(roll, int) else list(roll))
+    return check_faces(DiceSpec(1, sides), faces)[0]
 
 
 def _npc_id(name: str, taken: Sequence[str]) -> str:
@@ -971,9 +979,7 @@ class Game:
             raise IllegalAction(f"unknown likelihood {likelihood!r}; choose one of"
                                 f" {', '.join(x.id for x in oracle.levels(self.pack))}") from None
         if roll is not None:
-            faces = (parse_faces(roll) if isinstance(roll, str) else
-                     [roll] if isinstance(roll, int) else list(roll))
-            roll = check_faces(DiceSpec(1, 100), faces)[0]
+            roll = entered_die(roll, 100)
         if roll is None and self.state.dice_mode == "physical":
             raise IllegalAction("this campaign uses physical dice: enter your d100 roll")
         position = self.state.dice_position
@@ -1001,6 +1007,37 @@ class Game:
     def propose_scene(self, reroll: int = 0) -> dict[str, Any]:
         """The GM's proposal for the next scene (a query; ``reroll`` asks for another)."""
         return scenes.propose_scene(self.pack, self.state, reroll)
+
+    def tables(self) -> list[dict[str, Any]]:
+        """The pack's tables, each with the die that reads it by hand (d<total weight>)."""
+        return [{"id": t.id, "name": t.name, "sides": scenes.table_sides(t),
+                 "entries": len(t.entries)} for t in self.pack.tables.values()]
+
+    def roll_table(self, table: str, roll: int | str | Sequence[int] | None = None
+                   ) -> list[dict[str, Any]]:
+        """Draw from one of the GM's tables: the GM picks (seeded), or ``roll`` is your own
+        roll of d<total weight> (required with physical dice); the entry's effects apply."""
+        self._require_stage("fiction", "move")
+        tdef = self.pack.tables.get(table)
+        if tdef is None:
+            raise IllegalAction(f"no table {table!r}; tables:"
+                                f" {', '.join(self.pack.tables) or 'none'}")
+        sides = scenes.table_sides(tdef)
+        if roll is not None and sides > 1:
+            roll = entered_die(roll, sides)
+        elif roll is None and sides > 1 and self.state.dice_mode == "physical":
+            raise IllegalAction(f"this campaign uses physical dice: roll a d{sides} for"
+                                f" {tdef.name}")
+        entered = roll is not None and sides > 1
+        face = roll if entered else (
+            1 if sides == 1 else gm_random(self.state, f"table:{table}:hand").randint(1, sides))
+        assert isinstance(face, int)
+        entry = scenes.entry_for_roll(tdef, face)
+        how = f"your d{sides}: {face}" if entered else f"the {self.pack.system.gm_title}'s pick"
+        with self._action("table"):
+            self._emit(ev.Narrated(text=f"{tdef.name} ({how}): {entry.text}", by="gm"))
+            self._run([effect_item(e, {"source": tdef.name}) for e in entry.effects])
+        return self.last_events
 
     def add_threat(self, template: str, name: str = "", npc: str | None = None
                    ) -> list[dict[str, Any]]:

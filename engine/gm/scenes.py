@@ -56,6 +56,23 @@ def draw(pack: Pack, state: CampaignState, table_id: str, salt: str) -> s.TableE
     return rng.choices(table.entries, weights=[e.weight for e in table.entries], k=1)[0]
 
 
+def table_sides(table: s.Table) -> int:
+    """The die that reads ``table`` by hand: its total weight (d24 for 24 single entries)."""
+    return sum(e.weight for e in table.entries)
+
+
+def entry_for_roll(table: s.Table, roll: int) -> s.TableEntry:
+    """The entry a roll of 1..``table_sides`` lands on: the entries in order, each covering as
+    many faces as its weight (so a roll by hand has the same odds as the GM's draw)."""
+    if not 1 <= roll <= table_sides(table):
+        raise ValueError(f"{roll} is outside 1..{table_sides(table)}")
+    for entry in table.entries:
+        roll -= entry.weight
+        if roll <= 0:
+            return entry
+    raise AssertionError("unreachable: the weights cover every face")
+
+
 def threat_for_villain(pack: Pack, state: CampaignState, npc_id: str) -> ev.ThreatAdded | None:
     """A threat for a villain NPC, from the pack's threat templates."""
     if not pack.gm.threats:

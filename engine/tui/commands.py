@@ -54,6 +54,8 @@ class PlayCommands(_Commands):
         if free:
             yield ("Ask the GM: what happens next?", screen.action_ask_gm, "Ctrl+G")
             yield ("Ask the oracle a yes/no question", screen.action_oracle, "Ctrl+O")
+            yield (f"Roll on the {game.pack.system.gm_title}'s tables",
+                   screen.action_roll_table, "your own dice, or the GM's pick")
             if game.state.scene.open:
                 yield ("End the scene", screen.action_end_scene, "F5")
             yield ("Start the next scene", screen.action_next_scene, "F6")

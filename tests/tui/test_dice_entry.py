@@ -1,6 +1,7 @@
 """Pilot tests of entered dice in the app (issue 8 items 9 and 19): the oracle's d100 field in
 physical and mixed campaigns, a mixed campaign's roll (your dice or rolled for you), switching
-the dice mode, and declarations refused without changing anything."""
+the dice mode, a GM table rolled by hand, and declarations refused without changing
+anything."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
 from engine.campaigns import close_game, new_game, open_game
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog
-from engine.tui.screens.gm_dialogs import OracleDialog, RollDiceDialog
+from engine.tui.screens.gm_dialogs import OracleDialog, RollDiceDialog, TableDialog
 from engine.tui.screens.play import PlayScreen
 from tests.tui.conftest import SIZE, fill, game_of, settle
 
@@ -189,3 +190,35 @@ async def test_a_refused_declaration_changes_nothing_and_speaks_in_names(
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         assert game.flow.declared == ["offer:value"]
+
+
+async def test_rolling_a_gm_table_by_hand(saves: Path, app_for: App) -> None:
+    game = new_game(saves, system="city-of-whispers", name="Tables", hero_name="Mira Vess",
+                    archetype="go_between", npcs=[], seed=7, dice_mode="physical")
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    app = app_for(cid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.action_roll_table()
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, TableDialog)
+        ids = [t["id"] for t in game.tables()]
+        dialog.query_one("#tables", OptionList).highlighted = ids.index("locations")
+        await settle(pilot)
+        assert "d24" in str(dialog.query_one("#roll-hint").render())
+        await pilot.press("enter")  # on to the roll
+        await pilot.press("enter")  # empty: physical dice need it
+        await settle(pilot)
+        assert isinstance(app.screen, TableDialog)
+        assert "roll a d24" in _error(app)
+        await fill(pilot, "#roll", "7")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        said = [e["text"] for e in game.store.events() if e["type"] == "Narrated"]
+        assert said[-1] == "Places in Vell (your d24: 7): a cold foundry in Ashfall"

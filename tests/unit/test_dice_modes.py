@@ -201,3 +201,59 @@ def test_heat_marked_before_a_physical_big_risk_then_the_dice(cow: Pack) -> None
     game.set_roll_options(stat="sway")
     events = game.roll([2, 3, 6][:2])
     assert of(events, "Rolled")[0]["faces"] == [2, 3]
+
+
+# --------------------------------------------------------------------------- the GM's tables
+
+
+def test_a_roll_by_hand_lands_on_the_entry_its_weight_covers() -> None:
+    from engine.content import schema as s
+    from engine.gm.scenes import entry_for_roll, table_sides
+
+    table = s.Table(id="t", name="T", entries=[s.TableEntry(text="a"),
+                                               s.TableEntry(text="b", weight=2),
+                                               s.TableEntry(text="c", weight=3)])
+    assert table_sides(table) == 6
+    assert [entry_for_roll(table, r).text for r in range(1, 7)] == list("abbccc")
+    for bad in (0, 7):
+        with pytest.raises(ValueError):
+            entry_for_roll(table, bad)
+
+
+def test_every_bundled_table_reads_by_hand_with_the_draws_odds(cow: Pack) -> None:
+    from engine.gm.scenes import entry_for_roll, table_sides
+
+    for table in cow.tables.values():
+        counts: dict[int, int] = {}
+        for r in range(1, table_sides(table) + 1):
+            i = table.entries.index(entry_for_roll(table, r))
+            counts[i] = counts.get(i, 0) + 1
+        assert counts == {i: e.weight for i, e in enumerate(table.entries)}, table.id
+
+
+def test_the_player_rolls_a_gm_table_by_hand(cow: Pack) -> None:
+    game = city(cow, "physical")
+    sides = {t["id"]: t["sides"] for t in game.tables()}
+    assert sides["locations"] == 24
+    with pytest.raises(IllegalAction, match="physical dice: roll a d24 for Places in Vell"):
+        game.roll_table("locations")
+    with pytest.raises(IllegalAction, match="a d24 shows 1 to 24; 25 is out of range"):
+        game.roll_table("locations", 25)
+    events = game.roll_table("locations", "7")
+    text = of(events, "Narrated")[0]["text"]
+    assert text == "Places in Vell (your d24: 7): a cold foundry in Ashfall"
+    with pytest.raises(IllegalAction, match="no table 'nowhere'; tables: "):
+        game.roll_table("nowhere", 1)
+
+
+def test_a_seeded_campaign_lets_the_gm_pick_from_a_table(cow: Pack) -> None:
+    game = city(cow, "seeded")
+    position = game.state.dice_position
+    events = game.roll_table("neighborhoods")
+    text = of(events, "Narrated")[0]["text"]
+    assert text.startswith("Neighborhoods of Vell (the Magistrate's pick): ")
+    assert text.split(": ", 1)[1] in [e.text for e in cow.tables["neighborhoods"].entries]
+    assert game.state.dice_position == position  # the GM's picks use no dice
+    game.undo()
+    again = game.roll_table("neighborhoods")
+    assert of(again, "Narrated")[0]["text"] == text  # same seed, same place: same pick

@@ -185,6 +185,76 @@ class FramedSceneDialog(Dialog):
         self.answer(self.proposal)
 
 
+class TableDialog(Dialog):
+    """Roll on one of the GM's tables: pick the table, then type your own roll of its die
+    (d<total weight>) or leave it empty for the GM's pick (not with physical dice). It answers
+    ``(table id, roll text or None)``."""
+
+    def __init__(self, tables: list[dict[str, Any]], submit: Submit,
+                 dice_mode: str = "seeded", gm_title: str = "GM") -> None:
+        super().__init__(f"Roll on the {gm_title}'s tables")
+        self.tables = tables
+        self.submit = submit
+        self.dice_mode = dice_mode
+        self.gm_title = gm_title
+
+    def compose(self) -> ComposeResult:
+        """The tables with their dice, the roll, buttons."""
+        yield KeyBar()
+        with Vertical(classes="dialog wide"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Label("Which table? (↑↓, Enter)")
+                yield OptionList(*[Option(Text.assemble((f"{t['name']:<28}", "bold " + FG),
+                                                        (f"d{t['sides']}", GOOD)), id=t["id"])
+                                   for t in self.tables], id="tables")
+                yield Label(self._hint(), id="roll-hint")
+                yield Input(placeholder="your roll" + (
+                    "" if self.dice_mode == "physical" else
+                    f", or leave empty for the {self.gm_title}'s pick"), id="roll", compact=True)
+            yield self.error_line()
+            with Horizontal(classes="buttons"):
+                yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
+                yield Button("Cancel (esc)", id="cancel", compact=True)
+
+    def _table(self) -> dict[str, Any]:
+        tables = self.query_one("#tables", OptionList)
+        return self.tables[tables.highlighted or 0]
+
+    def _hint(self) -> str:
+        sides = self.tables[0]["sides"] if self.tables else 0
+        if self.is_mounted:
+            sides = self._table()["sides"]
+        return _dice_hint(self.dice_mode, f"d{sides}")
+
+    def on_mount(self) -> None:
+        """Start on the table list."""
+        self.query_one("#tables", OptionList).focus()
+
+    @on(OptionList.OptionHighlighted, "#tables")
+    def _highlighted(self) -> None:
+        self.query_one("#roll-hint", Label).update(self._hint())
+
+    @on(OptionList.OptionSelected, "#tables")
+    def _to_roll(self) -> None:
+        self.query_one("#roll", Input).focus()
+
+    @on(Input.Submitted, "#roll")
+    @on(Button.Pressed, "#ok")
+    def _roll(self) -> None:
+        roll = self.query_one("#roll", Input).value.strip() or None
+        if roll is None and self.dice_mode == "physical":
+            self.show_error(f"This campaign uses your dice: roll a d{self._table()['sides']}"
+                            " and type it.")
+            self.query_one("#roll", Input).focus()
+            return
+        self.answer((self._table()["id"], roll))
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.finish(None)
+
+
 class RollDiceDialog(Dialog):
     """A roll in a campaign whose dice are ``mixed``: type the faces of your own dice, or
     leave the field empty (or press "Roll for me") to have the campaign roll them. It answers

@@ -40,6 +40,7 @@ from engine.tui.screens.gm_dialogs import (
     FramedSceneDialog,
     OracleDialog,
     RollDiceDialog,
+    TableDialog,
 )
 from engine.tui.text import (
     ACCENT,
@@ -622,6 +623,19 @@ class PlayScreen(Screen[None]):
 
         self.push_dialog(lambda: OracleDialog(game.oracle_levels(), game.state.tension, submit,
                                               game.state.dice_mode))
+
+    def action_roll_table(self) -> None:
+        """Roll on one of the GM's tables: your own dice, or the GM's pick."""
+        game = self.game
+        if game.flow.stage not in ("fiction", "move"):
+            self.notify("Finish what is pending before rolling on a table.", severity="warning")
+            return
+
+        def submit(answer: tuple[str, str | None]) -> str | None:
+            return self._submit(game.roll_table, *answer)
+
+        self.push_dialog(lambda: TableDialog(game.tables(), submit, game.state.dice_mode,
+                                             game.pack.system.gm_title))
 
     def action_dice_mode(self) -> None:
         """Switch the campaign's dice: seeded, physical or mixed (undo switches back)."""
