@@ -165,6 +165,10 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return f"⚡ **Random event:** {e['focus']} — _{e['action']} / {e['subject']}_"
         case "CitySheetChanged" | "CityFactionChanged":  # City of Whispers (rules/cow.py)
             return f"✎ {e['text']}" if e.get("text") else None
+        case "DiceModeChanged":
+            how = {"seeded": "the campaign rolls them", "physical": "you roll and type them",
+                   "mixed": "each roll asks who rolls"}.get(e["mode"], e["mode"])
+            return f"🎲 Dice from now on: {how}."
         case "TensionChanged":
             return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
     return f"({t})"

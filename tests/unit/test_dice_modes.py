@@ -257,3 +257,15 @@ def test_a_seeded_campaign_lets_the_gm_pick_from_a_table(cow: Pack) -> None:
     game.undo()
     again = game.roll_table("neighborhoods")
     assert of(again, "Narrated")[0]["text"] == text  # same seed, same place: same pick
+
+
+def test_the_journal_says_when_the_dice_change(new_game: Callable[..., Game]) -> None:
+    from engine.journal import render_all
+
+    game = new_game()
+    game.set_dice_mode("mixed")
+    game.set_dice_mode("physical")
+    lines = render_all(game.store.events(), game.pack)  # type: ignore[attr-defined]
+    assert "🎲 Dice from now on: each roll asks who rolls." in lines
+    assert "🎲 Dice from now on: you roll and type them." in lines
+    assert not [x for x in lines if "(DiceModeChanged)" in x]
