@@ -12,15 +12,24 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.content.loader import get_pack
-from engine.errors import SaveError
+from engine.errors import EngineError, IllegalAction, SaveError
 from engine.game import Game
+from engine.rules import events as ev
 from engine.rules.state import CampaignState
-from engine.store import CampaignStore, slugify
+from engine.store import CampaignStore, unique_id
 
 
-def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = ()) -> Game:
-    """Open a saved campaign (locking it) and rebuild its Game exactly as saved."""
-    store = CampaignStore.open(saves_dir, campaign_id)
+def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *,
+              read_only: bool = False) -> Game:
+    """Open a saved campaign (locking it) and rebuild its Game exactly as saved.
+
+    With ``read_only`` the campaign is not locked (it may be open in another process) and the
+    Game cannot save: for reading, such as exporting the journal.
+    """
+    if read_only:
+        store = CampaignStore.open_read_only(saves_dir, campaign_id)
+    else:
+        store = CampaignStore.open(saves_dir, campaign_id)
     try:
         system = store.meta.get("system") or store.state.get("system")
         pack = get_pack(str(system), content)
@@ -54,17 +63,68 @@ def new_game(
     campaign_id: str | None = None,
     **kw: Any,
 ) -> Game:
-    """Create a campaign folder under ``saves_dir`` and start it."""
+    """Create a campaign folder under ``saves_dir`` and start it.
+
+    The folder is ``campaign_id`` if given, else a readable id from ``name`` that is not taken
+    yet. It is built under a hidden name and appears only once the campaign's first action
+    (its NPCs, threats and opening scene) is saved, so an interruption leaves nothing half-made.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise IllegalAction("A campaign needs a name: the name given is blank.")
     pack = get_pack(system, content)
-    cid = campaign_id or slugify(name)
-    if not cid:
-        raise SaveError(f"cannot make a folder name from the campaign name {name!r}")
+    cid = campaign_id or unique_id(Path(saves_dir), name)
+    staged: list[CampaignStore] = []
 
     def factory(meta: dict[str, Any], state: dict[str, Any]) -> CampaignStore:
-        return CampaignStore.create(saves_dir, cid, meta, state)
+        store = CampaignStore.create(saves_dir, cid, meta, state, staged=True)
+        staged.append(store)
+        return store
 
-    return Game.new(pack, name=name, hero_name=hero_name, archetype=archetype, stats=stats,
-                    npcs=npcs, seed=seed, dice_mode=dice_mode, store_factory=factory, **kw)
+    try:
+        game = Game.new(pack, name=name, hero_name=hero_name, archetype=archetype, stats=stats,
+                        npcs=npcs, seed=seed, dice_mode=dice_mode, store_factory=factory, **kw)
+        if staged:
+            staged[0].publish()
+    except BaseException:
+        if staged:
+            staged[0].discard()
+        raise
+    return game
+
+
+def recover_campaign(saves_dir: Path, campaign_id: str, content: Iterable[Path] = ()) -> str:
+    """Recover a damaged campaign (see ``CampaignStore.recover``); what was done, in words.
+
+    A state is rebuilt from the log by replaying its last chunk with the rules' ``apply``.
+    """
+    content = list(content)
+
+    def rebuild(base: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+        try:
+            state = CampaignState.model_validate(base)
+            for d in events:
+                ev.apply(state, ev.from_dict(d))
+        except (ValidationError, EngineError, KeyError, TypeError, ValueError) as e:
+            raise SaveError(f"Cannot recover campaign '{campaign_id}': its log cannot be "
+                            f"replayed ({type(e).__name__}: {e}). Nothing was changed."
+                            ) from None
+        return state.model_dump(mode="json")
+
+    def make_meta(state: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+        model = CampaignState.model_validate(state)
+        meta = dict(old)
+        meta.update(name=model.name, system=model.system, hero=model.hero.name,
+                    seed=model.seed,
+                    scene=f"{model.scene.number}. {model.scene.title}".strip())
+        if not meta.get("system_name"):
+            try:
+                meta["system_name"] = get_pack(model.system, content).system.name
+            except EngineError:
+                meta["system_name"] = model.system
+        meta.setdefault("last_played", "")
+        return meta
+
+    return CampaignStore.recover(Path(saves_dir), campaign_id, rebuild, make_meta)
 
 
 def close_game(game: Game) -> None:

@@ -104,8 +104,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     )
     cid = getattr(game.store, "id", "")
     close_game(game)
-    _out(f"Created campaign '{args.name}' ({cid}) in {_saves(args)}. Play it with: sidekick"
-         f" --campaign {cid}")
+    _out(f"Created campaign '{args.name.strip()}' ({cid}) in {_saves(args)}. Play it with:"
+         f" sidekick --campaign {cid}")
     return 0
 
 
@@ -124,6 +124,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     for r in rows:
         if r.error:
             _out(f"{r.id:24} DAMAGED: {r.error}")
+            if r.recovery:
+                _out(f"{'':24} {r.recovery} Run: sidekick recover {r.id}")
+            else:
+                _out(f"{'':24} Sidekick cannot recover it by itself.")
         else:
             _out(f"{r.id:24} {r.name} — {r.system}, {r.hero}, {r.scene} (last played"
                  f" {r.last_played[:16].replace('T', ' ')})")
@@ -135,13 +139,42 @@ def cmd_export(args: argparse.Namespace) -> int:
     from engine.campaigns import close_game, open_game
     from engine.journal import render_all
 
-    game = open_game(_saves(args), args.campaign, _content(args))
+    # reading needs no lock: the journal can be exported while the app plays the campaign
+    game = open_game(_saves(args), args.campaign, _content(args), read_only=True)
     try:
         _out(f"# {game.state.name}\n")
         for line in render_all(game.store.events(), game.pack):
             _out(line)
     finally:
         close_game(game)
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    """Delete a campaign: only the files Sidekick made (anything else is left and named)."""
+    from engine.store import delete_campaign, list_campaigns
+
+    saves = _saves(args)
+    if not args.yes:
+        found = next((c for c in list_campaigns(saves) if c.id == args.campaign), None)
+        name = found.name if found else args.campaign
+        if not sys.stdin.isatty():
+            raise CliError(f"deleting '{name}' removes its whole journal; add --yes to confirm")
+        sys.stderr.write(f"Delete '{name}' ({args.campaign}) and its whole journal? This cannot"
+                         f" be undone. [y/N] ")
+        sys.stderr.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            _out("Kept it.")
+            return 0
+    _out(delete_campaign(saves, args.campaign))
+    return 0
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    """Recover a damaged campaign; damaged files are renamed aside, never deleted."""
+    from engine.campaigns import recover_campaign
+
+    _out(recover_campaign(_saves(args), args.campaign, _content(args)))
     return 0
 
 
@@ -349,6 +382,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("export", help="print a campaign's journal as Markdown")
     sp.add_argument("campaign", help="campaign id")
     sp.set_defaults(fn=cmd_export)
+
+    sp = sub.add_parser("delete", help="delete a campaign (only the files Sidekick made)")
+    sp.add_argument("campaign", help="campaign id")
+    sp.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    sp.set_defaults(fn=cmd_delete)
+
+    sp = sub.add_parser("recover", help="repair a damaged campaign (files set aside, not deleted)")
+    sp.add_argument("campaign", help="campaign id")
+    sp.set_defaults(fn=cmd_recover)
 
     sp = sub.add_parser("odds", help="exact odds for a move or dice")
     sp.add_argument("what", help="move id (e.g. directly_engage) or dice (e.g. 2d6)")

@@ -82,7 +82,8 @@ async def test_locked_campaign_shows_an_error(make_campaign: Callable[..., str],
             await settle(pilot)
             dialog = app.screen
             assert isinstance(dialog, MessageDialog)
-            assert dialog.dialog_title == "Save error"
+            # nothing failed: the campaign is busy (this used to be titled "Save error")
+            assert dialog.dialog_title == "Campaign in use"
             assert "already open in this Sidekick process" in dialog.message
             await pilot.press("enter")
             await settle(pilot)
@@ -179,3 +180,65 @@ async def test_palette_on_title(make_campaign: Callable[..., str], app_for: App)
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
+
+
+async def test_folders_without_campaign_files_are_not_listed(make_campaign: Callable[..., str],
+                                                            app_for: App, saves: Path) -> None:
+    make_campaign("Night Shift")
+    documents = saves / "documents"
+    documents.mkdir()
+    (documents / "taxes.pdf").write_bytes(b"%PDF")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TitleScreen)
+        assert [c.id for c in screen.campaigns] == ["night-shift"]
+        assert screen.check_action("recover", ()) is False  # healthy: nothing to recover
+    assert (documents / "taxes.pdf").read_bytes() == b"%PDF"
+
+
+async def test_recover_from_the_title_screen(make_campaign: Callable[..., str], app_for: App,
+                                             saves: Path) -> None:
+    cid = make_campaign("Broken Log")
+    chunk = saves / cid / "log" / "000001.json"
+    chunk.write_text("{ torn", encoding="utf-8")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TitleScreen)
+        assert str(screen.query_one(DataTable).get_row_at(0)[0]).startswith("⚠")
+        details = str(screen.query_one("#details").render())
+        assert "R to recover" in details and "resumes from campaign.json" in details
+        await pilot.press("r")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog) and dialog.dialog_title == "Recover campaign"
+        assert "Nothing is deleted" in dialog.question
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, TitleScreen)
+        assert app.screen.campaigns[0].error is None
+        assert not str(app.screen.query_one(DataTable).get_row_at(0)[0]).startswith("⚠")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+    aside = [p for p in (saves / cid / "log").iterdir() if ".damaged-" in p.name]
+    assert [p.read_text(encoding="utf-8") for p in aside] == ["{ torn"]
+
+
+async def test_delete_leaves_the_players_own_files(make_campaign: Callable[..., str],
+                                                   app_for: App, saves: Path) -> None:
+    cid = make_campaign()
+    (saves / cid / "my-notes.txt").write_text("mine", encoding="utf-8")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, TitleScreen)
+        assert app.screen.campaigns == []
+    assert sorted(p.name for p in (saves / cid).iterdir()) == ["my-notes.txt"]

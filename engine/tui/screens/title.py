@@ -53,6 +53,7 @@ class TitleScreen(Screen[None]):
         Binding("enter", "resume", "Resume", priority=True),
         Binding("n", "new", "New campaign"),
         Binding("d,delete", "delete", "Delete"),
+        Binding("r", "recover", "Recover"),
         Binding("f1,question_mark", "app.help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -155,7 +156,13 @@ class TitleScreen(Screen[None]):
         out = Text()
         if c.error:
             out.append("This campaign cannot be read.\n", "bold " + BAD)
-            out.append(c.error, FG)
+            out.append(c.error + "\n", FG)
+            if c.recovery:
+                out.append("R to recover: ", "bold " + ACCENT)
+                out.append(c.recovery, DIM)
+            else:
+                out.append("Sidekick cannot recover it by itself. D deletes its Sidekick files "
+                           "(anything else in the folder is left alone).", DIM)
         else:
             out.append(c.name, "bold " + PRIMARY)
             out.append(f"  ·  {c.system_name or c.system}\n", DIM)
@@ -165,9 +172,12 @@ class TitleScreen(Screen[None]):
         details.update(out)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Resume and delete only when a campaign is highlighted."""
+        """Resume and delete only when a campaign is highlighted; recover only a damaged one."""
         if action in ("resume", "delete"):
             return bool(self.campaigns)
+        if action == "recover":
+            c = self._summary(self.selected_id())
+            return bool(c and c.error and c.recovery)
         return True
 
     def action_resume(self) -> None:
@@ -201,15 +211,51 @@ class TitleScreen(Screen[None]):
             if not yes:
                 return
             try:
-                delete_campaign(self.sidekick.saves_dir, cid)
+                done = delete_campaign(self.sidekick.saves_dir, cid)
             except EngineError as e:
                 self.sidekick.show_error(e)
                 return
-            self.notify(f"Deleted {name}.", timeout=3)
+            if done == f"Deleted campaign '{cid}'.":
+                self.notify(f"Deleted {name}.", timeout=3)
+            else:  # the player's own files were left in the folder: say which
+                self.notify(done, title=f"Deleted {name}", timeout=10)
             self.reload()
 
         self.app.push_screen(ConfirmDialog(
             "Delete campaign", f"Delete “{name}” and its whole journal? This cannot be undone.",
             yes="Delete", no="Keep it", danger=True), answer)
 
+    def action_recover(self) -> None:
+        """Recover the highlighted damaged campaign, after explaining what will happen."""
+        cid = self.selected_id()
+        if cid:
+            self.confirm_recover(cid)
 
+    def confirm_recover(self, cid: str) -> None:
+        """Explain what recovering ``cid`` does, then do it."""
+        from engine.tui.screens.dialogs import ConfirmDialog
+
+        c = self._summary(cid)
+        if c is None or not c.error or not c.recovery:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            from engine.campaigns import recover_campaign
+
+            try:
+                done = recover_campaign(self.sidekick.saves_dir, cid,
+                                        self.sidekick.content_dirs)
+            except EngineError as e:
+                self.sidekick.show_error(e)
+                self.reload()
+                return
+            self.notify(done, title=f"Recovered {c.name}", timeout=10)
+            self.reload()
+
+        self.app.push_screen(ConfirmDialog(
+            "Recover campaign",
+            f"{c.error}\n\n{c.recovery}\n\nNothing is deleted: damaged files keep their "
+            f"content under a new name in the campaign's folder.",
+            yes="Recover", no="Not now"), answer)
