@@ -678,10 +678,12 @@ class Game:
 
     def _adjust(self, move: s.Move, f: Flow, adjustment: str) -> None:
         assert f.roll is not None
-        offered = {a.id for a in self.rules.adjustments(self.state, move, f.roll)}
-        if adjustment not in offered:
-            raise IllegalAction(f"{adjustment!r} is not on offer now"
-                                f" (offered: {', '.join(sorted(offered)) or 'nothing'})")
+        adjs = self.rules.adjustments(self.state, move, f.roll)
+        if adjustment not in {a.id for a in adjs}:
+            can = ("you may: " + "; ".join(a.label for a in adjs) + ", or keep the result"
+                   if adjs else "nothing can change this roll")
+            raise IllegalAction(f"{self.rules.adjustment_name(self.state, adjustment)} is not on"
+                                f" offer now ({can})")
         events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
         for e in events:
             self._emit(e)

@@ -160,6 +160,10 @@ class Ruleset:
         """What the player may still change after the roll."""
         return []
 
+    def adjustment_name(self, state: CampaignState, adj_id: str) -> str:
+        """An adjustment's name for messages when it is not on offer (the id quoted)."""
+        return repr(adj_id)
+
     def adjust(self, state: CampaignState, adj_id: str, roll: dict[str, Any]) -> tuple[
             list[ev.Event], int, str]:
         """Events for taking adjustment ``adj_id``: (events, modifier change, source label)."""

@@ -710,6 +710,18 @@ class CityRules(Ruleset):
                                           f"you hold {assets}"))
         return out
 
+    def adjustment_name(self, state: CampaignState, adj_id: str) -> str:
+        """Recall a History (its neighborhood), Perceive a Demand, Use Asset (n)."""
+        kind, _, key = adj_id.partition(":")
+        histories = state.hero.data.get("histories", [])
+        if kind == "history" and key.isdigit() and int(key) < len(histories):
+            return f"Recall a History ({histories[int(key)]['neighborhood']})"
+        if adj_id == "demand":
+            return "Perceive a Demand"
+        if kind == "asset" and key.isdigit():
+            return f"Use Asset ({key})"
+        return super().adjustment_name(state, adj_id)
+
     @staticmethod
     def _history_applies(history: dict[str, Any], here: str | None) -> bool:
         """An unmarked History of the scene's neighborhood (any, if the scene names none)."""

@@ -134,9 +134,16 @@ def test_only_the_history_of_the_scenes_neighborhood_is_offered(cow: Pack) -> No
     game.trigger("transit")
     game.roll([3, 3])  # 6: a miss
     assert ids(game) == ["keep", "history:3", "demand"]
-    with pytest.raises(IllegalAction, match="not on offer"):
+    with pytest.raises(IllegalAction) as err:
         game.adjust("history:0")  # Lantern Row: not where the scene is
+    message = err.value.message
+    assert message.startswith("Recall a History (Lantern Row) is not on offer now (you may:"
+                              " Recall a History (Gilt Terrace): bump one tier to ")
+    assert message.endswith(", or keep the result)") and "history:" not in message
     assert game.state.flow.stage == "adjust"
+    game.adjust("keep")
+    with pytest.raises(IllegalAction, match="waiting for"):
+        game.adjust("demand")
 
 
 def test_no_history_applies_elsewhere(cow: Pack) -> None:
