@@ -16,6 +16,7 @@ from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog
 from engine.tui.screens.gm_dialogs import OracleDialog, RollDiceDialog, TableDialog
 from engine.tui.screens.play import PlayScreen
+from engine.tui.widgets.roll_panel import RollPanel
 from tests.tui.conftest import SIZE, fill, game_of, settle
 
 App = Callable[..., SidekickApp]
@@ -101,6 +102,7 @@ async def test_a_mixed_roll_offers_your_dice_or_mine(saves: Path,
         await settle(pilot)
         game = game_of(app)
         assert game.flow.stage == "roll"
+        assert "your dice or mine" in app.screen.query_one(RollPanel).render_text(100).plain
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, RollDiceDialog)

@@ -92,7 +92,9 @@ class RollPanel(Widget, can_focus=True):
         out.append("\n")
         physical = self.context.get("physical")
         out.append("⏎ ", "bold " + GOOD)
-        out.append("enter your dice" if physical else "roll", FG)
+        mixed = self.context.get("entry") == "mixed"
+        out.append("enter your dice" if physical else "roll: your dice or mine" if mixed
+                   else "roll", FG)
         if self.team:
             out.append("   t ", "bold " + GOOD)
             out.append(f"spend Team +1 (pool {self.team})", FG)
