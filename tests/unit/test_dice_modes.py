@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
@@ -269,3 +271,28 @@ def test_the_journal_says_when_the_dice_change(new_game: Callable[..., Game]) ->
     assert "🎲 Dice from now on: each roll asks who rolls." in lines
     assert "🎲 Dice from now on: you roll and type them." in lines
     assert not [x for x in lines if "(DiceModeChanged)" in x]
+
+
+@settings(max_examples=80, deadline=None)
+@given(roll=st.one_of(st.integers(-10**6, 10**6), st.text(max_size=6),
+                      st.lists(st.integers(-5, 105), max_size=3)))
+def test_an_entered_d100_is_taken_exactly_when_it_is_one_face_of_1_to_100(masks: Pack,
+                                                                          roll: Any) -> None:
+    """Any input: either the oracle answers with that face, or it says why and nothing
+    changes."""
+    game = Game.new(masks, name="P", hero_name="N", seed=1, dice_mode="physical",
+                    stats={"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0})
+    before = game.state.model_dump(mode="json")
+    faces = [roll] if isinstance(roll, int) else roll if isinstance(roll, list) else None
+    try:
+        events = game.ask_oracle("Now?", "even", roll)
+    except IllegalAction as err:
+        assert err.message
+        assert game.state.model_dump(mode="json") == before
+        if faces is not None:
+            assert not (len(faces) == 1 and 1 <= faces[0] <= 100)
+        return
+    answered = of(events, "OracleAnswered")[0]
+    assert 1 <= answered["roll"] <= 100 and answered["entered"]
+    if faces is not None:
+        assert faces == [answered["roll"]]
