@@ -656,16 +656,16 @@ def _log_end(log_dir: Path, event_no: int) -> _LogEnd:
 # --------------------------------------------------------------------------- lock
 
 
-def _open_lock_file(folder: Path) -> int:
-    """Open (creating if needed) the campaign's lock file; SaveError if it is not ours.
+def _open_lock_file(folder: Path, create: bool = True) -> int:
+    """Open (creating it if ``create``) the campaign's lock file; SaveError if it is not ours.
 
     The file is opened without following links and must be a regular file with one name and
     at most a pid in it, so a planted link or someone else's file is never written to.
     """
     path = folder / LOCK_FILE
+    flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                     0o666)
+        fd = os.open(path, flags | os.O_CREAT if create else flags, 0o666)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise _link_error(path) from exc
@@ -723,9 +723,9 @@ def _acquire_lock(folder: Path, campaign_id: str) -> int:
 
 
 def _try_lock(folder: Path) -> int | None:
-    """The lock of ``folder`` if it is free and ours to take; None otherwise."""
+    """The existing lock of ``folder`` if it is free and ours to take; None otherwise."""
     try:
-        fd = _open_lock_file(folder)
+        fd = _open_lock_file(folder, create=False)
     except SaveError:
         return None
     try:
@@ -924,9 +924,13 @@ def _remove_known_files(folder: Path) -> list[str]:
     Returns the names of everything left alone (sorted; ``log/x`` for entries in a log folder).
     """
     left: list[str] = []
+    lock: Path | None = None
     for entry in sorted(folder.iterdir()):
         name = entry.name
         mode = os.lstat(entry).st_mode
+        if name == LOCK_FILE and stat.S_ISREG(mode):
+            lock = entry  # last: while it exists, a sweep in another process waits for us
+            continue
         if stat.S_ISDIR(mode) and (name == LOG_DIR or name.startswith(LOG_DIR + _DAMAGED)):
             kept = 0
             for sub in sorted(entry.iterdir()):
@@ -941,6 +945,8 @@ def _remove_known_files(folder: Path) -> list[str]:
             entry.unlink()
         else:
             left.append(name)
+    if lock is not None:
+        lock.unlink()
     return left
 
 
@@ -974,10 +980,11 @@ def delete_campaign(saves_dir: Path, campaign_id: str) -> str:
             raise SaveError(f"Cannot delete {folder}: {exc.strerror or exc}.") from exc
         try:
             left = _remove_known_files(trash)
-            if not left:
-                trash.rmdir()
-            elif not os.path.lexists(folder):
-                os.rename(trash, folder)  # the player's own files go back where they were
+            with contextlib.suppress(FileNotFoundError):  # a sweep elsewhere may finish first
+                if not left:
+                    trash.rmdir()
+                elif not os.path.lexists(folder):
+                    os.rename(trash, folder)  # the player's own files go back where they were
             _fsync_dir(saves_dir)
         except OSError as exc:
             raise SaveError(f"Campaign '{campaign_id}' was deleted but its files could not all "
@@ -1015,9 +1022,13 @@ def _half_made(folder: Path) -> bool:
 
 
 def _sweep_folder(saves_dir: Path, folder: Path, restore: str | None) -> None:
-    """Finish an interrupted create or delete of ``folder`` unless a process holds its lock."""
+    """Finish an interrupted create or delete of ``folder`` unless a process holds its lock.
+
+    A folder without a lock file is left alone (a create that is just starting), except a
+    delete's folder, whose lock file goes last.
+    """
     fd = _try_lock(folder)
-    if fd is None:
+    if fd is None and (restore is None or os.path.lexists(folder / LOCK_FILE)):
         return
     try:
         left = _remove_known_files(folder)
@@ -1026,7 +1037,8 @@ def _sweep_folder(saves_dir: Path, folder: Path, restore: str | None) -> None:
         elif restore and _valid_id(restore) and not os.path.lexists(saves_dir / restore):
             os.rename(folder, saves_dir / restore)
     finally:
-        _release_lock(fd)
+        if fd is not None:
+            _release_lock(fd)
 
 
 def sweep_saves(saves_dir: Path) -> None:
@@ -1260,6 +1272,7 @@ class CampaignStore:
         saves_dir = Path(saves_dir)
         folder = _campaign_dir(saves_dir, campaign_id)
         _check_dir(folder, f"No campaign '{campaign_id}' in {saves_dir}.")
+        sweep_saves(saves_dir)
         fd = _acquire_lock(folder, campaign_id)
         store = cls(folder, campaign_id, fd)
         try:

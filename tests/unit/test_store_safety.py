@@ -601,6 +601,21 @@ def test_an_interrupted_delete_is_finished(saves: Path) -> None:
     assert snapshot(saves / "two") == {"mine.txt": b"mine"}
 
 
+def test_a_create_that_is_just_starting_is_left_alone(saves: Path) -> None:
+    starting = saves / ".~new-camp-0123abcd"
+    starting.mkdir(parents=True)  # mkdir done, lock not taken yet
+    sweep_saves(saves)
+    assert starting.is_dir()
+
+
+def test_opening_a_campaign_sweeps_too(saves: Path) -> None:
+    make(saves, "one").store.close()
+    make(saves, "two").store.close()
+    (saves / "two").rename(saves / ".~deleted-two-0123abcd")
+    CampaignStore.open(saves, "one").close()
+    assert [p.name for p in saves.iterdir()] == ["one"]
+
+
 def test_a_half_made_campaign_of_an_older_version_is_swept(saves: Path) -> None:
     folder = saves / "camp"
     (folder / "log").mkdir(parents=True)
