@@ -44,6 +44,18 @@ def roll_why(e: dict[str, Any]) -> str:
             f" → **{e['band_name']}**{had}. Modifiers: {mods}{clamp}.")
 
 
+def scene_heading(e: dict[str, Any]) -> str:
+    """A scene's title and place, the place only once: a title that is the start of the
+    location (as the GM's framing makes it) gives the location alone."""
+    title, where = e.get("title", "").strip(), e.get("location", "").strip()
+    if not where:
+        return title
+    head = where.split(",")[0].strip().rstrip(".")
+    if not title or title.rstrip(".").lower() == head.lower():
+        return upper_first(where)
+    return f"{title} — {where}"
+
+
 def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | None = None
            ) -> str | None:
     """The journal line for one event dict, or None for bookkeeping events."""
@@ -74,7 +86,9 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "OutcomeReached":
             return e["text"]
         case "OptionsChosen":
-            texts = [t.strip() for t in e["texts"]]
+            texts = [t.strip() for t in e["texts"] if t.strip()]
+            if not texts:
+                return None  # nothing picked from an "up to N" list: no empty "Chosen:" line
             joined = "; ".join(t[:-1] if t.endswith(".") and i < len(texts) - 1 else t
                                for i, t in enumerate(texts))
             return "Chosen: " + joined
@@ -130,9 +144,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "NPCPresence":
             return f"• {who(e['npc'])} {'enters' if e['present'] else 'leaves'} the scene"
         case "SceneStarted":
-            where = f" — {e['location']}" if e.get("location") else ""
             stakes = f"\n_At stake: {e['stakes']}_" if e.get("stakes") else ""
-            return f"\n## Scene {e['number']}: {e['title']}{where}{stakes}"
+            return f"\n## Scene {e['number']}: {scene_heading(e)}{stakes}"
         case "SceneEnded":
             return f"_Scene {e['number']} ends._"
         case "SessionStarted":

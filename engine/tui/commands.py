@@ -52,7 +52,8 @@ class PlayCommands(_Commands):
                 yield (f"Move: {move.name}", partial(screen.use_move, move.id), move.trigger)
         yield ("Undo the last action", screen.action_undo, "Ctrl+Z")
         if free:
-            yield ("Ask the GM: what happens next?", screen.action_ask_gm, "Ctrl+G")
+            yield (f"Ask the {game.pack.system.gm_title}: what happens next?",
+                   screen.action_ask_gm, "Ctrl+G")
             yield ("Ask the oracle a yes/no question", screen.action_oracle, "Ctrl+O")
             yield (f"Roll on the {game.pack.system.gm_title}'s tables",
                    screen.action_roll_table, "your own dice, or the GM's pick")

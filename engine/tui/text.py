@@ -30,7 +30,8 @@ BAD = "#f7768e"
 TONES = {"good": GOOD, "mixed": MIXED, "bad": BAD}
 """Band tone -> colour."""
 
-_INLINE = re.compile(r"\*\*(.+?)\*\*|(?<![\w*])_(.+?)_(?![\w])")
+_INLINE = re.compile(r"\*\*(.+?)\*\*|(?<![\w*_])_([^_\s](?:.*?[^_\s])?)_(?![\w_])")
+"""``**bold**`` and ``_italic_``; a run of underscores (a ``___`` blank to fill in) stays as is."""
 
 
 def inline(text: str, style: str = "") -> Text:
@@ -134,6 +135,13 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
     if t in ("SceneEnded", "SessionEnded"):
         return inline(line, DIM)
     return indent(inline(line, DIM if t in ("NPCAdded", "NPCPresence") else FG))
+
+
+def clip(text: str, limit: int = 160) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis (long fiction must
+    not push the menu below it off the screen)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def percent_number(text: str) -> float:

@@ -143,3 +143,30 @@ def test_render(masks: Pack, event: dict[str, Any], line: str | None) -> None:
 def test_render_without_a_pack_uses_ids() -> None:
     assert render({"type": "ConditionMarked", "who": "hero", "condition": "afraid",
                    "reason": ""}) == "⚑ You marked afraid"
+
+
+@pytest.mark.parametrize(("title", "location", "heading"), [
+    ("The Magistracy steps", "the Magistracy steps, Bellwether Square",
+     "The Magistracy steps, Bellwether Square"),
+    ("A diner that never closes", "a diner that never closes", "A diner that never closes"),
+    ("Blackout at the pier", "Pier 9", "Blackout at the pier — Pier 9"),
+    ("Pier", "Pier 9", "Pier — Pier 9"),
+    ("Opening scene", "", "Opening scene"),
+])
+def test_scene_heading_names_the_place_once(title: str, location: str, heading: str) -> None:
+    event = {"type": "SceneStarted", "number": 2, "title": title, "location": location,
+             "stakes": "", "present": []}
+    assert render(event) == f"\n## Scene 2: {heading}"
+
+
+def test_nothing_chosen_gives_no_empty_line() -> None:
+    event = {"type": "OptionsChosen", "move": "x", "options": [], "texts": []}
+    assert render(event) is None
+    assert render({**event, "options": ["a"], "texts": ["Take +1 forward."]}) == \
+        "Chosen: Take +1 forward."
+
+
+def test_blanks_survive_the_journal() -> None:
+    event = {"type": "QuestionsAsked", "move": "x",
+             "questions": ["What here could help me ___?"]}
+    assert render(event) == "Asked: What here could help me ___?"

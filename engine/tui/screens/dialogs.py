@@ -34,7 +34,8 @@ def _field(placeholder: str, **kwargs: Any) -> Input:
 class Dialog(ModalScreen[Any]):
     """Base dialog: a titled box; Escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding("ctrl+c", "quit_hint", show=False)]
 
     submit: Submit | None = None
 
@@ -69,6 +70,11 @@ class Dialog(ModalScreen[Any]):
     def action_cancel(self) -> None:
         """Close without answering."""
         self.finish(None)
+
+    def action_quit_hint(self) -> None:
+        """Ctrl+C (with nothing selected to copy) says how to quit, as it does off a dialog."""
+        self.notify("Ctrl+Q quits (everything is saved); Esc closes this dialog.",
+                    title="Do you want to quit?")
 
     def show_error(self, message: str | None) -> None:
         """Show ``message`` in the dialog's error line (or clear it)."""
@@ -160,14 +166,22 @@ class ChoiceList(OptionList):
         """An option could not be marked: the limit is reached."""
 
     def __init__(self, options: Sequence[tuple[str, Text]], marked: Sequence[str], limit: int,
-                 **kwargs: Any) -> None:
+                 blocked: Sequence[str] = (), **kwargs: Any) -> None:
         self.prompts = dict(options)
-        self.selected: list[str] = [k for k, _ in options if k in set(marked)]
+        self.blocked = set(blocked)
+        """Options shown (dimmed, with their reason) but never marked."""
+        self.selected: list[str] = [k for k, _ in options
+                                    if k in set(marked) and k not in self.blocked]
         self.limit = limit
-        super().__init__(*[Option(self._prompt(k), id=k) for k, _ in options], **kwargs)
+        super().__init__(*[Option(self._prompt(k), id=k, disabled=k in self.blocked)
+                           for k, _ in options], **kwargs)
 
     def _prompt(self, key: str) -> Text:
         on = key in self.selected
+        if key in self.blocked:
+            out = Text("  ", DIM)
+            out.append_text(self.prompts[key])
+            return out
         out = Text("☑ " if on else "☐ ", "bold #9ece6a" if on else DIM)
         out.append_text(self.prompts[key])
         return out
@@ -178,6 +192,8 @@ class ChoiceList(OptionList):
         if option is None or option.id is None:
             return
         key = option.id
+        if key in self.blocked:
+            return
         if key in self.selected:
             self.selected.remove(key)
         elif len(self.selected) >= self.limit:
@@ -206,16 +222,22 @@ class ChoiceDialog(Dialog):
         super().__init__(title)
         self.message = message
         self.options = list(options)
-        self.lo, self.hi = lo, hi
+        self.blocked = {o["id"] for o in self.options if o.get("disabled")}
+        """Options that can do nothing now: shown dimmed with the reason, never sent."""
+        usable = len(self.options) - len(self.blocked)
+        self.lo, self.hi = min(lo, usable), hi
         self.submit = submit
-        self.single = lo == hi == 1
-        self.preselect = set(preselect)
+        self.single = self.lo == self.hi == 1
+        self.preselect = set(preselect) - self.blocked
         self.cancel_label = cancel_label
 
     def _prompt(self, o: dict[str, Any]) -> Text:
-        out = Text(o["label"], FG)
+        reason = o.get("disabled")
+        out = Text(o["label"], DIM if reason else FG)
         if o.get("detail"):
             out.append(f"\n{o['detail']}", DIM)
+        if reason:
+            out.append(f"\n✗ {reason}", "italic " + DIM)
         return out
 
     def compose(self) -> ComposeResult:
@@ -228,11 +250,12 @@ class ChoiceDialog(Dialog):
             if not self.options:
                 pass
             elif self.single:
-                yield OptionList(*[Option(self._prompt(o), id=o["id"]) for o in self.options],
-                                 id="choices")
+                yield OptionList(*[Option(self._prompt(o), id=o["id"],
+                                          disabled=o["id"] in self.blocked)
+                                   for o in self.options], id="choices")
             else:
                 yield ChoiceList([(o["id"], self._prompt(o)) for o in self.options],
-                                 list(self.preselect), self.hi, id="choices")
+                                 list(self.preselect), self.hi, self.blocked, id="choices")
             yield Static(self._count_text(), id="count")
             yield self.error_line()
             with Horizontal(classes="buttons"):
@@ -240,9 +263,15 @@ class ChoiceDialog(Dialog):
                 yield Button(f"{self.cancel_label} (esc)", id="cancel", compact=True)
 
     def on_mount(self) -> None:
-        """Focus the list (or Confirm when there is nothing to pick)."""
-        target = self.query("#choices") or self.query("#confirm")
-        target.first().focus()
+        """Focus the list on its first usable option (or Confirm when there is none)."""
+        lists = self.query("#choices").results(OptionList)
+        ol = next(lists, None)
+        if ol is None or not (len(self.options) - len(self.blocked)):
+            self.query_one("#confirm", Button).focus()
+            return
+        ol.highlighted = next(i for i, o in enumerate(self.options)
+                              if o["id"] not in self.blocked)
+        ol.focus()
 
     def _want(self) -> str:
         if self.lo == self.hi:
@@ -273,6 +302,10 @@ class ChoiceDialog(Dialog):
         self.show_error(f"You can pick at most {self.hi}. Unmark one first.")
 
     def _confirm(self, ids: list[str]) -> None:
+        if any(i in self.blocked for i in ids):
+            reasons = {o["id"]: o["disabled"] for o in self.options if o["id"] in self.blocked}
+            self.show_error(next(reasons[i] for i in ids if i in reasons))
+            return
         if not self.lo <= len(ids) <= self.hi:
             self.show_error(f"Pick {self._want()} (you picked {len(ids)}).")
             return
@@ -494,14 +527,22 @@ class MovesDialog(Dialog):
 
 
 class EndSceneDialog(ChoiceDialog):
-    """Which conditions' clearing actions did the hero take this scene? (each with its clear_by)"""
+    """Which conditions' clearing actions did the hero take this scene? (each with its clear_by)
+
+    ``has_conditions`` is False for a game without conditions (City of Whispers): the dialog
+    then only confirms the end of the scene.
+    """
 
     def __init__(self, conditions: Sequence[dict[str, Any]], preselect: Sequence[str],
-                 submit: Submit) -> None:
-        message = ("Mark each condition whose clearing action you took this scene (Space); they"
-                   " clear as the scene ends. Enter ends the scene." if conditions else
-                   "You have no conditions marked, so nothing needs clearing. Enter ends the"
-                   " scene.")
+                 submit: Submit, has_conditions: bool = True) -> None:
+        if not has_conditions:
+            message = "End the scene here? Enter ends it; Esc keeps playing."
+        elif conditions:
+            message = ("Mark each condition whose clearing action you took this scene (Space);"
+                       " they clear as the scene ends. Enter ends the scene.")
+        else:
+            message = ("You have no conditions marked, so nothing needs clearing. Enter ends"
+                       " the scene.")
         super().__init__("End the scene", message, conditions, 0, len(conditions), submit,
                          preselect, cancel_label="Keep playing")
         self.single = False

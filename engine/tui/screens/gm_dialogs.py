@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine.journal import scene_heading
 from engine.tui.screens.dialogs import Dialog, Submit
 from engine.tui.text import ACCENT, DIM, FG, GOOD
 from engine.tui.widgets.keybar import KeyBar
@@ -122,8 +123,9 @@ class FramedSceneDialog(Dialog):
 
     def __init__(self, number: int, propose: Callable[[int], dict[str, Any]],
                  names: dict[str, str], submit: Submit,
-                 write_own: Callable[[], object]) -> None:
+                 write_own: Callable[[], object], gm_title: str = "GM") -> None:
         super().__init__(f"Scene {number}")
+        self.gm_title = gm_title
         self.propose = propose
         self.names = names
         self.submit = submit
@@ -135,7 +137,8 @@ class FramedSceneDialog(Dialog):
         """The proposal and the three choices."""
         yield KeyBar()
         with Vertical(classes="dialog wide"):
-            yield Label(self.dialog_title + ": the GM frames the scene", classes="dialog-title")
+            yield Label(f"{self.dialog_title}: the {self.gm_title} frames the scene",
+                        classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(self._text(), id="proposal")
             yield self.error_line()
@@ -151,8 +154,8 @@ class FramedSceneDialog(Dialog):
     def _text(self) -> Text:
         p = self.proposal
         out = Text()
-        out.append(p["title"], "bold " + ACCENT)
-        out.append(f"\n{p['location']}\n\n", DIM)
+        out.append(scene_heading(p), "bold " + ACCENT)  # the place once, not title and place
+        out.append("\n\n")
         out.append(p["opening"], "italic " + FG)
         out.append("\n\nAt stake: ", "bold " + FG)
         out.append(p["stakes"], FG)

@@ -61,6 +61,7 @@ HELP = """\
 |---|---|
 | Enter | send your fiction / choose / roll |
 | 1-5, m, n | in the move menu: a suggestion, all moves, just fiction |
+| Esc | in the move menu or the target list: back (nothing is rolled) |
 | t, s, a | before a roll: spend Team, choose the stat, advantage |
 | d, p | before a roll: declare (a belief, a secret, an offer...), set the roll (a complexity...) |
 | F2 | every move, filtered as you type |
@@ -82,6 +83,7 @@ HELP = """\
 | Space | mark / unmark an option |
 | Enter | confirm |
 | Esc | close (a pending choice waits; Enter reopens it) |
+| Ctrl+Q | quit (everything is saved; Ctrl+C only says so) |
 """
 
 

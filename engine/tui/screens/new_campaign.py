@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from engine.tui.app import SidekickApp
 
 CUSTOM = "__custom__"
+NO_NAME = "Name the campaign first."
 """The archetype select's value for a custom stat line."""
 NPC_ROWS = 5
 """How many NPC rows the form offers."""
@@ -125,11 +126,11 @@ class NewCampaignScreen(Screen[None]):
             with Horizontal(classes="field"):
                 yield Label("Where", classes="field-label")
                 yield _field("e.g. the roof of the Halcyon Museum", id="scene-where")
-            yield Static(id="form-error")
             with Horizontal(classes="buttons"):
                 yield Button("Start the story (ctrl+s)", variant="success", id="create",
                              compact=True)
                 yield Button("Cancel (esc)", id="cancel", compact=True)
+        yield Static(id="form-error")  # below the form, not in it: always on screen
         yield KeyBar()
 
     def _archetype_options(self) -> list[tuple[str, str]]:
@@ -319,7 +320,7 @@ class NewCampaignScreen(Screen[None]):
             return "Choose a game whose content loads."
         name = self.query_one("#name", Input).value.strip()
         if not name:
-            return "Name the campaign first."
+            return NO_NAME
         value = self.query_one("#archetype", Select).value
         archetype: str | None = None
         stats: dict[str, int] | None = None
@@ -353,6 +354,8 @@ class NewCampaignScreen(Screen[None]):
         kw = self.form()
         if isinstance(kw, str):
             self._error(kw)
+            if kw == NO_NAME:
+                self.query_one("#name", Input).focus()
             return
         error = self.sidekick.create_campaign(kw)
         self._error(error)

@@ -48,9 +48,11 @@ from engine.tui.text import (
     DIM,
     FG,
     GOOD,
+    PRIMARY,
     TONES,
     band_dicts,
     band_tones,
+    clip,
     odds_text,
 )
 from engine.tui.widgets.action_menu import ActionMenu, plain_prompt, suggestion_prompt
@@ -85,13 +87,13 @@ class PlayScreen(Screen[None]):
         Binding("f1", "app.help", "Help"),
         Binding("f2", "moves", "All moves"),
         Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+b", "toggle_sheet", "Sheet"),
         Binding("ctrl+g", "ask_gm", "Ask GM"),
         Binding("ctrl+o", "oracle", "Oracle"),
         Binding("f5", "end_scene", "End scene"),
         Binding("f6", "next_scene", "Next scene", show=False),
         Binding("ctrl+n", "add_npc", "Add NPC"),
         Binding("f7", "end_session", "End session", show=False),
-        Binding("ctrl+b", "toggle_sheet", "Sheet", show=False),
         Binding("f10", "leave", "Campaigns"),
     ]
 
@@ -199,7 +201,8 @@ class PlayScreen(Screen[None]):
             if not game.state.scene.open:
                 head.append("   The scene has ended: F6 frames the next one.", DIM)
             else:
-                head.append("   Enter for moves · F2 all moves · ^G ask the GM", DIM)
+                head.append("   Enter for moves · F2 all moves · ^G ask the"
+                            f" {game.pack.system.gm_title}", DIM)
             title.update(head)
             self.query_one("#fiction", Input).focus()
         elif p.kind == "move":
@@ -207,7 +210,8 @@ class PlayScreen(Screen[None]):
             sugs = game.flow.suggestions
             head = Text(p.message if sugs else "No move matched that. Pick one, or keep it as"
                         " fiction.", "bold " + ACCENT)
-            head.append(f"\n“{fiction}”", "italic " + DIM)
+            head.append("   Esc: back", DIM)
+            head.append(f"\n“{clip(fiction)}”", "italic " + DIM)
             title.update(head)
             entries: list[tuple[str, Text | str]] = [
                 (f"move:{s['move']}", suggestion_prompt(game.pack, i, s))
@@ -220,11 +224,10 @@ class PlayScreen(Screen[None]):
             switcher.current = "menu"
             menu.focus()
         elif p.kind == "target":
-            title.update(Text(p.message, "bold " + ACCENT))
-            menu.set_entries([(f"target:{o['id']}", plain_prompt(o["label"], o["detail"]))
-                              for o in p.options])
-            switcher.current = "menu"
-            menu.focus()
+            head = Text(p.message, "bold " + ACCENT)
+            head.append("   Esc: back", DIM)
+            title.update(head)
+            self._option_menu("target", p.options)
         elif p.kind == "roll":
             title.update(Text("Ready to roll", "bold " + ACCENT))
             panel = self.query_one(RollPanel)
@@ -243,10 +246,7 @@ class PlayScreen(Screen[None]):
             head = Text(p.message, "bold " + ACCENT)
             head.append("  You may still change the result after seeing it.", DIM)
             title.update(head)
-            menu.set_entries([(f"adjust:{o['id']}", plain_prompt(o["label"], o["detail"]))
-                              for o in p.options])
-            switcher.current = "menu"
-            menu.focus()
+            self._option_menu("adjust", p.options)
         else:
             head = Text(p.message or "Choose", "bold " + ACCENT)
             want = self._want(p.min, p.max)
@@ -258,6 +258,17 @@ class PlayScreen(Screen[None]):
             button.focus()
             if open_dialogs:
                 self.open_choice()
+
+    def _option_menu(self, kind: str, options: list[dict[str, Any]]) -> None:
+        """Show ``options`` in the inline menu; options that can do nothing are dimmed with
+        their reason and cannot be picked."""
+        menu = self.query_one(ActionMenu)
+        menu.set_entries([(f"{kind}:{o['id']}", plain_prompt(o["label"], o.get("detail", ""),
+                                                             disabled=o.get("disabled") or ""))
+                          for o in options],
+                         disabled={f"{kind}:{o['id']}" for o in options if o.get("disabled")})
+        self.query_one("#prompt", ContentSwitcher).current = "menu"
+        menu.focus()
 
     @staticmethod
     def _want(lo: int, hi: int) -> str:
@@ -324,6 +335,11 @@ class PlayScreen(Screen[None]):
             return
         if self.perform(self.game.describe, text):
             event.input.value = ""
+            # nothing matched: it is plain fiction, one Enter (F2 still lists every move)
+            if (self.game.flow.stage == "move" and not self.game.flow.suggestions
+                    and self.perform(self.game.choose_move, None)):
+                self.notify("No move matched: kept as fiction. F2 lists every move.",
+                            timeout=4)
 
     @on(MenuPicked)
     def _picked(self, event: MenuPicked) -> None:
@@ -338,6 +354,32 @@ class PlayScreen(Screen[None]):
             self.perform(self.game.choose_target, value)
         elif kind == "adjust":
             self.perform(self.game.adjust, value)
+        elif kind == "back":
+            self.go_back()
+
+    def go_back(self) -> None:
+        """Esc on the inline menu: step back out of choosing a move or its target (an undo of
+        the step that led here; the fiction comes back into the input to edit)."""
+        game = self.game
+        stage = game.flow.stage
+        if stage not in ("move", "target"):
+            return
+        last = self.events[-1] if self.events else {}
+        if last.get("type") != "FlowChanged" or last["flow"].get("stage") != stage:
+            return  # something else happened since (an oracle question): not ours to undo
+        fiction = game.flow.fiction
+        error = self.act(game.undo)
+        if error:
+            self.notify(error, title="Not now", severity="error", timeout=6)
+            return
+        if game.flow.stage == "fiction":
+            box = self.query_one("#fiction", Input)
+            if fiction and not box.value:
+                box.value = fiction
+                box.cursor_position = len(fiction)
+            self.notify("Back to your fiction: edit it, or Enter again.", timeout=3)
+        else:
+            self.notify("Back: pick another move.", timeout=3)
 
     def use_move(self, move_id: str) -> None:
         """Use a move now: from the suggestions, the move list or the command palette."""
@@ -459,7 +501,9 @@ class PlayScreen(Screen[None]):
                         "detail": prm.get("help", "")}
                        for prm in params for v in range(prm["min"], prm["max"] + 1)]
             self.push_dialog(lambda: ChoiceDialog(
-                "Set the roll", "Pick the value (standing in for the GM).", options, 1, 1,
+                "Set the roll",
+                f"Pick the value (standing in for the {game.pack.system.gm_title}).",
+                options, 1, 1,
                 lambda ids: self._submit(game.set_roll_options, params={
                     ids[0].split("=")[0]: int(ids[0].split("=")[1])})))
         elif event.kind == "advantage":
@@ -504,36 +548,66 @@ class PlayScreen(Screen[None]):
         p = self.game.pending
         if p.kind not in CHOICE_KINDS:
             return None
-        move = self.game.pack.moves.get(self.game.flow.move or "")
-        name = move.name if move else next(
-            (e["name"] for e in reversed(self.events) if e.get("type") == "MoveTriggered"),
-            "Choose")
-        title = {"questions": "Questions to ask", "battle": "Entering battle"}.get(p.kind, name)
-        message = self._recent_outcome()
+        ctx = self._choice_context()
+        gm = ctx.get("gm")
+        if gm is not None:
+            title = f"{self.game.pack.system.gm_title}: {gm['name']}"
+        else:
+            move = self.game.pack.moves.get(self.game.flow.move or "")
+            title = move.name if move else ctx["move"]["name"] if "move" in ctx else "Choose"
+        title = {"questions": "Questions to ask", "battle": "Entering battle"}.get(p.kind, title)
+        message = self._recent_outcome(ctx)
         message.append(p.message, "bold " + FG)
         return ChoiceDialog(title, message, p.options, p.min, p.max,
                             lambda ids: self._submit(self.game.choose, ids))
 
-    def _recent_outcome(self) -> Text:
-        """The last roll's result and outcome text of the move in hand, for context."""
-        out = Text()
-        rolled: dict[str, Any] | None = None
-        outcome: dict[str, Any] | None = None
+    def _choice_context(self) -> dict[str, Any]:
+        """What led to the pending choice: the move in hand (its trigger, its roll as it
+        stands after any adjustment, its outcome) and a GM move made since, if any.
+
+        Only the move the flow is resolving counts; a choice outside a move (a GM move asked
+        for with ^G, the end of a scene) looks only at the last action's events.
+        """
+        flow = self.game.flow
+        out: dict[str, Any] = {}
+        last_action = self.events[-1].get("a") if self.events else None
         for e in reversed(self.events):
             t = e.get("type")
-            if t == "Rolled" and rolled is None:
-                rolled = e
-            elif t == "OutcomeReached" and outcome is None:
-                outcome = e
-            elif t == "MoveTriggered":
+            if not flow.move and e.get("a") != last_action:
                 break
+            if t == "GMMoveMade" and "gm" not in out and "outcome" not in out:
+                out["gm"] = e
+            elif t == "RollAdjusted" and "adjusted" not in out and "rolled" not in out:
+                out["adjusted"] = e
+            elif t == "Rolled" and "rolled" not in out:
+                out["rolled"] = e
+            elif t == "OutcomeReached" and "outcome" not in out:
+                out["outcome"] = e
+            elif t == "MoveTriggered" and (not flow.move or e.get("move") == flow.move):
+                out["move"] = e
+                break
+        return out
+
+    def _recent_outcome(self, ctx: dict[str, Any]) -> Text:
+        """The roll's result as it stands now (after Team, a tier bump...), the outcome text of
+        the move in hand and what the GM said, for context above a choice."""
+        out = Text()
+        rolled = ctx.get("rolled")
         if rolled is not None:
-            tone = band_tones(self.game.pack, rolled["move"]).get(rolled["band"], "mixed")
-            out.append(f" {rolled['band_name']} ({rolled['total']}) ",
+            now = {**rolled, **ctx.get("adjusted", {})}
+            tone = band_tones(self.game.pack, rolled["move"]).get(now["band"], "mixed")
+            out.append(f" {now['band_name']} ({now['total']}) ",
                        f"bold #1a1b26 on {TONES[tone]}")
             out.append(" ")
+        outcome = ctx.get("outcome")
         if outcome is not None:
             out.append(outcome["text"], FG)
+        gm = ctx.get("gm")
+        if gm is not None:
+            if out:
+                out.append("\n\n")
+            out.append(f"◆ {self.game.pack.system.gm_title} — {gm['name']}: ", "bold " + PRIMARY)
+            out.append(gm["text"], FG)
         if out:
             out.append("\n\n")
         return out
@@ -609,7 +683,8 @@ class PlayScreen(Screen[None]):
                 self.call_after_refresh(self.action_next_scene)
             return error
 
-        self.push_dialog(lambda: EndSceneDialog(options, list(game.state.scene.clearing), submit))
+        self.push_dialog(lambda: EndSceneDialog(options, list(game.state.scene.clearing), submit,
+                                                has_conditions=bool(game.pack.conditions)))
 
     def action_oracle(self) -> None:
         """Ask the oracle a yes/no question."""
@@ -661,7 +736,8 @@ class PlayScreen(Screen[None]):
         names = {n.id: n.name for n in game.state.npcs.values()}
         self.push_dialog(lambda: FramedSceneDialog(
             game.state.scene.number + 1, game.propose_scene, names, play,
-            lambda: self.call_after_refresh(self.write_scene)))
+            lambda: self.call_after_refresh(self.write_scene),
+            gm_title=game.pack.system.gm_title))
 
     def write_scene(self) -> None:
         """Frame the next scene yourself."""

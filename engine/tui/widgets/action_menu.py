@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -34,13 +34,16 @@ def suggestion_prompt(pack: Pack, index: int, sug: dict[str, Any]) -> Text:
     return out
 
 
-def plain_prompt(label: str, detail: str = "", hotkey: str = "") -> Text:
-    """A simple entry: label, a dim detail and an optional hotkey hint."""
-    out = Text(label, FG)
+def plain_prompt(label: str, detail: str = "", hotkey: str = "", disabled: str = "") -> Text:
+    """A simple entry: label, a dim detail and an optional hotkey hint; an entry that can do
+    nothing now is dimmed and says why (``disabled``)."""
+    out = Text(label, DIM if disabled else FG)
     if detail:
         out.append(f"  {detail}", DIM)
     if hotkey:
         out.append(f"  [{hotkey}]", DIM)
+    if disabled:
+        out.append(f"  ✗ {disabled}", "italic " + DIM)
     return out
 
 
@@ -48,6 +51,7 @@ class ActionMenu(OptionList):
     """An option list whose entries carry ``kind:value`` ids; choosing one posts MenuPicked."""
 
     BINDINGS = [
+        Binding("escape", "pick('back')", "Back", show=False),
         Binding("m", "pick('all')", "All moves", show=False),
         Binding("n", "pick('none')", "Just fiction", show=False),
         Binding("1", "number(0)", show=False),
@@ -57,25 +61,29 @@ class ActionMenu(OptionList):
         Binding("5", "number(4)", show=False),
     ]
 
-    def set_entries(self, entries: Sequence[tuple[str, Text | str]]) -> None:
-        """Replace the entries: (id, prompt) pairs; an id of "-" is a separator."""
+    def set_entries(self, entries: Sequence[tuple[str, Text | str]],
+                    disabled: Collection[str] = ()) -> None:
+        """Replace the entries: (id, prompt) pairs; an id of "-" is a separator. Ids in
+        ``disabled`` are shown but cannot be highlighted or picked."""
         self.clear_options()
         opts: list[Option | None] = []
         for key, prompt in entries:
-            opts.append(None if key == "-" else Option(prompt, id=key))
+            opts.append(None if key == "-" else Option(prompt, id=key,
+                                                       disabled=key in disabled))
         self.add_options(opts)
-        if self.option_count:
-            self.highlighted = 0
+        first = next((i for i, o in enumerate(self.options) if not o.disabled), None)
+        self.highlighted = first
 
     def action_pick(self, key: str) -> None:
-        """Choose the entry with id ``key`` if the menu has it."""
-        ids = {o.id for o in self.options}
-        if key in ids:
+        """Choose the entry with id ``key`` if the menu has it ("back" always posts)."""
+        ids = {o.id for o in self.options if not o.disabled}
+        if key in ids or key == "back":
             self.post_message(MenuPicked(key))
 
     def action_number(self, index: int) -> None:
         """Choose the n-th suggested move."""
-        moves = [o.id for o in self.options if o.id and o.id.startswith("move:")]
+        moves = [o.id for o in self.options
+                 if o.id and o.id.startswith("move:") and not o.disabled]
         if index < len(moves):
             self.post_message(MenuPicked(moves[index]))
 
