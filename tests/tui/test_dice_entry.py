@@ -224,3 +224,27 @@ async def test_rolling_a_gm_table_by_hand(saves: Path, app_for: App) -> None:
         assert isinstance(app.screen, PlayScreen)
         said = [e["text"] for e in game.store.events() if e["type"] == "Narrated"]
         assert said[-1] == "Places in Vell (your d24: 7): a cold foundry in Ashfall"
+
+
+async def test_the_seeds_order_in_the_app_questions_then_dice(saves: Path, app_for: App
+                                                              ) -> None:
+    game = new_game(saves, system="city-of-whispers", name="Bearings", hero_name="Mira Vess",
+                    archetype="go_between", npcs=[], seed=7, dice_mode="physical",
+                    location="a tinkers' yard in Copperkettle")
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    app = app_for(cid)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.use_move("get_your_bearings")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)  # the question comes first
+        assert game.pending.kind == "questions" and game.pending.max == 2
+        await pilot.press("space", "enter")
+        await settle(pilot)
+        assert game.flow.stage == "roll"
+        asked = [e for e in game.store.events() if e["type"] == "QuestionsAsked"]
+        assert asked and not [e for e in game.store.events() if e["type"] == "Rolled"]
