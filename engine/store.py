@@ -776,8 +776,11 @@ class _Inspection:
     doc: dict[str, Any] | None = None
 
 
-def _inspect(folder: Path) -> _Inspection:
-    """Check campaign.json and the end of the log, reading only; never raises SaveError."""
+def _inspect(folder: Path, deep: bool = False) -> _Inspection:
+    """Check campaign.json and the end of the log (with ``deep``, every log chunk).
+
+    Reads only; never raises SaveError.
+    """
     path, backup, log_dir = folder / CAMPAIGN_FILE, folder / BACKUP_FILE, folder / LOG_DIR
     doc: dict[str, Any] | None = None
     try:
@@ -788,7 +791,9 @@ def _inspect(folder: Path) -> _Inspection:
         error = exc.message
     if doc is not None:
         try:
-            _log_end(log_dir, doc["state"]["event_no"])
+            end = _log_end(log_dir, doc["state"]["event_no"])
+            for no in range(1, end.chunk.no if deep else 1):
+                _read_chunk_file(log_dir, no)
         except SaveError as exc:
             return _Inspection("resume", doc["meta"], exc.message, _RESUME_PLAN, doc)
         return _Inspection("ok", doc["meta"], None, "", doc)
@@ -1328,7 +1333,7 @@ class CampaignStore:
         try:
             _clean_temp_files(folder)
             _clean_temp_files(log_dir)
-            found = _inspect(folder)
+            found = _inspect(folder, deep=True)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             when = _now()
             if found.kind == "ok":
@@ -1370,7 +1375,7 @@ class CampaignStore:
                     done.append(f"Set aside: {', '.join(aside)}.")
                 done.append("Undo cannot go back past this point.")
             _fsync_dir(folder)
-            check = _inspect(folder)
+            check = _inspect(folder, deep=True)
             if check.kind != "ok":
                 raise SaveError(f"Recovering campaign '{campaign_id}' did not repair it: "
                                 f"{check.error}")
@@ -1455,7 +1460,9 @@ class CampaignStore:
         try:
             return _check_chunk(no, path, _read_tinydb_file(path))
         except SaveError as exc:
-            raise SaveError(f"{exc.message} (campaign '{self.id}', log chunk {no})") from exc
+            raise SaveError(f"{exc.message} (campaign '{self.id}', log chunk {no}) Recover (R on "
+                            f"the title screen, or 'sidekick recover {self.id}') sets the damaged "
+                            f"chunk aside; the rest of the journal stays.") from exc
 
     # ----------------------------------------------------------------- reading
 

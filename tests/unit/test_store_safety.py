@@ -404,6 +404,22 @@ def test_deleted_older_chunk_keeps_the_rest_of_the_log(saves: Path) -> None:
             store.base_and_events_for_action(2)
 
 
+def test_damaged_older_chunk_is_recovered_on_request(saves: Path) -> None:
+    camp = make(saves, actions=3, chunks=3)
+    camp.store.close()
+    older = saves / "camp" / "log" / "000001.json"
+    older.write_text("{ bad", encoding="utf-8")
+    # resuming reads only the last chunk; reading the journal finds the damage
+    with CampaignStore.open(saves, "camp") as store, pytest.raises(
+            SaveError, match="sidekick recover camp"):
+        list(store.events())
+    done = CampaignStore.recover(saves, "camp", rebuild, make_meta)
+    assert "Set aside: log/000001.json.damaged-" in done
+    with CampaignStore.open(saves, "camp") as store:
+        assert store.state == camp.state
+        assert list(store.events()) == [e for e in camp.events if e["a"] != 1]
+
+
 def test_deleted_log_folder_is_flagged_and_recovered(saves: Path) -> None:
     camp = make(saves, actions=2)
     camp.store.close()
