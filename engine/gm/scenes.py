@@ -24,6 +24,10 @@ _FIELD = re.compile(r"\{([A-Za-z_]\w*)\}")
 _FORMATTER = string.Formatter()
 
 
+_GOES_ON = re.compile(r" [\w'\"(]")
+"""After an inserted name: the sentence continues with a word (not a comma, a stop...)."""
+
+
 def fill(template: str, names: dict[str, str]) -> str:
     """Fill ``{hero}``-style placeholders (unknown ones read 'someone'); sentences start
     with a capital even when a placeholder opens them.
@@ -42,8 +46,18 @@ def fill(template: str, names: dict[str, str]) -> str:
     except ValueError:  # stray braces: fill what can be filled, keep the rest as written
         text = _FIELD.sub(lambda m: name(m.group(1)), template)
     else:
-        text = "".join(lit + ("" if field is None else name(field))
-                       for lit, field, _spec, _conv in parts)
+        out: list[str] = []
+        for i, (lit, field, _spec, _conv) in enumerate(parts):
+            out.append(lit)
+            if field is not None:
+                value = name(field)
+                after = parts[i + 1][0] if i + 1 < len(parts) else ""
+                # a name with its own comma ("the Magistracy steps, Bellwether Square") is
+                # closed by another when the sentence goes on after it
+                if ", " in value and _GOES_ON.match(after):
+                    value += ","
+                out.append(value)
+        text = "".join(out)
     return _SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 
