@@ -14,6 +14,7 @@ from textual.geometry import Region
 from textual.widgets import Input, OptionList, Static
 
 from engine.campaigns import close_game, new_game
+from engine.gm.scenes import fill as fill_template
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog, ChoiceList, EndSceneDialog
 from engine.tui.screens.gm_dialogs import FramedSceneDialog
@@ -425,6 +426,23 @@ async def test_city_end_scene_and_framing_speak_city(saves: Path, app_for: App) 
         shown = plain(app.screen.query_one("#proposal", Static).render())
         head = proposal["location"].split(",")[0].strip().lower()
         assert shown.lower().count(head) == 1 or head in proposal["opening"].lower()
+
+
+@pytest.mark.parametrize(("template", "line"), [
+    ("A stranger at {location} calls you by name.",
+     "A stranger at the Magistracy steps, Bellwether Square, calls you by name."),
+    ("{location} is louder than usual.",
+     "The Magistracy steps, Bellwether Square, is louder than usual."),
+    ("By morning it is all over {location}.",
+     "By morning it is all over the Magistracy steps, Bellwether Square."),
+    ("You wait at {location}, {hero}.",
+     "You wait at the Magistracy steps, Bellwether Square, Wren."),
+])
+def test_a_place_with_a_comma_is_closed_by_one(template: str, line: str) -> None:
+    names = {"location": "the Magistracy steps, Bellwether Square", "hero": "Wren"}
+    assert fill_template(template, names) == line
+    assert fill_template("A stranger at {location} calls.", {"location": "a diner"}) == \
+        "A stranger at a diner calls."
 
 
 def test_blanks_stay_blanks() -> None:
