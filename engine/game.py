@@ -1006,9 +1006,25 @@ class Game:
                 self._run(step.push)
         return self.last_events
 
-    def propose_scene(self, reroll: int = 0) -> dict[str, Any]:
-        """The GM's proposal for the next scene (a query; ``reroll`` asks for another)."""
-        return scenes.propose_scene(self.pack, self.state, reroll)
+    def propose_scene(self, reroll: int = 0, place: int | str | Sequence[int] | None = None
+                      ) -> dict[str, Any]:
+        """The GM's proposal for the next scene (a query; ``reroll`` asks for another);
+        ``place`` is your own roll on the table of places, d<its total weight>."""
+        roll = None
+        if place is not None and not (isinstance(place, str) and not place.strip()):
+            table = self.pack.tables.get("locations")
+            if table is None:
+                raise IllegalAction(f"{self.pack.system.name} has no table of places to roll on")
+            roll = entered_die(place, scenes.table_sides(table))
+        proposal = scenes.propose_scene(self.pack, self.state, reroll, roll)
+        if roll is not None:
+            proposal["place_roll"] = roll
+        return proposal
+
+    def place_die(self) -> int | None:
+        """The die of the table of places (None if the pack has none), for rolling by hand."""
+        table = self.pack.tables.get("locations")
+        return scenes.table_sides(table) if table is not None else None
 
     def tables(self) -> list[dict[str, Any]]:
         """The pack's tables, each with the die that reads it by hand (d<total weight>)."""

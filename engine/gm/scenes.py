@@ -145,11 +145,17 @@ def scene_end_steps(pack: Pack, state: CampaignState) -> list[Step]:
     return steps
 
 
-def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0) -> dict[str, Any]:
-    """An opening for the next scene: where, who, what is at stake, and a line to start it."""
+def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
+                  place_roll: int | None = None) -> dict[str, Any]:
+    """An opening for the next scene: where, who, what is at stake, and a line to start it.
+    ``place_roll`` is the player's own roll on the ``locations`` table (checked already)."""
     salt = f"scene:{state.scene.number + 1}:{reroll}"
     rng = gm_random(state, salt)
-    loc = draw(pack, state, "locations", salt)
+    places = pack.tables.get("locations")
+    if place_roll is not None and places is not None:
+        loc: s.TableEntry | None = entry_for_roll(places, place_roll)
+    else:
+        loc = draw(pack, state, "locations", salt)
     location = loc.text if loc else "somewhere in the city"
     active = [t for t in state.threats.values() if t.active]
     threat = max(active, key=lambda t: (t.clock / t.size, t.id)) if active else None

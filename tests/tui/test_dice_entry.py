@@ -14,7 +14,12 @@ from textual.widgets import Input, OptionList
 from engine.campaigns import close_game, new_game, open_game
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog
-from engine.tui.screens.gm_dialogs import OracleDialog, RollDiceDialog, TableDialog
+from engine.tui.screens.gm_dialogs import (
+    FramedSceneDialog,
+    OracleDialog,
+    RollDiceDialog,
+    TableDialog,
+)
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.roll_panel import RollPanel
 from tests.tui.conftest import SIZE, fill, game_of, settle
@@ -248,3 +253,29 @@ async def test_the_seeds_order_in_the_app_questions_then_dice(saves: Path, app_f
         assert game.flow.stage == "roll"
         asked = [e for e in game.store.events() if e["type"] == "QuestionsAsked"]
         assert asked and not [e for e in game.store.events() if e["type"] == "Rolled"]
+
+
+async def test_rolling_the_place_of_the_next_scene(saves: Path, app_for: App) -> None:
+    game = new_game(saves, system="city-of-whispers", name="Places", hero_name="Mira Vess",
+                    archetype="go_between", npcs=[], seed=7, dice_mode="physical")
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    app = app_for(cid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, FramedSceneDialog)
+        await fill(pilot, "#place", "99")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "a d24 shows 1 to 24; 99 is out of range" in _error(app)
+        await fill(pilot, "#place", "7")
+        await pilot.press("enter")  # the proposal follows the roll; focus on "Play it"
+        await settle(pilot)
+        assert app.screen.proposal["location"] == "a cold foundry in Ashfall"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert game.state.scene.location == "a cold foundry in Ashfall"

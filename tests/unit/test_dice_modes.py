@@ -296,3 +296,16 @@ def test_an_entered_d100_is_taken_exactly_when_it_is_one_face_of_1_to_100(masks:
     assert 1 <= answered["roll"] <= 100 and answered["entered"]
     if faces is not None:
         assert faces == [answered["roll"]]
+
+
+def test_the_player_may_roll_the_place_of_the_next_scene(cow: Pack) -> None:
+    game = city(cow, "physical")
+    assert game.place_die() == 24
+    proposal = game.propose_scene(0, 7)
+    assert proposal["location"] == "a cold foundry in Ashfall"
+    assert proposal["place_roll"] == 7
+    assert game.propose_scene(0, "  ")["location"] == game.propose_scene(0)["location"]
+    with pytest.raises(IllegalAction, match="a d24 shows 1 to 24; 30 is out of range"):
+        game.propose_scene(0, 30)
+    game.start_scene(proposal["title"], proposal["location"])
+    assert game.rules.scene_neighborhood(game.state) == "Ashfall"  # type: ignore[attr-defined]

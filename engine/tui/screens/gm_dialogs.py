@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine.errors import EngineError
 from engine.journal import scene_heading
 from engine.tui.screens.dialogs import Dialog, Submit
 from engine.tui.text import ACCENT, DIM, FG, GOOD
@@ -115,7 +116,8 @@ class OracleDialog(Dialog):
 
 
 class FramedSceneDialog(Dialog):
-    """The GM's proposal for the next scene: accept it, ask for another, or write your own."""
+    """The GM's proposal for the next scene: accept it, ask for another, or write your own.
+    With ``place_die`` and ``propose_at`` the player may roll the place themselves."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"),
                 Binding("r", "reroll", "Another"),
@@ -132,6 +134,15 @@ class FramedSceneDialog(Dialog):
         self.write_own = write_own
         self.reroll = 0
         self.proposal: dict[str, Any] = propose(0)
+        self.place_die: int | None = None
+        self.propose_at: Callable[[int, str], dict[str, Any]] | None = None
+
+    def roll_the_place(self, die: int | None,
+                       propose_at: Callable[[int, str], dict[str, Any]]) -> FramedSceneDialog:
+        """Offer a field for the player's own roll of the place (d``die``)."""
+        self.place_die = die
+        self.propose_at = propose_at
+        return self
 
     def compose(self) -> ComposeResult:
         """The proposal and the three choices."""
@@ -141,6 +152,10 @@ class FramedSceneDialog(Dialog):
                         classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(self._text(), id="proposal")
+                if self.place_die and self.propose_at is not None:
+                    yield Label(f"Roll the place yourself? Your d{self.place_die}, then Enter:")
+                    yield Input(placeholder=f"1-{self.place_die}, or leave it to the"
+                                f" {self.gm_title}", id="place", compact=True)
             yield self.error_line()
             with Horizontal(classes="buttons"):
                 yield Button("Play it (enter)", variant="primary", id="ok", compact=True)
@@ -162,7 +177,21 @@ class FramedSceneDialog(Dialog):
         cast = ", ".join(self.names.get(n, n) for n in p["present"]) or "nobody yet"
         out.append("\nWho is there: ", "bold " + FG)
         out.append(cast, FG)
+        if p.get("place_roll") is not None:
+            out.append(f"\nThe place: your d{self.place_die} roll, {p['place_roll']}", DIM)
         return out
+
+    @on(Input.Submitted, "#place")
+    def _place(self, event: Input.Submitted) -> None:
+        assert self.propose_at is not None
+        try:
+            self.proposal = self.propose_at(self.reroll, event.value)
+        except EngineError as e:
+            self.show_error(e.message)
+            return
+        self.show_error(None)
+        self.query_one("#proposal", Static).update(self._text())
+        self.query_one("#ok", Button).focus()
 
     def action_reroll(self) -> None:
         """Ask the GM for another proposal."""

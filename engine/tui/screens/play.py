@@ -737,7 +737,8 @@ class PlayScreen(Screen[None]):
         self.push_dialog(lambda: FramedSceneDialog(
             game.state.scene.number + 1, game.propose_scene, names, play,
             lambda: self.call_after_refresh(self.write_scene),
-            gm_title=game.pack.system.gm_title))
+            gm_title=game.pack.system.gm_title).roll_the_place(
+                game.place_die(), lambda reroll, place: game.propose_scene(reroll, place)))
 
     def write_scene(self) -> None:
         """Frame the next scene yourself."""
