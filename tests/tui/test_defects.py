@@ -114,6 +114,33 @@ async def test_disabled_option_is_shown_with_its_reason_and_never_sent(
         assert got == [["forward"]]
 
 
+async def test_an_option_that_can_do_nothing_in_play(make_campaign: Callable[..., str],
+                                                     app_for: App) -> None:
+    """Defend someone, strong hit, no condition marked: "clear one of your conditions" is
+    offered dimmed, with the reason, and Enter takes a usable option."""
+    app = app_for(make_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        assert screen._start_move("defend_someone", None) is None
+        await settle(pilot)
+        await roll_dice(pilot, "6 6")
+        assert isinstance(app.screen, ChoiceDialog)
+        ol = app.screen.query_one("#choices", OptionList)
+        prompts = {o.id: (o.disabled, str(o.prompt)) for o in ol.options}
+        disabled, text = prompts["clear"]
+        assert disabled and "you have no condition marked" in text
+        assert not prompts["team"][0]
+        assert ol.highlighted_option is not None and not ol.highlighted_option.disabled
+        await pilot.press("enter")
+        await settle(pilot)
+        game = game_of(app)
+        assert game.flow.stage == "fiction"
+        chosen = [e for e in screen.events if e["type"] == "OptionsChosen"]
+        assert chosen and "clear" not in chosen[-1]["options"]
+
+
 async def test_dialog_refuses_a_disabled_id_with_its_reason(
         make_campaign: Callable[..., str], app_for: App) -> None:
     app = app_for(make_campaign(dice_mode="seeded"))
