@@ -211,6 +211,8 @@ async def test_recover_from_the_title_screen(make_campaign: Callable[..., str], 
         assert str(screen.query_one(DataTable).get_row_at(0)[0]).startswith("⚠")
         details = str(screen.query_one("#details").render())
         assert "R to recover" in details and "resumes from campaign.json" in details
+        assert screen.check_action("recover", ()) is True
+        assert "Recover" in str(screen.query_one("KeyBar").render())  # the key is shown
         await pilot.press("r")
         await settle(pilot)
         dialog = app.screen

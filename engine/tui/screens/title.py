@@ -150,6 +150,7 @@ class TitleScreen(Screen[None]):
     def _show_details(self) -> None:
         c = self._summary(self.selected_id())
         details = self.query_one("#details", Static)
+        self.refresh_bindings()  # R (recover) is offered only on a damaged campaign
         if c is None:
             details.update("")
             return
