@@ -18,7 +18,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from engine.errors import EngineError
-from engine.store import default_saves_dir, slugify
+from engine.store import default_saves_dir, unique_id
 from engine.tui.screens.title import TitleScreen
 
 if TYPE_CHECKING:
@@ -101,13 +101,8 @@ class SidekickApp(App[None]):
         self.push_screen(NewCampaignScreen())
 
     def unique_id(self, name: str) -> str:
-        """A campaign folder name from ``name`` that is not taken yet."""
-        base = slugify(name)
-        cid, n = base, 2
-        while (self.saves_dir / cid).exists():
-            suffix = f"-{n}"
-            cid, n = base[: 64 - len(suffix)] + suffix, n + 1
-        return cid
+        """A campaign folder name from ``name`` that is not taken yet (see store.unique_id)."""
+        return unique_id(self.saves_dir, name)
 
     def create_campaign(self, kw: dict[str, Any]) -> str | None:
         """Create a campaign from the form's values and play it; the error text otherwise."""

@@ -244,3 +244,15 @@ async def test_delete_leaves_the_players_own_files(make_campaign: Callable[..., 
         assert isinstance(app.screen, TitleScreen)
         assert app.screen.campaigns == []
     assert sorted(p.name for p in (saves / cid).iterdir()) == ["my-notes.txt"]
+
+
+def test_the_apps_new_ids_skip_links_and_fit_the_byte_limit(saves: Path) -> None:
+    app = SidekickApp(saves_dir=saves)
+    (saves / "night-shift").symlink_to(saves / "nowhere")  # a dangling link takes the name too
+    assert app.unique_id("Night Shift") == "night-shift-2"
+    gothic = "𐌰" * 60  # 4 bytes a letter: the id is cut to the byte limit
+    first = app.unique_id(gothic)
+    (saves / first).mkdir()
+    second = app.unique_id(gothic)
+    assert second.endswith("-2") and len(second.encode("utf-8")) <= 200
+    CampaignStore.create(saves, second, {}, {"event_no": 0}).close()  # a valid id
