@@ -1107,8 +1107,9 @@ def _write_chunk_file(path: Path, base: dict[str, Any], recovered: str) -> None:
 def _repair_log(log_dir: Path, state: dict[str, Any], stamp: str, when: str) -> list[str]:
     """Make the log usable again for ``state``, setting damaged files aside; their new names.
 
-    Trailing chunks that cannot be read or reach past the state are set aside; a missing or
-    unreadable chunk before them is replaced by an empty chunk marked ``recovered``; if the
+    Trailing chunks that cannot be read or start after the state are set aside; a missing or
+    unreadable chunk before them is replaced by an empty chunk marked ``recovered``; events
+    after the state are dropped from the last chunk kept (as a torn save's are on open); if the
     log then ends before the state, a fresh chunk based on ``state`` (marked too) follows.
     """
     event_no = state["event_no"]
@@ -1124,8 +1125,7 @@ def _repair_log(log_dir: Path, state: dict[str, Any], stamp: str, when: str) -> 
         with contextlib.suppress(SaveError):
             chunks[no] = _read_chunk_file(log_dir, no)
     end = numbers[-1] if numbers else 0
-    while end >= 1 and (end not in chunks or chunks[end].base["event_no"] > event_no
-                        or chunks[end].last_n() > event_no):
+    while end >= 1 and (end not in chunks or chunks[end].base["event_no"] > event_no):
         end -= 1
     for no in numbers:
         if no > end or no not in chunks:
@@ -1136,6 +1136,12 @@ def _repair_log(log_dir: Path, state: dict[str, Any], stamp: str, when: str) -> 
         if no not in chunks:  # a hole before the end: an empty chunk keeps the numbering
             following = next(chunks[k] for k in range(no + 1, end + 1) if k in chunks)
             _write_chunk_file(log_dir / _chunk_name(no), following.base, when)
+    if end:
+        last = chunks[end]
+        beyond = [doc_id for doc_id, event in last.events if event["n"] > event_no]
+        if beyond:
+            _open_db(last.path).table(TABLE).remove(doc_ids=beyond)
+            last.events = [(doc_id, e) for doc_id, e in last.events if e["n"] <= event_no]
     if end == 0 or chunks[end].last_n() != event_no:
         _write_chunk_file(log_dir / _chunk_name(end + 1), state, when)
     _fsync_dir(log_dir)

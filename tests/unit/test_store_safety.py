@@ -420,6 +420,25 @@ def test_damaged_older_chunk_is_recovered_on_request(saves: Path) -> None:
         assert list(store.events()) == [e for e in camp.events if e["a"] != 1]
 
 
+def test_a_hole_and_a_torn_save_are_recovered_together(saves: Path) -> None:
+    camp = make(saves, actions=4, chunks=4)
+    camp.store.close()
+    last = saves / "camp" / "log" / "000004.json"
+    data = json.loads(last.read_text(encoding="utf-8"))
+    data["_default"]["9"] = {"n": 99, "a": 99, "v": 5}  # logged, never confirmed by the state
+    last.write_text(json.dumps(data), encoding="utf-8")
+    (saves / "camp" / "log" / "000002.json").unlink()
+    CampaignStore.recover(saves, "camp", rebuild, make_meta)
+    with CampaignStore.open(saves, "camp") as store:
+        assert store.state == camp.state
+        assert list(store.events()) == [e for e in camp.events if e["a"] != 2]
+        camp.store = store
+        camp.act(2)
+        camp.undo()
+        camp.undo()
+        assert store.state == camp.state
+
+
 def test_deleted_log_folder_is_flagged_and_recovered(saves: Path) -> None:
     camp = make(saves, actions=2)
     camp.store.close()
