@@ -312,6 +312,13 @@ def test_a_log_folder_that_is_a_symlink_gets_no_writes(saves: Path, tmp_path: Pa
         CampaignStore.open(saves, "camp")
     summary = list_campaigns(saves)[0]
     assert summary.error is not None and "symbolic link" in summary.error
+    assert summary.recovery  # the link is set aside (not followed) and play resumes
+    CampaignStore.recover(saves, "camp", rebuild, lambda s, m: m)
+    assert (saves / "camp").joinpath(next(
+        p.name for p in (saves / "camp").iterdir() if p.name.startswith("log.damaged-"))
+    ).is_symlink()
+    with CampaignStore.open(saves, "camp") as store:
+        assert store.state == camp.state
     assert snapshot(outside) == before
 
 
