@@ -333,6 +333,9 @@ async def test_new_campaign_error_is_on_screen(app_for: App) -> None:
         assert "Name the campaign first." in str(error.render())
         assert on_screen(error.region, SMALL)
         assert app.focused is app.screen.query_one("#name", Input)
+        await pilot.press("N")  # naming it clears the error
+        await settle(pilot)
+        assert not error.has_class("shown")
 
 
 @pytest.mark.parametrize("size", [SMALL, SIZE])

@@ -302,6 +302,13 @@ class NewCampaignScreen(Screen[None]):
         err.update(Text(message, BAD) if message else "")
         err.set_class(bool(message), "shown")
 
+    @on(Input.Changed, "#name")
+    def _named(self, event: Input.Changed) -> None:
+        """Naming the campaign clears the "name it first" error."""
+        err = self.query_one("#form-error", Static)
+        if event.value.strip() and NO_NAME in str(err.render()):
+            self._error(None)
+
     @on(Button.Pressed, "#create")
     def _create_button(self) -> None:
         self.action_create()
