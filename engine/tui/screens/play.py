@@ -549,6 +549,12 @@ class PlayScreen(Screen[None]):
         if p.kind not in CHOICE_KINDS:
             return None
         ctx = self._choice_context()
+        # the core's word wins where it gives one: the roll as it stands, the GM's move
+        if p.context.get("roll"):
+            ctx["rolled"] = p.context["roll"]
+            ctx.pop("adjusted", None)
+        if p.context.get("gm"):
+            ctx["gm"] = p.context["gm"]
         gm = ctx.get("gm")
         if gm is not None:
             title = f"{self.game.pack.system.gm_title}: {gm['name']}"
