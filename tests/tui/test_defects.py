@@ -412,6 +412,27 @@ async def test_escape_leaves_the_target_list(make_campaign: Callable[..., str],
         assert app.screen.query_one("#fiction", Input).value == "I punch the drones"
 
 
+async def test_escape_does_not_take_back_a_roll(make_campaign: Callable[..., str],
+                                               app_for: App) -> None:
+    """A target asked for by a move another move triggered: Esc leaves the roll alone."""
+    app = app_for(make_campaign(dice_mode="seeded"))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        game = game_of(app)
+        screen.use_move("provoke")
+        await settle(pilot)
+        assert game.flow.stage == "target"
+        last = screen.events[-1]
+        # as if the action that asked for the target had rolled first
+        screen.events.insert(-1, {"type": "Rolled", "a": last["a"], "n": last["n"]})
+        await pilot.press("escape")
+        await settle(pilot)
+        assert game.flow.stage == "target"
+        assert any("^Z" in n.message for n in app._notifications)
+
+
 async def test_ctrl_c_in_a_dialog_says_how_to_quit(make_campaign: Callable[..., str],
                                                    app_for: App) -> None:
     app = app_for(make_campaign(dice_mode="seeded"))

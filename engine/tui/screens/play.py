@@ -367,6 +367,14 @@ class PlayScreen(Screen[None]):
         last = self.events[-1] if self.events else {}
         if last.get("type") != "FlowChanged" or last["flow"].get("stage") != stage:
             return  # something else happened since (an oracle question): not ours to undo
+        step = [e for e in self.events if e.get("a") == last.get("a")]
+        if any(e["type"] not in ("ActionStarted", "FlowChanged", "Narrated")
+               or (e["type"] == "Narrated" and e.get("by") != "player") for e in step):
+            # this prompt came out of a roll or a choice (a move triggering another): Esc must
+            # not take that back; ^Z still can
+            self.notify("This comes from what just happened: pick one (^Z undoes it all).",
+                        severity="warning", timeout=4)
+            return
         fiction = game.flow.fiction
         error = self.act(game.undo)
         if error:
