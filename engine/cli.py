@@ -157,7 +157,10 @@ def cmd_delete(args: argparse.Namespace) -> int:
     saves = _saves(args)
     if not args.yes:
         found = next((c for c in list_campaigns(saves) if c.id == args.campaign), None)
-        name = found.name if found else args.campaign
+        if found is None:  # not a campaign: say why at once, before asking anything
+            _out(delete_campaign(saves, args.campaign))
+            return 0
+        name = found.name
         if not sys.stdin.isatty():
             raise CliError(f"deleting '{name}' removes its whole journal; add --yes to confirm")
         sys.stderr.write(f"Delete '{name}' ({args.campaign}) and its whole journal? This cannot"

@@ -409,3 +409,14 @@ def test_impossible_paths_are_one_clean_line(capsys: Capsys, argv: list[str]) ->
     code, _, err = run(capsys, *argv)
     assert code == 1 and "Traceback" not in err
     assert err.startswith(("sidekick: error: ", "✗ ")) and err.count("\n") <= 3 and len(err) < 600
+
+
+def test_delete_of_a_folder_that_is_no_campaign_says_so_before_asking(
+        tmp_path: Path, capsys: Capsys) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.txt").write_text("mine", encoding="utf-8")
+    code, _out, err = run(capsys, "--saves", str(tmp_path), "delete", "docs")
+    assert code != 0
+    assert "holds no Sidekick campaign" in err and "--yes" not in err
+    assert (docs / "notes.txt").read_text(encoding="utf-8") == "mine"
