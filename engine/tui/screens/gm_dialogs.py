@@ -23,10 +23,13 @@ from engine.tui.widgets.keybar import KeyBar
 
 def _level_prompt(level: dict[str, Any]) -> Text:
     odds = level["odds"]
-    out = Text(f"{level['name']:<18}", "bold " + FG)
+    out = Text(f"{level['name']:<17} ", "bold " + FG)
     out.append(f"yes {level['chance']}%", GOOD)
-    out.append(f"  (exceptional yes {odds['exceptional yes']}, exceptional no"
-               f" {odds['exceptional no']}, twist {odds['twist']})", DIM)
+    def pct(key: str) -> str:
+        return str(odds[key]).replace(".0%", "%")
+
+    out.append(f"  exceptional yes {pct('exceptional yes')} / no {pct('exceptional no')}",
+               DIM)  # the twist chance is the same at every level: the header says it
     return out
 
 
@@ -41,6 +44,10 @@ class OracleDialog(Dialog):
     """Ask the oracle a yes/no question at a likelihood; the exact odds of each answer show.
     A d100 field takes the player's own roll (required with physical dice); it answers
     ``(question, likelihood id, d100 text or None)``."""
+
+    DEFAULT_CSS = """
+    OracleDialog #levels { max-height: 6; }
+    """
 
     def __init__(self, levels: list[dict[str, Any]], tension: int, submit: Submit,
                  dice_mode: str = "seeded") -> None:
