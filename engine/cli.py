@@ -100,7 +100,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         _saves(args), system=args.system, name=args.name, hero_name=args.hero,
         archetype=args.archetype, stats=_parse_stats(args.stats) if args.stats else None,
         npcs=[_parse_npc(n) for n in args.npc or []], seed=args.seed,
-        dice_mode="physical" if args.physical else "seeded", content=_content(args),
+        dice_mode="physical" if args.physical else args.dice, content=_content(args),
     )
     cid = getattr(game.store, "id", "")
     close_game(game)
@@ -375,7 +375,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--stats", help="custom stat line, e.g. danger=1,freak=1,savior=0,...")
     sp.add_argument("--npc", action="append", metavar="NAME:ROLE[:NOTE]", help="an NPC")
     sp.add_argument("--seed", type=int, help="dice seed (default random)")
-    sp.add_argument("--physical", action="store_true", help="roll your own dice")
+    sp.add_argument("--dice", choices=["seeded", "physical", "mixed"], default="seeded",
+                    help="seeded: Sidekick rolls; physical: you roll every die; mixed: each roll"
+                         " asks (default seeded)")
+    sp.add_argument("--physical", action="store_true", help="the same as --dice physical")
     sp.set_defaults(fn=cmd_new)
 
     sp = sub.add_parser("list", help="list saved campaigns")

@@ -129,3 +129,17 @@ async def test_suggested_npcs_follow_the_build(app_for: App) -> None:
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert form.query_one("#npc-name-0", Input).value == "Celestine Voss"
+
+
+async def test_mixed_dice_can_be_chosen_in_the_form(app_for: App) -> None:
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        form = await open_form(pilot)
+        await type_text(pilot, "Both Ways")
+        form.query_one("#mixed", RadioButton).value = True
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert game_of(app).state.dice_mode == "mixed"

@@ -420,3 +420,12 @@ def test_delete_of_a_folder_that_is_no_campaign_says_so_before_asking(
     assert code != 0
     assert "holds no Sidekick campaign" in err and "--yes" not in err
     assert (docs / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize("mode", ["seeded", "physical", "mixed"])
+def test_new_takes_each_dice_mode(tmp_path: Path, capsys: Capsys, mode: str) -> None:
+    code, _out, err = run(capsys, "--saves", str(tmp_path), "new", "Dice", "--archetype",
+                          "signal_fire", "--dice", mode)
+    assert code == 0, err
+    state = json.loads((tmp_path / "dice" / "campaign.json").read_text(encoding="utf-8"))
+    assert json.dumps(state).count(f'"dice_mode": "{mode}"') == 1

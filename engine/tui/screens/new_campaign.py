@@ -117,6 +117,8 @@ class NewCampaignScreen(Screen[None]):
                 yield RadioButton("Seeded dice: the app rolls (reproducible)", value=True,
                                   id="seeded")
                 yield RadioButton("Physical dice: you roll and type the faces", id="physical")
+                yield RadioButton("Mixed: each roll asks (roll for me, or type the faces)",
+                                  id="mixed")
             with Horizontal(classes="field"):
                 yield Label("Seed (optional)", classes="field-label")
                 yield _field("random", type="integer", id="seed")
@@ -343,13 +345,14 @@ class NewCampaignScreen(Screen[None]):
             seed = int(seed_text) if seed_text else None
         except ValueError:
             return f"The seed must be a whole number, not {seed_text!r}."
-        physical = self.query_one("#physical", RadioButton).value
+        pressed = self.query_one("#dice", RadioSet).pressed_button
+        dice_mode = pressed.id if pressed is not None and pressed.id else "seeded"
         kw: dict[str, Any] = {
             "system": self.pack.id, "name": name,
             "hero_name": self.query_one("#hero", Input).value.strip() or "The Hero",
             "archetype": archetype, "stats": stats,
             "npcs": [r for r in self._rows() if r[0]],
-            "seed": seed, "dice_mode": "physical" if physical else "seeded",
+            "seed": seed, "dice_mode": dice_mode,
             "scene_title": self.query_one("#scene-title", Input).value.strip()
             or "Opening scene",
             "location": self.query_one("#scene-where", Input).value.strip(),
