@@ -18,7 +18,7 @@ from engine.game import Game
 
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
-           "advance_threat", "add_thread", "resolve_thread"}
+           "advance_threat", "add_thread", "resolve_thread", "dice_mode"}
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
 
@@ -258,6 +258,8 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
                 out += game.add_thread(step.text or "")
             case "resolve_thread":
                 out += game.resolve_thread(step.text or "")
+            case "dice_mode":
+                out += game.set_dice_mode(step.text or "")
         out += _answer_prompts(game, s)
         return out
 
@@ -284,7 +286,9 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
         out += game.trigger(move, step.target)
     if game.state.flow.stage == "target":
         if not step.target:
-            raise IllegalAction(f"{move} needs a target: add 'target: NAME'")
+            optional = any(o.get("id") == "none" for o in game.pending.options)
+            hint = " or 'target: none' (a bonus you hold makes it ask)" if optional else ""
+            raise IllegalAction(f"{move} needs a target: add 'target: NAME'{hint}")
         out += game.choose_target(step.target)
     out += _answer_prompts(game, s)
     return out
@@ -320,7 +324,8 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
         elif stage == "effects":
             prompt = game.pending
             if not answers and step.get("auto"):
-                out += game.choose([o["id"] for o in prompt.options[: max(prompt.min, 1)]])
+                usable = [o for o in prompt.options if not o.get("disabled")]
+                out += game.choose([o["id"] for o in usable[: max(prompt.min, 1)]])
                 continue
             if not answers:
                 options = ", ".join(f"{o['id']} ({o['label']})" for o in prompt.options)

@@ -198,3 +198,23 @@ def test_shared_aliases_still_work(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_script_error_is_an_engine_error() -> None:
     assert issubclass(ScriptError, EngineError)
+
+
+def test_a_dice_mode_step_switches_the_campaign_dice() -> None:
+    game = run_script({"campaign": CAMPAIGN, "steps": [
+        {"do": "start_scene"}, {"do": "dice_mode", "text": "physical"}]},
+        saves=None, content=[], campaign=None, emit=lambda e: None)
+    assert game.state.dice_mode == "physical"
+    msg = fails({"campaign": CAMPAIGN, "steps": [
+        {"do": "start_scene"}, {"do": "dice_mode", "text": "physical"},
+        {"move": "directly_engage"}]})
+    assert msg.startswith("step 3 (") and "enter the faces you rolled" in msg
+    msg = fails({"campaign": CAMPAIGN, "steps": [{"do": "dice_mode", "text": "loaded"}]})
+    assert "dice mode must be one of seeded, physical, mixed, not 'loaded'" in msg
+
+
+def test_a_move_that_needs_a_target_says_how_to_name_it() -> None:
+    msg = fails({"campaign": CAMPAIGN, "steps": [{"do": "start_scene"},
+                                                 {"move": "provoke", "dice": [6, 6]}]})
+    assert msg == "step 2 (move: provoke): provoke needs a target: add 'target: NAME'"
+    assert "target: none" not in msg
