@@ -53,6 +53,8 @@ def scene_heading(e: dict[str, Any]) -> str:
     head = where.split(",")[0].strip().rstrip(".")
     if not title or title.rstrip(".").lower() == head.lower():
         return upper_first(where)
+    if where.rstrip(".").lower() in title.lower():  # "Lantern Row by night" at "Lantern Row"
+        return title
     return f"{title} — {where}"
 
 

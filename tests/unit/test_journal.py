@@ -152,6 +152,8 @@ def test_render_without_a_pack_uses_ids() -> None:
     ("Blackout at the pier", "Pier 9", "Blackout at the pier — Pier 9"),
     ("Pier", "Pier 9", "Pier — Pier 9"),
     ("Opening scene", "", "Opening scene"),
+    ("Lantern Row by night", "Lantern Row", "Lantern Row by night"),
+    ("Back to the pier 9 docks", "Pier 9", "Back to the pier 9 docks"),
 ])
 def test_scene_heading_names_the_place_once(title: str, location: str, heading: str) -> None:
     event = {"type": "SceneStarted", "number": 2, "title": title, "location": location,
