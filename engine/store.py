@@ -301,7 +301,9 @@ def _clean_temp_files(folder: Path) -> None:
 
 
 def _kind(mode: int) -> str:
-    """What a file that is not a regular file is, in words."""
+    """What kind of file ``mode`` describes, in words (for errors about the wrong kind)."""
+    if stat.S_ISREG(mode):
+        return "a file"
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
