@@ -404,6 +404,11 @@ def _set_aside(path: Path, stamp: str) -> Path | None:
     return target
 
 
+def _no_constant(name: str) -> Any:
+    """Refuse NaN and Infinity in a save file: Sidekick never writes them (saving would fail)."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _read_tinydb_file(path: Path) -> dict[str, Any] | None:
     """Parse a TinyDB JSON file and check its shape; None if it does not exist.
 
@@ -416,7 +421,7 @@ def _read_tinydb_file(path: Path) -> dict[str, Any] | None:
     if not raw.strip():
         raise SaveError(f"{path} is damaged: the file is empty.")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError as exc:
         raise SaveError(f"{path} is damaged: it is not UTF-8 text ({exc.reason}).") from exc
     except json.JSONDecodeError as exc:
@@ -424,6 +429,8 @@ def _read_tinydb_file(path: Path) -> dict[str, Any] | None:
             f"{path} is damaged: invalid JSON at line {exc.lineno}, column {exc.colno} "
             f"({exc.msg})."
         ) from exc
+    except ValueError as exc:  # from _no_constant
+        raise SaveError(f"{path} is damaged: {exc}.") from exc
     if not isinstance(data, dict):
         raise SaveError(f"{path} is damaged: expected a JSON object, found {_type_name(data)}.")
     for table_name, table in data.items():

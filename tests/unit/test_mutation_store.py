@@ -990,3 +990,18 @@ def test_set_aside_names_count_up_from_two(tmp_path: Path) -> None:
     moved = store_module._set_aside(path, "S")
     assert moved == tmp_path / "campaign.json.damaged-S-3"
     assert moved.read_text() == "x"
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_save_file_holding_nan_or_infinity_is_damaged(saves: Path, constant: str) -> None:
+    """Such a file used to open, and then every save failed with a raw ValueError."""
+    with create(saves) as store:
+        act(store, state0())
+    path = saves / "camp" / CAMPAIGN_FILE
+    path.write_text(path.read_text("utf-8").replace('"name":"Camp"', f'"name":{constant}'),
+                    "utf-8")
+    with pytest.raises(SaveError) as err:
+        CampaignStore.open(saves, "camp")
+    assert err.value.message.startswith(f"{path} is damaged: {constant} is not a JSON number.")
+    (summary,) = list_campaigns(saves)
+    assert summary.recovery == store_module._REBUILD_PLAN
