@@ -325,7 +325,7 @@ def test_a_campaign_file_that_is_a_folder_is_named_as_one(saves: Path) -> None:
 @pytest.mark.parametrize(("mode", "words"), [
     (stat.S_IFCHR, "a device"), (stat.S_IFBLK, "a device"), (stat.S_IFDIR, "a folder"),
     (stat.S_IFIFO, "a FIFO (named pipe)"), (stat.S_IFSOCK, "a socket"),
-    (stat.S_IFREG, "a file"),
+    (stat.S_IFREG, "a file"), (stat.S_IFLNK, "a symbolic link"), (0, "not a regular file"),
 ])
 def test_kinds_of_files_in_words(mode: int, words: str) -> None:
     assert store_module._kind(mode | 0o644) == words
@@ -501,6 +501,8 @@ def test_a_new_chunk_over_a_planted_file_is_refused(saves: Path) -> None:
 def test_the_store_reads_its_state_from_memory_after_a_save(saves: Path) -> None:
     with create(saves) as store:
         state = act(store, state0())
+        (saves / "camp" / "log" / "000001.json").write_text("{", "utf-8")
+        assert [e["n"] for e in store.events()] == [1, 2]
         (saves / "camp" / CAMPAIGN_FILE).write_text("{", "utf-8")
         assert store.state == state
         store.truncate_from_action(1, state0())
@@ -583,10 +585,11 @@ def test_an_event_repeated_across_chunks_is_damage(saves: Path) -> None:
     chunk2.write_text(json.dumps(data), "utf-8")
     path = saves / "camp" / CAMPAIGN_FILE
     rewrite_doc(path, state={**doc_of(path)["state"], "event_no": 4})
-    with CampaignStore.open_read_only(saves, "camp") as store, pytest.raises(SaveError) as err:
-        list(store.events())
-    assert err.value.message == f"{chunk2} is damaged: event n=2 comes after n=2 in an earlier " \
-                                f"chunk."
+    for opener in (CampaignStore.open, CampaignStore.open_read_only):
+        with opener(saves, "camp") as store, pytest.raises(SaveError) as err:
+            list(store.events())
+        assert err.value.message == (f"{chunk2} is damaged: event n=2 comes after n=2 in an "
+                                     f"earlier chunk.")
 
 
 def test_an_event_number_going_back_across_chunks_is_damage(saves: Path) -> None:
@@ -1005,3 +1008,70 @@ def test_a_save_file_holding_nan_or_infinity_is_damaged(saves: Path, constant: s
     assert err.value.message.startswith(f"{path} is damaged: {constant} is not a JSON number.")
     (summary,) = list_campaigns(saves)
     assert summary.recovery == store_module._REBUILD_PLAN
+
+
+def test_open_keeps_files_that_only_look_temporary(saves: Path) -> None:
+    create(saves).close()
+    folder = saves / "camp"
+    (folder / "notes.tmp").write_text("mine")
+    (folder / ".~mine").write_text("mine")
+    (folder / ".~campaign.json.0123abcd.tmp").write_text("left by a crash")
+    CampaignStore.open(saves, "camp").close()
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith((".~", "notes"))) == [
+        ".~mine", "notes.tmp"]
+
+
+def test_the_backup_of_an_emptied_campaign_file_is_empty(saves: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+        (saves / "camp" / CAMPAIGN_FILE).write_bytes(b"")
+        monkeypatch.setattr(store_module.os, "link", fail_with(errno.EPERM, "No links here"))
+        act(store, state)
+    assert (saves / "camp" / BACKUP_FILE).read_bytes() == b""
+
+
+def test_a_backup_that_cannot_be_read_fails_the_save_cleanly(
+        saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+        with monkeypatch.context() as m:
+            m.setattr(store_module.os, "link", fail_with(errno.EPERM, "No links here"))
+            m.setattr(store_module, "_read_regular", fail_with(errno.EIO, "Disk on fire"))
+            with pytest.raises(SaveError) as err:
+                act(store, state)
+        assert err.value.message.startswith("Cannot save campaign 'camp': Disk on fire")
+        assert [p.name for p in (saves / "camp").iterdir() if p.name.startswith(".~")] == []
+        assert store.state == state
+
+
+def test_a_delete_whose_name_was_taken_meanwhile_says_where_the_files_are(
+        saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    create(saves).close()
+    folder = saves / "camp"
+    (folder / "notes.txt").write_text("mine")
+    remove = store_module._remove_known_files
+
+    def remove_then_take_the_name(trash: Path) -> list[str]:
+        left = remove(trash)
+        folder.mkdir()
+        return left
+
+    monkeypatch.setattr(store_module, "_remove_known_files", remove_then_take_the_name)
+    message = delete_campaign(saves, "camp")
+    (trash,) = [p for p in saves.iterdir() if p.name.startswith(".~deleted-")]
+    assert message == ("Deleted campaign 'camp'. 1 item not made by Sidekick was left alone "
+                       f"in {trash}: notes.txt.")
+    assert (trash / "notes.txt").read_text() == "mine"
+
+
+def test_a_recovery_that_does_not_repair_says_so(saves: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    with create(saves) as store:
+        act(store, state0())
+    (saves / "camp" / "log" / "000001.json").write_text("{", "utf-8")
+    monkeypatch.setattr(store_module, "_repair_log", lambda *args: [])
+    with pytest.raises(SaveError) as err:
+        CampaignStore.recover(saves, "camp", replay, make_meta)
+    assert err.value.message.startswith("Recovering campaign 'camp' did not repair it: ")
+    assert "invalid JSON" in err.value.message
