@@ -53,9 +53,10 @@ class MasksRules(Ruleset):
         if move.roll is None or move.roll.inverted:
             return False
         bands = self.pack.bands_for(move)
-        lo, hi = self.pack.system.modifier_clamp or (-99, 99)
+        clamp = self.pack.system.modifier_clamp
         base = roll["total"] - roll["modifier"]
-        new_mod = max(lo, min(hi, roll["raw_modifier"] + amount))
+        raw = roll["raw_modifier"] + amount
+        new_mod = max(clamp[0], min(clamp[1], raw)) if clamp else raw
         return band_of(base + new_mod, bands) != roll["band"]
 
     def adjustments(self, state: CampaignState, move: s.Move, roll: dict[str, Any]
@@ -114,7 +115,9 @@ class MasksRules(Ruleset):
                 raise IllegalAction("acting selfishly costs 1 Team and the pool is empty")
             if down not in self.pack.stats or up not in self.pack.stats:
                 raise IllegalAction(f"cannot act selfishly shifting {down!r}")
-            values = {up: state.hero.stats[up] + 1, down: state.hero.stats[down] - 1}
+            # a label the hero lacks (a save older than the pack's label) counts as 0
+            values = {up: state.hero.stats.get(up, 0) + 1,
+                      down: state.hero.stats.get(down, 0) - 1}
             return ([ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
                                      reason="acted selfishly"),
                      ev.LabelsShifted(changes={up: 1, down: -1}, values=values,
