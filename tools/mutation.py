@@ -52,10 +52,11 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/unit/test_rules_gaps.py", "tests/unit/test_mutation_kills.py"]),
     "masks": ("engine/rules/masks.py", [
         "tests/unit/test_masks_moves.py", "tests/unit/test_masks_defects.py",
-        "tests/unit/test_rules_gaps.py"]),
+        "tests/unit/test_rules_gaps.py", "tests/unit/test_mutation_masks.py"]),
     "effects": ("engine/rules/effects.py", [
         "tests/unit/test_masks_moves.py", "tests/unit/test_cow_moves.py",
-        "tests/unit/test_masks_defects.py", "tests/unit/test_rules_gaps.py"]),
+        "tests/unit/test_masks_defects.py", "tests/unit/test_rules_gaps.py",
+        "tests/unit/test_mutation_effects.py"]),
     "store": ("engine/store.py", [
         "tests/unit/test_store.py", "tests/unit/test_store_safety.py"]),
 }
