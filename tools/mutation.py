@@ -58,7 +58,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/unit/test_masks_defects.py", "tests/unit/test_rules_gaps.py",
         "tests/unit/test_mutation_effects.py"]),
     "store": ("engine/store.py", [
-        "tests/unit/test_store.py", "tests/unit/test_store_safety.py"]),
+        "tests/unit/test_store.py", "tests/unit/test_store_safety.py",
+        "tests/unit/test_mutation_store.py"]),
 }
 
 # Survivors judged equivalent (no input can tell them apart from the original), with why.
@@ -82,6 +83,178 @@ EQUIVALENT: dict[str, str] = {
         "roll < 101: 100 is not a double, and a d100 shows at most 100",
     "engine.gm.oracle.x_read__mutmut_27":
         "roll / 11: a double is a multiple of 11, so / and // agree",
+    # engine/store.py (judged on the functions as of the store run of 2026-11-22)
+    "engine.store.x__type_name__mutmut_17": (
+        "names.get(.., None): every caller passes parsed JSON or _plain data, whose types are"
+        " all in the table"
+    ),
+    "engine.store.x__type_name__mutmut_19":
+        "names.get(type(value)): every caller passes a JSON value, whose type is in the table",
+    "engine.store.x__type_name__mutmut_21":
+        "type(None).__name__ as fallback: the fallback is never reached (JSON values only)",
+    "engine.store.x__fit__mutmut_11":
+        "rstrip('XX-XX'): a slug holds only lowercase id characters and '-', never 'X'",
+    "engine.store.x_slugify__mutmut_27": (
+        "out[-1] != 'XX-XX': out[-1] is one character; when it is '-', isascii() makes the "
+        "test false anyway"
+    ),
+    "engine.store.x_slugify__mutmut_37": (
+        "'XX-XX' for a non-id character: the second pass turns each 'X' into '-' and the runs"
+        " collapse to one '-'"
+    ),
+    "engine.store.x_slugify__mutmut_51": (
+        "second pass keeps every character: after the first pass NFC of id characters and "
+        "kept marks gives only id characters (searched U+0080-U+30FF with the common marks: "
+        "no counter-example)"
+    ),
+    "engine.store.x_slugify__mutmut_53": (
+        "ch != '-' in the second pass: same as mutmut_51 (no non-id character reaches it), "
+        "and '-' is still replaced by '-'"
+    ),
+    "engine.store.x_slugify__mutmut_54":
+        "ch == 'XX-XX': '-' is not an id character, so it is replaced by '-' (itself)",
+    "engine.store.x_slugify__mutmut_56": (
+        "second pass writes XX-XX: same as mutmut_51, no non-id character reaches the second "
+        "pass"
+    ),
+    "engine.store.x_slugify__mutmut_68":
+        "strip('XX-XX'): the slug holds no 'X' (lowercase id characters and '-')",
+    "engine.store.x__fsync_dir__mutmut_6": (
+        "O_RDONLY & O_DIRECTORY is O_RDONLY: opening a folder read-only works the same; only "
+        "folders are passed"
+    ),
+    "engine.store.x__fsync_dir__mutmut_7":
+        "getattr(None, 'O_DIRECTORY', 0) is 0: same as mutmut_6",
+    "engine.store.x__fsync_dir__mutmut_9":
+        "default None: Linux has O_DIRECTORY, the default is never used",
+    "engine.store.x__fsync_dir__mutmut_12":
+        "no default: Linux has O_DIRECTORY",
+    "engine.store.x__fsync_dir__mutmut_13":
+        "a missing attribute name gives 0: same as mutmut_6",
+    "engine.store.x__fsync_dir__mutmut_14":
+        "a missing attribute name gives 0: same as mutmut_6",
+    "engine.store.x__fsync_dir__mutmut_15":
+        "default 1: Linux has O_DIRECTORY, the default is never used",
+    "engine.store.x__tmp_path__mutmut_2": (
+        "token_hex(None) is 32 random bytes: a longer random temp name, cleaned up the same "
+        "(prefix and suffix unchanged)"
+    ),
+    "engine.store.x__tmp_path__mutmut_3":
+        "token_hex(5): a longer random temp name, cleaned up the same",
+    "engine.store.x__write_new_file__mutmut_18": (
+        "view = None after the first write: os.write on a regular file writes the whole "
+        "buffer (save files are at most 64 MiB, far under the 2 GiB per-call cap)"
+    ),
+    "engine.store.x__backup__mutmut_5":
+        "follow_symlinks=None is false, as False",
+    "engine.store.x__atomic_write__mutmut_9":
+        "'UTF-8' and 'utf-8' are the same codec",
+    "engine.store.x__acquire_lock__mutmut_24":
+        "'ASCII' and 'ascii' are the same codec",
+    "engine.store.x__acquire_lock__mutmut_45":
+        "ftruncate(fd, 1) then writing the pid (2+ bytes) at 0: the file ends the same",
+    "engine.store.x__acquire_lock__mutmut_54":
+        "'ASCII' and 'ascii' are the same codec",
+    "engine.store.x__summary__mutmut_3": (
+        "look again when ok instead of when damaged: both reads give the same answer unless "
+        "another process writes between them"
+    ),
+    "engine.store.x__summary__mutmut_4":
+        "always look twice: the second read gives the same answer without a concurrent writer",
+    "engine.store.x__summary__mutmut_5":
+        "always look twice: the second read gives the same answer without a concurrent writer",
+    "engine.store.x__text__mutmut_3":
+        "str(value) for a str from JSON is the same string",
+    "engine.store.x__remove_known_files__mutmut_20":
+        "kept = 1: kept is only tested for zero",
+    "engine.store.x__remove_known_files__mutmut_21":
+        "kept -= 1: kept is only tested for zero, and -n is zero only when n is",
+    "engine.store.x__remove_known_files__mutmut_22":
+        "kept += 2: kept is only tested for zero",
+    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_4": (
+        "allow_nan=None: no NaN or Infinity reaches a write (_plain refuses them on the way "
+        "in, _read_tinydb_file in files)"
+    ),
+    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_8":
+        "allow_nan default True: no NaN or Infinity reaches a write",
+    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_11":
+        "allow_nan=True: no NaN or Infinity reaches a write",
+    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_20": (
+        "_data = '' after a failed write: the store then marks itself stale and reopens every"
+        " database, so that storage is never read again"
+    ),
+    "engine.store.x__write_campaign_file__mutmut_14":
+        "allow_nan=None: no NaN or Infinity reaches a write",
+    "engine.store.x__write_campaign_file__mutmut_18":
+        "allow_nan default True: no NaN or Infinity reaches a write",
+    "engine.store.x__write_campaign_file__mutmut_22":
+        "allow_nan=True: no NaN or Infinity reaches a write",
+    "engine.store.x__write_chunk_file__mutmut_12":
+        "allow_nan=None: no NaN or Infinity reaches a write",
+    "engine.store.x__write_chunk_file__mutmut_16":
+        "allow_nan default True: no NaN or Infinity reaches a write",
+    "engine.store.x__write_chunk_file__mutmut_20":
+        "allow_nan=True: no NaN or Infinity reaches a write",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_14": (
+        "initial _stale: every constructor path calls _load() before the store is used, which"
+        " sets it"
+    ),
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_15":
+        "initial _stale: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_16":
+        "initial _campaign_db: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_17":
+        "initial _chunk_db: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_18":
+        "initial _meta: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_19":
+        "initial _state: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_20":
+        "initial _chunk_no: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_21":
+        "initial _chunk_no: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_22":
+        "initial _chunk_count: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_23":
+        "initial _chunk_count: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_24":
+        "initial _chunk_base: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_25":
+        "initial _last_n: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_26":
+        "initial _last_n: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ__init____mutmut_27":
+        "initial _last_a: set by _load() before any use",
+    "engine.store.xǁCampaignStoreǁ_load__mutmut_3": (
+        "'' instead of None for the databases while loading: a failed load leaves the store "
+        "stale, so they are replaced before use"
+    ),
+    "engine.store.xǁCampaignStoreǁsave__mutmut_65":
+        "start_chunk = None is false, as False",
+    "engine.store.xǁCampaignStoreǁsave__mutmut_83":
+        "the new _Chunk's path: _set_current never reads it and the object is dropped",
+    "engine.store.xǁCampaignStoreǁsave__mutmut_108":
+        "_stale = None is false, as False",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_21":
+        "initial cut: the loop always assigns it (chunk 1 always ends the loop)",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_22":
+        "initial cut_drop: the loop always assigns it",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_34":
+        "private=None is false, as False",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_37":
+        "private=True: a deep copy of the chunk, used the same way (only slower)",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_43":
+        "dropped -= n: dropped is only tested for zero",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_60":
+        "private=None is false, as False",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_63":
+        "private=True: a deep copy of the chunk, used the same way (only slower)",
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_104": (
+        "a second TinyDB on the current chunk's file replaces the cached one: same content, "
+        "same writes"
+    ),
+    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_118":
+        "_stale = None is false, as False",
 }
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
