@@ -151,6 +151,14 @@ EQUIVALENT: dict[str, str] = {
         "'UTF-8' and 'utf-8' are the same codec",
     "engine.store.x__acquire_lock__mutmut_24":
         "'ASCII' and 'ascii' are the same codec",
+    "engine.store.x__acquire_lock__mutmut_28":
+        "holder 'XXXX' when the lock cannot be read: not digits, so no pid is shown, as with ''",
+    "engine.store.x__backup__mutmut_8": (
+        "os.link follows symbolic links by default: on Linux a link to a symbolic link is the "
+        "link itself either way (checked: the .bak of a planted link stays a link)"
+    ),
+    "engine.store.x__backup__mutmut_9":
+        "follow_symlinks=True: the same on Linux as mutmut_8",
     "engine.store.x__acquire_lock__mutmut_45":
         "ftruncate(fd, 1) then writing the pid (2+ bytes) at 0: the file ends the same",
     "engine.store.x__acquire_lock__mutmut_54":

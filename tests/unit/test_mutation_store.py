@@ -1075,3 +1075,16 @@ def test_a_recovery_that_does_not_repair_says_so(saves: Path,
         CampaignStore.recover(saves, "camp", replay, make_meta)
     assert err.value.message.startswith("Recovering campaign 'camp' did not repair it: ")
     assert "invalid JSON" in err.value.message
+
+
+def test_an_unreadable_lock_holder_is_left_out_of_the_message(
+        saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    create(saves).close()
+    fd = hold_lock(saves / "camp", b"4242\n")
+    try:
+        monkeypatch.setattr(store_module.os, "pread", fail_with(errno.EIO, "Disk on fire"))
+        with pytest.raises(CampaignInUse) as err:
+            CampaignStore.open(saves, "camp")
+    finally:
+        os.close(fd)
+    assert err.value.message.startswith("Campaign 'camp' is open in another Sidekick process. ")
