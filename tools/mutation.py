@@ -159,6 +159,12 @@ EQUIVALENT: dict[str, str] = {
     ),
     "engine.store.x__backup__mutmut_9":
         "follow_symlinks=True: the same on Linux as mutmut_8",
+    "engine.store.x__open_lock_file__mutmut_24":
+        "problem = None: only its truth is tested, and None is false like ''",
+    "engine.store.xǁCampaignStoreǁ_load__mutmut_9":
+        "_stale = None is false, as False",
+    "engine.store.xǁCampaignStoreǁclose__mutmut_6":
+        "'' for the databases of a closed store: every use of it raises 'closed' first",
     "engine.store.x__acquire_lock__mutmut_45":
         "ftruncate(fd, 1) then writing the pid (2+ bytes) at 0: the file ends the same",
     "engine.store.x__acquire_lock__mutmut_54":

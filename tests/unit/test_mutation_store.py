@@ -1088,3 +1088,103 @@ def test_an_unreadable_lock_holder_is_left_out_of_the_message(
     finally:
         os.close(fd)
     assert err.value.message.startswith("Campaign 'camp' is open in another Sidekick process. ")
+
+
+def chunk_data(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text("utf-8"))
+
+
+def test_damaged_chunk_messages(saves: Path) -> None:
+    with create(saves) as store:
+        act(store, state0())
+    chunk = saves / "camp" / "log" / "000001.json"
+    original = chunk_data(chunk)
+    cases: list[tuple[Any, str]] = [
+        ([], "doc 1 'base' should be an object, found a list."),
+        ({"total": 0}, "base.event_no should be a non-negative integer, found missing."),
+        ({"event_no": -1}, "base.event_no should be a non-negative integer, found -1."),
+        ({"event_no": "0"}, "base.event_no should be a non-negative integer, found '0'."),
+    ]
+    for base, message in cases:
+        data = json.loads(json.dumps(original))
+        data["_default"]["1"]["base"] = base
+        chunk.write_text(json.dumps(data), "utf-8")
+        with pytest.raises(SaveError) as err:
+            CampaignStore.open_read_only(saves, "camp")
+        assert err.value.message.startswith(f"{chunk} is damaged: {message}"), base
+    data = json.loads(json.dumps(original))
+    data["_default"]["3"]["n"] = 1  # two events numbered 1
+    chunk.write_text(json.dumps(data), "utf-8")
+    with pytest.raises(SaveError) as err:
+        CampaignStore.open_read_only(saves, "camp")
+    assert err.value.message.startswith(
+        f"{chunk} is damaged: event numbers must increase, but event n=1 comes after n=1.")
+
+
+def test_a_chunk_that_vanished_is_named_as_missing(saves: Path) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+        act(store, state, new_chunk=True)
+        chunk = saves / "camp" / "log" / "000001.json"
+        chunk.unlink()
+        with pytest.raises(SaveError) as err:
+            list(store.events())
+    assert err.value.message.startswith(f"{chunk} is missing. (campaign 'camp', log chunk 1)")
+
+
+def test_undo_stops_at_the_recovery_point_and_says_when(saves: Path) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+        act(store, state)
+    (saves / "camp" / "log" / "000001.json").write_text("{", "utf-8")
+    CampaignStore.recover(saves, "camp", replay, make_meta)
+    with CampaignStore.open(saves, "camp") as store, pytest.raises(SaveError) as err:
+        store.base_and_events_for_action(2)
+    assert re.fullmatch(r"Cannot undo past 20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:.]+\+00:00: the "
+                        r"campaign was recovered then and the log before that point was set "
+                        r"aside\.", err.value.message), err.value.message
+
+
+def test_the_lock_file_is_private_to_this_process(saves: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        store = create(saves)
+    finally:
+        os.umask(old)
+    with store:
+        lock = saves / "camp" / ".lock"
+        assert stat.S_IMODE(lock.stat().st_mode) & 0o111 == 0
+        assert store._lock_fd is not None
+        assert os.get_inheritable(store._lock_fd) is False  # O_CLOEXEC: children do not hold it
+    store.close()  # closing twice is harmless
+    assert store.closed
+
+
+def test_a_lock_file_of_exactly_the_size_limit_is_still_ours(saves: Path) -> None:
+    create(saves).close()
+    (saves / "camp" / ".lock").write_bytes(b"1" * store_module.MAX_LOCK_BYTES)
+    CampaignStore.open(saves, "camp").close()
+
+
+def test_a_lock_file_that_cannot_be_opened_is_named(saves: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    create(saves).close()
+    lock = saves / "camp" / ".lock"
+    lock.unlink()
+    lock.mkdir()
+    with pytest.raises(SaveError) as err:
+        CampaignStore.open(saves, "camp")
+    assert err.value.message == f"Cannot open the lock file {lock}: Is a directory."
+    lock.rmdir()
+    monkeypatch.setattr(store_module.os, "fstat", fail_with(errno.EIO, "Disk on fire"))
+    with pytest.raises(SaveError) as err:
+        CampaignStore.open(saves, "camp")
+    assert err.value.message == f"Cannot open the lock file {lock}: Disk on fire."
+
+
+def test_a_reopened_store_serves_its_state_from_memory(saves: Path) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+    with CampaignStore.open(saves, "camp") as store:
+        (saves / "camp" / CAMPAIGN_FILE).write_text("{", "utf-8")
+        assert store.state == state
