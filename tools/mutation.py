@@ -2,7 +2,7 @@
 
     python tools/mutation.py --list           # the modules and the tests run against each
     python tools/mutation.py dice             # mutate engine/dice.py, run its tests, report
-    python tools/mutation.py oracle --show    # ... and print the diff of every survivor
+    python tools/mutation.py oracle --show    # ... with each survivor's line and change
     python tools/mutation.py odds --again     # rerun only the last survivors (after new tests)
     python tools/mutation.py store --resume   # go on with an interrupted run (and changed code)
     python tools/mutation.py store --part 1/4 # a big module in parts: 1/4 first, then 2/4 ...
@@ -159,6 +159,12 @@ EQUIVALENT: dict[str, str] = {
     ),
     "engine.store.x__backup__mutmut_9":
         "follow_symlinks=True: the same on Linux as mutmut_8",
+    "engine.store.x__write_campaign_file__mutmut_13":
+        "ensure_ascii=None is false, as False",
+    "engine.store.x__write_chunk_file__mutmut_11":
+        "ensure_ascii=None is false, as False",
+    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_3":
+        "ensure_ascii=None is false, as False",
     "engine.store.x__open_lock_file__mutmut_24":
         "problem = None: only its truth is tested, and None is false like ''",
     "engine.store.xǁCampaignStoreǁ_load__mutmut_9":
@@ -357,6 +363,41 @@ def _mutmut() -> str:
     return str(exe) if exe.exists() else "mutmut"
 
 
+def describe(folder: Path, source: str, mutant: str) -> str:
+    """One line for a mutant: ``file:line function: old -> new`` (from ``mutmut show``)."""
+    diff = subprocess.run([_mutmut(), "show", mutant], cwd=folder, text=True,
+                          capture_output=True).stdout.splitlines()
+    prefix = mutant.rsplit("__mutmut_", 1)[0]
+    starts = {}
+    tree = ast.parse((ROOT / source).read_text("utf-8"))
+    module = source.removesuffix(".py").replace("/", ".")
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            starts[f"{module}.x_{node.name}"] = node.lineno
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    starts[f"{module}.x\u01c1{node.name}\u01c1{item.name}"] = item.lineno
+    line, old, new, at = None, [], [], 0
+    for text in diff:
+        hunk = re.match(r"@@ -(\d+)", text)
+        if hunk:
+            at = int(hunk.group(1))
+        elif text.startswith(("---", "+++", "#")):
+            continue
+        elif text.startswith("-"):
+            line = line or at
+            old.append(text[1:].strip())
+            at += 1
+        elif text.startswith("+"):
+            new.append(text[1:].strip())
+        else:
+            at += 1
+    where = f"{source}:{starts[prefix] + line - 1}" if prefix in starts and line else source
+    func = prefix.rsplit(".", 1)[-1].removeprefix("x_").replace("\u01c1", ".").lstrip("x.")
+    return f"{where} {func}: {' / '.join(old)}  ->  {' / '.join(new) or '(deleted)'}"
+
+
 def report(name: str, folder: Path, show: bool, patterns: list[str] | None = None) -> int:
     """Print the score and the survivors (of ``patterns`` only, if given); 0 if >= 90%."""
     status = results(folder)
@@ -376,9 +417,7 @@ def report(name: str, folder: Path, show: bool, patterns: list[str] | None = Non
     for m in survivors:
         print(f"  {status[m]}: {m}")
         if show:
-            diff = subprocess.run([_mutmut(), "show", m], cwd=folder, text=True,
-                                  capture_output=True).stdout
-            print("    " + diff.replace("\n", "\n    "))
+            print(f"    {describe(folder, MODULES[name][0], m)}")
     return 0 if score >= 0.9 else 1
 
 
@@ -393,7 +432,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="continue the last run: mutants not yet run, functions changed")
     parser.add_argument("--part", metavar="K/N",
                         help="only the K-th of N groups of functions (run 1/N first)")
-    parser.add_argument("--show", action="store_true", help="print each survivor's diff")
+    parser.add_argument("--show", action="store_true",
+                        help="print each survivor's file, line and change")
     parser.add_argument("--report", action="store_true",
                         help="only print the last run's score, do not run")
     args = parser.parse_args(argv)

@@ -1188,3 +1188,10 @@ def test_a_reopened_store_serves_its_state_from_memory(saves: Path) -> None:
     with CampaignStore.open(saves, "camp") as store:
         (saves / "camp" / CAMPAIGN_FILE).write_text("{", "utf-8")
         assert store.state == state
+
+
+def test_the_second_set_aside_name_ends_in_two(tmp_path: Path) -> None:
+    path = tmp_path / "campaign.json"
+    path.write_text("x")
+    (tmp_path / "campaign.json.damaged-S").write_text("old")
+    assert store_module._set_aside(path, "S") == tmp_path / "campaign.json.damaged-S-2"
