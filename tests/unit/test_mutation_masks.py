@@ -140,6 +140,9 @@ def test_a_label_the_hero_lacks_counts_as_zero(new_game: NewGame, h: Any) -> Non
     assert "selfish:mundane" in adj_ids(game, roll_dict(6, 1, "miss"))
     evs, _, _ = r.adjust(game.state, "selfish:mundane", roll_dict(6, 1, "miss"))
     assert evs[1].to_dict()["values"] == {"danger": 2, "mundane": -1}
+    # and the missing label rolled goes up from 0
+    evs, _, _ = r.adjust(game.state, "selfish:freak", roll_dict(6, 0, "miss", stat="mundane"))
+    assert evs[1].to_dict()["values"] == {"mundane": 1, "freak": 0}
     assert events_of(r.shift_stats(game.state, {"mundane": 1}, "why")) == [
         {"type": "LabelsShifted", "changes": {"mundane": 1}, "values": {"mundane": 1},
          "reason": "why"}]
