@@ -83,6 +83,31 @@ EQUIVALENT: dict[str, str] = {
         "roll < 101: 100 is not a double, and a d100 shows at most 100",
     "engine.gm.oracle.x_read__mutmut_27":
         "roll / 11: a double is a multiple of 11, so / and // agree",
+    # engine/rules/masks.py
+    "engine.rules.masks.xǁMasksRulesǁadjustments__mutmut_61":
+        'roll.get("stat", None): a roll is a Rolled event, which always has its stat',
+    "engine.rules.masks.xǁMasksRulesǁadjustments__mutmut_63":
+        'roll.get("stat"): a roll is a Rolled event, which always has its stat',
+    "engine.rules.masks.xǁMasksRulesǁadjustments__mutmut_66":
+        'roll.get("stat", "XXXX"): a roll always has its stat (and ids are snake_case)',
+    "engine.rules.masks.xǁMasksRulesǁshift_stats__mutmut_22":
+        "new >= d.max: inside the branch new is past a bound, so it never equals d.max",
+    "engine.rules.masks.xǁMasksRulesǁshift_stats__mutmut_28":
+        "new >= d.max: inside the branch new is past a bound, so it never equals d.max",
+    "engine.rules.masks.xǁMasksRulesǁadjust__mutmut_140":
+        "super().adjust(None, ...): the base method raises without reading the state",
+    "engine.rules.masks.xǁMasksRulesǁadjust__mutmut_142":
+        "super().adjust(..., None): the base method raises without reading the roll",
+    "engine.rules.masks.xǁMasksRulesǁrule_effect__mutmut_144":
+        "super().rule_effect(None, ...): the base method raises without reading the state",
+    "engine.rules.masks.xǁMasksRulesǁrule_effect__mutmut_146":
+        "super().rule_effect(..., None): the base method raises without reading ctx",
+    "engine.rules.masks.xǁMasksRulesǁrule_answer__mutmut_4":
+        "super().rule_answer(None, ...): the base method raises without reading the state",
+    "engine.rules.masks.xǁMasksRulesǁrule_answer__mutmut_6":
+        "super().rule_answer(..., None, ids): the base method raises without reading ctx",
+    "engine.rules.masks.xǁMasksRulesǁrule_answer__mutmut_7":
+        "super().rule_answer(..., None): the base method raises without reading the ids",
     # engine/store.py (judged on the functions as of the store run of 2026-11-22)
     "engine.store.x__type_name__mutmut_17": (
         "names.get(.., None): every caller passes parsed JSON or _plain data, whose types are"
