@@ -459,6 +459,34 @@ def test_a_trigger_loop_stops_after_the_limit_with_a_clear_error(new_game: NewGa
     game.state.action_no += 1
     for _ in range(limit):
         step(game, effect, {})
-    # and so does another state
+    # and so does another state, even at the same action number
     other = new_game()
+    other.state.action_no = game.state.action_no
     assert isinstance(interp.step(other.state, {"effect": effect, "ctx": {}}), Step)
+
+
+def test_an_npc_with_every_condition_marked_is_taken_out(new_game: NewGame, h: Any) -> None:
+    game = new_game()
+    h.setup(game, *[ev.ConditionMarked(who="bo", condition=c) for c in game.pack.conditions])
+    assert events(step(game, {"type": "mark_condition", "who": "target"}, {"target": "bo"})) == [
+        said("Bo has nothing left and is taken out.")]
+
+
+def test_a_futile_list_names_its_prompt_without_the_end_marks(masks: Pack,
+                                                              new_game: NewGame) -> None:
+    """Every option would do nothing: the prompt (its ``?`` cut) says so, then play goes on."""
+    game = new_game()
+    move = masks.moves["unleash_powers"]
+    outcome = move.outcomes["weak_hit"]
+    assert outcome.choose is not None
+    heal = [s.Option.model_validate({"id": i, "text": i, "effects": [{"type": "clear_condition"}]})
+            for i in ("rest", "mend")]
+    choose = outcome.choose.model_copy(update={"prompt": "Pick one for X?", "options": heal})
+    pack = dataclasses.replace(masks, moves={**masks.moves, "unleash_powers": move.model_copy(
+        update={"outcomes": {**move.outcomes,
+                             "weak_hit": outcome.model_copy(update={"choose": choose})}})})
+    interp = Interpreter(pack, game.rules, game.interp.gm)
+    result = interp.step(game.state, {"choose": {"move": "unleash_powers",
+                                                 "key": "outcomes.weak_hit"}, "ctx": {}})
+    assert events(result) == [said("Pick one for X: nothing here can change anything now"
+                                   " (you have no condition marked).")]
