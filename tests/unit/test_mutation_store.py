@@ -473,8 +473,10 @@ def test_save_and_undo_failures_name_the_cause_and_file(
 def test_saves_stay_in_one_chunk_unless_asked(saves: Path) -> None:
     with create(saves) as store:
         state = state0()
-        for _ in range(3):
-            state = act(store, state)
+        for a in (1, 2, 3):
+            events = [{"n": a, "a": a, "v": 1}]
+            state = replay(state, events)
+            store.save(events, state)
     assert sorted(p.name for p in (saves / "camp" / "log").iterdir()) == ["000001.json"]
 
 
@@ -1195,3 +1197,13 @@ def test_the_second_set_aside_name_ends_in_two(tmp_path: Path) -> None:
     path.write_text("x")
     (tmp_path / "campaign.json.damaged-S").write_text("old")
     assert store_module._set_aside(path, "S") == tmp_path / "campaign.json.damaged-S-2"
+
+
+def test_a_recovery_chunk_keeps_non_ascii_text_as_is(saves: Path) -> None:
+    with CampaignStore.create(saves, "camp", {}, {**state0(), "hero": "Zoë"}) as store:
+        act(store, store.state)
+    log = saves / "camp" / "log"
+    (log / "000001.json").write_text("{", "utf-8")
+    CampaignStore.recover(saves, "camp", replay, make_meta)
+    raw = (log / "000001.json").read_bytes()
+    assert "Zoë".encode() in raw and b" " not in raw
