@@ -490,3 +490,54 @@ def test_a_futile_list_names_its_prompt_without_the_end_marks(masks: Pack,
                                                  "key": "outcomes.weak_hit"}, "ctx": {}})
     assert events(result) == [said("Pick one for X: nothing here can change anything now"
                                    " (you have no condition marked).")]
+
+
+def test_queue_items_without_a_context(new_game: NewGame) -> None:
+    """An item may come without ``ctx``: it plays as an empty one (no source, no target)."""
+    game = new_game()
+    old = game.state.pools["team"]
+    assert events(game.interp.step(game.state, {"effect": {"type": "track", "track": "team",
+                                                           "delta": 1}})) == [
+        {"type": "TrackChanged", "track": "team", "scope": "campaign", "delta": 1,
+         "value": old + 1, "reason": ""}]
+
+
+def test_single_condition_marks_and_clears_carry_their_source(new_game: NewGame, h: Any
+                                                              ) -> None:
+    game = new_game()
+    h.setup(game, *[ev.ConditionMarked(who="hero", condition=c)
+                    for c in ("afraid", "angry", "guilty", "hopeless")])
+    assert events(step(game, {"type": "mark_condition"}, WHY)) == [
+        {"type": "ConditionMarked", "who": "hero", "condition": "insecure",
+         "reason": "a test"}]
+    assert events(step(game, {"type": "clear_condition", "condition": "angry"}, WHY)) == [
+        {"type": "ConditionCleared", "who": "hero", "condition": "angry", "reason": "a test"}]
+
+
+def test_a_move_of_zero_on_a_full_track_is_not_futile(masks: Pack) -> None:
+    game = Game.new(potential_pack(masks), name="t", hero_name="Nova", stats={
+        "danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}, seed=3)
+    game.state.hero.tracks["strain"] = 3
+    zero = s.TrackDelta(type="track", track="strain", delta=0)
+    one = s.TrackDelta(type="track", track="strain", delta=1)
+    assert game.interp.futile(game.state, [zero], {}) is None
+    assert game.interp.futile(game.state, [one], {}) == "Strain is already full"
+
+
+def test_a_futile_list_is_judged_without_a_context(masks: Pack, new_game: NewGame) -> None:
+    """A choose item with no ``ctx``: options needing a target are futile, not a crash."""
+    game = new_game()
+    move = masks.moves["unleash_powers"]
+    outcome = move.outcomes["weak_hit"]
+    assert outcome.choose is not None
+    bond = [s.Option.model_validate({"id": i, "text": i, "effects": [{"type": "take_influence"}]})
+            for i in ("bond", "trust")]
+    choose = outcome.choose.model_copy(update={"prompt": "Whom?", "options": bond})
+    pack = dataclasses.replace(masks, moves={**masks.moves, "unleash_powers": move.model_copy(
+        update={"outcomes": {**move.outcomes,
+                             "weak_hit": outcome.model_copy(update={"choose": choose})}})})
+    interp = Interpreter(pack, game.rules, game.interp.gm)
+    result = interp.step(game.state, {"choose": {"move": "unleash_powers",
+                                                 "key": "outcomes.weak_hit"}})
+    assert events(result) == [said("Whom: nothing here can change anything now"
+                                   " (there is no target).")]
