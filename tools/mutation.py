@@ -108,6 +108,35 @@ EQUIVALENT: dict[str, str] = {
         "super().rule_answer(..., None, ids): the base method raises without reading ctx",
     "engine.rules.masks.xǁMasksRulesǁrule_answer__mutmut_7":
         "super().rule_answer(..., None): the base method raises without reading the ids",
+    # engine/rules/effects.py
+    "engine.rules.effects.x_outcome_for__mutmut_9":
+        'key.split("."): band ids are snake_case, so a key has exactly one dot',
+    "engine.rules.effects.x_outcome_for__mutmut_10":
+        'key.rsplit(".", 1): band ids are snake_case, so a key has exactly one dot',
+    "engine.rules.effects.x_outcome_for__mutmut_12":
+        'key.split(".", 2): band ids are snake_case, so a key has exactly one dot',
+    "engine.rules.effects.xǁInterpreterǁ_who__mutmut_3":
+        "getattr(eff, 'who', None): every effect given to _who has a who field (default self)",
+    "engine.rules.effects.xǁInterpreterǁ_who__mutmut_6":
+        "getattr(eff, 'who'): every effect given to _who has a who field (default self)",
+    "engine.rules.effects.xǁInterpreterǁ_who__mutmut_9":
+        "getattr default 'XXselfXX': every effect given to _who has a who field",
+    "engine.rules.effects.xǁInterpreterǁ_who__mutmut_10":
+        "getattr default 'SELF': every effect given to _who has a who field",
+    "engine.rules.effects.xǁInterpreterǁ_e_shift_labels__mutmut_25":
+        "{eff.down} when down is None excludes {None}: no stat has the id None",
+    "engine.rules.effects.xǁInterpreterǁtrack_step__mutmut_44":
+        "step.push = instead of +=: the Step was just made, its push is empty",
+    "engine.rules.effects.xǁInterpreterǁ_e_trigger_move__mutmut_12":
+        "default (None, 1): its count is never read, None never equals the key",
+    "engine.rules.effects.xǁInterpreterǁ_e_taken_out__mutmut_4":
+        "TakenOut without out=True: the event's out defaults to True",
+    "engine.rules.effects.xǁInterpreterǁ_e_clock__mutmut_16":
+        "advance_threat(pack, None, ...): advance_threat never reads the state",
+    "engine.rules.effects.xǁInterpreterǁanswer__mutmut_174":
+        "rule_answer(None, ...): no ruleset's rule_answer (base, Masks, CoW) reads the state",
+    "engine.rules.effects.x_clock_step__mutmut_19":
+        "0 <= new: with new > clock >= 0, new is at least 1",
     # engine/store.py (judged on the functions as of the store run of 2026-11-22)
     "engine.store.x__type_name__mutmut_17": (
         "names.get(.., None): every caller passes parsed JSON or _plain data, whose types are"
