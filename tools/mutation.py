@@ -17,8 +17,9 @@ takes a few minutes. The score printed is killed / (total - equivalent), where t
 equivalent mutants are the ones listed below with the reason each changes nothing.
 
 ``--part K/N`` runs only the mutants of the K-th of N groups of the module's functions
-(balanced by their length), so a large module fits in several runs of under ten minutes: part
-1 makes the mutants afresh, the later parts reuse them, so run them in order.
+(balanced by the seconds an earlier run took, else by length), so a large module fits in
+several runs of under ten minutes: part 1 makes the mutants afresh and plans the groups, the
+later parts reuse both, so run them in order.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / ".mutation"
@@ -137,7 +139,7 @@ EQUIVALENT: dict[str, str] = {
         "rule_answer(None, ...): no ruleset's rule_answer (base, Masks, CoW) reads the state",
     "engine.rules.effects.x_clock_step__mutmut_19":
         "0 <= new: with new > clock >= 0, new is at least 1",
-    # engine/store.py (judged on the functions as of the store run of 2026-11-22)
+    # engine/store.py (names as mutmut 3.8 numbers the store.py of 2026-11-22 19:20 UTC)
     "engine.store.x__type_name__mutmut_17": (
         "names.get(.., None): every caller passes parsed JSON or _plain data, whose types are"
         " all in the table"
@@ -213,13 +215,37 @@ EQUIVALENT: dict[str, str] = {
     ),
     "engine.store.x__backup__mutmut_9":
         "follow_symlinks=True: the same on Linux as mutmut_8",
+    "engine.store.x__inspect__mutmut_47":
+        "kind None for 'resume': no caller compares kind with 'resume' (only ok, none, rebuild)",
+    "engine.store.x__inspect__mutmut_57":
+        "kind 'XXresumeXX': no caller compares kind with 'resume'",
+    "engine.store.x__inspect__mutmut_58":
+        "kind 'RESUME': no caller compares kind with 'resume'",
+    "engine.store.x__inspect__mutmut_64":
+        "doc None for an ok campaign: only recover reads doc, and it returns at once for ok",
+    "engine.store.x__inspect__mutmut_69":
+        "doc left out for an ok campaign: only recover reads doc, and not for ok",
+    "engine.store.x__inspect__mutmut_78":
+        "the .bak path in a message that is suppressed: only the parsed document is used",
+    "engine.store.x__inspect__mutmut_123":
+        "doc None for 'rebuild': recover rebuilds from the log and never reads doc then",
+    "engine.store.x__inspect__mutmut_128":
+        "doc left out for 'rebuild': recover never reads doc then",
+    "engine.store.xǁCampaignStoreǁrecover__mutmut_62":
+        "copy.copy of a freshly read chunk's base: the chunk is not used again but for last_n()",
+    "engine.store.x__repair_log__mutmut_28":
+        "end = 1 with no chunk files: chunk 1 is not among the chunks, so the loop brings it to 0",
+    "engine.store.x__repair_log__mutmut_67":
+        "range(.., end + 2): chunks[end] exists, so the first chunk found is at most end",
+    "engine.store.xǁCampaignStoreǁ_read_chunk__mutmut_14":
+        "always a deep copy: undo's chunks are used the same way as a copy (only slower)",
     "engine.store.x__write_campaign_file__mutmut_13":
         "ensure_ascii=None is false, as False",
     "engine.store.x__write_chunk_file__mutmut_11":
         "ensure_ascii=None is false, as False",
     "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_3":
         "ensure_ascii=None is false, as False",
-    "engine.store.x__open_lock_file__mutmut_24":
+    "engine.store.x__open_lock_file__mutmut_28":
         "problem = None: only its truth is tested, and None is false like ''",
     "engine.store.xǁCampaignStoreǁ_load__mutmut_9":
         "_stale = None is false, as False",
@@ -239,11 +265,11 @@ EQUIVALENT: dict[str, str] = {
         "always look twice: the second read gives the same answer without a concurrent writer",
     "engine.store.x__text__mutmut_3":
         "str(value) for a str from JSON is the same string",
-    "engine.store.x__remove_known_files__mutmut_20":
+    "engine.store.x__remove_known_files__mutmut_26":
         "kept = 1: kept is only tested for zero",
-    "engine.store.x__remove_known_files__mutmut_21":
+    "engine.store.x__remove_known_files__mutmut_27":
         "kept -= 1: kept is only tested for zero, and -n is zero only when n is",
-    "engine.store.x__remove_known_files__mutmut_22":
+    "engine.store.x__remove_known_files__mutmut_28":
         "kept += 2: kept is only tested for zero",
     "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_4": (
         "allow_nan=None: no NaN or Infinity reaches a write (_plain refuses them on the way "
@@ -368,15 +394,54 @@ def function_prefixes(source: str) -> list[tuple[str, int]]:
     return [(name, (fn.end_lineno or fn.lineno) - fn.lineno + 1) for name, fn in found]
 
 
-def part_patterns(source: str, part: int, parts: int) -> list[str]:
-    """Mutant-name patterns for part ``part`` of ``parts`` (functions balanced by length)."""
-    loads = [0] * parts
-    groups: list[list[str]] = [[] for _ in range(parts)]
-    for name, size in sorted(function_prefixes(source), key=lambda x: (-x[1], x[0])):
-        k = loads.index(min(loads))
-        loads[k] += size
-        groups[k].append(name)
-    return [f"{name}__mutmut_*" for name in sorted(groups[part - 1])]
+def _meta(folder: Path, source: str) -> dict[str, Any]:
+    """mutmut's saved results for ``source`` in ``folder`` ({} if there are none)."""
+    path = folder / "mutants" / (source + ".meta")
+    return json.loads(path.read_text("utf-8")) if path.exists() else {}
+
+
+def save_timings(folder: Path, source: str) -> None:
+    """Add up the last run's seconds per function into ``timings.json`` (for --part)."""
+    durations = _meta(folder, source).get("durations_by_key", {})
+    if not durations:
+        return
+    path = folder / "timings.json"
+    timings: dict[str, float] = json.loads(path.read_text("utf-8")) if path.exists() else {}
+    per_function: dict[str, float] = {}
+    for mutant, seconds in durations.items():
+        prefix = mutant.rsplit("__mutmut_", 1)[0]
+        per_function[prefix] = per_function.get(prefix, 0.0) + float(seconds or 0)
+    timings.update(per_function)
+    path.write_text(json.dumps(timings, indent=1, sort_keys=True), "utf-8")
+
+
+def part_patterns(folder: Path, source: str, part: int, parts: int) -> list[str]:
+    """Mutant-name patterns for part ``part`` of ``parts``.
+
+    Part 1 plans the groups and saves the plan, so the later parts run exactly the rest. The
+    functions are balanced by the seconds an earlier run measured (``timings.json``), else by
+    their length in lines.
+    """
+    plan_path = folder / "plan.json"
+    plan = json.loads(plan_path.read_text("utf-8")) if plan_path.exists() else {}
+    if part == 1 or plan.get("parts") != parts:
+        timings_path = folder / "timings.json"
+        timings = (json.loads(timings_path.read_text("utf-8"))
+                   if timings_path.exists() else {})
+        functions = function_prefixes(source)
+        per_line = (sum(timings.values()) / max(1, sum(n for f, n in functions if f in timings))
+                    if timings else 1.0)
+        loads = [0.0] * parts
+        groups: list[list[str]] = [[] for _ in range(parts)]
+        weighted = [(timings.get(f, n * per_line), f) for f, n in functions]
+        for weight, name in sorted(weighted, key=lambda x: (-x[0], x[1])):
+            k = loads.index(min(loads))
+            loads[k] += weight
+            groups[k].append(name)
+        plan = {"parts": parts, "groups": [sorted(g) for g in groups]}
+        folder.mkdir(parents=True, exist_ok=True)
+        plan_path.write_text(json.dumps(plan, indent=1), "utf-8")
+    return [f"{name}__mutmut_*" for name in plan["groups"][part - 1]]
 
 
 def prepare(name: str, fresh: bool) -> Path:
@@ -502,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
             parser.error(f"--part takes K/N with 1 <= K <= N, like 1/3, not {args.part!r}")
         part, parts = int(m.group(1)), int(m.group(2))
-        patterns = part_patterns(MODULES[args.module][0], part, parts)
+        patterns = part_patterns(folder, MODULES[args.module][0], part, parts)
     if (args.report or args.again or args.resume) and not (folder / "mutants").exists():
         parser.error(f"no earlier run of {args.module}: run it once first")
     if args.resume and (args.part or args.again):
@@ -518,6 +583,7 @@ def main(argv: list[str] | None = None) -> int:
         fresh = not (args.again or args.resume) and (patterns is None or args.part.startswith("1/"))
         folder = prepare(args.module, fresh)
         run = subprocess.run([_mutmut(), "run", "--max-children", "1", *names], cwd=folder)
+        save_timings(folder, MODULES[args.module][0])
         if run.returncode != 0:
             print(f"mutmut failed (exit {run.returncode}); see its output above", file=sys.stderr)
             return run.returncode
