@@ -1157,7 +1157,7 @@ def test_the_lock_file_is_private_to_this_process(saves: Path) -> None:
         lock = saves / "camp" / ".lock"
         assert stat.S_IMODE(lock.stat().st_mode) & 0o111 == 0
         assert store._lock_fd is not None
-        assert os.get_inheritable(store._lock_fd) is False  # O_CLOEXEC: children do not hold it
+        assert os.get_inheritable(store._lock_fd) is False  # child processes do not hold it
     store.close()  # closing twice is harmless
     assert store.closed
 
@@ -1207,3 +1207,16 @@ def test_a_recovery_chunk_keeps_non_ascii_text_as_is(saves: Path) -> None:
     CampaignStore.recover(saves, "camp", replay, make_meta)
     raw = (log / "000001.json").read_bytes()
     assert "Zoë".encode() in raw and b" " not in raw
+
+
+def test_recover_lists_every_file_it_set_aside(saves: Path) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+        act(store, state, new_chunk=True)
+    log = saves / "camp" / "log"
+    for name in ("000001.json", "000002.json"):
+        (log / name).write_text("{", "utf-8")
+    done = CampaignStore.recover(saves, "camp", replay, make_meta)
+    assert re.fullmatch(rf"Resumed from campaign\.json \(event 4\)\. Set aside: "
+                        rf"log/000001\.json\.damaged-{STAMP}, log/000002\.json\.damaged-{STAMP}\. "
+                        rf"Undo cannot go back past this point\.", done), done
