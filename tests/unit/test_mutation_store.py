@@ -1220,3 +1220,11 @@ def test_recover_lists_every_file_it_set_aside(saves: Path) -> None:
     assert re.fullmatch(rf"Resumed from campaign\.json \(event 4\)\. Set aside: "
                         rf"log/000001\.json\.damaged-{STAMP}, log/000002\.json\.damaged-{STAMP}\. "
                         rf"Undo cannot go back past this point\.", done), done
+
+
+def test_repr_names_the_campaign_and_where_it_is(saves: Path) -> None:
+    store = create(saves)
+    act(store, state0())
+    assert repr(store) == f"<CampaignStore 'camp' at {saves / 'camp'} (event 2)>"
+    store.close()
+    assert repr(store) == f"<CampaignStore 'camp' at {saves / 'camp'} (closed)>"
