@@ -249,6 +249,10 @@ EQUIVALENT: dict[str, str] = {
         "O_NONBLOCK & O_CLOEXEC is 0: os.open makes every fd non-inheritable anyway (PEP 446), "
         "and opening a FIFO read-write never blocks on Linux"
     ),
+    "engine.store.x__read_regular__mutmut_32":
+        "reads of 2 MiB instead of 1 MiB: only the number of reads changes, not the bytes",
+    "engine.store.x__read_regular__mutmut_33":
+        "reads of 2 MiB instead of 1 MiB: only the number of reads changes, not the bytes",
     "engine.store.x__open_lock_file__mutmut_28":
         "problem = None: only its truth is tested, and None is false like ''",
     "engine.store.xǁCampaignStoreǁ_load__mutmut_9":

@@ -1228,3 +1228,34 @@ def test_repr_names_the_campaign_and_where_it_is(saves: Path) -> None:
     assert repr(store) == f"<CampaignStore 'camp' at {saves / 'camp'} (event 2)>"
     store.close()
     assert repr(store) == f"<CampaignStore 'camp' at {saves / 'camp'} (closed)>"
+
+
+def test_reading_a_save_file_at_and_over_its_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    path.write_bytes(b"x" * 10)
+    assert store_module._read_regular(path, limit=10) == b"x" * 10
+    with pytest.raises(SaveError) as err:
+        store_module._read_regular(path, limit=9)
+    assert err.value.message == (f"{path} is too large (10 bytes; Sidekick reads save files of "
+                                 f"at most 9 bytes).")
+    big = bytes(range(256)) * 6000  # 1.5 MiB: read in more than one part
+    path.write_bytes(big)
+    assert store_module._read_regular(path) == big
+
+
+def test_reading_a_save_file_names_the_failure(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "file").write_text("x")
+    bad = tmp_path / "file" / "campaign.json"
+    with pytest.raises(SaveError) as err:
+        store_module._read_regular(bad)
+    assert err.value.message == f"Cannot read {bad}: Not a directory."
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "file")
+    with pytest.raises(SaveError) as err:
+        store_module._read_regular(link)
+    assert err.value.message.startswith(f"{link} is a symbolic link: Sidekick does not follow")
+    monkeypatch.setattr(store_module.os, "read", fail_with(errno.EIO, "Disk on fire"))
+    with pytest.raises(SaveError) as err:
+        store_module._read_regular(tmp_path / "file")
+    assert err.value.message == f"Cannot read {tmp_path / 'file'}: Disk on fire."
