@@ -222,7 +222,7 @@ def _key_path(loc: Iterable[Any]) -> str:
 
 
 def _describe(err: Any) -> str:
-    msg = err["msg"]
+    msg = str(err["msg"]).removeprefix("Value error, ")  # our own validators' words, bare
     if err["type"] == "extra_forbidden":
         return "unknown key (check the spelling; see the README's content format)"
     if err["type"] == "missing":

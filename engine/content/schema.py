@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A stable snake_case id.")]
 Who = Literal["self", "target"]
@@ -57,6 +57,13 @@ class ShiftLabel(Model):
     stat: Id | None = None
     by: int = 1
     who: Who = "self"
+
+    @field_validator("by")
+    @classmethod
+    def _moves(cls, value: int) -> int:
+        if value == 0:
+            raise ValueError("a shift of 0 changes nothing: use 1 (up) or -1 (down)")
+        return value
 
 
 class TakeInfluence(Model):

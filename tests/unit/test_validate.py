@@ -369,3 +369,11 @@ def test_city_rule_effects_must_be_known(pack: Maker) -> None:
     assert probs[0].startswith(f"{path}/moves.yaml: moves[0] ({first}).before: unknown rule"
                                " effect 'mark_haet' (the city_of_whispers rules know ")
     assert "mark_heat" in probs[0] and "choose_from_band" in probs[0]
+
+
+def test_a_label_shift_of_zero_is_refused(pack: Maker) -> None:
+    path = pack(moves=lambda d: d["moves"].append(
+        no_roll_move("still", {"type": "shift_label", "stat": "danger", "by": 0})))
+    found = [p for p in problems_of(path) if "shift of 0" in p]
+    assert len(found) == 1 and "moves.yaml" in found[0]
+    assert found[0].endswith(".by: a shift of 0 changes nothing: use 1 (up) or -1 (down)")
