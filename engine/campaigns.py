@@ -38,10 +38,13 @@ def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *
         except ValidationError as e:
             first = e.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise SaveError(
-                f"{saves_dir / campaign_id / 'campaign.json'}: the saved state is damaged at"
-                f" {where}: {first['msg']}. The file was left as it is."
-            ) from None
+            msg = str(first["msg"])
+            if msg.startswith("Value error, "):  # our own check: its words say it all
+                text = f"{msg.removeprefix('Value error, ')}"
+            else:
+                text = f"the saved state is damaged at {where}: {msg}"
+            raise SaveError(f"{saves_dir / campaign_id / 'campaign.json'}: {text}. The file was"
+                            f" left as it is.") from None
         return Game(pack, state, store)
     except BaseException:
         store.close()
