@@ -1259,3 +1259,15 @@ def test_reading_a_save_file_names_the_failure(tmp_path: Path,
     with pytest.raises(SaveError) as err:
         store_module._read_regular(tmp_path / "file")
     assert err.value.message == f"Cannot read {tmp_path / 'file'}: Disk on fire."
+
+
+def test_a_recovery_is_checked_down_to_the_oldest_chunk(saves: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+        act(store, state, new_chunk=True)
+    (saves / "camp" / "log" / "000001.json").write_text("{", "utf-8")
+    monkeypatch.setattr(store_module, "_repair_log", lambda *args: [])
+    with pytest.raises(SaveError) as err:
+        CampaignStore.recover(saves, "camp", replay, make_meta)
+    assert err.value.message.startswith("Recovering campaign 'camp' did not repair it: ")
