@@ -343,18 +343,28 @@ class DiceDialog(Dialog):
         self.summary = summary
         self.submit = submit
 
+    placeholder = "e.g. 3 5"
+
+    def hint(self) -> str:
+        """What the dice box asks for."""
+        return f"Roll {self.notation} and type the faces (like 3 5):"
+
+    def buttons(self) -> ComposeResult:
+        """The dialog's buttons."""
+        yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
+        yield Button("Cancel (esc)", id="cancel", compact=True)
+
     def compose(self) -> ComposeResult:
         """What to roll, the input, errors."""
         yield KeyBar()
         with Vertical(classes="dialog"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Static(self.summary, classes="dialog-message")
-            yield Label(f"Roll {self.notation} and type the faces (like 3 5):")
-            yield _field("e.g. 3 5", id="faces")
+            yield Label(self.hint())
+            yield _field(self.placeholder, id="faces")
             yield self.error_line()
             with Horizontal(classes="buttons"):
-                yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+                yield from self.buttons()
 
     def on_mount(self) -> None:
         """Focus the dice box."""
@@ -363,7 +373,7 @@ class DiceDialog(Dialog):
     @on(Input.Submitted, "#faces")
     @on(Button.Pressed, "#ok")
     def _submit(self) -> None:
-        self.answer(self.query_one("#faces", Input).value)
+        self.answer(self.query_one("#faces", Input).value.strip())
         if not self.closed:
             self.query_one("#faces", Input).focus()
 

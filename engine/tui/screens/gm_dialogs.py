@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from engine.errors import EngineError
 from engine.journal import scene_heading
-from engine.tui.screens.dialogs import Dialog, Submit
+from engine.tui.screens.dialogs import Dialog, DiceDialog, Submit
 from engine.tui.text import ACCENT, DIM, FG, GOOD
 from engine.tui.widgets.keybar import KeyBar
 
@@ -294,44 +294,24 @@ class TableDialog(Dialog):
         self.finish(None)
 
 
-class RollDiceDialog(Dialog):
+class RollDiceDialog(DiceDialog):
     """A roll in a campaign whose dice are ``mixed``: type the faces of your own dice, or
     leave the field empty (or press "Roll for me") to have the campaign roll them. It answers
     the text typed ("" for rolled for you)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"),
                 Binding("ctrl+r", "roll_for_me", "Roll for me")]
+    placeholder = "e.g. 3 5, or leave empty"
 
-    def __init__(self, title: str, notation: str, summary: Text, submit: Submit) -> None:
-        super().__init__(title)
-        self.notation = notation
-        self.summary = summary
-        self.submit = submit
+    def hint(self) -> str:
+        """Either way of rolling."""
+        return _dice_hint("mixed", self.notation)
 
-    def compose(self) -> ComposeResult:
-        """What to roll, the faces, and both ways to roll."""
-        yield KeyBar()
-        with Vertical(classes="dialog"):
-            yield Label(self.dialog_title, classes="dialog-title")
-            yield Static(self.summary, classes="dialog-message")
-            yield Label(_dice_hint("mixed", self.notation))
-            yield Input(placeholder="e.g. 3 5, or leave empty", id="faces", compact=True)
-            yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Roll for me (^R)", id="for-me", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
-
-    def on_mount(self) -> None:
-        """Focus the dice box."""
-        self.query_one("#faces", Input).focus()
-
-    @on(Input.Submitted, "#faces")
-    @on(Button.Pressed, "#ok")
-    def _ok(self) -> None:
-        self.answer(self.query_one("#faces", Input).value.strip())
-        if not self.closed:
-            self.query_one("#faces", Input).focus()
+    def buttons(self) -> ComposeResult:
+        """Roll with the faces typed, roll for me, cancel."""
+        yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
+        yield Button("Roll for me (^R)", id="for-me", compact=True)
+        yield Button("Cancel (esc)", id="cancel", compact=True)
 
     def action_roll_for_me(self) -> None:
         """Let the campaign roll."""
@@ -340,10 +320,6 @@ class RollDiceDialog(Dialog):
     @on(Button.Pressed, "#for-me")
     def _for_me(self) -> None:
         self.action_roll_for_me()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
-        self.finish(None)
 
 
 DICE_MODE_OPTIONS = [
