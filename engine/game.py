@@ -28,6 +28,7 @@ from engine.dice import (
 from engine.errors import IllegalAction
 from engine.gm import oracle, scenes
 from engine.gm.moves import make_gm_move
+from engine.journal import result_label
 from engine.odds import band_odds_text, band_of, percent
 from engine.rules import events as ev
 from engine.rules import resolve, ruleset_for
@@ -421,7 +422,8 @@ class Game:
             adjs = self.rules.adjustments(self.state, move, f.roll)
             options = [opt("keep", "Keep the result")] + [
                 opt(a.id, a.label, a.detail) for a in adjs]
-            return Prompt("adjust", f"{f.roll['band_name']} ({f.roll['total']}). Change it?",
+            return Prompt("adjust", f"{result_label(f.roll['band_name'], f.roll['total'])}."
+                          " Change it?",
                           options, context={"roll": f.roll})
         p = f.prompt or {}
         context = dict(p.get("context") or {})

@@ -28,6 +28,12 @@ def upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def result_label(band_name: str, total: int) -> str:
+    """A band and its total for a header: "Weak hit (7)", or "Weak hit (7-9): 8" when the
+    band's name carries its range already."""
+    return f"{band_name}: {total}" if band_name.endswith(")") else f"{band_name} ({total})"
+
+
 def roll_why(e: dict[str, Any]) -> str:
     """One line explaining a roll."""
     faces = " ".join(str(f) for f in e["kept"])

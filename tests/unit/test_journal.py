@@ -9,7 +9,7 @@ import pytest
 
 from engine.content.loader import Pack
 from engine.game import Game
-from engine.journal import render, render_all, roll_why
+from engine.journal import render, render_all, result_label, roll_why
 from engine.rules import events as ev
 
 NewGame = Callable[..., Game]
@@ -172,3 +172,12 @@ def test_blanks_survive_the_journal() -> None:
     event = {"type": "QuestionsAsked", "move": "x",
              "questions": ["What here could help me ___?"]}
     assert render(event) == "Asked: What here could help me ___?"
+
+
+@pytest.mark.parametrize(("band", "total", "label"), [
+    ("Weak hit", 7, "Weak hit (7)"),
+    ("Strong hit (10-11)", 11, "Strong hit (10-11): 11"),
+    ("Miss (6-)", 4, "Miss (6-): 4"),
+])
+def test_result_label_shows_the_total_once(band: str, total: int, label: str) -> None:
+    assert result_label(band, total) == label

@@ -24,6 +24,7 @@ from textual.widgets import Button, ContentSwitcher, Input, Static
 from engine.dice import parse_faces
 from engine.errors import EngineError
 from engine.game import Game
+from engine.journal import result_label
 from engine.tui.commands import PlayCommands
 from engine.tui.messages import MenuPicked, RollCommand
 from engine.tui.screens.dialogs import (
@@ -610,7 +611,7 @@ class PlayScreen(Screen[None]):
         if rolled is not None:
             now = {**rolled, **ctx.get("adjusted", {})}
             tone = band_tones(self.game.pack, rolled["move"]).get(now["band"], "mixed")
-            out.append(f" {now['band_name']} ({now['total']}) ",
+            out.append(f" {result_label(now['band_name'], now['total'])} ",
                        f"bold #1a1b26 on {TONES[tone]}")
             out.append(" ")
         outcome = ctx.get("outcome")
