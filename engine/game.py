@@ -49,7 +49,7 @@ class Persistence(Protocol):
 
     def truncate_from_action(self, action_no: int, state: dict[str, Any]) -> None: ...
 
-    def events(self) -> Iterator[dict[str, Any]]: ...
+    def events(self, markers: bool = False) -> Iterator[dict[str, Any]]: ...
 
 
 class MemoryStore:
@@ -76,7 +76,7 @@ class MemoryStore:
         self.log = [e for e in self.log if e["a"] < action_no]
         self.state = state
 
-    def events(self) -> Iterator[dict[str, Any]]:
+    def events(self, markers: bool = False) -> Iterator[dict[str, Any]]:
         """Every event."""
         return iter(self.log)
 

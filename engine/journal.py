@@ -156,6 +156,11 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return f"\n## Scene {e['number']}: {scene_heading(e)}{stakes}"
         case "SceneEnded":
             return f"_Scene {e['number']} ends._"
+        case "Recovered":
+            when = str(e.get("at", ""))[:16].replace("T", " ")
+            return (f"_The save was recovered here ({when} UTC): what came just before was in a"
+                    f" damaged file, set aside in the campaign's folder; the story goes on from"
+                    f" the last saved state._")
         case "SessionStarted":
             return f"\n# Session {e['number']}"
         case "SessionEnded":

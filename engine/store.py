@@ -1493,13 +1493,19 @@ class CampaignStore:
         self._ready()
         return copy.deepcopy(self._state)
 
-    def events(self) -> Iterator[dict[str, Any]]:
-        """Every logged event, oldest first (reads all chunks, one at a time)."""
+    def events(self, markers: bool = False) -> Iterator[dict[str, Any]]:
+        """Every logged event, oldest first (reads all chunks, one at a time). ``markers``:
+        also a ``Recovered`` dict where a recovery began a chunk, for the journal (never
+        applied: it is no event of the rules)."""
         self._ready()
         last, end = self._chunk_no, self._state["event_no"]
         prev_n: int | None = None
         for no in range(1, last + 1):
             chunk = self._read_chunk(no, private=True)
+            if markers and chunk.recovered is not None:
+                yield {"type": "Recovered", "at": chunk.recovered,
+                       "n": int(chunk.base.get("event_no", 0) or 0),
+                       "a": int(chunk.base.get("action_no", 0) or 0)}
             for _doc_id, event in chunk.events:
                 if event["n"] > end:  # saved elsewhere after this read-only store was opened
                     return

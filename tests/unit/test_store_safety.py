@@ -21,6 +21,7 @@ import engine.store as store_module
 from engine.campaigns import close_game, new_game, open_game, recover_campaign
 from engine.cli import main
 from engine.errors import IllegalAction, SaveError
+from engine.journal import render
 from engine.store import (
     BACKUP_FILE,
     CAMPAIGN_FILE,
@@ -862,3 +863,19 @@ def test_an_id_one_past_the_maximum_is_refused(saves: Path, cid: str) -> None:
     (saves / cid).mkdir()  # made by hand: not a campaign, never listed
     assert list_campaigns(saves) == []
 
+
+
+def test_the_journal_marks_where_a_recovery_began(saves: Path) -> None:
+    camp = make(saves, actions=3)
+    camp.store.close()
+    (saves / "camp" / "log" / "000001.json").write_text("{ torn", encoding="utf-8")
+    CampaignStore.recover(saves, "camp", rebuild, make_meta)
+    with CampaignStore.open(saves, "camp") as store:
+        plain = list(store.events())
+        marked = list(store.events(markers=True))
+    assert all(e.get("type") != "Recovered" for e in plain)  # the rules never see it
+    assert [e["type"] for e in marked[:1]] == ["Recovered"]
+    assert marked[1:] == plain
+    line = render(marked[0])
+    assert line is not None and line.startswith("_The save was recovered here (")
+    assert "set aside in the campaign's folder" in line

@@ -137,7 +137,7 @@ class PlayScreen(Screen[None]):
     def on_mount(self) -> None:
         """Load the journal from the log and show whatever the engine waits for."""
         try:
-            self.events = list(self.game.store.events())
+            self.events = list(self.game.store.events(markers=True))
         except EngineError as e:
             self.events = []
             self.sidekick.show_error(e)
