@@ -32,7 +32,7 @@ from engine.journal import result_label
 from engine.odds import band_odds_text, band_of, percent
 from engine.rules import events as ev
 from engine.rules import resolve, ruleset_for
-from engine.rules.base import Item, Need, Step, effect_item, gm_random, opt
+from engine.rules.base import Item, Need, Step, effect_item, opt
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import CampaignState, Flow, Hero
 from engine.triggers import Matcher
@@ -1049,11 +1049,14 @@ class Game:
             raise IllegalAction(f"this campaign uses physical dice: roll a d{sides} for"
                                 f" {tdef.name}")
         entered = roll is not None and sides > 1
-        face = roll if entered else (
-            1 if sides == 1 else gm_random(self.state, f"table:{table}:hand").randint(1, sides))
-        assert isinstance(face, int)
-        entry = scenes.entry_for_roll(tdef, face)
-        how = f"your d{sides}: {face}" if entered else f"the {self.pack.system.gm_title}'s pick"
+        if entered:
+            assert isinstance(roll, int)
+            entry = scenes.entry_for_roll(tdef, roll)
+        else:  # the GM's own weighted draw, as for every other table it reads
+            drawn = scenes.draw(self.pack, self.state, table, "hand")
+            assert drawn is not None
+            entry = drawn
+        how = f"your d{sides}: {roll}" if entered else f"the {self.pack.system.gm_title}'s pick"
         with self._action("table"):
             self._emit(ev.Narrated(text=f"{tdef.name} ({how}): {entry.text}", by="gm"))
             self._run([effect_item(e, {"source": tdef.name}) for e in entry.effects])
