@@ -558,10 +558,9 @@ class PlayScreen(Screen[None]):
         if p.kind not in CHOICE_KINDS:
             return None
         ctx = self._choice_context()
-        # the core's word wins where it gives one: the roll as it stands, the GM's move
+        # the core says which roll this choice follows, as it stands after any adjustment
         if p.context.get("roll"):
             ctx["rolled"] = p.context["roll"]
-            ctx.pop("adjusted", None)
         if p.context.get("gm"):
             ctx["gm"] = p.context["gm"]
         gm = ctx.get("gm")
@@ -577,8 +576,8 @@ class PlayScreen(Screen[None]):
                             lambda ids: self._submit(self.game.choose, ids))
 
     def _choice_context(self) -> dict[str, Any]:
-        """What led to the pending choice: the move in hand (its trigger, its roll as it
-        stands after any adjustment, its outcome) and a GM move made since, if any.
+        """What led to the pending choice: the move in hand (its trigger and its outcome) and
+        a GM move made since, if any. The roll comes from the core (``Prompt.context``).
 
         Only the move the flow is resolving counts; a choice outside a move (a GM move asked
         for with ^G, the end of a scene) looks only at the last action's events.
@@ -592,10 +591,6 @@ class PlayScreen(Screen[None]):
                 break
             if t == "GMMoveMade" and "gm" not in out and "outcome" not in out:
                 out["gm"] = e
-            elif t == "RollAdjusted" and "adjusted" not in out and "rolled" not in out:
-                out["adjusted"] = e
-            elif t == "Rolled" and "rolled" not in out:
-                out["rolled"] = e
             elif t == "OutcomeReached" and "outcome" not in out:
                 out["outcome"] = e
             elif t == "MoveTriggered" and (not flow.move or e.get("move") == flow.move):
@@ -607,10 +602,9 @@ class PlayScreen(Screen[None]):
         """The roll's result as it stands now (after Team, a tier bump...), the outcome text of
         the move in hand and what the GM said, for context above a choice."""
         out = Text()
-        rolled = ctx.get("rolled")
-        if rolled is not None:
-            now = {**rolled, **ctx.get("adjusted", {})}
-            tone = band_tones(self.game.pack, rolled["move"]).get(now["band"], "mixed")
+        now = ctx.get("rolled")
+        if now is not None:
+            tone = band_tones(self.game.pack, now["move"]).get(now["band"], "mixed")
             out.append(f" {result_label(now['band_name'], now['total'])} ",
                        f"bold #1a1b26 on {TONES[tone]}")
             out.append(" ")
