@@ -53,7 +53,8 @@ def roll_why(e: dict[str, Any]) -> str:
 def scene_heading(e: dict[str, Any]) -> str:
     """A scene's title and place, the place only once: a title that is the start of the
     location (as the GM's framing makes it) gives the location alone."""
-    title, where = e.get("title", "").strip(), e.get("location", "").strip()
+    title: str = e.get("title", "").strip()
+    where: str = e.get("location", "").strip()
     if not where:
         return title
     head = where.split(",")[0].strip().rstrip(".")
@@ -92,7 +93,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return (f"🎲 {e['source']} {e['amount']:+d}: now {e['total']} →"
                     f" **{e['band_name']}**")
         case "OutcomeReached":
-            return e["text"]
+            text: str = e["text"]
+            return text
         case "OptionsChosen":
             texts = [t.strip() for t in e["texts"] if t.strip()]
             if not texts:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -163,7 +163,10 @@ def _problem(err: Any, raw: Any) -> str:
     return f"{path}: expected {want}, got {_clip(value)}"
 
 
-def _check(model: type[BaseModel], data: Any, where: str) -> Any:
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _check(model: type[_M], data: Any, where: str) -> _M:
     try:
         return model.model_validate(data)
     except ValidationError as e:

@@ -511,7 +511,7 @@ def _check_campaign(path: Path, data: dict[str, Any] | None) -> dict[str, Any]:
     table = data.get(TABLE)
     if not isinstance(table, dict) or "1" not in table:
         raise SaveError(f"{path} is damaged: it has no campaign record (table {TABLE!r}, doc 1).")
-    doc = table["1"]
+    doc: dict[str, Any] = table["1"]
     fmt = doc.get("format")
     if not _is_int(fmt):
         raise SaveError(f"{path} is damaged: 'format' should be an integer, found "
@@ -553,7 +553,8 @@ class _Chunk:
 
     def last_n(self) -> int:
         """Number of the chunk's last event, or of its base when it has none."""
-        return self.events[-1][1]["n"] if self.events else self.base["event_no"]
+        n: int = self.events[-1][1]["n"] if self.events else self.base["event_no"]
+        return n
 
 
 def _check_chunk(no: int, path: Path, data: dict[str, Any] | None) -> _Chunk:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -42,7 +42,7 @@ class PlayCommands(_Commands):
 
     def entries(self) -> Iterator[Command]:
         """Moves first, then table talk, NPC presence and clearing actions."""
-        screen: PlayScreen = self.screen  # type: ignore[assignment]
+        screen = cast("PlayScreen", self.screen)  # the provider of PlayScreen.COMMANDS
         game = screen.game
         free = game.flow.stage in ("fiction", "move")
         if free:
@@ -76,7 +76,7 @@ class PlayCommands(_Commands):
                 yield (f"I took the clearing action for {cond.name}",
                        partial(screen.took_clearing_action, cid), cond.clear_by)
         yield ("Show or hide the character sheet", screen.action_toggle_sheet, "Ctrl+B")
-        yield ("Help: keys and how to play", screen.app.action_help, "F1")  # type: ignore[attr-defined]
+        yield ("Help: keys and how to play", screen.sidekick.action_help, "F1")
         yield ("Back to the campaigns", screen.action_leave, "F10")
 
 
@@ -85,11 +85,11 @@ class TitleCommands(_Commands):
 
     def entries(self) -> Iterator[Command]:
         """New campaign, then each saved campaign."""
-        screen: TitleScreen = self.screen  # type: ignore[assignment]
+        screen = cast("TitleScreen", self.screen)  # the provider of TitleScreen.COMMANDS
         yield ("New campaign", screen.action_new, "N")
         for c in screen.campaigns:
             yield (f"Resume {c.name}", partial(screen.resume, c.id),
                    c.error or f"{c.hero} · {c.scene}")
         for c in screen.campaigns:
             yield (f"Delete {c.name}", partial(screen.confirm_delete, c.id), "asks first")
-        yield ("Help: keys and how to play", screen.app.action_help, "F1")  # type: ignore[attr-defined]
+        yield ("Help: keys and how to play", screen.sidekick.action_help, "F1")

@@ -3,7 +3,7 @@ keeping what the player typed) or None, in which case the dialog closes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,7 +166,7 @@ class ChoiceList(OptionList):
         """An option could not be marked: the limit is reached."""
 
     def __init__(self, options: Sequence[tuple[str, Text]], marked: Sequence[str], limit: int,
-                 blocked: Sequence[str] = (), **kwargs: Any) -> None:
+                 blocked: Collection[str] = (), **kwargs: Any) -> None:
         self.prompts = dict(options)
         self.blocked = set(blocked)
         """Options shown (dimmed, with their reason) but never marked."""
@@ -222,7 +222,7 @@ class ChoiceDialog(Dialog):
         super().__init__(title)
         self.message = message
         self.options = list(options)
-        self.blocked = {o["id"] for o in self.options if o.get("disabled")}
+        self.blocked: set[str] = {o["id"] for o in self.options if o.get("disabled")}
         """Options that can do nothing now: shown dimmed with the reason, never sent."""
         usable = len(self.options) - len(self.blocked)
         self.lo, self.hi = min(lo, usable), hi

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on
@@ -60,7 +60,7 @@ class NewCampaignScreen(Screen[None]):
     @property
     def sidekick(self) -> SidekickApp:
         """The app, typed."""
-        return self.app  # type: ignore[return-value]
+        return cast("SidekickApp", self.app)  # Textual types every screen's app as App[object]
 
     def compose(self) -> ComposeResult:
         """The form."""
@@ -189,7 +189,7 @@ class NewCampaignScreen(Screen[None]):
             sel.value = roles[min(i, len(roles) - 1)][1]
         stats = self.query_one("#stats", Horizontal)
         stats.remove_children()
-        boxes: list[Any] = []
+        boxes: list[Vertical] = []
         for st in pack.stats.values():
             boxes.append(Vertical(Label(st.name),
                                   _field("0", type="integer", id=f"stat-{st.id}",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on
@@ -31,6 +31,7 @@ from engine.tui.screens.dialogs import (
     AddNpcDialog,
     ChoiceDialog,
     ConfirmDialog,
+    Dialog,
     DiceDialog,
     EndSceneDialog,
     MovesDialog,
@@ -107,12 +108,12 @@ class PlayScreen(Screen[None]):
         self._topbar = Text()
         self._names: dict[str, str] = {}
         self._names_seen = 0
-        self._queued: list[tuple[Callable[[], Any], Callable[[Any], None] | None]] = []
+        self._queued: list[tuple[Callable[[], Dialog | None], Callable[[Any], None] | None]] = []
 
     @property
     def sidekick(self) -> SidekickApp:
         """The app, typed."""
-        return self.app  # type: ignore[return-value]
+        return cast("SidekickApp", self.app)  # Textual types every screen's app as App[object]
 
     # ------------------------------------------------------------------ layout
 
@@ -621,7 +622,7 @@ class PlayScreen(Screen[None]):
             out.append("\n\n")
         return out
 
-    def push_dialog(self, factory: Callable[[], Any],
+    def push_dialog(self, factory: Callable[[], Dialog | None],
                     on_result: Callable[[Any], None] | None = None) -> None:
         """Show the dialog ``factory`` makes now, or once this screen is on top again.
 

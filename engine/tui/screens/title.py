@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on
@@ -65,7 +65,7 @@ class TitleScreen(Screen[None]):
     @property
     def sidekick(self) -> SidekickApp:
         """The app, typed."""
-        return self.app  # type: ignore[return-value]
+        return cast("SidekickApp", self.app)  # Textual types every screen's app as App[object]
 
     def compose(self) -> ComposeResult:
         """Logo, tagline, the list (or a friendly start), details, footer."""

@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.widget import Widget
 
 from engine.tui.messages import RollCommand
@@ -64,7 +65,7 @@ class RollPanel(Widget, can_focus=True):
         """Ask the screen to act."""
         self.post_message(RollCommand(kind))
 
-    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """As tall as the text wrapped at ``width``."""
         return len(self.render_text(width).wrap(self.app.console, max(width, 10)))
 
