@@ -1,0 +1,37 @@
+"""City of Whispers: its ruleset (``CityRules``), events, and the typed sheet and factions.
+
+- ``data``: what content says a game starts with (``system.yaml`` ``data``, archetypes)
+- ``sheet``: the hero's sheet in ``hero.data``, as typed models
+- ``factions_model``: the factions in ``state.data["factions"]``, as typed models
+- ``events``: the two events that write them
+- ``common``: constants and the shared reading of the state
+- ``factions``: the faction moves' rule effects
+- ``rules``: ``CityRules``, everything else (rolls, declarations, the hero's rule effects)
+- ``view``: the sheet sections the app draws
+"""
+
+from __future__ import annotations
+
+from engine.rules.cow.data import FactionStart, HeroStart, SystemData, TieStart
+from engine.rules.cow.events import CityFactionChanged, CitySheetChanged
+from engine.rules.cow.factions_model import Faction, Project
+from engine.rules.cow.rules import CityRules
+from engine.rules.cow.sheet import Belief, CitySheet, Demand, History, Scheme, Tie
+
+__all__ = [
+    "Belief",
+    "CityFactionChanged",
+    "CityRules",
+    "CitySheet",
+    "CitySheetChanged",
+    "Demand",
+    "Faction",
+    "FactionStart",
+    "HeroStart",
+    "History",
+    "Project",
+    "Scheme",
+    "SystemData",
+    "Tie",
+    "TieStart",
+]
