@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.checks import require_checked
 from engine.content.loader import get_pack
 from engine.errors import EngineError, IllegalAction, SaveError
 from engine.game import Game
@@ -32,7 +33,7 @@ def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *
         store = CampaignStore.open(saves_dir, campaign_id)
     try:
         system = store.meta.get("system") or store.state.get("system")
-        pack = get_pack(str(system), content)
+        pack = require_checked(get_pack(str(system), content))
         try:
             state = CampaignState.model_validate(store.state)
         except ValidationError as e:
@@ -74,7 +75,7 @@ def new_game(
     """
     if not isinstance(name, str) or not name.strip():
         raise IllegalAction("A campaign needs a name: the name given is blank.")
-    pack = get_pack(system, content)
+    pack = require_checked(get_pack(system, content))
     cid = campaign_id or unique_id(Path(saves_dir), name)
     staged: list[CampaignStore] = []
 

@@ -271,8 +271,10 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Validate content packs: schema, id references, band coverage."""
-    from engine.content.loader import discover, load_pack
+    """Validate content packs: schema, id references, band coverage, and what the rulesets
+    and the GM define (rulesets, rule effects, preconditions)."""
+    from engine.checks import load_checked
+    from engine.content.loader import discover
     from engine.errors import ContentError
 
     paths = [Path(p) for p in args.paths] if args.paths else list(
@@ -280,7 +282,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     bad = 0
     for p in paths:
         try:
-            pack = load_pack(p)
+            pack = load_checked(p)
         except ContentError as e:
             bad += 1
             sys.stderr.write(f"✗ {_clip(str(p), 200)[1:-1]}\n")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import string
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -325,6 +325,74 @@ def _effect_sites(pack: Pack) -> Iterator[tuple[str, str, Any]]:
             yield "gm.yaml", f"threats.{threat.id}.doom_effects", eff
 
 
+Loc = tuple[str | int, ...]
+"""A key path inside a file, as keys and list indexes (``("moves", 3, "before", 0)``)."""
+
+
+def _effects_at(loc: Loc, effects: Iterable[Any]) -> Iterator[tuple[Loc, Any]]:
+    for j, eff in enumerate(effects):
+        yield (*loc, j), eff
+        if isinstance(eff, s.OneOf):
+            for k, o in enumerate(eff.options):
+                yield from _effects_at((*loc, j, "options", k, "effects"), o.effects)
+
+
+def effect_locations(pack: Pack) -> Iterator[tuple[str, Loc, Any]]:
+    """(file, key path, effect) for every effect in the pack, one_of branches, random events
+    and table entries included; the key path finds the effect's line with ``line_of``."""
+    for i, m in enumerate(pack.moves.values()):
+        yield from (("moves.yaml", loc, e) for loc, e in _effects_at(("moves", i, "before"),
+                                                                       m.before))
+        for key, out in _outcomes(m):
+            base: Loc = ("moves", i, *key.split("."))
+            yield from (("moves.yaml", loc, e)
+                        for loc, e in _effects_at((*base, "effects"), out.effects))
+            if out.choose:
+                for k, opt in enumerate(out.choose.options):
+                    yield from (("moves.yaml", loc, e) for loc, e in _effects_at(
+                        (*base, "choose", "options", k, "effects"), opt.effects))
+    sys_ = pack.system
+    for i, tr in enumerate(sys_.tracks):
+        yield from (("system.yaml", loc, e)
+                    for loc, e in _effects_at(("tracks", i, "on_full"), tr.on_full))
+    yield from (("system.yaml", loc, e) for loc, e in _effects_at(
+        ("session", "start_effects"), sys_.session.start_effects))
+    for i, adv in enumerate(sys_.advancements):
+        yield from (("system.yaml", loc, e)
+                    for loc, e in _effects_at(("advancements", i, "effects"), adv.effects))
+    for i, g in enumerate(pack.gm_moves):
+        yield from (("gm.yaml", loc, e) for loc, e in _effects_at(("moves", i, "effects"),
+                                                                    g.effects))
+    for i, th in enumerate(pack.gm.threats):
+        yield from (("gm.yaml", loc, e)
+                    for loc, e in _effects_at(("threats", i, "doom_effects"), th.doom_effects))
+    for i, ent in enumerate(pack.gm.random_events):
+        yield from (("gm.yaml", loc, e)
+                    for loc, e in _effects_at(("random_events", i, "effects"), ent.effects))
+    for i, table in enumerate(pack.tables.values()):
+        for k, ent in enumerate(table.entries):
+            yield from (("tables.yaml", loc, e) for loc, e in _effects_at(
+                ("tables", i, "entries", k, "effects"), ent.effects))
+
+
+def yaml_node(path: Path) -> yaml.Node | None:
+    """The node tree of a content file, for ``line_of``; None if it cannot be read."""
+    try:
+        return _read_yaml(path)[1]
+    except ContentError:
+        return None
+
+
+def line_of(node: yaml.Node | None, loc: Iterable[Any]) -> int | None:
+    """The 1-based line of the value at ``loc`` in a parsed file (the nearest one found)."""
+    return _line_of(node, loc)
+
+
+def key_path(loc: Iterable[Any]) -> str:
+    """``loc`` written as a key path: ``moves[3].outcomes.miss.effects[0]``."""
+    return _key_path(loc)
+
+
 def check_bands(name: str, bands: list[s.Band]) -> list[str]:
     """Problems with a band set: it must cover every total exactly once."""
     problems: list[str] = []
@@ -464,7 +532,8 @@ def trigger_cycles(pack: Pack) -> list[list[str]]:
 
 def play_checks(pack: Pack) -> list[str]:
     """What validates as data but would crash or hang in play: trigger loops, templates the GM
-    cannot fill, dice pools too large for exact odds, and the ruleset's own data."""
+    cannot fill, dice pools too large for exact odds. (What the rulesets and the GM define is
+    checked above them, in ``engine.checks``.)"""
     from engine.odds import MAX_COMBINATIONS, combinations
 
     problems: list[str] = []
@@ -497,12 +566,7 @@ def play_checks(pack: Pack) -> list[str]:
             dice(f"moves.yaml: moves[{i}] ({m.id}).roll.dice", m.roll.dice or pack.system.dice,
                  m.roll.advantage != "none")
     problems += _band_choice_problems(pack)
-    problems += _ruleset_problems(pack)
     return problems
-
-
-GENERIC_RULES = frozenset({"npc_leaves", "choose_from_band"})
-"""``rule`` effects the effect interpreter itself handles, for every system."""
 
 
 def _band_choice_problems(pack: Pack) -> list[str]:
@@ -532,19 +596,6 @@ def _band_choice_problems(pack: Pack) -> list[str]:
     return problems
 
 
-def _ruleset_problems(pack: Pack) -> list[str]:
-    """The ruleset's own checks of the data it reads (``Ruleset.check_content``)."""
-    import importlib
-
-    from engine.rules import RULESETS
-
-    spec = RULESETS.get(pack.system.ruleset, RULESETS["generic"])
-    module, _, name = spec.partition(":")
-    cls = getattr(importlib.import_module(module), name)
-    problems: list[str] = cls.check_content(pack)
-    return problems
-
-
 def cross_check(pack: Pack) -> list[str]:
     """Every problem a schema cannot see: dangling ids, band coverage, bad dice, stat lines."""
     sysf, movf = "system.yaml", "moves.yaml"
@@ -567,13 +618,6 @@ def cross_check(pack: Pack) -> list[str]:
     dup("GM move", [g.id for g in pack.gm_moves], "gm.yaml")
     dup("threat", [t.id for t in pack.gm.threats], "gm.yaml")
     dup("oracle level", [o.id for o in pack.gm.oracle], "gm.yaml")
-    from engine.gm.moves import PRECONDITIONS
-
-    for g in pack.gm_moves:
-        for w in g.when:
-            if w not in PRECONDITIONS:
-                problems.append(f"gm.yaml: moves.{g.id}.when: unknown precondition {w!r}"
-                                f" (known: {', '.join(sorted(PRECONDITIONS))})")
 
     for name, bands in sys_.bands.items():
         problems += [f"{sysf}: {p}" for p in check_bands(name, bands)]
@@ -719,8 +763,12 @@ _FILES: dict[str, type[BaseModel]] = {
 }
 
 
-def load_pack(path: Path | str, *, check: bool = True) -> Pack:
-    """Load and validate the system folder at ``path``; raise ``ContentError`` if broken."""
+def load_pack(path: Path | str, *, check: bool = True,
+              also: Callable[[Pack], list[str]] | None = None) -> Pack:
+    """Load and validate the system folder at ``path``; raise ``ContentError`` if broken.
+
+    ``also`` adds the problems a layer above sees (``engine.checks``: rulesets, GM
+    preconditions); they are reported with the pack's own, as ``path/file...`` lines."""
     path = Path(path)
     try:
         is_pack = (path / "system.yaml").is_file()
@@ -764,6 +812,8 @@ def load_pack(path: Path | str, *, check: bool = True) -> Pack:
                 ("tables.yaml", "table", [t.id for t in tables.tables] if tables else [])):
             problems += [f"{path}/{file}: {kind} id {i!r} is used twice"
                          for i in sorted({i for i in ids if ids.count(i) > 1})]
+        if also is not None:
+            problems += also(pack)
         if problems:
             raise ContentError(
                 f"{path}: the content pack is broken\n  " + "\n  ".join(problems), problems

@@ -8,57 +8,15 @@ the same campaign frames the same scenes.
 
 from __future__ import annotations
 
-import re
-import string
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
+from engine.gm.oracle import clamp_tension, event_focus
 from engine.rules import events as ev
 from engine.rules.base import Step, effect_item, gm_random
-from engine.rules.effects import clock_step
-from engine.rules.state import CampaignState, Threat
-
-_SENTENCE = re.compile(r"(^|[.!?]\s+|\n)([a-z])")
-_FIELD = re.compile(r"\{([A-Za-z_]\w*)\}")
-_FORMATTER = string.Formatter()
-
-
-_GOES_ON = re.compile(r" [\w'\"(]")
-"""After an inserted name: the sentence continues with a word (not a comma, a stop...)."""
-
-
-def fill(template: str, names: dict[str, str]) -> str:
-    """Fill ``{hero}``-style placeholders (unknown ones read 'someone'); sentences start
-    with a capital even when a placeholder opens them.
-
-    Never raises and never grows text past the names it inserts: format specs and conversions
-    are ignored, ``{hero[0]}`` or ``{hero.x}`` read as ``{hero}``, a positional ``{0}`` reads
-    'someone', and a template with stray braces has only its plain ``{name}`` fields filled
-    (``sidekick validate`` refuses all of these)."""
-
-    def name(field: str) -> str:
-        root = re.split(r"[.\[]", field, maxsplit=1)[0]
-        return str(names.get(root, "someone")) if root.isidentifier() else "someone"
-
-    try:
-        parts = list(_FORMATTER.parse(template))
-    except ValueError:  # stray braces: fill what can be filled, keep the rest as written
-        text = _FIELD.sub(lambda m: name(m.group(1)), template)
-    else:
-        out: list[str] = []
-        for i, (lit, field, _spec, _conv) in enumerate(parts):
-            out.append(lit)
-            if field is not None:
-                value = name(field)
-                after = parts[i + 1][0] if i + 1 < len(parts) else ""
-                # a name with its own comma ("the Magistracy steps, Bellwether Square") is
-                # closed by another when the sentence goes on after it
-                if ", " in value and _GOES_ON.match(after):
-                    value += ","
-                out.append(value)
-        text = "".join(out)
-    return _SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+from engine.rules.state import CampaignState
+from engine.rules.threats import advance_threat, fill, threat_event
 
 
 def draw(pack: Pack, state: CampaignState, table_id: str, salt: str) -> s.TableEntry | None:
@@ -97,34 +55,6 @@ def threat_for_villain(pack: Pack, state: CampaignState, npc_id: str) -> ev.Thre
     return threat_event(tdef, state, f"{npc.name}: {tdef.name}", npc_id)
 
 
-def threat_event(tdef: s.ThreatDef, state: CampaignState, name: str | None = None,
-                 npc: str | None = None) -> ev.ThreatAdded:
-    """The event that brings a threat template into play."""
-    base = tdef.id
-    tid, i = base, 2
-    while tid in state.threats:
-        tid, i = f"{base}_{i}", i + 1
-    villain = state.npcs[npc].name if npc else "the threat"
-    names = {"villain": villain, "hero": state.hero.name}
-    return ev.ThreatAdded(id=tid, name=name or tdef.name, kind=tdef.kind, size=tdef.size,
-                          steps=[fill(x, names) for x in tdef.steps],
-                          doom=fill(tdef.doom, names), npc=npc)
-
-
-def advance_threat(pack: Pack, state: CampaignState, threat: Threat, delta: int,
-                   why: str) -> Step:
-    """Move a clock; when it fills, the doom strikes and its effects apply."""
-    step = clock_step(threat.id, threat.clock, threat.size, threat.steps, threat.doom,
-                      threat.name, delta)
-    if any(isinstance(e, ev.DoomStruck) for e in step.events):
-        tdef = next((t for t in pack.gm.threats if threat.id.startswith(t.id)), None)
-        if tdef is not None:
-            step.push += [effect_item(e, {"source": f"doom of {threat.name}"})
-                          for e in tdef.doom_effects]
-    step.events.insert(0, ev.Narrated(text=f"{threat.name} moves forward ({why}).", by="gm"))
-    return step
-
-
 def scene_end_steps(pack: Pack, state: CampaignState) -> list[Step]:
     """At a scene's end: threats whose villain was not in the scene advance; tension moves."""
     steps: list[Step] = []
@@ -132,8 +62,6 @@ def scene_end_steps(pack: Pack, state: CampaignState) -> list[Step]:
         if t.active and (t.npc is None or t.npc not in state.scene.present):
             steps.append(advance_threat(pack, state, t, 1, "left unchecked this scene"))
     sc = state.scene
-    from engine.gm.oracle import clamp_tension
-
     if sc.misses > sc.hits:
         new, why = clamp_tension(state.tension + 1), "the scene slipped out of your control"
     elif sc.hits > sc.misses:
@@ -190,8 +118,6 @@ def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
 
 def random_event(pack: Pack, state: CampaignState, salt: str) -> Step:
     """A twist: a focus from the event table and two inspiration words, with its effects."""
-    from engine.gm.oracle import event_focus
-
     rng = gm_random(state, f"event:{salt}")
     focus_list = event_focus(pack)
     focus = rng.choices(focus_list, weights=[e.weight for e in focus_list], k=1)[0]

@@ -14,6 +14,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.checks import load_checked
 from engine.cli import main
 from engine.content import loader
 from engine.content.loader import load_pack, parse_yaml, template_problems
@@ -52,7 +53,7 @@ def pack(tmp_path: Path) -> Maker:
 
 def problems_of(path: Path) -> list[str]:
     with pytest.raises(ContentError) as err:
-        load_pack(path)
+        load_checked(path)  # what `sidekick validate` runs: the pack, its rules and GM
     return err.value.problems
 
 
@@ -366,8 +367,10 @@ def test_city_rule_effects_must_be_known(pack: Maker) -> None:
     first = yaml.safe_load((path / "moves.yaml").read_text())["moves"][0]["id"]
     probs = problems_of(path)
     assert len(probs) == 1
-    assert probs[0].startswith(f"{path}/moves.yaml: moves[0] ({first}).before: unknown rule"
-                               " effect 'mark_haet' (the city_of_whispers rules know ")
+    n = len(yaml.safe_load((path / "moves.yaml").read_text())["moves"][0]["before"]) - 1
+    assert probs[0].startswith(f"{path}/moves.yaml:"), probs[0]  # then its line, as below
+    assert f": moves[0] ({first}).before[{n}].name: unknown rule effect 'mark_haet' (the" \
+           " city_of_whispers rules know: " in probs[0]
     assert "mark_heat" in probs[0] and "choose_from_band" in probs[0]
 
 

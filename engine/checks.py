@@ -1,0 +1,124 @@
+"""Validate a pack against what the layers above content define: the rulesets and the GM.
+
+``engine.content`` checks a pack on its own (schema, ids, bands); it cannot know which rulesets
+exist, which ``rule`` effects each one handles or which GM preconditions there are without
+importing upward. This module sits above the GM and does those checks for ``sidekick validate``
+and for creating or opening a campaign. Each problem names the file, its line, the key path and
+what is known instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+
+import yaml
+
+from engine.content import schema as s
+from engine.content.loader import (
+    Loc,
+    Pack,
+    effect_locations,
+    key_path,
+    line_of,
+    load_pack,
+    yaml_node,
+)
+from engine.errors import ContentError
+from engine.gm.moves import PRECONDITIONS, preconditions
+from engine.rules import RULESETS, ruleset_class, unknown_ruleset
+
+
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class _Lines:
+    """Each file's node tree, parsed once and only when a problem needs a line."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.nodes: dict[str, yaml.Node | None] = {}
+
+    def at(self, file: str, loc: Loc, message: str, name: str = "") -> str:
+        """``root/file:LINE: key.path: message`` (no line when the file cannot be read); a
+        ``name`` follows the key path's first index (``moves[3] (push).roll``)."""
+        if file not in self.nodes:
+            self.nodes[file] = yaml_node(self.root / file)
+        line = line_of(self.nodes[file], loc)
+        where = f"{self.root / file}:{line}" if line else str(self.root / file)
+        path = key_path(loc)
+        if name and len(loc) > 1:
+            head = key_path(loc[:2])
+            path = f"{head} ({name}){path[len(head):]}"
+        return f"{where}: {path}: {message}"
+
+
+def _owner(pack: Pack, file: str, loc: Loc) -> str:
+    """The id of the move, GM move or threat an effect at ``loc`` belongs to ("" if none)."""
+    lists: dict[tuple[str, str | int], list[str]] = {
+        ("moves.yaml", "moves"): list(pack.moves),
+        ("gm.yaml", "moves"): [g.id for g in pack.gm_moves],
+        ("gm.yaml", "threats"): [t.id for t in pack.gm.threats],
+        ("tables.yaml", "tables"): list(pack.tables),
+    }
+    ids = lists.get((file, loc[0]), [])
+    i = loc[1] if len(loc) > 1 else None
+    return ids[i] if isinstance(i, int) and 0 <= i < len(ids) else ""
+
+
+def pack_problems(pack: Pack) -> list[str]:
+    """Every problem with ``pack`` against the rulesets and the GM: an unknown ``ruleset``,
+    ``rule`` effects its ruleset does not handle, the ruleset's own data checks and unknown GM
+    move preconditions. Empty when the pack is fine."""
+    lines = _Lines(pack.path)
+    problems: list[str] = []
+    name = pack.system.ruleset
+    if name not in RULESETS:
+        problems.append(lines.at("system.yaml", ("ruleset",), unknown_ruleset(name)))
+    else:
+        cls = ruleset_class(name)
+        known = cls.known_rule_effects()
+        for file, loc, eff in effect_locations(pack):
+            if isinstance(eff, s.Rule) and eff.name not in known:
+                problems.append(lines.at(
+                    file, (*loc, "name"),
+                    f"unknown rule effect {eff.name!r} (the {name} rules know:"
+                    f" {', '.join(sorted(known))}){_did_you_mean(eff.name, known)}",
+                    _owner(pack, file, loc)))
+        problems += [f"{pack.path}/{p}" for p in cls.check_content(pack)]
+    # the generic ones, <role>_present for the pack's roles, and the ruleset's own
+    known_when = set(preconditions(pack)) if name in RULESETS else set(PRECONDITIONS)
+    for i, g in enumerate(pack.gm_moves):
+        for j, w in enumerate(g.when):
+            if w not in known_when:
+                problems.append(lines.at(
+                    "gm.yaml", ("moves", i, "when", j),
+                    f"unknown precondition {w!r} (known: {', '.join(sorted(known_when))})"
+                    f"{_did_you_mean(w, known_when)}", g.id))
+    return problems
+
+
+def load_checked(path: Path | str) -> Pack:
+    """Load the pack at ``path`` and check it against the rulesets and the GM too; one
+    ``ContentError`` lists every problem."""
+    return load_pack(path, also=pack_problems)
+
+
+_CHECKED: dict[int, Pack] = {}
+
+
+def require_checked(pack: Pack) -> Pack:
+    """``pack`` if it passes ``pack_problems`` (checked once per loaded pack), else a
+    ``ContentError`` naming each problem: a campaign never starts on rules it cannot play."""
+    if _CHECKED.get(id(pack)) is pack:
+        return pack
+    problems = pack_problems(pack)
+    if problems:
+        raise ContentError(f"{pack.path}: the content pack is broken\n  " + "\n  ".join(problems),
+                           problems)
+    if len(_CHECKED) < 1000:
+        _CHECKED[id(pack)] = pack
+    return pack
