@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.content import schema as s
 from engine.content.loader import Pack
@@ -80,10 +80,23 @@ def gm_random(state: CampaignState, salt: str) -> random.Random:
     return random.Random(f"{state.seed}:{salt}:{state.event_no}")
 
 
+GENERIC_RULES = frozenset({"npc_leaves", "choose_from_band"})
+"""``rule`` effects the effect interpreter itself handles, for every system."""
+
+
 class Ruleset:
     """Default rules: stats clamp at their bounds, no extra modifiers, no rule effects."""
 
     id = "generic"
+    rule_effect_names: ClassVar[frozenset[str]] = frozenset()
+    """The ``rule`` effects this system's ``rule_effect`` handles by name."""
+
+    @classmethod
+    def known_rule_effects(cls) -> frozenset[str]:
+        """Every ``rule`` effect name content may use with this ruleset: the interpreter's own
+        (``GENERIC_RULES``), ``rule_effect_names`` and each ``_r_<name>`` handler method."""
+        handlers = {n.removeprefix("_r_") for n in dir(cls) if n.startswith("_r_")}
+        return GENERIC_RULES | cls.rule_effect_names | handlers
 
     def __init__(self, pack: Pack) -> None:
         self.pack = pack

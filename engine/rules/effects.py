@@ -17,6 +17,8 @@ from engine.errors import ContentError, IllegalAction
 from engine.rules import events as ev
 from engine.rules.base import Item, Need, Ruleset, Step, effect_item, opt
 from engine.rules.state import CampaignState
+from engine.rules.threats import advance_threat
+from engine.rules.threats import clock_step as clock_step  # re-exported: its old home
 
 GMHook = Callable[[CampaignState, str, dict[str, Any]], Step]
 
@@ -401,8 +403,6 @@ class Interpreter:
             threat = max(active, key=lambda t: (t.clock / t.size, t.id), default=None)
         if threat is None or not threat.active:
             return Step()
-        from engine.gm.scenes import advance_threat
-
         return advance_threat(self.pack, state, threat, eff.delta, ctx.get("source") or "GM")
 
     def _e_note(self, state: CampaignState, eff: s.Note, ctx: dict[str, Any]) -> Step:
@@ -491,15 +491,3 @@ def _skip_if_all_disabled(result: Step | Need) -> Step | Need:
     why = "; ".join(dict.fromkeys(str(o["disabled"]) for o in result.options))
     return Step([ev.Narrated(text=f"{result.message.rstrip('?:. ')}: nothing here can change"
                                   f" anything now ({why}).", by="engine")])
-
-
-def clock_step(threat_id: str, clock: int, size: int, steps: list[str], doom: str, name: str,
-               delta: int) -> Step:
-    """Move a threat clock; its doom strikes exactly when the clock fills."""
-    new = max(0, min(size, clock + delta))
-    step_text = steps[new - 1] if 0 < new <= len(steps) and new > clock else ""
-    out = Step([ev.ClockChanged(threat=threat_id, delta=new - clock, value=new, step=step_text,
-                                name=name)])
-    if new >= size > clock:
-        out.events.append(ev.DoomStruck(threat=threat_id, text=doom or f"{name} gets its way."))
-    return out

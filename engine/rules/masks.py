@@ -30,6 +30,8 @@ class MasksRules(Ruleset):
     """The Masks ruleset."""
 
     id = "masks"
+    rule_effect_names = frozenset({"surrender_influence", "enter_battle", "time_passes",
+                                   "gm_shifts_labels", "npc_takes_influence"})
 
     # --- creation -------------------------------------------------------------------
 
