@@ -34,7 +34,7 @@ from engine.rules import events as ev
 from engine.rules import resolve, ruleset_for
 from engine.rules.base import Item, Need, Step, effect_item, opt
 from engine.rules.effects import Interpreter, outcome_for
-from engine.rules.state import CampaignState, Flow, Hero
+from engine.rules.state import Actor, CampaignState, Flow
 from engine.triggers import Matcher
 
 
@@ -165,32 +165,34 @@ class Game:
         archetype: str | None = None,
         stats: dict[str, int] | None = None,
         npcs: Sequence[tuple[str, str, str]] = (),
+        party: Sequence[dict[str, Any]] = (),
         seed: int | None = None,
         dice_mode: str = "seeded",
         store_factory: Any = None,
         scene_title: str = "Opening scene",
         location: str = "",
     ) -> Game:
-        """Start a campaign; ``store_factory(meta, state_dict)`` makes its store."""
+        """Start a campaign; ``store_factory(meta, state_dict)`` makes its store.
+
+        ``party`` adds more heroes ({"name", "archetype", "stats"}) after the first: the
+        player runs them all and switches which one acts.
+        """
         hero_stats = validate_hero(pack, archetype, stats)
         if dice_mode not in DICE_MODES:
             raise IllegalAction(f"dice mode must be one of {', '.join(DICE_MODES)},"
                                 f" not {dice_mode!r}")
-        hero = Hero(
-            name=hero_name.strip() or "The Hero",
-            archetype=archetype,
-            stats=hero_stats,
-            tracks={t.id: t.start for t in pack.system.tracks if t.scope == "hero"},
-            flags=list(pack.system.hero.start_flags)
-            + (list(pack.archetypes[archetype].flags) if archetype else []),
-        )
+        extra = [(h.get("name", ""), h.get("archetype"),
+                  validate_hero(pack, h.get("archetype"), h.get("stats"))) for h in party]
+        hero = _new_hero(pack, hero_name, archetype, hero_stats, taken=[])
         state = CampaignState(
             system=pack.id,
             name=name.strip() or "Untitled campaign",
             seed=seed if seed is not None else secrets.randbelow(2**31),
             dice_stream=STREAM_VERSION,
             dice_mode=dice_mode,
-            hero=hero,
+            actors={hero.id: hero},
+            party=[hero.id],
+            acting=hero.id,
             pools={t.id: t.start for t in pack.system.tracks if t.scope == "campaign"},
         )
         meta = {"name": state.name, "system": pack.id, "system_name": pack.system.name,
@@ -200,6 +202,9 @@ class Game:
         game = cls(pack, state, store)
         with game._action("Campaign begins"):
             game._emit(ev.SessionStarted(number=1))
+            for h_name, h_arche, h_stats in extra:
+                game._emit(_hero_added(pack, _new_hero(pack, h_name, h_arche, h_stats,
+                                                       taken=list(game.state.actors))))
             for npc_name, role, note in npcs:
                 nid = game._add_npc(npc_name, role, note)
                 if role == "villain":
@@ -254,7 +259,7 @@ class Game:
         self._emit(ev.FlowChanged(flow=flow.model_dump(mode="json")))
 
     def _gm(self, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
-        return make_gm_move(self.pack, state, kind, ctx)
+        return make_gm_move(self.pack, state, kind, ctx, self.rules)
 
     def _add_npc(self, name: str, role: str, note: str = "") -> str:
         if role not in self.pack.system.roles:
@@ -264,7 +269,7 @@ class Game:
             raise IllegalAction("an NPC needs a name")
         if self.state.npc_by_name(name):
             raise IllegalAction(f"there is already an NPC called {name.strip()!r}")
-        nid = _npc_id(name, list(self.state.npcs))
+        nid = _npc_id(name, list(self.state.actors))
         self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note))
         for e in self.rules.npc_added(self.state, nid, role):
             self._emit(e)
@@ -304,18 +309,15 @@ class Game:
         return out
 
     def targets_for(self, move: s.Move) -> list[dict[str, Any]]:
-        """NPCs the move may target, present ones first."""
-        tests = {
-            "hero_has_influence": lambda n: n.hero_has_influence,
-            "has_influence_over_hero": lambda n: n.influence_over_hero,
-            "lacks_influence_over_hero": lambda n: not n.influence_over_hero and not n.barred,
-        }
-        npcs = [n for n in self.state.npcs.values()
-                if (not move.target_roles or n.role in move.target_roles)
-                and all(tests[w](n) for w in move.target_when)]
-        npcs.sort(key=lambda n: (not n.present, n.name))
-        return [opt(n.id, n.name, f"{n.role}{'' if n.present else ', not in the scene'}")
-                for n in npcs]
+        """Characters the move may target (NPCs and the party's other heroes), present ones
+        first."""
+        st = self.state
+        actors = [a for a in st.actors.values()
+                  if self.rules.target_refusal(st, move, a) is None]
+        actors.sort(key=lambda a: (a.kind == "npc" and not a.present, a.name))
+        return [opt(a.id, a.name, f"{self.rules.target_role(st, a)}"
+                    f"{'' if a.kind == 'hero' or a.present else ', not in the scene'}")
+                for a in actors]
 
     def _bonus_targets(self, move: s.Move) -> list[str]:
         """Whom the hero holds a bonus against that ``move`` could be used against."""
@@ -492,23 +494,17 @@ class Game:
                 and self.state.npc_by_name(target) is None)
 
     def _resolve_target(self, move: s.Move, target: str) -> str:
-        npc = self.state.npc_by_name(target) or self.state.npcs.get(target)
-        if npc is None:
-            names = ", ".join(n.name for n in self.state.npcs.values()) or "none yet"
-            raise IllegalAction(f"no NPC called {target!r} (NPCs: {names})")
-        if move.target_roles and npc.role not in move.target_roles:
-            raise IllegalAction(f"{move.name} cannot target {npc.name} ({npc.role}); it targets"
-                                f" {', '.join(move.target_roles)}")
-        for need in move.target_when:
-            if need == "hero_has_influence" and not npc.hero_has_influence:
-                raise IllegalAction(f"{move.name}: you hold no Influence over {npc.name}")
-            if need == "has_influence_over_hero" and not npc.influence_over_hero:
-                raise IllegalAction(f"{move.name}: {npc.name} has no Influence over you")
-            if need == "lacks_influence_over_hero" and npc.barred:
-                raise IllegalAction(f"{move.name}: {npc.name} lost Influence over you for good")
-            if need == "lacks_influence_over_hero" and npc.influence_over_hero:
-                raise IllegalAction(f"{move.name}: {npc.name} already has Influence over you")
-        return npc.id
+        st = self.state
+        found = st.actor_by_name(target) or st.actors.get(target)
+        if found is None:
+            names = ", ".join(n.name for n in st.npcs.values()) or "none yet"
+            others = [h.name for h in st.heroes if h.id != st.acting]
+            heroes = f"; heroes: {', '.join(others)}" if others else ""
+            raise IllegalAction(f"no NPC called {target!r} (NPCs: {names}{heroes})")
+        why = self.rules.target_refusal(st, move, found)
+        if why:
+            raise IllegalAction(why)
+        return found.id
 
     def _start(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]) -> None:
         once = self._once_key(move) if move.once_per else None
@@ -727,7 +723,8 @@ class Game:
     def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item],
                  roll: dict[str, Any]) -> None:
         table = "outcomes"
-        if target and move.vs_teammate and self.state.npcs[target].role == "teammate":
+        if (target and move.vs_teammate
+                and self.rules.is_teammate(self.state, self.state.actor(target))):
             table = "vs_teammate"
         first = self.rules.after_roll(self.state, move, roll)
         self._run(first + self._outcome_items(move, f"{table}.{band}", target,
@@ -821,6 +818,31 @@ class Game:
         """Bring an NPC into the campaign (and the scene)."""
         with self._action("add NPC"):
             self._add_npc(name, role, note)
+        return self.last_events
+
+    def add_hero(self, name: str, archetype: str | None = None,
+                 stats: dict[str, int] | None = None) -> list[dict[str, Any]]:
+        """Another hero joins the party (the player runs them too)."""
+        self._require_stage("fiction")
+        hero_stats = validate_hero(self.pack, archetype, stats)
+        hero = _new_hero(self.pack, name, archetype, hero_stats, taken=list(self.state.actors))
+        with self._action(f"{hero.name} joins the party"):
+            self._emit(_hero_added(self.pack, hero))
+        return self.last_events
+
+    def switch_hero(self, hero: str) -> list[dict[str, Any]]:
+        """Hand the spotlight to another hero of the party: the next moves are theirs."""
+        self._require_stage("fiction")
+        st = self.state
+        found = st.actor_by_name(hero, kinds=("hero",)) or (
+            st.actors.get(hero) if hero in st.party else None)
+        if found is None:
+            names = ", ".join(h.name for h in st.heroes)
+            raise IllegalAction(f"no hero called {hero!r} in the party ({names})")
+        if found.id == st.acting:
+            raise IllegalAction(f"{found.name} is already acting")
+        with self._action(f"{found.name} takes the spotlight"):
+            self._emit(ev.HeroSwitched(hero=found.id, was=st.acting))
         return self.last_events
 
     def set_presence(self, npc: str, present: bool) -> list[dict[str, Any]]:
@@ -1142,6 +1164,24 @@ class Game:
             return self.adjust(None if value is None else str(value))
         ids = [value] if isinstance(value, str | int) else list(value)
         return self.choose([str(i) for i in ids])
+
+
+def _new_hero(pack: Pack, name: str, archetype: str | None, stats: dict[str, int],
+              taken: Sequence[str]) -> Actor:
+    """A hero actor as a campaign starts it: the pack's starting tracks and flags."""
+    name = name.strip() or "The Hero"
+    return Actor(
+        id=_npc_id(name, taken), name=name, kind="hero", role="hero", archetype=archetype,
+        stats=stats, tracks={t.id: t.start for t in pack.system.tracks if t.scope == "hero"},
+        flags=list(pack.system.hero.start_flags)
+        + (list(pack.archetypes[archetype].flags) if archetype else []),
+    )
+
+
+def _hero_added(pack: Pack, hero: Actor) -> ev.HeroAdded:
+    return ev.HeroAdded(id=hero.id, name=hero.name, archetype=hero.archetype,
+                        stats=dict(hero.stats), tracks=dict(hero.tracks),
+                        flags=list(hero.flags))
 
 
 def validate_hero(pack: Pack, archetype: str | None, stats: dict[str, int] | None

@@ -78,8 +78,14 @@ __all__ = [
 CHUNK_EVENTS = 200
 """A new log chunk is started before a save once the current chunk holds this many events."""
 
-FORMAT = 1
-"""Version of the campaign folder layout, stored in campaign.json."""
+FORMAT = 2
+"""Version of the save format, stored in campaign.json. 2: the state holds ``actors`` (a party
+of heroes and the NPCs) instead of one ``hero`` and ``npcs``. Older formats are read and
+migrated forward (``engine.rules.state.migrate``); a format-2 save tells a Sidekick that reads
+only format 1 that it was written by a newer version, instead of being misread."""
+
+OLDEST_FORMAT = 1
+"""The oldest save format this version still reads."""
 
 CAMPAIGN_FILE = "campaign.json"
 BACKUP_FILE = "campaign.json.bak"
@@ -519,7 +525,7 @@ def _check_campaign(path: Path, data: dict[str, Any] | None) -> dict[str, Any]:
     if fmt > FORMAT:
         raise _TooNew(f"{path} was written by a newer version of Sidekick (format {fmt}; "
                         f"this version reads format {FORMAT}).")
-    if fmt != FORMAT:
+    if fmt < OLDEST_FORMAT:
         raise SaveError(f"{path} is damaged: unknown format {fmt}.")
     for key in ("meta", "state"):
         if key not in doc:
@@ -1624,7 +1630,8 @@ class CampaignStore:
     def _write_campaign(self, meta: dict[str, Any], state: dict[str, Any]) -> None:
         """Rewrite campaign.json (one atomic write; the old file becomes campaign.json.bak)."""
         assert self._campaign_db is not None
-        self._campaign_db.table(TABLE).update({"meta": meta, "state": state}, doc_ids=[1])
+        self._campaign_db.table(TABLE).update({"format": FORMAT, "meta": meta, "state": state},
+                                               doc_ids=[1])
         self._meta, self._state = meta, state
 
     def truncate_from_action(self, action_no: int, state: dict[str, Any]) -> None:

@@ -111,6 +111,8 @@ class Bonus(Model):
     against_target: bool = Field(False, description="Only on rolls targeting this move's target.")
     expires: Literal["roll", "scene", "session"] = "scene"
     reason: str = ""
+    who: Literal["self", "target"] = Field(
+        "self", description="Whose rolls it changes: yours, or the target's (a teammate's).")
 
 
 class Ask(Model):
@@ -294,9 +296,9 @@ class Move(Model):
     roll: RollSpec | None = None
     target: Literal["none", "optional", "required"] = "none"
     target_roles: list[Id] = Field(default_factory=list, description="Roles a target may have.")
-    target_when: list[Literal["hero_has_influence", "has_influence_over_hero",
-                              "lacks_influence_over_hero"]] = Field(
-        default_factory=list, description="Only NPCs for whom all of these hold are targets.")
+    target_when: list[Id] = Field(
+        default_factory=list, description="Only characters for whom all of these tests (named by"
+        " the ruleset, e.g. Masks's hero_has_influence) hold are targets.")
     before: list[Effect] = Field(
         default_factory=list, description="Effects applied before rolling."
     )

@@ -14,11 +14,12 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.gm.scenes import fill
 from engine.rules import events as ev
-from engine.rules.base import Step, effect_item, gm_random
-from engine.rules.state import NPC, CampaignState
+from engine.rules import ruleset_class
+from engine.rules.base import Ruleset, Step, effect_item, gm_random
+from engine.rules.state import Actor, CampaignState
 
 
-def _present(state: CampaignState, role: str | None = None) -> list[NPC]:
+def _present(state: CampaignState, role: str | None = None) -> list[Actor]:
     return [n for n in state.npcs.values() if n.present and (role is None or n.role == role)]
 
 
@@ -26,27 +27,16 @@ def _free_conditions(pack: Pack, state: CampaignState) -> list[str]:
     return [c for c in pack.conditions if c not in state.hero.conditions]
 
 
-PRECONDITIONS: dict[str, Callable[[Pack, CampaignState], bool]] = {
+Precondition = Callable[[Pack, CampaignState], bool]
+
+PRECONDITIONS: dict[str, Precondition] = {
     "hero_has_free_condition": lambda p, st: bool(_free_conditions(p, st)),
     "hero_not_taken_out": lambda p, st: not st.hero.taken_out,
     "npc_present": lambda p, st: bool(_present(st)),
-    "adult_present": lambda p, st: bool(_present(st, "adult")),
-    "villain_present": lambda p, st: bool(_present(st, "villain")),
-    "teammate_present": lambda p, st: bool(_present(st, "teammate")),
-    "bystander_present": lambda p, st: bool(_present(st, "bystander")),
     "threat_active": lambda p, st: any(t.active for t in st.threats.values()),
-    "npc_lacks_influence": lambda p, st: any(
-        not n.influence_over_hero and not n.barred for n in _present(st)),
-    "adult_has_influence": lambda p, st: any(n.influence_over_hero for n in _present(st, "adult")),
     "hero_has_condition": lambda p, st: bool(st.hero.conditions),
-    "hero_holds_influence": lambda p, st: any(n.hero_has_influence for n in st.npcs.values()),
     "heat_marked": lambda p, st: st.hero.tracks.get("heat", 0) > 0,
     # City of Whispers: its roles, and the sheet it keeps in hero.data (engine/rules/cow.py)
-    "contact_present": lambda p, st: bool(_present(st, "contact")),
-    "ally_present": lambda p, st: bool(_present(st, "ally")),
-    "patron_present": lambda p, st: bool(_present(st, "patron")),
-    "rival_present": lambda p, st: bool(_present(st, "rival")),
-    "authority_present": lambda p, st: bool(_present(st, "authority")),
     "heat_not_full": lambda p, st: "heat" in p.tracks and st.hero.tracks.get("heat", 0) < (
         p.tracks["heat"].max if p.tracks["heat"].max is not None else 10**9),
     "hero_has_belief": lambda p, st: any(
@@ -60,17 +50,42 @@ PRECONDITIONS: dict[str, Callable[[Pack, CampaignState], bool]] = {
     "hero_has_scheme": lambda p, st: bool(st.hero.data.get("schemes")),
     "hero_has_faction": lambda p, st: bool(st.hero.data.get("faction")),
 }
+"""Preconditions every system may use. ``<role>_present`` holds for each of the pack's roles;
+a ruleset adds its own (``Ruleset.GM_PRECONDITIONS``, e.g. Masks's Influence tests)."""
+
+ROLE_PRESENT = "_present"
 
 
-def legal(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> bool:
+def _role_present(role: str) -> Precondition:
+    return lambda p, st: bool(_present(st, role))
+
+
+def _rules(pack: Pack, rules: Ruleset | None) -> type[Ruleset]:
+    return type(rules) if rules is not None else ruleset_class(pack.system.ruleset)
+
+
+def preconditions(pack: Pack, rules: Ruleset | None = None) -> dict[str, Precondition]:
+    """Every precondition a GM move of ``pack`` may name, by name (``rules``: the pack's
+    ruleset, found from the pack when not given)."""
+    out: dict[str, Precondition] = {f"{r}{ROLE_PRESENT}": _role_present(r)
+                                    for r in pack.system.roles}
+    out.update(PRECONDITIONS)
+    out.update(_rules(pack, rules).GM_PRECONDITIONS)
+    return out
+
+
+def legal(pack: Pack, state: CampaignState, move: s.GMMoveDef,
+          rules: Ruleset | None = None) -> bool:
     """Whether every precondition of ``move`` holds (unknown names fail closed)."""
-    return all(name in PRECONDITIONS and PRECONDITIONS[name](pack, state) for name in move.when)
+    known = preconditions(pack, rules)
+    return all(name in known and known[name](pack, state) for name in move.when)
 
 
-def candidates(pack: Pack, state: CampaignState, kind: str) -> list[s.GMMoveDef]:
+def candidates(pack: Pack, state: CampaignState, kind: str,
+               rules: Ruleset | None = None) -> list[s.GMMoveDef]:
     """GM moves of ``kind`` whose preconditions hold."""
     return [m for m in pack.gm_moves if (m.kind == kind or m.kind == "both")
-            and legal(pack, state, m)]
+            and legal(pack, state, m, rules)]
 
 
 def weight(state: CampaignState, move: s.GMMoveDef) -> float:
@@ -86,45 +101,40 @@ def weight(state: CampaignState, move: s.GMMoveDef) -> float:
     return w
 
 
-FOCUS_ORDER = [
-    ("adult_has_influence", lambda n: n.role == "adult" and n.influence_over_hero),
-    ("npc_lacks_influence", lambda n: not n.influence_over_hero and not n.barred),
-    ("villain_present", lambda n: n.role == "villain"),
-    ("teammate_present", lambda n: n.role == "teammate"),
-    ("adult_present", lambda n: n.role == "adult"),
-    ("bystander_present", lambda n: n.role == "bystander"),
-]
-
-
-def focus_npc(state: CampaignState, move: s.GMMoveDef, salt: str) -> NPC | None:
-    """The NPC a GM move is about: the one its first fitting precondition points at."""
+def focus_npc(state: CampaignState, move: s.GMMoveDef, salt: str,
+              rules: Ruleset | None = None) -> Actor | None:
+    """The NPC a GM move is about: the one its first fitting precondition points at (the
+    ruleset's own tests first, then ``<role>_present`` in the order the move names them)."""
     rng = gm_random(state, f"focus:{salt}")
     present = _present(state)
-    for cond, test in FOCUS_ORDER:
+    order = list(rules.GM_FOCUS) if rules is not None else []
+    order += [(w, _role_test(w.removesuffix(ROLE_PRESENT))) for w in move.when
+              if w.endswith(ROLE_PRESENT) and w != "npc_present"]
+    for cond, test in order:
         if cond in move.when:
-            pool = [n for n in present if test(n)]
+            pool = [n for n in present if test(state, n)]
             if pool:
                 return rng.choice(pool)
     return rng.choice(present) if present else None
 
 
-def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> dict[str, Any]:
+def _role_test(role: str) -> Callable[[CampaignState, Actor], bool]:
+    return lambda st, n: n.role == role
+
+
+def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
+           rules: Ruleset | None = None) -> dict[str, Any]:
     rng = gm_random(state, f"names:{move.id}")
     names: dict[str, Any] = {
         "hero": state.hero.name,
         "location": state.scene.location or "the street",
         "npc_id": "",
     }
-    for role in ("adult", "villain", "teammate", "bystander"):
+    for role in pack.system.roles:  # each role's name for the narration ({adult}, {rival}...)
         of_role = _present(state, role)
         if of_role:
             names[role] = rng.choice(of_role).name
-    for role in [r for r in pack.system.roles
-                 if r not in ("adult", "villain", "teammate", "bystander")]:
-        of_role = _present(state, role)  # other systems' roles ({rival}, {contact}, ...)
-        if of_role:
-            names[role] = rng.choice(of_role).name
-    focus = focus_npc(state, move, move.id)
+    focus = focus_npc(state, move, move.id, rules or _rules(pack, None)(pack))
     if focus is not None:
         names["npc"], names["npc_id"] = focus.name, focus.id
         names[focus.role] = focus.name
@@ -149,12 +159,14 @@ def occasion(pack: Pack, ctx: dict[str, Any]) -> str:
     return str(ctx.get("source") or "") or "the GM's turn"
 
 
-def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
+def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any],
+                 rules: Ruleset | None = None) -> Step:
     """Choose and make a GM move of ``kind`` ("hard" or "soft")."""
-    options = candidates(pack, state, kind)
+    options = candidates(pack, state, kind, rules)
     weights = [weight(state, m) for m in options]
     if not options or sum(weights) == 0:
-        options = [m for m in pack.gm_moves if (m.kind in (kind, "both")) and legal(pack, state, m)]
+        options = [m for m in pack.gm_moves
+                   if (m.kind in (kind, "both")) and legal(pack, state, m, rules)]
         weights = [1.0] * len(options)
     if not options:
         text = "The GM lets the silence stretch; the situation tightens around you."
@@ -162,7 +174,7 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any
                                    text=text, reason="no GM move fits the situation")])
     rng = gm_random(state, f"gm:{kind}")
     move = rng.choices(options, weights=weights, k=1)[0]
-    names = _names(pack, state, move)
+    names = _names(pack, state, move, rules)
     fresh = [i for i in range(len(move.narration))
              if f"{move.id}:{i}" not in state.gm_lines] or list(range(len(move.narration)))
     index = rng.choice(fresh)

@@ -8,6 +8,7 @@ its game does differently: how stats shift past their bounds, extra roll modifie
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -15,7 +16,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import events as ev
-from engine.rules.state import CampaignState
+from engine.rules.state import HERO, Actor, CampaignState
 
 Item = dict[str, Any]
 """A unit of pending work in the flow queue: an effect, a choice, an event to emit."""
@@ -98,8 +99,63 @@ class Ruleset:
         handlers = {n.removeprefix("_r_") for n in dir(cls) if n.startswith("_r_")}
         return GENERIC_RULES | cls.rule_effect_names | handlers
 
+    EFFECTS: ClassVar[frozenset[str]] = frozenset()
+    """Effect types this system handles itself (methods ``effect_<type>``), such as Masks's
+    Influence effects; the core interpreter hands them over."""
+    TARGET_TESTS: ClassVar[dict[str, Callable[[CampaignState, Actor], str | None]]] = {}
+    """Named tests a move's ``target_when`` may use: why a character cannot be the target
+    (None: they can)."""
+    GM_PRECONDITIONS: ClassVar[dict[str, Callable[[Pack, CampaignState], bool]]] = {}
+    """GM move preconditions this system adds to the generic ones (engine/gm/moves.py)."""
+    GM_FOCUS: ClassVar[list[tuple[str, Callable[[CampaignState, Actor], bool]]]] = []
+    """Which character a GM move with this precondition is about, before the generic ones."""
+
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
+
+    # --- system effects -----------------------------------------------------------------
+
+    def effect(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> Step | Need:
+        """Apply an effect of a type in ``EFFECTS``."""
+        handler = getattr(self, f"effect_{eff.type}", None)
+        if eff.type not in self.EFFECTS or handler is None:
+            raise IllegalAction(f"the {self.id} rules do not know the effect {eff.type!r}")
+        result: Step | Need = handler(state, eff, ctx)
+        return result
+
+    def futile_effect(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> str | None:
+        """Why an effect of a type in ``EFFECTS`` would do nothing now (None: it would act)."""
+        return None
+
+    def answer_effect(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
+        """Resolve a prompt an effect of a type in ``EFFECTS`` opened."""
+        raise IllegalAction(f"the {self.id} rules cannot answer {item['effect'].get('type')!r}")
+
+    def target_role(self, state: CampaignState, actor: Actor) -> str:
+        """The role a move's ``target_roles`` sees: another hero of the party is a
+        ``teammate``; an NPC has its own role."""
+        return "teammate" if actor.kind == "hero" else actor.role
+
+    def target_refusal(self, state: CampaignState, move: s.Move, actor: Actor) -> str | None:
+        """Why ``actor`` cannot be ``move``'s target now (None: they can)."""
+        if actor.id == state.acting:
+            return f"{move.name} cannot target yourself"
+        role = self.target_role(state, actor)
+        if move.target_roles and role not in move.target_roles:
+            return (f"{move.name} cannot target {actor.name} ({role}); it targets"
+                    f" {', '.join(move.target_roles)}")
+        for need in move.target_when:
+            test = self.TARGET_TESTS.get(need)
+            why = (f"the {self.id} rules do not know the target test {need!r}" if test is None
+                   else test(state, actor))
+            if why:
+                return f"{move.name}: {why}"
+        return None
+
+    def is_teammate(self, state: CampaignState, actor: Actor) -> bool:
+        """Whether ``actor`` is on the acting hero's side: another hero of the party or an NPC
+        with the ``teammate`` role (moves use their ``vs_teammate`` outcomes against them)."""
+        return actor.id != state.acting and (actor.kind == "hero" or actor.role == "teammate")
 
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
@@ -185,28 +241,25 @@ class Ruleset:
     # --- effects --------------------------------------------------------------------
 
     def shift_stats(
-        self, state: CampaignState, changes: dict[str, int], reason: str
+        self, state: CampaignState, changes: dict[str, int], reason: str, who: str = HERO
     ) -> Step:
-        """Shift stats; by default values clamp at the stat's bounds."""
+        """Shift the stats of ``who`` (the acting hero by default); by default values clamp at
+        the stat's bounds."""
+        actor = state.actor(who)
         values = {}
         for stat, delta in changes.items():
             d = self.pack.stats[stat]
-            values[stat] = max(d.min, min(d.max, state.hero.stats.get(stat, 0) + delta))
-        return Step([ev.LabelsShifted(changes=dict(changes), values=values, reason=reason)])
-
-    def gain_influence(self, state: CampaignState, npc_id: str, reason: str) -> Step:
-        """The hero gains Influence over ``npc_id``."""
-        if state.npcs[npc_id].hero_has_influence:
-            return Step()
-        return Step([ev.InfluenceChanged(npc=npc_id, direction="hero_over", held=True,
-                                         reason=reason)])
+            values[stat] = max(d.min, min(d.max, actor.stats.get(stat, 0) + delta))
+        return Step([ev.LabelsShifted(changes=dict(changes), values=values, reason=reason,
+                                      who=who)])
 
     def no_free_condition(self, state: CampaignState, who: str) -> Step:
         """A condition must be marked and none is free."""
-        if who == "hero":
-            return Step([ev.TakenOut(out=True, reason="no condition left to mark")])
-        name = state.npcs[who].name
-        return Step([ev.Narrated(text=f"{name} has nothing left and is taken out.", by="engine")])
+        actor = state.actor(who)
+        if actor.kind == "hero":
+            return Step([ev.TakenOut(out=True, reason="no condition left to mark", who=who)])
+        return Step([ev.Narrated(text=f"{actor.name} has nothing left and is taken out.",
+                                 by="engine")])
 
     def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
         """A ``rule`` effect this system defines."""

@@ -16,7 +16,7 @@ from engine.content.loader import Pack, parse_effect
 from engine.errors import ContentError, IllegalAction
 from engine.rules import events as ev
 from engine.rules.base import Item, Need, Ruleset, Step, effect_item, opt
-from engine.rules.state import CampaignState
+from engine.rules.state import HERO, CampaignState
 from engine.rules.threats import advance_threat
 from engine.rules.threats import clock_step as clock_step  # re-exported: its old home
 
@@ -42,15 +42,17 @@ class Interpreter:
 
     # ------------------------------------------------------------------ helpers
 
-    def _stat_options(self, state: CampaignState, exclude: set[str]) -> list[dict[str, Any]]:
+    def _stat_options(self, state: CampaignState, exclude: set[str], who: str = HERO
+                      ) -> list[dict[str, Any]]:
+        actor = state.actor(who)
         return [
-            opt(sid, f"{sd.name} ({state.hero.stats.get(sid, 0):+d})")
+            opt(sid, f"{sd.name} ({actor.stats.get(sid, 0):+d})")
             for sid, sd in self.pack.stats.items()
-            if sid not in exclude and sid not in state.hero.locked
+            if sid not in exclude and sid not in actor.locked
         ]
 
     def _conds(self, state: CampaignState, who: str) -> list[str]:
-        return state.hero.conditions if who == "hero" else state.npcs[who].conditions
+        return state.actor(who).conditions
 
     def _who(self, eff: Any, ctx: dict[str, Any]) -> str | None:
         if getattr(eff, "who", "self") == "target":
@@ -58,7 +60,7 @@ class Interpreter:
         return "hero"
 
     def _name(self, state: CampaignState, who: str) -> str:
-        return state.hero.name if who == "hero" else state.npcs[who].name
+        return state.actor(who).name
 
     # ------------------------------------------------------------------ step
 
@@ -70,7 +72,11 @@ class Interpreter:
             return _skip_if_all_disabled(self._choose_need(state, item))
         eff = parse_effect(item["effect"])
         ctx = item.get("ctx", {})
-        handler = getattr(self, f"_e_{eff.type}")
+        if eff.type in self.rules.EFFECTS:
+            return _skip_if_all_disabled(self.rules.effect(state, eff, ctx))
+        handler = getattr(self, f"_e_{eff.type}", None)
+        if handler is None:
+            raise IllegalAction(f"the {self.rules.id} rules do not know the effect {eff.type!r}")
         result: Step | Need = handler(state, eff, ctx)
         return _skip_if_all_disabled(result)
 
@@ -120,6 +126,8 @@ class Interpreter:
         return "; ".join(dict.fromkeys(reasons)) or None
 
     def _futile_one(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> str | None:
+        if eff.type in self.rules.EFFECTS:
+            return self.rules.futile_effect(state, eff, ctx)
         match eff.type:
             case "clear_condition" | "mark_condition":
                 who = self._who(eff, ctx)
@@ -134,33 +142,6 @@ class Interpreter:
                 if not marked:
                     return ("you have no condition marked" if who == "hero"
                             else f"{self._name(state, who)} has no condition marked")
-            case "take_influence":
-                if not ctx.get("target"):
-                    return "there is no target"
-            case "give_influence":
-                if eff.choose:
-                    if not any(not n.influence_over_hero and not n.barred
-                               for n in state.npcs.values()):
-                        return "everyone already has Influence over you"
-                    return None
-                target = ctx.get("target")
-                if not target:
-                    return "there is no target"
-                npc = state.npcs[target]
-                if npc.barred:
-                    return f"{npc.name} lost Influence over you for good"
-                if npc.influence_over_hero:
-                    return f"{npc.name} already has Influence over you"
-            case "cancel_influence":
-                if eff.choose:
-                    if not any(n.influence_over_hero for n in state.npcs.values()):
-                        return "nobody has Influence over you"
-                    return None
-                target = ctx.get("target")
-                if not target:
-                    return "there is no target"
-                if not state.npcs[target].influence_over_hero:
-                    return f"{state.npcs[target].name} has no Influence over you"
             case "track":
                 tdef = self.pack.tracks[eff.track]
                 store = state.pools if tdef.scope == "campaign" else state.hero.tracks
@@ -199,8 +180,8 @@ class Interpreter:
             return self.rules.no_free_condition(state, who)
         if len(free) == 1:
             return Step([ev.ConditionMarked(who=who, condition=free[0], reason=reason)])
-        whose = ("Mark a condition" if who == "hero"
-                 else f"Mark a condition on {state.npcs[who].name}")
+        whose = ("Mark a condition" if who == HERO
+                 else f"Mark a condition on {state.actor(who).name}")
         return Need("pick", whose, [opt(c, self.pack.conditions[c].name) for c in free])
 
     def _e_clear_condition(self, state: CampaignState, eff: s.ClearCondition,
@@ -226,20 +207,28 @@ class Interpreter:
 
     def _e_shift_labels(self, state: CampaignState, eff: s.ShiftLabels, ctx: dict[str, Any]
                         ) -> Step | Need:
+        who = HERO
         if eff.who == "target" and ctx.get("target"):
-            name = state.npcs[ctx["target"]].name
-            return Step([ev.Narrated(text=f"{name} shifts their own Labels: one up, one down.",
-                                     by="engine")])
+            other = state.actor(ctx["target"])
+            if not other.stats:  # a character without Labels shifts them in the fiction
+                return Step([ev.Narrated(
+                    text=f"{other.name} shifts their own Labels: one up, one down.",
+                    by="engine")])
+            who = other.id
+        whose = "" if who == HERO else f"{state.actor(who).name}: "
         if eff.up is None:
-            options = self._stat_options(state, {eff.down} if eff.down else set())
-            return Need("pick", "Shift which label UP by one?", options) if options else Step()
+            options = self._stat_options(state, {eff.down} if eff.down else set(), who)
+            return (Need("pick", f"{whose}Shift which label UP by one?", options) if options
+                    else Step())
         if eff.down is None:
-            options = self._stat_options(state, {eff.up})
-            return Need("pick", "Shift which label DOWN by one?", options) if options else Step()
-        changes = {k: v for k, v in ((eff.up, 1), (eff.down, -1)) if k not in state.hero.locked}
+            options = self._stat_options(state, {eff.up}, who)
+            return (Need("pick", f"{whose}Shift which label DOWN by one?", options) if options
+                    else Step())
+        locked = state.actor(who).locked
+        changes = {k: v for k, v in ((eff.up, 1), (eff.down, -1)) if k not in locked}
         if not changes:
             return Step()
-        return self.rules.shift_stats(state, changes, ctx.get("source", ""))
+        return self.rules.shift_stats(state, changes, ctx.get("source", ""), who)
 
     def _e_shift_label(self, state: CampaignState, eff: s.ShiftLabel, ctx: dict[str, Any]
                        ) -> Step | Need:
@@ -258,50 +247,6 @@ class Interpreter:
             options = self._stat_options(state, set())
             return Need("pick", "Lock which label for good?", options) if options else Step()
         return Step([ev.LabelLocked(stat=eff.stat)])
-
-    # --- influence ------------------------------------------------------------------
-
-    def _e_take_influence(self, state: CampaignState, eff: s.TakeInfluence, ctx: dict[str, Any]
-                          ) -> Step:
-        target = ctx.get("target")
-        if not target:
-            return Step([ev.Narrated(text="(No target to take Influence over.)", by="engine")])
-        return self.rules.gain_influence(state, target, ctx.get("source", ""))
-
-    def _e_give_influence(self, state: CampaignState, eff: s.GiveInfluence, ctx: dict[str, Any]
-                          ) -> Step | Need:
-        if eff.choose:
-            options = [opt(n.id, f"{n.name} ({n.role})") for n in state.npcs.values()
-                       if not n.influence_over_hero and not n.barred]
-            if not options:
-                return Step([ev.Narrated(text="Everyone already has Influence over you.",
-                                         by="engine")])
-            return Need("pick", "Give Influence over you to whom?", options)
-        target = ctx.get("target")
-        if not target:
-            return Step()
-        npc = state.npcs[target]
-        if npc.barred:
-            raise IllegalAction(f"{npc.name} lost Influence over you for good")
-        if npc.influence_over_hero:
-            return Step([ev.Narrated(text=f"{npc.name} already has Influence over you.",
-                                     by="engine")])
-        return Step([ev.InfluenceChanged(npc=target, direction="over_hero", held=True,
-                                         reason=ctx.get("source", ""))])
-
-    def _e_cancel_influence(self, state: CampaignState, eff: s.CancelInfluence,
-                            ctx: dict[str, Any]) -> Step | Need:
-        if eff.choose:
-            options = [opt(n.id, f"{n.name} ({n.role})") for n in state.npcs.values()
-                       if n.influence_over_hero]
-            if not options:
-                return Step([ev.Narrated(text="Nobody has Influence over you.", by="engine")])
-            return Need("pick", "Take away whose Influence over you?", options)
-        target = ctx.get("target")
-        if not target or not state.npcs[target].influence_over_hero:
-            return Step()
-        return Step([ev.InfluenceChanged(npc=target, direction="over_hero", held=False,
-                                         reason=ctx.get("source", ""))])
 
     # --- tracks, bonuses, hold ------------------------------------------------------------
 
@@ -336,9 +281,14 @@ class Interpreter:
         move = ctx.get("move")
         reason = eff.reason or (self.pack.moves[move].name if move in self.pack.moves else "")
         target = ctx.get("target") if eff.against_target else None
+        owner = HERO
+        if eff.who == "target":
+            if not ctx.get("target"):
+                return Step()
+            owner = str(ctx["target"])
         return Step([ev.BonusAdded(id=state.next_id, kind=eff.type, amount=eff.amount,
                                    moves=list(eff.moves), target=target, expires=eff.expires,
-                                   reason=reason)])
+                                   reason=reason, owner=owner)])
 
     _e_forward = _bonus
     _e_ongoing = _bonus
@@ -446,6 +396,8 @@ class Interpreter:
                         for e in o.effects]
             return out
         eff = parse_effect(item["effect"])
+        if eff.type in self.rules.EFFECTS:
+            return self.rules.answer_effect(state, item, ids)
         data = dict(item["effect"])
         one = ids[0] if ids else None
         match eff.type:
@@ -458,9 +410,6 @@ class Interpreter:
             case "shift_label" | "lock_label":
                 data["stat"] = one
                 return [{"effect": data, "ctx": ctx}]
-            case "give_influence" | "cancel_influence":
-                data["choose"] = False
-                return [{"effect": data, "ctx": {**ctx, "target": one}}]
             case "one_of":
                 chosen = next(o for o in eff.options if o.id == one)
                 said = ev.OptionsChosen(move=ctx.get("move") or "", options=[chosen.id],

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from engine.rules.state import (
-    NPC,
+    HERO,
     ActiveBonus,
+    Actor,
     CampaignState,
     Flow,
     HoldEntry,
@@ -32,12 +33,20 @@ class Event:
 
     type: ClassVar[str] = "Event"
     _names: ClassVar[tuple[str, ...]] = ()
+    _quiet: ClassVar[dict[str, Any]] = {}
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+    """Fields added after an event type was first saved: written only when not at their
+    default, so the saved form of older events (and what older versions read) is unchanged."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: ``{"type": ..., field: value, ...}``."""
         d: dict[str, Any] = {"type": self.type}
+        quiet = self._quiet
         for name in self._names:
-            d[name] = getattr(self, name)
+            value = getattr(self, name)
+            if name in quiet and value == quiet[name]:
+                continue
+            d[name] = value
         return d
 
 
@@ -45,6 +54,7 @@ def event(cls: E) -> E:
     """Register an event class under its class name."""
     cls.type = cls.__name__
     cls._names = tuple(f.name for f in fields(cls))
+    cls._quiet = {f.name: f.default for f in fields(cls) if f.name in cls.OPTIONAL}
     EVENT_TYPES[cls.__name__] = cls
     return cls
 
@@ -245,7 +255,7 @@ class QuestionsAsked(Event):
 @event
 @dataclass(frozen=True, slots=True)
 class ConditionMarked(Event):
-    """A condition marked on the hero (who="hero") or an NPC (who=npc id)."""
+    """A condition marked on a character (``who``: an actor id, or "hero": the acting hero)."""
 
     who: str
     condition: str
@@ -254,10 +264,10 @@ class ConditionMarked(Event):
 
 @applier("ConditionMarked")
 def _cond_marked(state: CampaignState, ev: ConditionMarked) -> None:
-    conds = state.hero.conditions if ev.who == "hero" else state.npcs[ev.who].conditions
+    conds = state.actor(ev.who).conditions
     if ev.condition not in conds:
         conds.append(ev.condition)
-    if ev.who == "hero" and ev.condition in state.scene.clearing:
+    if state.actor_id(ev.who) == state.acting and ev.condition in state.scene.clearing:
         state.scene.clearing.remove(ev.condition)  # marked anew: an earlier action is spent
 
 
@@ -273,7 +283,7 @@ class ConditionCleared(Event):
 
 @applier("ConditionCleared")
 def _cond_cleared(state: CampaignState, ev: ConditionCleared) -> None:
-    conds = state.hero.conditions if ev.who == "hero" else state.npcs[ev.who].conditions
+    conds = state.actor(ev.who).conditions
     if ev.condition in conds:
         conds.remove(ev.condition)
 
@@ -286,11 +296,13 @@ class LabelsShifted(Event):
     changes: dict[str, int]
     values: dict[str, int]
     reason: str = ""
+    who: str = HERO
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
 
 
 @applier("LabelsShifted")
 def _shifted(state: CampaignState, ev: LabelsShifted) -> None:
-    state.hero.stats.update(ev.values)
+    state.actor(ev.who).stats.update(ev.values)
 
 
 @event
@@ -299,35 +311,15 @@ class LabelLocked(Event):
     """A stat is locked for good."""
 
     stat: str
+    who: str = HERO
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
 
 
 @applier("LabelLocked")
 def _locked(state: CampaignState, ev: LabelLocked) -> None:
-    if ev.stat not in state.hero.locked:
-        state.hero.locked.append(ev.stat)
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class InfluenceChanged(Event):
-    """Influence gained or lost. ``direction`` is "hero_over" or "over_hero"."""
-
-    npc: str
-    direction: str
-    held: bool
-    permanent: bool = False
-    reason: str = ""
-
-
-@applier("InfluenceChanged")
-def _influence(state: CampaignState, ev: InfluenceChanged) -> None:
-    npc = state.npcs[ev.npc]
-    if ev.direction == "hero_over":
-        npc.hero_has_influence = ev.held
-    else:
-        npc.influence_over_hero = ev.held
-        if ev.permanent:
-            npc.barred = True
+    locked = state.actor(ev.who).locked
+    if ev.stat not in locked:
+        locked.append(ev.stat)
 
 
 @event
@@ -340,6 +332,8 @@ class TrackChanged(Event):
     delta: int
     value: int
     reason: str = ""
+    who: str = HERO
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
 
 
 @applier("TrackChanged")
@@ -347,7 +341,7 @@ def _track(state: CampaignState, ev: TrackChanged) -> None:
     if ev.scope == "campaign":
         state.pools[ev.track] = ev.value
     else:
-        state.hero.tracks[ev.track] = ev.value
+        state.actor(ev.who).tracks[ev.track] = ev.value
 
 
 @event
@@ -362,14 +356,17 @@ class BonusAdded(Event):
     target: str | None
     expires: str
     reason: str
+    owner: str = HERO
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("owner",)
 
 
 @applier("BonusAdded")
 def _bonus(state: CampaignState, ev: BonusAdded) -> None:
     state.bonuses.append(
         ActiveBonus(
-            id=ev.id, kind=ev.kind, amount=ev.amount, moves=list(ev.moves),
-            target=ev.target, expires=ev.expires, reason=ev.reason,
+            id=ev.id, kind=ev.kind, amount=ev.amount, moves=list(ev.moves),  # type: ignore[arg-type]
+            target=ev.target, expires=ev.expires, reason=ev.reason,  # type: ignore[arg-type]
+            owner=state.actor_id(ev.owner),
         )
     )
     state.next_id = max(state.next_id, ev.id + 1)
@@ -410,15 +407,17 @@ def _hold(state: CampaignState, ev: HoldChanged) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class TakenOut(Event):
-    """The hero is taken out of the scene (or returns, with ``out`` false)."""
+    """A hero is taken out of the scene (or returns, with ``out`` false)."""
 
     out: bool = True
     reason: str = ""
+    who: str = HERO
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
 
 
 @applier("TakenOut")
 def _taken_out(state: CampaignState, ev: TakenOut) -> None:
-    state.hero.taken_out = ev.out
+    state.actor(ev.who).taken_out = ev.out
 
 
 @event
@@ -428,11 +427,13 @@ class FlagSet(Event):
 
     flag: str
     value: bool = True
+    who: str = HERO
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
 
 
 @applier("FlagSet")
 def _flag(state: CampaignState, ev: FlagSet) -> None:
-    flags = state.hero.flags
+    flags = state.actor(ev.who).flags
     if ev.value and ev.flag not in flags:
         flags.append(ev.flag)
     elif not ev.value and ev.flag in flags:
@@ -446,11 +447,13 @@ class AdvanceTaken(Event):
 
     advance: str
     text: str
+    who: str = HERO
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
 
 
 @applier("AdvanceTaken")
 def _advance(state: CampaignState, ev: AdvanceTaken) -> None:
-    state.hero.advances.append(ev.advance)
+    state.actor(ev.who).advances.append(ev.advance)
 
 
 @event
@@ -467,9 +470,48 @@ class NPCAdded(Event):
 
 @applier("NPCAdded")
 def _npc(state: CampaignState, ev: NPCAdded) -> None:
-    state.npcs[ev.id] = NPC(id=ev.id, name=ev.name, role=ev.role, note=ev.note, present=ev.present)
+    state.actors[ev.id] = Actor(id=ev.id, name=ev.name, role=ev.role, note=ev.note,
+                                present=ev.present)
     if ev.present and ev.id not in state.scene.present:
         state.scene.present.append(ev.id)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class HeroAdded(Event):
+    """A hero joins the party (the first hero is made with the campaign)."""
+
+    id: str
+    name: str
+    archetype: str | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+    tracks: dict[str, int] = field(default_factory=dict)
+    flags: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@applier("HeroAdded")
+def _hero_added(state: CampaignState, ev: HeroAdded) -> None:
+    state.actors[ev.id] = Actor(id=ev.id, name=ev.name, kind="hero", role="hero",
+                                archetype=ev.archetype, stats=dict(ev.stats),
+                                tracks=dict(ev.tracks), flags=list(ev.flags),
+                                data=dict(ev.data))
+    if ev.id not in state.party:
+        state.party.append(ev.id)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class HeroSwitched(Event):
+    """Another hero of the party takes the spotlight: the next moves are theirs."""
+
+    hero: str
+    was: str = ""
+
+
+@applier("HeroSwitched")
+def _hero_switched(state: CampaignState, ev: HeroSwitched) -> None:
+    state.acting = ev.hero
 
 
 @event
@@ -483,7 +525,7 @@ class NPCPresence(Event):
 
 @applier("NPCPresence")
 def _presence(state: CampaignState, ev: NPCPresence) -> None:
-    state.npcs[ev.npc].present = ev.present
+    state.actors[ev.npc].present = ev.present
     if ev.present and ev.npc not in state.scene.present:
         state.scene.present.append(ev.npc)
 
@@ -522,10 +564,11 @@ def _scene_start(state: CampaignState, ev: SceneStarted) -> None:
     state.scene = Scene(
         number=ev.number, title=ev.title, location=ev.location, stakes=ev.stakes, open=True
     )
+    npcs = [a for a in state.actors.values() if a.kind == "npc"]
     if ev.present:
-        for npc in state.npcs.values():
+        for npc in npcs:
             npc.present = npc.id in ev.present
-    state.scene.present = [n.id for n in state.npcs.values() if n.present]
+    state.scene.present = [n.id for n in npcs if n.present]
 
 
 @event
@@ -759,7 +802,8 @@ def _tension(state: CampaignState, ev: TensionChanged) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class DataSet(Event):
-    """A system-specific value of the hero (``hero``) or campaign changed: key path and value."""
+    """A system-specific value changed: of the acting hero (``scope`` "hero"), of an actor
+    (``scope`` its id) or of the campaign (``scope`` "campaign"); key and value."""
 
     scope: str
     key: str
@@ -768,7 +812,7 @@ class DataSet(Event):
 
 @applier("DataSet")
 def _data(state: CampaignState, ev: DataSet) -> None:
-    target = state.hero.data if ev.scope == "hero" else state.data
+    target = state.data if ev.scope == "campaign" else state.actor(ev.scope).data
     if ev.value is None:
         target.pop(ev.key, None)
     else:

@@ -8,14 +8,118 @@ and shift the label just rolled; entering battle and time passing reset the Team
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from engine.content import schema as s
+from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.odds import band_of
 from engine.rules import events as ev
 from engine.rules.base import Adjustment, Item, Need, Ruleset, Step, effect_item, gm_random, opt
-from engine.rules.state import CampaignState
+from engine.rules.events import applier, event
+from engine.rules.state import Actor, CampaignState
+
+# ------------------------------------------------------------------ Influence
+# Influence is a directed relation between characters: the holder gets +1 on moves against the
+# subject. Each actor's ``data["influence"]`` lists the ids it holds Influence over;
+# ``data["barred"]`` lists who lost Influence over it for good.
+
+
+def influence(state: CampaignState, holder: str, subject: str) -> bool:
+    """Whether ``holder`` holds Influence over ``subject`` (actor ids)."""
+    actor = state.actors.get(holder)
+    return actor is not None and subject in actor.data.get("influence", ())
+
+
+def barred(state: CampaignState, holder: str, subject: str) -> bool:
+    """Whether ``holder`` lost Influence over ``subject`` for good."""
+    actor = state.actors.get(subject)
+    return actor is not None and holder in actor.data.get("barred", ())
+
+
+def hero_over(state: CampaignState, npc: str) -> bool:
+    """The acting hero holds Influence over ``npc``."""
+    return influence(state, state.acting, npc)
+
+
+def over_hero(state: CampaignState, npc: str) -> bool:
+    """``npc`` holds Influence over the acting hero."""
+    return influence(state, npc, state.acting)
+
+
+def _set_in(actor: Actor, key: str, value: str, on: bool) -> None:
+    have = list(actor.data.get(key, []))
+    if on and value not in have:
+        have.append(value)
+    elif not on and value in have:
+        have.remove(value)
+    if have:
+        actor.data[key] = have
+    else:
+        actor.data.pop(key, None)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class InfluenceChanged(ev.Event):
+    """Influence gained or lost between the acting hero and ``npc`` (any other character):
+    ``direction`` "hero_over" (the hero holds it over them) or "over_hero" (they hold it over
+    the hero); ``permanent`` bars them from ever regaining it."""
+
+    npc: str
+    direction: str
+    held: bool
+    permanent: bool = False
+    reason: str = ""
+
+
+@applier("InfluenceChanged")
+def _influence_changed(state: CampaignState, e: InfluenceChanged) -> None:
+    hero = state.actors[state.acting]
+    other = state.actors[e.npc]
+    if e.direction == "hero_over":
+        _set_in(hero, "influence", e.npc, e.held)
+    else:
+        _set_in(other, "influence", state.acting, e.held)
+        if e.permanent:
+            _set_in(hero, "barred", e.npc, True)
+
+
+def _lacks_influence(st: CampaignState, a: Actor) -> str | None:
+    if barred(st, a.id, st.acting):
+        return f"{a.name} lost Influence over you for good"
+    if over_hero(st, a.id):
+        return f"{a.name} already has Influence over you"
+    return None
+
+
+TARGET_TESTS: dict[str, Callable[[CampaignState, Actor], str | None]] = {
+    "hero_has_influence": lambda st, a: None if hero_over(st, a.id)
+    else f"you hold no Influence over {a.name}",
+    "has_influence_over_hero": lambda st, a: None if over_hero(st, a.id)
+    else f"{a.name} has no Influence over you",
+    "lacks_influence_over_hero": _lacks_influence,
+}
+
+
+def _present(state: CampaignState, role: str | None = None) -> list[Actor]:
+    return [n for n in state.npcs.values() if n.present and (role is None or n.role == role)]
+
+
+GM_PRECONDITIONS: dict[str, Callable[[Pack, CampaignState], bool]] = {
+    "npc_lacks_influence": lambda p, st: any(
+        not over_hero(st, n.id) and not barred(st, n.id, st.acting) for n in _present(st)),
+    "adult_has_influence": lambda p, st: any(over_hero(st, n.id) for n in _present(st, "adult")),
+    "hero_holds_influence": lambda p, st: any(hero_over(st, n) for n in st.actors),
+}
+
+GM_FOCUS: list[tuple[str, Callable[[CampaignState, Actor], bool]]] = [
+    ("adult_has_influence", lambda st, n: n.role == "adult" and over_hero(st, n.id)),
+    ("npc_lacks_influence", lambda st, n: not over_hero(st, n.id)
+     and not barred(st, n.id, st.acting)),
+]
 
 BATTLE_QUESTIONS = [
     ("leader_influence", "The leader holds Influence over every teammate (+1 Team)", 1),
@@ -30,6 +134,9 @@ class MasksRules(Ruleset):
     """The Masks ruleset."""
 
     id = "masks"
+    TARGET_TESTS = TARGET_TESTS
+    GM_PRECONDITIONS = GM_PRECONDITIONS
+    GM_FOCUS = GM_FOCUS
     rule_effect_names = frozenset({"surrender_influence", "enter_battle", "time_passes",
                                    "gm_shifts_labels", "npc_takes_influence"})
 
@@ -38,7 +145,7 @@ class MasksRules(Ruleset):
     def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
         """Every adult holds Influence over the hero when first introduced."""
         if role == "adult":
-            return [ev.InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
+            return [InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
                                         reason="adults have Influence over you when you meet")]
         return []
 
@@ -47,8 +154,8 @@ class MasksRules(Ruleset):
     def extra_modifiers(self, state: CampaignState, move: s.Move, target: str | None
                         ) -> list[list[Any]]:
         """+1 on moves targeting someone the hero holds Influence over."""
-        if target and target in state.npcs and state.npcs[target].hero_has_influence:
-            return [[f"Influence over {state.npcs[target].name}", 1, None]]
+        if target and target in state.actors and hero_over(state, target):
+            return [[f"Influence over {state.actors[target].name}", 1, None]]
         return []
 
     def _would_improve(self, move: s.Move, roll: dict[str, Any], amount: int) -> bool:
@@ -67,7 +174,7 @@ class MasksRules(Ruleset):
         out: list[Adjustment] = []
         team = state.pools.get("team", 0)
         target = state.flow.target
-        held = bool(target and target in state.npcs and state.npcs[target].hero_has_influence)
+        held = bool(target and target in state.actors and hero_over(state, target))
         # offer +1 steps while everything still available (each Team, the Influence held)
         # could change the result, so several Team can be spent one at a time
         if not self._would_improve(move, roll, team + int(held)):
@@ -76,7 +183,7 @@ class MasksRules(Ruleset):
             out.append(Adjustment("team", "Spend 1 Team for +1", 1,
                                   f"the pool has {team}"))
         if held and target:
-            name = state.npcs[target].name
+            name = state.actors[target].name
             out.append(Adjustment("influence", f"Surrender Influence over {name} for +1", 1,
                                   "take advantage of your Influence"))
         stat = roll.get("stat", "")
@@ -104,10 +211,10 @@ class MasksRules(Ruleset):
                                      reason="spent for +1 on a roll")], 1, "Team")
         if adj_id == "influence":
             target = state.flow.target
-            if not target or not state.npcs[target].hero_has_influence:
+            if not target or not hero_over(state, target):
                 raise IllegalAction("you hold no Influence over the target")
-            name = state.npcs[target].name
-            return ([ev.InfluenceChanged(npc=target, direction="hero_over", held=False,
+            name = state.actors[target].name
+            return ([InfluenceChanged(npc=target, direction="hero_over", held=False,
                                          reason="surrendered for +1 on a roll")], 1,
                     f"Influence over {name} (surrendered)")
         if adj_id.startswith("selfish:"):
@@ -129,48 +236,152 @@ class MasksRules(Ruleset):
 
     # --- effects --------------------------------------------------------------------
 
-    def shift_stats(self, state: CampaignState, changes: dict[str, int], reason: str) -> Step:
+    def shift_stats(self, state: CampaignState, changes: dict[str, int], reason: str,
+                    who: str = "hero") -> Step:
         """Shift labels; a shift past a bound marks a condition instead (GM's choice)."""
+        actor = state.actor(who)
         values: dict[str, int] = {}
         done: dict[str, int] = {}
         step = Step()
+        whose = "" if who == "hero" else f"{actor.name}'s "
+        mark: dict[str, Any] = {"type": "mark_condition"}
+        mark_ctx: dict[str, Any] = {}
+        if who != "hero":
+            mark["who"] = "target"
+            mark_ctx["target"] = who
         for stat, delta in changes.items():
             d = self.pack.stats[stat]
-            new = state.hero.stats.get(stat, 0) + delta
+            new = actor.stats.get(stat, 0) + delta
             if new > d.max or new < d.min:
-                free = [c for c in self.pack.conditions if c not in state.hero.conditions]
+                free = [c for c in self.pack.conditions if c not in actor.conditions]
                 word = "above" if new > d.max else "below"
                 bound = d.max if new > d.max else d.min
                 step.events.append(ev.Narrated(
-                    text=f"{d.name} cannot go {word} {bound:+d}: mark a condition instead"
+                    text=f"{whose}{d.name} cannot go {word} {bound:+d}: mark a condition instead"
                          " (the GM's choice).", by="engine"))
+                source = {**mark_ctx, "source": f"{d.name} shift past its bound"}
                 if free:
                     pick = gm_random(state, f"shift:{stat}").choice(free)
-                    step.push.append(effect_item(
-                        {"type": "mark_condition", "condition": pick},
-                        {"source": f"{d.name} shift past its bound"}))
+                    step.push.append(effect_item({**mark, "condition": pick}, source))
                 else:
-                    step.push.append(effect_item({"type": "mark_condition"},
-                                                 {"source": f"{d.name} shift past its bound"}))
+                    step.push.append(effect_item(dict(mark), source))
                 continue
             values[stat] = new
             done[stat] = delta
         if done:
-            step.events.insert(0, ev.LabelsShifted(changes=done, values=values, reason=reason))
+            step.events.insert(0, ev.LabelsShifted(changes=done, values=values, reason=reason,
+                                                   who=who))
         return step
 
     def gain_influence(self, state: CampaignState, npc_id: str, reason: str) -> Step:
-        """Gaining Influence already held: a teammate's labels shift; an NPC gives +1 forward."""
-        npc = state.npcs[npc_id]
-        if not npc.hero_has_influence:
-            return super().gain_influence(state, npc_id, reason)
-        if npc.role == "teammate":
+        """The acting hero gains Influence over ``npc_id``. Gaining it again: a teammate with
+        Labels (a hero of the party) has them shifted, one up and one down, the player's pick;
+        a teammate without Labels is told to; anyone else gives +1 forward against them."""
+        other = state.actors[npc_id]
+        if not hero_over(state, npc_id):
+            return Step([InfluenceChanged(npc=npc_id, direction="hero_over", held=True,
+                                          reason=reason)])
+        if other.role in ("teammate", "hero") and other.stats:
+            return Step(
+                [ev.Narrated(text=f"You already hold Influence over {other.name}: shift one of"
+                                  " their Labels up and one down.", by="engine")],
+                push=[effect_item({"type": "shift_labels", "who": "target"},
+                                  {"source": f"Influence over {other.name} again",
+                                   "target": npc_id})])
+        if other.role in ("teammate", "hero"):
             return Step([ev.Narrated(
-                text=f"You already hold Influence over {npc.name}: shift one of their Labels up"
+                text=f"You already hold Influence over {other.name}: shift one of their Labels up"
                      " and one down, your choice.", by="engine")])
         return Step([ev.BonusAdded(id=state.next_id, kind="forward", amount=1, moves=[],
                                    target=npc_id, expires="session",
-                                   reason=f"Influence over {npc.name} again")])
+                                   reason=f"Influence over {other.name} again")])
+
+    # --- Influence effects (registered: the core interpreter hands these to Masks) ------
+
+    EFFECTS: ClassVar[frozenset[str]] = frozenset(
+        {"take_influence", "give_influence", "cancel_influence"})
+
+    def effect_take_influence(self, state: CampaignState, eff: s.TakeInfluence,
+                              ctx: dict[str, Any]) -> Step:
+        """The acting hero gains Influence over the target."""
+        target = ctx.get("target")
+        if not target:
+            return Step([ev.Narrated(text="(No target to take Influence over.)", by="engine")])
+        return self.gain_influence(state, target, ctx.get("source", ""))
+
+    def _can_get(self, state: CampaignState) -> list[Actor]:
+        return [n for n in state.actors.values() if n.id != state.acting
+                and not over_hero(state, n.id) and not barred(state, n.id, state.acting)]
+
+    def effect_give_influence(self, state: CampaignState, eff: s.GiveInfluence,
+                              ctx: dict[str, Any]) -> Step | Need:
+        """The acting hero gives Influence over themselves to the target (or a chosen one)."""
+        if eff.choose:
+            options = [opt(n.id, f"{n.name} ({n.role})") for n in self._can_get(state)]
+            if not options:
+                return Step([ev.Narrated(text="Everyone already has Influence over you.",
+                                         by="engine")])
+            return Need("pick", "Give Influence over you to whom?", options)
+        target = ctx.get("target")
+        if not target:
+            return Step()
+        npc = state.actors[target]
+        if barred(state, target, state.acting):
+            raise IllegalAction(f"{npc.name} lost Influence over you for good")
+        if over_hero(state, target):
+            return Step([ev.Narrated(text=f"{npc.name} already has Influence over you.",
+                                     by="engine")])
+        return Step([InfluenceChanged(npc=target, direction="over_hero", held=True,
+                                      reason=ctx.get("source", ""))])
+
+    def effect_cancel_influence(self, state: CampaignState, eff: s.CancelInfluence,
+                                ctx: dict[str, Any]) -> Step | Need:
+        """Remove the target's (or a chosen character's) Influence over the acting hero."""
+        if eff.choose:
+            options = [opt(n.id, f"{n.name} ({n.role})") for n in state.actors.values()
+                       if over_hero(state, n.id)]
+            if not options:
+                return Step([ev.Narrated(text="Nobody has Influence over you.", by="engine")])
+            return Need("pick", "Take away whose Influence over you?", options)
+        target = ctx.get("target")
+        if not target or not over_hero(state, target):
+            return Step()
+        return Step([InfluenceChanged(npc=target, direction="over_hero", held=False,
+                                      reason=ctx.get("source", ""))])
+
+    def futile_effect(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> str | None:
+        """Why an Influence effect would do nothing now."""
+        target = ctx.get("target")
+        match eff.type:
+            case "take_influence":
+                if not target:
+                    return "there is no target"
+            case "give_influence":
+                if eff.choose:
+                    return None if self._can_get(state) else (
+                        "everyone already has Influence over you")
+                if not target:
+                    return "there is no target"
+                name = state.actors[target].name
+                if barred(state, target, state.acting):
+                    return f"{name} lost Influence over you for good"
+                if over_hero(state, target):
+                    return f"{name} already has Influence over you"
+            case "cancel_influence":
+                if eff.choose:
+                    return None if any(over_hero(state, n) for n in state.actors) else (
+                        "nobody has Influence over you")
+                if not target:
+                    return "there is no target"
+                if not over_hero(state, target):
+                    return f"{state.actors[target].name} has no Influence over you"
+        return None
+
+    def answer_effect(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
+        """A character picked for give_influence or cancel_influence becomes its target."""
+        data = dict(item["effect"])
+        data["choose"] = False
+        return [{"effect": data, "ctx": {**item.get("ctx", {}), "target": ids[0] if ids else None}}]
 
     def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
         """surrender_influence, enter_battle, time_passes, gm_shifts_labels,
@@ -178,10 +389,10 @@ class MasksRules(Ruleset):
         target = ctx.get("target")
         match eff.name:
             case "surrender_influence":
-                if not target or not state.npcs[target].hero_has_influence:
-                    name = state.npcs[target].name if target else "them"
+                if not target or not hero_over(state, target):
+                    name = state.actors[target].name if target else "them"
                     raise IllegalAction(f"you hold no Influence over {name} to take advantage of")
-                return Step([ev.InfluenceChanged(npc=target, direction="hero_over", held=False,
+                return Step([InfluenceChanged(npc=target, direction="hero_over", held=False,
                                                  reason="surrendered to take advantage")])
             case "enter_battle":
                 return Need("battle", "Entering battle as a team: +2 Team. Which of these are"
@@ -197,11 +408,12 @@ class MasksRules(Ruleset):
                 npc_id = str(eff.args.get("npc") or ctx.get("npc") or "")
                 if not npc_id:
                     candidates = [n for n in state.npcs.values() if n.present
-                                  and not n.influence_over_hero and not n.barred]
+                                  and not over_hero(state, n.id)
+                                  and not barred(state, n.id, state.acting)]
                     if not candidates:
                         return Step()
                     npc_id = gm_random(state, "influence").choice(candidates).id
-                return Step([ev.InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
+                return Step([InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
                                                  reason=ctx.get("source", "GM move"))])
         return super().rule_effect(state, eff, ctx)
 
@@ -215,7 +427,7 @@ class MasksRules(Ruleset):
             return Step([ev.Narrated(text="Their words find no Label left to move.",
                                      by="engine")])
         up, down = gm_random(state, "labels").choice(pairs)
-        who = state.npcs[ctx["target"]].name if ctx.get("target") in state.npcs else "they"
+        who = state.actors[ctx["target"]].name if ctx.get("target") in state.actors else "they"
         names = self.pack.stats
         step = self.shift_stats(state, {up: 1, down: -1},
                                 f"the GM: what {who} said moves your Labels")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from engine.dice import check_stream
 
@@ -15,12 +15,21 @@ class StateModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Hero(StateModel):
-    """The player's character."""
+class Actor(StateModel):
+    """A character: a hero of the party or an NPC, with its own stats, tracks and conditions.
 
+    NPCs may have no stats (most PbtA NPCs) or a full stat block. ``data`` holds what a ruleset
+    keeps for the character (Masks: the Influence it holds; City of Whispers: the sheet).
+    """
+
+    id: str
     name: str
+    kind: Literal["hero", "npc"] = "npc"
+    role: str = Field("", description="The content's role id (teammate, adult, contact...).")
     archetype: str | None = None
-    stats: dict[str, int]
+    note: str = ""
+    present: bool = True
+    stats: dict[str, int] = Field(default_factory=dict)
     locked: list[str] = Field(default_factory=list, description="Stats that never shift again.")
     conditions: list[str] = Field(default_factory=list)
     tracks: dict[str, int] = Field(default_factory=dict)
@@ -30,8 +39,24 @@ class Hero(StateModel):
     data: dict[str, Any] = Field(default_factory=dict, description="System-specific state.")
 
 
+class Hero(StateModel):
+    """The player's character in save format 1 (one hero, no id); read only to migrate."""
+
+    name: str
+    archetype: str | None = None
+    stats: dict[str, int]
+    locked: list[str] = Field(default_factory=list)
+    conditions: list[str] = Field(default_factory=list)
+    tracks: dict[str, int] = Field(default_factory=dict)
+    flags: list[str] = Field(default_factory=list)
+    taken_out: bool = False
+    advances: list[str] = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
 class NPC(StateModel):
-    """A non-player character, with Influence both ways."""
+    """A non-player character in save format 1, with Masks Influence fields; read only to
+    migrate."""
 
     id: str
     name: str
@@ -45,12 +70,75 @@ class NPC(StateModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+HERO = "hero"
+"""In an event, the acting hero (the one whose turn it is when the event is applied)."""
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump() if isinstance(value, BaseModel) else value
+
+
+def migrate(data: Any) -> Any:
+    """A saved (or constructed) state in any older shape, as the current one.
+
+    Format 1 had one ``hero`` and ``npcs`` with Masks Influence flags; format 2 has ``actors``
+    (heroes and NPCs alike), the ``party`` and the ``acting`` hero, and keeps Influence in the
+    actors' data where the Masks rules read it.
+    """
+    if not isinstance(data, dict) or "hero" not in data or "actors" in data:
+        return data
+    d = dict(data)
+    hero = _plain(d.pop("hero"))
+    npcs = {k: _plain(v) for k, v in (d.pop("npcs", None) or {}).items()}
+    if not isinstance(hero, dict) or not isinstance(npcs, dict):
+        return data  # let validation say what is wrong
+    taken = set(npcs)
+    base = _slug(str(hero.get("name", ""))) or HERO
+    hid, n = base, 2
+    while hid in taken:
+        hid, n = f"{base}_{n}", n + 1
+    hero_data = dict(hero.get("data") or {})
+    actors: dict[str, Any] = {hid: {**hero, "id": hid, "kind": "hero", "role": "hero",
+                                    "data": hero_data}}
+    over: list[str] = []
+    barred: list[str] = []
+    for key, npc in npcs.items():
+        if not isinstance(npc, dict):
+            return data
+        npc = dict(npc)
+        ndata = dict(npc.get("data") or {})
+        if npc.pop("influence_over_hero", False):
+            ndata["influence"] = [hid]
+        if npc.pop("hero_has_influence", False):
+            over.append(str(npc.get("id", key)))
+        if npc.pop("barred", False):
+            barred.append(str(npc.get("id", key)))
+        actors[key] = {**npc, "kind": "npc", "data": ndata}
+    if over:
+        hero_data["influence"] = over
+    if barred:
+        hero_data["barred"] = barred
+    d["actors"] = actors
+    d["party"] = [hid]
+    d["acting"] = hid
+    d["bonuses"] = [{**_plain(b), "owner": hid} if isinstance(_plain(b), dict) else b
+                    for b in d.get("bonuses", [])]
+    d["version"] = 2
+    return d
+
+
+def _slug(name: str) -> str:
+    out = "".join(c if c.isalnum() else "_" for c in name.lower())
+    return "_".join(p for p in out.split("_") if p)
+
+
 class ActiveBonus(StateModel):
     """A +N forward or ongoing waiting to apply."""
 
     id: int
     kind: Literal["forward", "ongoing"]
     amount: int
+    owner: str | None = Field(None, description="The hero it helps (or hinders); None: any.")
     moves: list[str] = Field(default_factory=list)
     target: str | None = None
     expires: Literal["roll", "scene", "session"] = "scene"
@@ -120,7 +208,7 @@ class Flow(StateModel):
 class CampaignState(StateModel):
     """Everything a campaign is, at one moment."""
 
-    version: int = 1
+    version: int = 2
     system: str
     name: str
     seed: int
@@ -129,8 +217,9 @@ class CampaignState(StateModel):
     dice_stream: Annotated[int, AfterValidator(check_stream)] = Field(
         default=1, description="The dice stream rolled (engine/dice.py); saves without it: 1."
     )
-    hero: Hero
-    npcs: dict[str, NPC] = Field(default_factory=dict)
+    actors: dict[str, Actor] = Field(default_factory=dict)
+    party: list[str] = Field(default_factory=list, description="The heroes' ids, in order.")
+    acting: str = Field("", description="The id of the hero whose turn it is.")
     pools: dict[str, int] = Field(default_factory=dict)
     bonuses: list[ActiveBonus] = Field(default_factory=list)
     holds: list[HoldEntry] = Field(default_factory=list)
@@ -148,10 +237,52 @@ class CampaignState(StateModel):
     action_no: int = 0
     data: dict[str, Any] = Field(default_factory=dict)
 
-    def npc_by_name(self, name: str) -> NPC | None:
+    @model_validator(mode="before")
+    @classmethod
+    def _migrate(cls, data: Any) -> Any:
+        return migrate(data)
+
+    @model_validator(mode="after")
+    def _check_party(self) -> CampaignState:
+        if not self.party or self.acting not in self.party:
+            raise ValueError("the campaign has no acting hero")
+        for hid in self.party:
+            if hid not in self.actors or self.actors[hid].kind != "hero":
+                raise ValueError(f"the party names {hid!r}, who is not a hero")
+        return self
+
+    @property
+    def hero(self) -> Actor:
+        """The acting hero."""
+        return self.actors[self.acting]
+
+    @property
+    def heroes(self) -> list[Actor]:
+        """The party's heroes, in order."""
+        return [self.actors[h] for h in self.party]
+
+    @property
+    def npcs(self) -> dict[str, Actor]:
+        """The non-player characters by id (a new dict: add NPCs with events)."""
+        return {k: a for k, a in self.actors.items() if a.kind == "npc"}
+
+    def actor(self, who: str) -> Actor:
+        """The actor ``who`` names: an id, or ``"hero"`` for the acting hero."""
+        return self.actors[self.acting if who == HERO else who]
+
+    def actor_id(self, who: str) -> str:
+        """The id ``who`` names (``"hero"`` is the acting hero)."""
+        return self.acting if who == HERO else who
+
+    def npc_by_name(self, name: str) -> Actor | None:
         """The NPC whose id or name matches ``name`` (case-insensitive)."""
+        return self.actor_by_name(name, kinds=("npc",))
+
+    def actor_by_name(self, name: str, kinds: tuple[str, ...] = ("npc", "hero")
+                      ) -> Actor | None:
+        """The actor whose id or name matches ``name`` (case-insensitive)."""
         key = name.strip().lower()
-        for npc in self.npcs.values():
-            if npc.id == key or npc.name.lower() == key:
-                return npc
+        for actor in self.actors.values():
+            if actor.kind in kinds and (actor.id == key or actor.name.lower() == key):
+                return actor
         return None

@@ -13,6 +13,7 @@ from engine.errors import IllegalAction
 from engine.game import Game, MemoryStore
 from engine.odds import band_odds, percent
 from engine.rules import events as ev
+from engine.rules.masks import InfluenceChanged
 from engine.rules.state import CampaignState
 
 NewGame = Callable[..., Game]
@@ -219,7 +220,7 @@ def test_bad_dice_change_nothing(new_game: NewGame, h: Any, faces: list[int], fr
 
 def test_a_failure_inside_an_action_rolls_it_back(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="bo", direction="over_hero", held=False,
+    h.setup(game, InfluenceChanged(npc="bo", direction="over_hero", held=False,
                                       permanent=True))
     game.end_session()  # end of session: grow closer gives Influence to someone you pick
     game.choose(["grow_closer"])

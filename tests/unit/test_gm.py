@@ -16,7 +16,7 @@ from engine.content.loader import load_pack
 from engine.dice import DiceSpec, SeededDice
 from engine.game import Game
 from engine.gm import oracle
-from engine.gm.moves import PRECONDITIONS, candidates, legal, make_gm_move
+from engine.gm.moves import candidates, legal, make_gm_move, preconditions
 from engine.journal import render_all
 from engine.rules.state import NPC, CampaignState, Hero, Threat
 
@@ -159,7 +159,7 @@ def test_the_gm_never_chooses_a_move_whose_preconditions_fail(
     assert legal(PACK, state, gm_def)
     assert gm_def.kind in (kind, "both")
     for name in gm_def.when:
-        assert PRECONDITIONS[name](PACK, state), name
+        assert preconditions(PACK)[name](PACK, state), name
 
 
 # ------------------------------------------------------------------ threats and clocks

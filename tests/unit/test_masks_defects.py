@@ -17,6 +17,7 @@ from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
+from engine.rules.masks import over_hero
 
 NewGame = Callable[..., Game]
 FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}
@@ -288,7 +289,7 @@ def test_12_the_end_of_session_options_say_why_they_cannot_be_taken(new_game: Ne
         game.choose(["grow_away"])
     game.choose(["grow_closer"])
     game.choose(["vic_rook"])
-    assert game.state.npcs["vic_rook"].influence_over_hero
+    assert over_hero(game.state, "vic_rook")
 
 
 # --------------------------------------------------------------------------- item 13

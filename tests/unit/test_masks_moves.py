@@ -23,6 +23,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_odds, percent
 from engine.rules import events as ev
+from engine.rules.masks import InfluenceChanged, barred, hero_over, over_hero
 
 NewGame = Callable[..., Game]
 
@@ -261,7 +262,7 @@ def test_defend_someone_influence_over_the_protected(new_game: NewGame, h: Any) 
     events = game.choose(["influence"])
     [inf] = h.of(events, "InfluenceChanged")
     assert (inf["npc"], inf["direction"], inf["held"]) == (bo, "hero_over", True)
-    assert game.state.npcs[bo].hero_has_influence
+    assert hero_over(game.state, bo)
 
 
 def test_defend_someone_clear_a_condition(new_game: NewGame, h: Any) -> None:
@@ -356,8 +357,8 @@ def test_provoke_overreact_gives_influence(new_game: NewGame, h: Any) -> None:
     start(game, "provoke", "Vic Rook")
     game.roll(WEAK)
     game.choose(["overreact"])
-    assert game.state.npcs[vic].hero_has_influence
-    assert not game.state.npcs[vic].influence_over_hero
+    assert hero_over(game.state, vic)
+    assert not over_hero(game.state, vic)
 
 
 def test_provoke_stumble_gives_forward_against_them_only(new_game: NewGame, h: Any) -> None:
@@ -630,14 +631,14 @@ def test_persuade_npc_and_teammate(new_game: NewGame, h: Any) -> None:
     game = adult(new_game(), h)
     start(game, "persuade_interests", "Vic Rook")
     game.roll(STRONG)
-    assert not game.state.npcs["vic_rook"].hero_has_influence
+    assert not hero_over(game.state, "vic_rook")
     start(game, "persuade_interests", "Tin")
     game.roll(STRONG)  # a teammate who goes along: and on 10+ you gain Influence over them
-    assert game.state.npcs["tin"].hero_has_influence
+    assert hero_over(game.state, "tin")
     game2 = adult(new_game(), h)
     start(game2, "persuade_interests", "Tin")
     game2.roll(WEAK)
-    assert not game2.state.npcs["tin"].hero_has_influence
+    assert not hero_over(game2.state, "tin")
 
 
 @pytest.mark.parametrize(("faces", "influence"), [(STRONG, True), (WEAK, False)])
@@ -649,7 +650,7 @@ def test_empathize(new_game: NewGame, h: Any, faces: list[int], influence: bool)
     game.choose(["condition"])
     game.choose(["afraid"])
     assert game.state.npcs["vic_rook"].conditions == ["afraid"]
-    assert game.state.npcs["vic_rook"].hero_has_influence is influence
+    assert hero_over(game.state, "vic_rook") is influence
 
 
 # --------------------------------------------------------------------------- influence moves
@@ -660,7 +661,7 @@ def test_reject_influence_rolls_plus_zero_and_influence_helps(new_game: NewGame,
     start(game, "reject_influence", "Ada Vance")
     assert game.pending.context["preview"]["modifiers"] == [["no stat", 0, None]]
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="ada_vance", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="ada_vance", direction="hero_over", held=True))
     start(game, "reject_influence", "Ada Vance")
     assert game.pending.context["preview"]["modifier"] == 1
 
@@ -668,13 +669,13 @@ def test_reject_influence_rolls_plus_zero_and_influence_helps(new_game: NewGame,
 def test_reject_influence_strong_hit_strip_their_influence(new_game: NewGame, h: Any) -> None:
     game = new_game()
     ada = h.npc(game, "Ada Vance")
-    assert game.state.npcs[ada].influence_over_hero  # adults start with it
+    assert over_hero(game.state, ada)  # adults start with it
     start(game, "reject_influence", "Ada Vance")
     game.roll(STRONG)
     assert options(game) == {"prove_wrong", "shift", "cancel"}
     assert (game.pending.min, game.pending.max) == (2, 2)
     events = game.choose(["cancel", "prove_wrong"])
-    assert not game.state.npcs[ada].influence_over_hero
+    assert not over_hero(game.state, ada)
     [bonus] = h.of(events, "BonusAdded")
     assert (bonus["kind"], bonus["amount"], bonus["target"]) == ("forward", 1, ada)
     assert options(game) == {"clear", "potential"}
@@ -722,11 +723,11 @@ def test_take_advantage_needs_influence(new_game: NewGame, h: Any) -> None:
 @pytest.mark.parametrize("pick", ["condition", "minus_two", "plus_one"])
 def test_take_advantage_surrenders_influence(new_game: NewGame, h: Any, pick: str) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
     events = game.trigger("take_advantage_influence", "Vic Rook")
     [inf] = h.of(events, "InfluenceChanged")
     assert (inf["direction"], inf["held"]) == ("hero_over", False)
-    assert not game.state.npcs["vic_rook"].hero_has_influence
+    assert not hero_over(game.state, "vic_rook")
     assert options(game) == {"condition", "minus_two", "plus_one"}
     game.choose([pick])
     if pick == "condition":
@@ -748,12 +749,12 @@ def test_give_influence(new_game: NewGame, h: Any) -> None:
 
 def test_give_influence_to_someone_barred(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="bo", direction="over_hero", held=False,
+    h.setup(game, InfluenceChanged(npc="bo", direction="over_hero", held=False,
                                       permanent=True))
-    assert game.state.npcs["bo"].barred
+    assert barred(game.state, "bo", game.state.acting)
     with pytest.raises(IllegalAction, match="lost Influence over you for good"):
         game.trigger("give_influence", "Bo")
-    assert not game.state.npcs["bo"].influence_over_hero
+    assert not over_hero(game.state, "bo")
 
 
 def test_accept_influence_shifts_labels(new_game: NewGame, h: Any) -> None:
@@ -787,7 +788,7 @@ def test_end_of_session(new_game: NewGame, h: Any, pick: str) -> None:
         # give Influence to someone who lacks it (Ada, an adult, already has it)
         assert options(game) == {"vic_rook", "tin", "bo"}
         game.choose(["tin"])
-        assert game.state.npcs["tin"].influence_over_hero
+        assert over_hero(game.state, "tin")
         assert options(game) == {"clear", "potential"}
         game.choose(["potential"])
         assert potential(game) == 1
@@ -798,7 +799,7 @@ def test_end_of_session(new_game: NewGame, h: Any, pick: str) -> None:
     else:
         assert options(game) == {"ada_vance"}  # only Ada holds Influence over you
         game.choose(["ada_vance"])
-        assert not game.state.npcs["ada_vance"].influence_over_hero
+        assert not over_hero(game.state, "ada_vance")
     assert game.state.flow.stage == "fiction"
     assert h.of(game.store.log, "SessionEnded")
     game.start_scene("Next session")
@@ -914,7 +915,7 @@ def test_modifier_clamped_at_plus_four(new_game: NewGame, h: Any) -> None:
     assert rolled["clamp"] == [-3, 4]
     # surrendering Influence for +1 could not beat the clamp, so it is not offered
     assert game.state.flow.stage == "effects"
-    assert game.state.npcs[vic].hero_has_influence
+    assert hero_over(game.state, vic)
 
 
 def test_modifier_clamped_at_minus_three(new_game: NewGame, h: Any) -> None:
@@ -1041,18 +1042,18 @@ def test_taken_out_when_a_condition_must_be_marked_and_none_is_free(new_game: Ne
 
 def test_adults_start_with_influence_over_the_hero(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    held = {n.role: n.influence_over_hero for n in game.state.npcs.values()}
+    held = {n.role: over_hero(game.state, n.id) for n in game.state.npcs.values()}
     assert held == {"adult": True, "villain": False, "teammate": False, "bystander": False}
-    assert not any(n.hero_has_influence for n in game.state.npcs.values())
+    assert not any(hero_over(game.state, n.id) for n in game.state.npcs.values())
     events = game.add_npc("Coach Reyes", "adult")
-    assert game.state.npcs["coach_reyes"].influence_over_hero
+    assert over_hero(game.state, "coach_reyes")
     assert h.of(events, "InfluenceChanged")[0]["npc"] == "coach_reyes"
 
 
 def test_plus_one_on_moves_targeting_someone_you_hold_influence_over(new_game: NewGame, h: Any
                                                                      ) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
     assert ["Influence over Vic Rook", 1, None] in game.preview("provoke", "vic_rook").modifiers
     assert game.preview("provoke", "vic_rook").modifier == 1
     assert game.preview("provoke", "bo").modifier == 0
@@ -1061,7 +1062,7 @@ def test_plus_one_on_moves_targeting_someone_you_hold_influence_over(new_game: N
 
 def test_regaining_influence_over_an_npc_gives_forward(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
     start(game, "provoke", "Vic Rook")
     game.roll([3, 3])  # 6 + 1 = 7
     events = game.choose(["overreact"])
@@ -1074,7 +1075,7 @@ def test_regaining_influence_over_an_npc_gives_forward(new_game: NewGame, h: Any
 def test_regaining_influence_over_a_teammate_shifts_their_labels(new_game: NewGame, h: Any
                                                                  ) -> None:
     game = adult(new_game(), h)
-    h.setup(game, ev.InfluenceChanged(npc="tin", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="tin", direction="hero_over", held=True))
     start(game, "persuade_interests", "Tin")
     events = game.roll(STRONG)
     assert h.of(events, "BonusAdded") == [] and h.of(events, "InfluenceChanged") == []
@@ -1127,13 +1128,13 @@ def test_keep_the_roll_instead_of_spending(new_game: NewGame, h: Any) -> None:
 
 def test_surrender_influence_after_the_roll(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
     start(game, "provoke", "Vic Rook")
     game.roll([3, 5])  # 8 + 0 + 1 = 9
     assert "influence" in options(game)
     events = game.adjust("influence")
     assert h.of(events, "RollAdjusted")[0]["band"] == "strong_hit"
-    assert not game.state.npcs["vic_rook"].hero_has_influence
+    assert not hero_over(game.state, "vic_rook")
 
 
 def test_act_selfishly_after_the_roll_raises_the_label_rolled(new_game: NewGame, h: Any) -> None:

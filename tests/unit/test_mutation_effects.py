@@ -19,6 +19,7 @@ from engine.content.loader import Pack
 from engine.errors import ContentError, IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
+from engine.rules.masks import InfluenceChanged
 from engine.rules.base import Need, Step
 from engine.rules.effects import Interpreter
 
@@ -176,7 +177,7 @@ def test_giving_influence_exactly(new_game: NewGame, h: Any) -> None:
          "permanent": False, "reason": ""}]
     assert events(step(game, {"type": "give_influence"}, {"target": "bo", **WHY}))[0][
         "reason"] == "a test"
-    h.setup(game, *[ev.InfluenceChanged(npc=n, direction="over_hero", held=True)
+    h.setup(game, *[InfluenceChanged(npc=n, direction="over_hero", held=True)
                     for n in ("vic_rook", "tin", "bo")])
     assert events(step(game, {"type": "give_influence", "choose": True}, WHY)) == [
         said("Everyone already has Influence over you.")]
@@ -184,14 +185,14 @@ def test_giving_influence_exactly(new_game: NewGame, h: Any) -> None:
 
 def test_cancelling_influence_exactly(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="tin", direction="over_hero", held=True))
+    h.setup(game, InfluenceChanged(npc="tin", direction="over_hero", held=True))
     kind, message, options = need(step(game, {"type": "cancel_influence", "choose": True}, WHY))
     assert (kind, message) == ("pick", "Take away whose Influence over you?")
     assert options == [("ada_vance", "Ada Vance (adult)"), ("tin", "Tin (teammate)")]
     assert events(step(game, {"type": "cancel_influence"}, {"target": "tin"})) == [
         {"type": "InfluenceChanged", "npc": "tin", "direction": "over_hero", "held": False,
          "permanent": False, "reason": ""}]
-    h.setup(game, *[ev.InfluenceChanged(npc=n, direction="over_hero", held=False)
+    h.setup(game, *[InfluenceChanged(npc=n, direction="over_hero", held=False)
                     for n in ("tin", "ada_vance")])
     assert events(step(game, {"type": "cancel_influence", "choose": True}, WHY)) == [
         said("Nobody has Influence over you.")]

@@ -19,6 +19,7 @@ from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
+from engine.rules.masks import InfluenceChanged
 from engine.rules.base import Step
 
 NewGame = Callable[..., Game]
@@ -107,7 +108,7 @@ def test_a_target_without_influence_held_offers_no_surrender(new_game: NewGame) 
 
 def test_surrendering_influence_for_a_roll_is_exact(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="hero_over", held=True))
     game.trigger("provoke", "vic_rook")
     evs, amount, source = game.rules.adjust(game.state, "influence", roll_dict(7, 1, "weak_hit"))
     assert [e.to_dict() for e in evs] == [
@@ -208,7 +209,7 @@ def test_a_shift_past_a_bound_is_said_by_the_engine(new_game: NewGame, h: Any) -
 
 def test_influence_over_a_teammate_again_is_said_exactly(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.InfluenceChanged(npc="tin", direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc="tin", direction="hero_over", held=True))
     assert events_of(game.rules.gain_influence(game.state, "tin", "why")) == [
         {"type": "Narrated", "by": "engine",
          "text": "You already hold Influence over Tin: shift one of their Labels up and one"

@@ -24,6 +24,7 @@ from engine.rules import events as ev
 from engine.rules import resolve as rs
 from engine.rules.base import Need, Step
 from engine.rules.effects import clock_step
+from engine.rules.masks import InfluenceChanged, hero_over, over_hero
 from engine.rules.state import ActiveBonus
 
 NewGame = Callable[..., Game]
@@ -41,7 +42,7 @@ def labels(game: Game, h: Any, **values: int) -> None:
 
 
 def hold_over(game: Game, h: Any, npc: str = "vic_rook") -> None:
-    h.setup(game, ev.InfluenceChanged(npc=npc, direction="hero_over", held=True))
+    h.setup(game, InfluenceChanged(npc=npc, direction="hero_over", held=True))
 
 
 def roll_dict(total: int, modifier: int, raw: int, band: str, stat: str = "danger"
@@ -215,7 +216,7 @@ def test_team_and_influence_together_can_save_a_roll_neither_saves_alone(
     events = game.adjust("influence")
     adjusted = h.of(events, "RollAdjusted")[0]
     assert (adjusted["total"], adjusted["band"], adjusted["modifier"]) == (7, "weak_hit", 3)
-    assert not game.state.npcs["vic_rook"].hero_has_influence
+    assert not hero_over(game.state, "vic_rook")
     assert game.state.pools["team"] == 0
 
 
@@ -321,7 +322,7 @@ def test_the_gm_take_influence_move_really_gives_influence(masks: Pack, h: Any) 
     npc = gained[0]["npc"]
     assert npc in ("vic_rook", "bo")  # Ada already has Influence
     assert (gained[0]["direction"], gained[0]["held"]) == ("over_hero", True)
-    assert game.state.npcs[npc].influence_over_hero
+    assert over_hero(game.state, npc)
     assert game.state.npcs[npc].name in made["text"]  # the NPC the narration names
 
 
@@ -339,11 +340,11 @@ def test_npc_takes_influence_whom_the_gm_picks(new_game: NewGame, h: Any) -> Non
                                 "reason": "GM: x"}]
     # no one named: the GM picks someone present who has no Influence and is not barred
     h.setup(game, ev.NPCPresence(npc="tin", present=False),
-            ev.InfluenceChanged(npc="bo", direction="over_hero", held=False, permanent=True))
+            InfluenceChanged(npc="bo", direction="over_hero", held=False, permanent=True))
     step = r.rule_effect(game.state, eff, {})
     assert [e["npc"] for e in events_of(step)] == ["vic_rook"]
     assert events_of(step)[0]["reason"] == "GM move"
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="over_hero", held=True))
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="over_hero", held=True))
     assert events_of(r.rule_effect(game.state, eff, {})) == []
 
 
@@ -745,16 +746,16 @@ def test_influence_removal(new_game: NewGame, h: Any) -> None:
     assert h.of(events, "InfluenceChanged")[0] | {"n": 0, "a": 0} == {
         "type": "InfluenceChanged", "npc": "ada_vance", "direction": "over_hero", "held": False,
         "permanent": False, "reason": "s", "n": 0, "a": 0}
-    assert not game.state.npcs["ada_vance"].influence_over_hero
+    assert not over_hero(game.state, "ada_vance")
     events = run(game, eff("cancel_influence", choose=True))
     assert [e["text"] for e in h.of(events, "Narrated")] == ["Nobody has Influence over you."]
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="over_hero", held=True))
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="over_hero", held=True))
     run(game, eff("cancel_influence", choose=True))
     p = game.pending
     assert (p.message, [o["id"] for o in p.options]) == ("Take away whose Influence over you?",
                                                          ["vic_rook"])
     game.choose(["vic_rook"])
-    assert not game.state.npcs["vic_rook"].influence_over_hero
+    assert not over_hero(game.state, "vic_rook")
 
 
 def test_giving_influence(new_game: NewGame, h: Any) -> None:
@@ -763,7 +764,7 @@ def test_giving_influence(new_game: NewGame, h: Any) -> None:
     events = run(game, eff("give_influence", ctx={"target": "ada_vance"}))
     assert [e["text"] for e in h.of(events, "Narrated")] == [
         "Ada Vance already has Influence over you."]
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="over_hero", held=False,
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="over_hero", held=False,
                                       permanent=True))
     with pytest.raises(IllegalAction, match=r"^Vic Rook lost Influence over you for good$"):
         run(game, eff("give_influence", ctx={"target": "vic_rook"}))
@@ -774,8 +775,8 @@ def test_giving_influence(new_game: NewGame, h: Any) -> None:
     run(game2, eff("give_influence", choose=True))
     assert [o["id"] for o in game2.pending.options] == ["vic_rook", "bo"]
     game2.choose(["bo"])
-    assert game2.state.npcs["bo"].influence_over_hero
-    assert not game2.state.npcs["vic_rook"].influence_over_hero
+    assert over_hero(game2.state, "bo")
+    assert not over_hero(game2.state, "vic_rook")
 
 
 def test_take_influence_needs_a_target(new_game: NewGame, h: Any) -> None:
@@ -963,7 +964,7 @@ def test_what_can_do_nothing(new_game: NewGame, h: Any) -> None:
         {"id": "b", "text": "b", "effects": [{"type": "take_influence"}]}]}
     assert futile(game, [one_of]) == "you have no condition marked; there is no target"
     assert futile(game, [one_of], {"target": "vic_rook"}) is None
-    h.setup(game, ev.InfluenceChanged(npc="vic_rook", direction="over_hero", held=False,
+    h.setup(game, InfluenceChanged(npc="vic_rook", direction="over_hero", held=False,
                                       permanent=True),
             ev.FlagSet(flag="retired"), ev.ConditionMarked(who="hero", condition="afraid"))
     assert futile(game, [{"type": "give_influence"}], {"target": "vic_rook"}) == (
@@ -973,7 +974,7 @@ def test_what_can_do_nothing(new_game: NewGame, h: Any) -> None:
     assert futile(game, [{"type": "flag", "flag": "retired"}]) == "retired is already set"
     assert futile(game, [{"type": "clear_condition"}]) is None
     assert futile(game, [{"type": "clear_condition", "condition": "afraid"}]) is None
-    h.setup(game, ev.InfluenceChanged(npc="ada_vance", direction="over_hero", held=False))
+    h.setup(game, InfluenceChanged(npc="ada_vance", direction="over_hero", held=False))
     assert futile(game, [{"type": "cancel_influence", "choose": True}]) == (
         "nobody has Influence over you")
     team(game, h, 0)

@@ -102,3 +102,19 @@ def test_old_save_plays_on_and_reopens(saves: Path, cid: str) -> None:
         assert again.state.event_no == n
     finally:
         close_game(again)
+
+
+def test_a_migrated_save_is_written_in_the_new_format(saves: Path) -> None:
+    game = _open(saves, MASKS)
+    try:
+        hero = game.state.hero
+        assert hero.kind == "hero" and game.state.party == [hero.id]
+        # format 1 kept Influence on the NPC; now it is the adult's, in the Masks rules' data
+        rosalind = game.state.npc_by_name("Rosalind Okafor-Haig")
+        assert rosalind is not None and hero.id in rosalind.data.get("influence", [])
+        game.choose(["0"])
+    finally:
+        close_game(game)
+    doc = json.loads((saves / MASKS / "campaign.json").read_text())["_default"]["1"]
+    assert doc["format"] == 2
+    assert "actors" in doc["state"] and "hero" not in doc["state"]
