@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, cast
 
 from rich.text import Text
 from textual import on
@@ -67,6 +67,9 @@ if TYPE_CHECKING:
     from engine.tui.app import SidekickApp
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+"""The parameters of a Game action run through ``act``."""
 
 CHOICE_KINDS = ("choose", "pick", "questions", "battle")
 """Prompt kinds answered in the choice dialog."""
@@ -282,7 +285,7 @@ class PlayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ acting
 
-    def act(self, fn: Callable[..., list[dict[str, Any]]], *args: Any, **kwargs: Any
+    def act(self, fn: Callable[P, list[dict[str, Any]]], *args: P.args, **kwargs: P.kwargs
             ) -> str | None:
         """Run one Game action; show its events. Return the error message, or None."""
         before = self.game.state.action_no
@@ -303,8 +306,8 @@ class PlayScreen(Screen[None]):
         self._refresh_all(open_dialogs=False)
         return None
 
-    def perform(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
-                **kwargs: Any) -> bool:
+    def perform(self, fn: Callable[P, list[dict[str, Any]]], *args: P.args,
+                **kwargs: P.kwargs) -> bool:
         """Run an action and notify its error; True if it worked."""
         error = self.act(fn, *args, **kwargs)
         if error:
@@ -318,8 +321,8 @@ class PlayScreen(Screen[None]):
         if self.game.pending.kind in CHOICE_KINDS:
             self.call_after_refresh(self.open_choice)
 
-    def _submit(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
-                **kwargs: Any) -> str | None:
+    def _submit(self, fn: Callable[P, list[dict[str, Any]]], *args: P.args,
+                **kwargs: P.kwargs) -> str | None:
         """For dialogs: act, then open a choice if one follows; the error text otherwise."""
         error = self.act(fn, *args, **kwargs)
         if error is None:
