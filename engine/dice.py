@@ -255,3 +255,11 @@ def d20_threshold(natural: int, modifier: int, minor: int = 15, complete: int = 
     if total >= minor:
         return "minor", False, False
     return "failure", False, False
+
+
+def entered_die(roll: int | str | Sequence[int], sides: int) -> int:
+    """One die the player rolled (a number, its text or a one-face list), checked for count
+    and range like any entered dice."""
+    faces = (parse_faces(roll) if isinstance(roll, str) else
+             [roll] if isinstance(roll, int) else list(roll))
+    return check_faces(DiceSpec(1, sides), faces)[0]

@@ -12,131 +12,36 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.dice import (
-    STREAM_VERSION,
-    DiceSpec,
-    Roll,
-    SeededDice,
-    check_faces,
-    parse_faces,
-)
+from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces, entered_die
 from engine.errors import IllegalAction
+from engine.flow import MoveFlow
 from engine.gm import oracle, scenes
 from engine.gm.moves import make_gm_move
-from engine.journal import result_label
-from engine.odds import band_odds_text, band_of, percent
+from engine.heroes import actor_id, hero_added, hero_problems, new_hero, validate_hero
+from engine.odds import percent
+from engine.persistence import MemoryStore, Persistence
+from engine.preview import RollPreview, dice_for, roll_preview
+from engine.prompts import Prompt, pending_prompt
 from engine.rules import events as ev
-from engine.rules import resolve, ruleset_for
-from engine.rules.base import Item, Need, Step, effect_item, opt
+from engine.rules import resolve, ruleset_for, threats
+from engine.rules.base import Item, Step, effect_item
 from engine.rules.effects import Interpreter, outcome_for
-from engine.rules.state import Actor, CampaignState, Flow
+from engine.rules.state import CampaignState, Flow
 from engine.triggers import Matcher
 
-
-class Persistence(Protocol):
-    """What the Game needs from a store (``engine.store.CampaignStore`` or ``MemoryStore``)."""
-
-    def save(self, events: list[dict[str, Any]], state: dict[str, Any],
-             meta_updates: dict[str, Any] | None = None, new_chunk: bool = False) -> None: ...
-
-    def base_and_events_for_action(self, action_no: int) -> tuple[dict[str, Any],
-                                                                   list[dict[str, Any]]]: ...
-
-    def truncate_from_action(self, action_no: int, state: dict[str, Any]) -> None: ...
-
-    def events(self, markers: bool = False) -> Iterator[dict[str, Any]]: ...
-
-
-class MemoryStore:
-    """An in-memory log with the store's interface, for tests, benchmarks and scripts."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.initial = state
-        self.state = state
-        self.log: list[dict[str, Any]] = []
-
-    def save(self, events: list[dict[str, Any]], state: dict[str, Any],
-             meta_updates: dict[str, Any] | None = None, new_chunk: bool = False) -> None:
-        """Keep the events and the state."""
-        self.log.extend(events)
-        self.state = state
-
-    def base_and_events_for_action(self, action_no: int) -> tuple[dict[str, Any],
-                                                                   list[dict[str, Any]]]:
-        """The initial state and every event before ``action_no``."""
-        return self.initial, [e for e in self.log if e["a"] < action_no]
-
-    def truncate_from_action(self, action_no: int, state: dict[str, Any]) -> None:
-        """Forget the events of ``action_no`` and later."""
-        self.log = [e for e in self.log if e["a"] < action_no]
-        self.state = state
-
-    def events(self, markers: bool = False) -> Iterator[dict[str, Any]]:
-        """Every event."""
-        return iter(self.log)
-
-
-@dataclass
-class Prompt:
-    """What the engine waits for. ``kind``: fiction, move, target, roll, adjust, choose,
-    pick, questions or battle. ``context`` carries a roll preview (modifiers, odds)."""
-
-    kind: str
-    message: str
-    options: list[dict[str, Any]] = field(default_factory=list)
-    min: int = 1
-    max: int = 1
-    context: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class RollPreview:
-    """Everything about a roll before it is made: dice, modifiers with sources, exact odds."""
-
-    move: str
-    stat: str
-    dice: str
-    modifiers: list[list[Any]]
-    raw_modifier: int
-    modifier: int
-    clamp: tuple[int, int] | None
-    odds: dict[str, str]
-    bands: list[dict[str, Any]]
-    inverted: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain form."""
-        return dict(self.__dict__)
-
-
-def entered_die(roll: int | str | Sequence[int], sides: int) -> int:
-    """One die the player rolled (a number, its text or a one-face list), checked for count
-    and range like any entered dice."""
-    faces = (parse_faces(roll) if isinstance(roll, str) else
-             [roll] if isinstance(roll, int) else list(roll))
-    return check_faces(DiceSpec(1, sides), faces)[0]
-
-
-def _npc_id(name: str, taken: Sequence[str]) -> str:
-    base = "".join(ch if ch.isalnum() else "_" for ch in name.lower()).strip("_") or "npc"
-    base = "_".join(p for p in base.split("_") if p)
-    nid, i = base, 2
-    while nid in taken:
-        nid, i = f"{base}_{i}", i + 1
-    return nid
-
+__all__ = ["DICE_MODES", "Game", "MemoryStore", "Persistence", "Prompt", "RollPreview",
+           "entered_die", "hero_problems", "validate_hero"]
 
 DICE_MODES = ("seeded", "physical", "mixed")
 """seeded: the campaign rolls; physical: the player enters every roll; mixed: each roll asks
 (the player may roll for real or let the campaign roll)."""
 
 
-class Game:
+class Game(MoveFlow):
     """One campaign in play."""
 
     def __init__(self, pack: Pack, state: CampaignState, store: Persistence | None = None) -> None:
@@ -183,7 +88,7 @@ class Game:
                                 f" not {dice_mode!r}")
         extra = [(h.get("name", ""), h.get("archetype"),
                   validate_hero(pack, h.get("archetype"), h.get("stats"))) for h in party]
-        hero = _new_hero(pack, hero_name, archetype, hero_stats, taken=[])
+        hero = new_hero(pack, hero_name, archetype, hero_stats, taken=[])
         state = CampaignState(
             system=pack.id,
             name=name.strip() or "Untitled campaign",
@@ -203,7 +108,7 @@ class Game:
         with game._action("Campaign begins"):
             game._emit(ev.SessionStarted(number=1))
             for h_name, h_arche, h_stats in extra:
-                game._emit(_hero_added(pack, _new_hero(pack, h_name, h_arche, h_stats,
+                game._emit(hero_added(pack, new_hero(pack, h_name, h_arche, h_stats,
                                                        taken=list(game.state.actors))))
             for npc_name, role, note in npcs:
                 nid = game._add_npc(npc_name, role, note)
@@ -255,9 +160,6 @@ class Game:
         d["a"] = self.state.action_no
         self._events.append(d)
 
-    def _set_flow(self, flow: Flow) -> None:
-        self._emit(ev.FlowChanged(flow=flow.model_dump(mode="json")))
-
     def _gm(self, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
         return make_gm_move(self.pack, state, kind, ctx, self.rules)
 
@@ -269,7 +171,7 @@ class Game:
             raise IllegalAction("an NPC needs a name")
         if self.state.npc_by_name(name):
             raise IllegalAction(f"there is already an NPC called {name.strip()!r}")
-        nid = _npc_id(name, list(self.state.actors))
+        nid = actor_id(name, list(self.state.actors))
         self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note))
         for e in self.rules.npc_added(self.state, nid, role):
             self._emit(e)
@@ -281,20 +183,6 @@ class Game:
     def flow(self) -> Flow:
         """Where the current action stands."""
         return self.state.flow
-
-    def move_available(self, move: s.Move) -> str | None:
-        """Why ``move`` cannot be used now, or None if it can."""
-        if move.requires_flag and move.requires_flag not in self.state.hero.flags:
-            return f"{move.name} is locked (needs {move.requires_flag.replace('_', ' ')})"
-        if move.once_per and self._once_key(move) in self.state.used:
-            return f"{move.name} was already used this {move.once_per}"
-        if self.state.hero.taken_out and move.roll is not None:
-            return "you are taken out until the next scene"
-        return None
-
-    def available_moves(self) -> list[s.Move]:
-        """Moves the hero can use now, in content order."""
-        return [m for m in self.pack.moves.values() if self.move_available(m) is None]
 
     def suggest(self, text: str) -> list[dict[str, Any]]:
         """Moves the fiction suggests, best first, with the matched cue and exact odds."""
@@ -308,40 +196,6 @@ class Game:
             out.append(d)
         return out
 
-    def targets_for(self, move: s.Move) -> list[dict[str, Any]]:
-        """Characters the move may target (NPCs and the party's other heroes), present ones
-        first."""
-        st = self.state
-        actors = [a for a in st.actors.values()
-                  if self.rules.target_refusal(st, move, a) is None]
-        actors.sort(key=lambda a: (a.kind == "npc" and not a.present, a.name))
-        return [opt(a.id, a.name, f"{self.rules.target_role(st, a)}"
-                    f"{'' if a.kind == 'hero' or a.present else ', not in the scene'}")
-                for a in actors]
-
-    def _bonus_targets(self, move: s.Move) -> list[str]:
-        """Whom the hero holds a bonus against that ``move`` could be used against."""
-        allowed = {o["id"] for o in self.targets_for(move)}
-        return [n for n in resolve.bonus_targets(self.state, move) if n in allowed]
-
-    def _target_options(self, move: s.Move) -> list[dict[str, Any]]:
-        """The target prompt's options: whoever a held bonus is against first (saying so),
-        then the move's other targets, then "none" when the move may have no target."""
-        held = self._bonus_targets(move)
-        options = self.targets_for(move)
-        for o in options:
-            if o["id"] in held:
-                bonus = sum(b.amount for b in self.state.bonuses
-                            if b.target == o["id"] and resolve.bonus_fits(b, move))
-                o["detail"] = f"{o['detail']}; {bonus:+d} held against them"
-        options.sort(key=lambda o: o["id"] not in held)
-        if move.target != "required":
-            options.append(opt("none", "No one in particular", "no target for this roll"))
-        return options
-
-    def _once_key(self, move: s.Move) -> str:
-        return f"{move.once_per}:{move.id}"
-
     def modifiers(self, move: s.Move, target: str | None, stat: str | None = None,
                   extras: Sequence[Sequence[Any]] = ()) -> tuple[list[list[Any]], int, int]:
         """Every modifier with its source, the raw sum and the clamped modifier."""
@@ -350,89 +204,21 @@ class Game:
     def preview(self, move_id: str, target: str | None = None, stat: str | None = None
                 ) -> RollPreview:
         """The pending (or a hypothetical) roll of ``move_id``, with exact odds per band."""
-        move = self._move(move_id)
-        if move.roll is None:
-            raise IllegalAction(f"{move.name} has no roll")
-        flow = self.state.flow
-        extras = flow.extras if flow.move == move_id else []
-        stat = stat or (flow.stat if flow.move == move_id else None) or move.roll.stat
-        if stat == "choice":
-            stat = move.roll.choices[0]
-        mods, raw, final = self.modifiers(move, target, stat, extras)
-        dice = self._dice_for(move)
-        bands = self.pack.bands_for(move)
-        return RollPreview(
-            move=move.id, stat=stat, dice=dice.notation, modifiers=mods, raw_modifier=raw,
-            modifier=final, clamp=self.pack.system.modifier_clamp,
-            odds=band_odds_text(dice, final, bands),
-            bands=[{"id": b.id, "name": b.name, "min": b.min, "max": b.max, "tone": b.tone}
-                   for b in bands],
-            inverted=move.roll.inverted,
-        )
+        return roll_preview(self.state, self.pack, self.rules, self._move(move_id), target,
+                            stat)
 
     def _dice_for(self, move: s.Move) -> DiceSpec:
-        dice = self.pack.dice_for(move)
-        adv = self.rules.dice_mode(self.state, move)
-        if move.roll is not None and move.roll.advantage == "always" and adv is None:
-            adv = "advantage"
-        if adv in ("advantage", "disadvantage"):
-            dice = dice.with_advantage(adv)  # type: ignore[arg-type]
-        return dice
-
-    def _move(self, move_id: str) -> s.Move:
-        move = self.pack.moves.get(move_id)
-        if move is None:
-            close = [m for m in self.pack.moves if move_id.lower() in m or m in move_id.lower()]
-            hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
-            raise IllegalAction(f"unknown move {move_id!r}{hint}")
-        return move
+        return dice_for(self.state, self.pack, self.rules, move)
 
     @property
     def pending(self) -> Prompt:
         """What the engine waits for now."""
-        f = self.state.flow
-        if f.stage == "fiction":
-            return Prompt("fiction", "What do you do?", min=0)
-        if f.stage == "move":
-            options = [opt(x["move"], x["name"], f"cue: {x['cue']}") for x in f.suggestions]
-            return Prompt("move", "Which move does this trigger?", options, min=0,
-                          context={"fiction": f.fiction})
-        move = self.pack.moves[f.move] if f.move else None
-        if f.stage == "target":
-            assert move is not None
-            return Prompt("target", f"{move.name}: who is the target?",
-                          self._target_options(move))
-        if f.stage == "roll":
-            assert move is not None and move.roll is not None
-            context = {"preview": self.preview(move.id, f.target).to_dict(),
-                       "physical": self.state.dice_mode == "physical",
-                       "entry": self.state.dice_mode,
-                       "stat_choices": move.roll.choices if move.roll.stat == "choice" else [],
-                       "stat": f.stat,
-                       "advantage": move.roll.advantage,
-                       "dice_mode": self.rules.dice_mode(self.state, move),
-                       "params": [{**p.model_dump(), "value": f.params.get(p.id, p.default)}
-                                  for p in move.roll.params],
-                       "declarations": [d.__dict__ for d in
-                                        self.rules.declarations(self.state, move)],
-                       "declared": list(f.declared),
-                       "team": self.state.pools.get("team")}
-            return Prompt("roll", f"{move.name}: roll {self.pack.dice_for(move).notation}",
-                          context=context)
-        if f.stage == "adjust":
-            assert move is not None and f.roll is not None
-            adjs = self.rules.adjustments(self.state, move, f.roll)
-            options = [opt("keep", "Keep the result")] + [
-                opt(a.id, a.label, a.detail) for a in adjs]
-            return Prompt("adjust", f"{result_label(f.roll['band_name'], f.roll['total'])}."
-                          " Change it?",
-                          options, context={"roll": f.roll})
-        p = f.prompt or {}
-        context = dict(p.get("context") or {})
-        if f.roll is not None:
-            context["roll"] = f.roll  # the roll as it stands, after any adjustment
-        return Prompt(p.get("kind", "pick"), p.get("message", ""), p.get("options", []),
-                      p.get("min", 1), p.get("max", 1), context=context)
+        return pending_prompt(self)
+
+    @property
+    def pending_message(self) -> str:
+        """The message of what the engine waits for (for refusals)."""
+        return self.pending.message
 
     # ------------------------------------------------------------------ actions: play
 
@@ -468,61 +254,6 @@ class Game:
                 self._emit(ev.Narrated(text=fiction.strip(), by="player"))
             self._begin_move(move, target, fiction, [])
         return self.last_events
-
-    def _begin_move(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]
-                    ) -> None:
-        why = self.move_available(move)
-        if why:
-            raise IllegalAction(why)
-        nobody = self._no_target(move, target)  # "none": the player said no one
-        tid = self._resolve_target(move, target) if target and not nobody else None
-        if move.target == "required" and tid is None:
-            if not self.targets_for(move):
-                raise IllegalAction(f"{move.name} needs a target, and there is no one to target;"
-                                    " add an NPC first")
-            self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
-            return
-        if tid is None and not nobody and self._bonus_targets(move):
-            # a bonus held against someone counts when the roll is against them: ask who
-            self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
-            return
-        self._start(move, tid, fiction, rest)
-
-    def _no_target(self, move: s.Move, target: str | None) -> bool:
-        """Whether ``target`` is the answer "none" (no one) to a move that may go without."""
-        return (target == "none" and move.target != "required"
-                and self.state.npc_by_name(target) is None)
-
-    def _resolve_target(self, move: s.Move, target: str) -> str:
-        st = self.state
-        found = st.actor_by_name(target) or st.actors.get(target)
-        if found is None:
-            names = ", ".join(n.name for n in st.npcs.values()) or "none yet"
-            others = [h.name for h in st.heroes if h.id != st.acting]
-            heroes = f"; heroes: {', '.join(others)}" if others else ""
-            raise IllegalAction(f"no NPC called {target!r} (NPCs: {names}{heroes})")
-        why = self.rules.target_refusal(st, move, found)
-        if why:
-            raise IllegalAction(why)
-        return found.id
-
-    def _start(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]) -> None:
-        once = self._once_key(move) if move.once_per else None
-        self._emit(ev.MoveTriggered(move=move.id, name=move.name, target=target, once_key=once))
-        before = [effect_item(e, {"move": move.id, "target": target, "source": move.name})
-                  for e in move.before]
-        if move.roll is None:
-            assert move.result is not None
-            self._run(before + self._outcome_items(move, "result", target, fiction) + rest,
-                      fresh=True)
-            return
-        self._set_flow(Flow(stage="roll", move=move.id, target=target, fiction=fiction,
-                            queue=rest))
-        if before:
-            # effects before the dice (Take a Big Risk marks Heat; Get Your Bearings asks its
-            # question): they may ask the player, then the roll waits with the rest queued
-            self._run([*before, {"roll_stage": {"move": move.id, "target": target,
-                                                "fiction": fiction}}, *rest])
 
     def choose_target(self, target: str) -> list[dict[str, Any]]:
         """Name the move's target (an NPC id or name)."""
@@ -674,104 +405,6 @@ class Game:
                 self._adjust(move, f, str(adjustment))
         return self.last_events
 
-    def _adjust(self, move: s.Move, f: Flow, adjustment: str) -> None:
-        assert f.roll is not None
-        adjs = self.rules.adjustments(self.state, move, f.roll)
-        if adjustment not in {a.id for a in adjs}:
-            can = ("you may: " + "; ".join(a.label for a in adjs) + ", or keep the result"
-                   if adjs else "nothing can change this roll")
-            raise IllegalAction(f"{self.rules.adjustment_name(self.state, adjustment)} is not on"
-                                f" offer now ({can})")
-        events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
-        for e in events:
-            self._emit(e)
-        roll = dict(f.roll)
-        lo, hi = self.pack.system.modifier_clamp or (-999, 999)
-        raw = roll["raw_modifier"] + amount
-        new_mod = max(lo, min(hi, raw))
-        total = roll["total"] - roll["modifier"] + new_mod
-        bands = self.pack.bands_for(move)
-        band = band_of(total, bands)
-        name = next(b.name for b in bands if b.id == band)
-        tone = next(b.tone for b in bands if b.id == band)
-        self._emit(ev.RollAdjusted(source=source, amount=amount, total=total, band=band,
-                                   band_name=name, modifier=new_mod, tone=tone,
-                                   was=str(roll.get("tone", ""))))
-        roll.update(raw_modifier=raw, modifier=new_mod, total=total, band=band,
-                    band_name=name, tone=tone,
-                    modifiers=[*roll["modifiers"], [source, amount, None]])
-        if self.rules.adjustments(self.state, move, roll):
-            self._set_flow(f.model_copy(update={"roll": roll}))
-        else:
-            self._outcome(move, band, f.target, list(f.queue), roll)
-
-    def _outcome_items(self, move: s.Move, key: str, target: str | None, fiction: str = ""
-                       ) -> list[Item]:
-        outcome = outcome_for(move, key)
-        band = key.split(".")[-1]
-        ctx: dict[str, Any] = {"move": move.id, "target": target, "band": band,
-                               "source": move.name}
-        if fiction.strip():
-            ctx["fiction"] = fiction.strip()  # rule effects may read the words (a belief...)
-        items: list[Item] = [{"emit": ev.OutcomeReached(move=move.id, band=band,
-                                                        text=outcome.text).to_dict()}]
-        if outcome.choose:
-            items.append({"choose": {"move": move.id, "key": key}, "ctx": ctx})
-        items += [effect_item(e, ctx) for e in outcome.effects]
-        return items
-
-    def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item],
-                 roll: dict[str, Any]) -> None:
-        table = "outcomes"
-        if (target and move.vs_teammate
-                and self.rules.is_teammate(self.state, self.state.actor(target))):
-            table = "vs_teammate"
-        first = self.rules.after_roll(self.state, move, roll)
-        self._run(first + self._outcome_items(move, f"{table}.{band}", target,
-                                              self.state.flow.fiction) + rest, roll=roll)
-
-    def _run(self, queue: list[Item], roll: dict[str, Any] | None = None,
-             fresh: bool = False) -> None:
-        """Work through the queue until it is empty or the player must choose.
-
-        A prompt's flow carries ``roll`` (the roll whose outcome this is, as adjusted), or
-        the roll the flow already carries unless ``fresh`` (a new move with no roll).
-        """
-        if roll is None and not fresh:
-            roll = self.state.flow.roll
-        while queue:
-            item = queue[0]
-            if "roll_stage" in item:
-                r = item["roll_stage"]
-                self._set_flow(Flow(stage="roll", move=r["move"], target=r.get("target"),
-                                    fiction=r.get("fiction", ""), queue=queue[1:]))
-                return
-            if "trigger" in item:
-                if any("trigger" not in x for x in queue[1:]):
-                    queue = [*queue[1:], item]
-                    continue
-                move = self._move(item["trigger"])
-                self._begin_move(move, item["ctx"].get("target"), "", queue[1:])
-                return
-            res = self.interp.step(self.state, item)
-            if isinstance(res, Need):
-                if not res.options:
-                    queue = queue[1:]
-                    continue
-                prompt = res.to_prompt(item)
-                gm = item.get("ctx", {}).get("gm")
-                if gm:
-                    prompt["context"] = {"gm": gm}  # what the GM said, for the dialog
-                self._set_flow(Flow(stage="effects", move=self.state.flow.move,
-                                    target=self.state.flow.target, queue=queue,
-                                    prompt=prompt, roll=roll))
-                return
-            for e in res.events:
-                self._emit(e)
-            queue = res.push + queue[1:]
-        if self.state.flow.stage != "fiction" or self.state.flow.queue:
-            self._set_flow(Flow())
-
     def choose(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         """Answer the open choice (choose N, pick one, questions to ask)."""
         self._require_stage("effects")
@@ -804,14 +437,6 @@ class Game:
             self._run(replacement + list(f.queue[1:]))
         return self.last_events
 
-    def _require_stage(self, *stages: str) -> None:
-        stage = self.state.flow.stage
-        if stage not in stages:
-            waiting = {"fiction": "your fiction", "move": "a move", "target": "a target",
-                       "roll": "a roll", "adjust": "you to keep or change the roll",
-                       "effects": "a choice"}[stage]
-            raise IllegalAction(f"the engine is waiting for {waiting}: {self.pending.message}")
-
     # ------------------------------------------------------------------ actions: table talk
 
     def add_npc(self, name: str, role: str, note: str = "") -> list[dict[str, Any]]:
@@ -825,9 +450,9 @@ class Game:
         """Another hero joins the party (the player runs them too)."""
         self._require_stage("fiction")
         hero_stats = validate_hero(self.pack, archetype, stats)
-        hero = _new_hero(self.pack, name, archetype, hero_stats, taken=list(self.state.actors))
+        hero = new_hero(self.pack, name, archetype, hero_stats, taken=list(self.state.actors))
         with self._action(f"{hero.name} joins the party"):
-            self._emit(_hero_added(self.pack, hero))
+            self._emit(hero_added(self.pack, hero))
         return self.last_events
 
     def switch_hero(self, hero: str) -> list[dict[str, Any]]:
@@ -1098,7 +723,7 @@ class Game:
                 raise IllegalAction(f"no NPC called {npc!r}")
             nid = found.id
         with self._action("add threat"):
-            self._emit(scenes.threat_event(tdef, self.state, name.strip() or None, nid))
+            self._emit(threats.threat_event(tdef, self.state, name.strip() or None, nid))
         return self.last_events
 
     def advance_threat(self, threat: str, delta: int = 1) -> list[dict[str, Any]]:
@@ -1109,7 +734,7 @@ class Game:
         if not t.active:
             raise IllegalAction(f"{t.name} is no longer active")
         with self._action("advance threat"):
-            step = scenes.advance_threat(self.pack, self.state, t, delta, "by hand")
+            step = threats.advance_threat(self.pack, self.state, t, delta, "by hand")
             for e in step.events:
                 self._emit(e)
             self._run(step.push)
@@ -1166,63 +791,3 @@ class Game:
         return self.choose([str(i) for i in ids])
 
 
-def _new_hero(pack: Pack, name: str, archetype: str | None, stats: dict[str, int],
-              taken: Sequence[str]) -> Actor:
-    """A hero actor as a campaign starts it: the pack's starting tracks and flags."""
-    name = name.strip() or "The Hero"
-    return Actor(
-        id=_npc_id(name, taken), name=name, kind="hero", role="hero", archetype=archetype,
-        stats=stats, tracks={t.id: t.start for t in pack.system.tracks if t.scope == "hero"},
-        flags=list(pack.system.hero.start_flags)
-        + (list(pack.archetypes[archetype].flags) if archetype else []),
-    )
-
-
-def _hero_added(pack: Pack, hero: Actor) -> ev.HeroAdded:
-    return ev.HeroAdded(id=hero.id, name=hero.name, archetype=hero.archetype,
-                        stats=dict(hero.stats), tracks=dict(hero.tracks),
-                        flags=list(hero.flags))
-
-
-def validate_hero(pack: Pack, archetype: str | None, stats: dict[str, int] | None
-                  ) -> dict[str, int]:
-    """The hero's starting stats from an archetype or a custom line; ``IllegalAction`` if bad."""
-    if archetype:
-        if archetype not in pack.archetypes:
-            raise IllegalAction(f"unknown archetype {archetype!r}; choose one of"
-                                f" {', '.join(pack.archetypes)}")
-        base = dict(pack.archetypes[archetype].stats)
-        if stats:
-            base.update(stats)
-        stats = base
-    if stats is None:
-        raise IllegalAction("choose an archetype or give a stat line")
-    problems = hero_problems(pack, stats)
-    if problems:
-        raise IllegalAction("; ".join(problems))
-    return {k: int(stats[k]) for k in pack.stats}
-
-
-def hero_problems(pack: Pack, stats: dict[str, int]) -> list[str]:
-    """What is wrong with a custom stat line (empty if it is fine)."""
-    rules = pack.system.hero
-    out = []
-    missing = [pack.stats[k].name for k in pack.stats if k not in stats]
-    if missing:
-        out.append(f"missing {', '.join(missing)}")
-    unknown = [k for k in stats if k not in pack.stats]
-    if unknown:
-        out.append(f"unknown {pack.system.stat_label.lower()} {', '.join(unknown)}")
-    for k, v in stats.items():
-        if k not in pack.stats:
-            continue
-        lo = rules.stat_min if rules.stat_min is not None else pack.stats[k].min
-        hi = rules.stat_max if rules.stat_max is not None else pack.stats[k].max
-        if not lo <= v <= hi:
-            out.append(f"{pack.stats[k].name} {v:+d} is outside {lo:+d}..{hi:+d}")
-    if rules.stat_total is not None and not missing and not unknown:
-        total = sum(stats.values())
-        if total != rules.stat_total:
-            out.append(f"{pack.system.stat_label} add up to {total:+d}; they must add up to"
-                       f" {rules.stat_total:+d}")
-    return out

@@ -1,0 +1,258 @@
+"""The move flow: from a move chosen to its outcome. Which moves and targets are open, the
+move's start (its target, its effects before the dice), the roll's adjustments, the outcome's
+effects and the queue of work that may stop to ask the player.
+
+``MoveFlow`` is the part of ``Game`` that runs a move; ``Game`` (engine/game.py) keeps the
+public actions, the all-or-nothing ``_action`` and undo.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.errors import IllegalAction
+from engine.odds import band_of
+from engine.rules import events as ev
+from engine.rules import resolve
+from engine.rules.base import Item, Need, Ruleset, effect_item, opt
+from engine.rules.effects import Interpreter, outcome_for
+from engine.rules.state import CampaignState, Flow
+
+
+class MoveFlow:
+    """Running a move against the campaign's state, as part of one action."""
+
+    state: CampaignState
+    pack: Pack
+    rules: Ruleset
+    interp: Interpreter
+
+    def _emit(self, e: ev.Event) -> None:
+        raise NotImplementedError
+
+    def _set_flow(self, flow: Flow) -> None:
+        self._emit(ev.FlowChanged(flow=flow.model_dump(mode="json")))
+
+    @property
+    def pending_message(self) -> str:
+        """The message of what the engine waits for (for refusals)."""
+        raise NotImplementedError
+
+    def move_available(self, move: s.Move) -> str | None:
+        """Why ``move`` cannot be used now, or None if it can."""
+        if move.requires_flag and move.requires_flag not in self.state.hero.flags:
+            return f"{move.name} is locked (needs {move.requires_flag.replace('_', ' ')})"
+        if move.once_per and self._once_key(move) in self.state.used:
+            return f"{move.name} was already used this {move.once_per}"
+        if self.state.hero.taken_out and move.roll is not None:
+            return "you are taken out until the next scene"
+        return None
+
+    def available_moves(self) -> list[s.Move]:
+        """Moves the hero can use now, in content order."""
+        return [m for m in self.pack.moves.values() if self.move_available(m) is None]
+
+    def targets_for(self, move: s.Move) -> list[dict[str, Any]]:
+        """Characters the move may target (NPCs and the party's other heroes), present ones
+        first."""
+        st = self.state
+        actors = [a for a in st.actors.values()
+                  if self.rules.target_refusal(st, move, a) is None]
+        actors.sort(key=lambda a: (a.kind == "npc" and not a.present, a.name))
+        return [opt(a.id, a.name, f"{self.rules.target_role(st, a)}"
+                    f"{'' if a.kind == 'hero' or a.present else ', not in the scene'}")
+                for a in actors]
+
+    def _bonus_targets(self, move: s.Move) -> list[str]:
+        """Whom the hero holds a bonus against that ``move`` could be used against."""
+        allowed = {o["id"] for o in self.targets_for(move)}
+        return [n for n in resolve.bonus_targets(self.state, move) if n in allowed]
+
+    def target_options(self, move: s.Move) -> list[dict[str, Any]]:
+        """The target prompt's options: whoever a held bonus is against first (saying so),
+        then the move's other targets, then "none" when the move may have no target."""
+        held = self._bonus_targets(move)
+        options = self.targets_for(move)
+        for o in options:
+            if o["id"] in held:
+                bonus = sum(b.amount for b in self.state.bonuses
+                            if b.target == o["id"] and resolve.bonus_fits(b, move))
+                o["detail"] = f"{o['detail']}; {bonus:+d} held against them"
+        options.sort(key=lambda o: o["id"] not in held)
+        if move.target != "required":
+            options.append(opt("none", "No one in particular", "no target for this roll"))
+        return options
+
+    def _once_key(self, move: s.Move) -> str:
+        return f"{move.once_per}:{move.id}"
+
+    def _move(self, move_id: str) -> s.Move:
+        move = self.pack.moves.get(move_id)
+        if move is None:
+            close = [m for m in self.pack.moves if move_id.lower() in m or m in move_id.lower()]
+            hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
+            raise IllegalAction(f"unknown move {move_id!r}{hint}")
+        return move
+
+    def _begin_move(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]
+                    ) -> None:
+        why = self.move_available(move)
+        if why:
+            raise IllegalAction(why)
+        nobody = self._no_target(move, target)  # "none": the player said no one
+        tid = self._resolve_target(move, target) if target and not nobody else None
+        if move.target == "required" and tid is None:
+            if not self.targets_for(move):
+                raise IllegalAction(f"{move.name} needs a target, and there is no one to target;"
+                                    " add an NPC first")
+            self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
+            return
+        if tid is None and not nobody and self._bonus_targets(move):
+            # a bonus held against someone counts when the roll is against them: ask who
+            self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
+            return
+        self._start(move, tid, fiction, rest)
+
+    def _no_target(self, move: s.Move, target: str | None) -> bool:
+        """Whether ``target`` is the answer "none" (no one) to a move that may go without."""
+        return (target == "none" and move.target != "required"
+                and self.state.npc_by_name(target) is None)
+
+    def _resolve_target(self, move: s.Move, target: str) -> str:
+        st = self.state
+        found = st.actor_by_name(target) or st.actors.get(target)
+        if found is None:
+            names = ", ".join(n.name for n in st.npcs.values()) or "none yet"
+            others = [h.name for h in st.heroes if h.id != st.acting]
+            heroes = f"; heroes: {', '.join(others)}" if others else ""
+            raise IllegalAction(f"no NPC called {target!r} (NPCs: {names}{heroes})")
+        why = self.rules.target_refusal(st, move, found)
+        if why:
+            raise IllegalAction(why)
+        return found.id
+
+    def _start(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]) -> None:
+        once = self._once_key(move) if move.once_per else None
+        self._emit(ev.MoveTriggered(move=move.id, name=move.name, target=target, once_key=once))
+        before = [effect_item(e, {"move": move.id, "target": target, "source": move.name})
+                  for e in move.before]
+        if move.roll is None:
+            assert move.result is not None
+            self._run(before + self._outcome_items(move, "result", target, fiction) + rest,
+                      fresh=True)
+            return
+        self._set_flow(Flow(stage="roll", move=move.id, target=target, fiction=fiction,
+                            queue=rest))
+        if before:
+            # effects before the dice (Take a Big Risk marks Heat; Get Your Bearings asks its
+            # question): they may ask the player, then the roll waits with the rest queued
+            self._run([*before, {"roll_stage": {"move": move.id, "target": target,
+                                                "fiction": fiction}}, *rest])
+
+    def _adjust(self, move: s.Move, f: Flow, adjustment: str) -> None:
+        assert f.roll is not None
+        adjs = self.rules.adjustments(self.state, move, f.roll)
+        if adjustment not in {a.id for a in adjs}:
+            can = ("you may: " + "; ".join(a.label for a in adjs) + ", or keep the result"
+                   if adjs else "nothing can change this roll")
+            raise IllegalAction(f"{self.rules.adjustment_name(self.state, adjustment)} is not on"
+                                f" offer now ({can})")
+        events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
+        for e in events:
+            self._emit(e)
+        roll = dict(f.roll)
+        lo, hi = self.pack.system.modifier_clamp or (-999, 999)
+        raw = roll["raw_modifier"] + amount
+        new_mod = max(lo, min(hi, raw))
+        total = roll["total"] - roll["modifier"] + new_mod
+        bands = self.pack.bands_for(move)
+        band = band_of(total, bands)
+        name = next(b.name for b in bands if b.id == band)
+        tone = next(b.tone for b in bands if b.id == band)
+        self._emit(ev.RollAdjusted(source=source, amount=amount, total=total, band=band,
+                                   band_name=name, modifier=new_mod, tone=tone,
+                                   was=str(roll.get("tone", ""))))
+        roll.update(raw_modifier=raw, modifier=new_mod, total=total, band=band,
+                    band_name=name, tone=tone,
+                    modifiers=[*roll["modifiers"], [source, amount, None]])
+        if self.rules.adjustments(self.state, move, roll):
+            self._set_flow(f.model_copy(update={"roll": roll}))
+        else:
+            self._outcome(move, band, f.target, list(f.queue), roll)
+
+    def _outcome_items(self, move: s.Move, key: str, target: str | None, fiction: str = ""
+                       ) -> list[Item]:
+        outcome = outcome_for(move, key)
+        band = key.split(".")[-1]
+        ctx: dict[str, Any] = {"move": move.id, "target": target, "band": band,
+                               "source": move.name}
+        if fiction.strip():
+            ctx["fiction"] = fiction.strip()  # rule effects may read the words (a belief...)
+        items: list[Item] = [{"emit": ev.OutcomeReached(move=move.id, band=band,
+                                                        text=outcome.text).to_dict()}]
+        if outcome.choose:
+            items.append({"choose": {"move": move.id, "key": key}, "ctx": ctx})
+        items += [effect_item(e, ctx) for e in outcome.effects]
+        return items
+
+    def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item],
+                 roll: dict[str, Any]) -> None:
+        table = "outcomes"
+        if (target and move.vs_teammate
+                and self.rules.is_teammate(self.state, self.state.actor(target))):
+            table = "vs_teammate"
+        first = self.rules.after_roll(self.state, move, roll)
+        self._run(first + self._outcome_items(move, f"{table}.{band}", target,
+                                              self.state.flow.fiction) + rest, roll=roll)
+
+    def _run(self, queue: list[Item], roll: dict[str, Any] | None = None,
+             fresh: bool = False) -> None:
+        """Work through the queue until it is empty or the player must choose.
+
+        A prompt's flow carries ``roll`` (the roll whose outcome this is, as adjusted), or
+        the roll the flow already carries unless ``fresh`` (a new move with no roll).
+        """
+        if roll is None and not fresh:
+            roll = self.state.flow.roll
+        while queue:
+            item = queue[0]
+            if "roll_stage" in item:
+                r = item["roll_stage"]
+                self._set_flow(Flow(stage="roll", move=r["move"], target=r.get("target"),
+                                    fiction=r.get("fiction", ""), queue=queue[1:]))
+                return
+            if "trigger" in item:
+                if any("trigger" not in x for x in queue[1:]):
+                    queue = [*queue[1:], item]
+                    continue
+                move = self._move(item["trigger"])
+                self._begin_move(move, item["ctx"].get("target"), "", queue[1:])
+                return
+            res = self.interp.step(self.state, item)
+            if isinstance(res, Need):
+                if not res.options:
+                    queue = queue[1:]
+                    continue
+                prompt = res.to_prompt(item)
+                gm = item.get("ctx", {}).get("gm")
+                if gm:
+                    prompt["context"] = {"gm": gm}  # what the GM said, for the dialog
+                self._set_flow(Flow(stage="effects", move=self.state.flow.move,
+                                    target=self.state.flow.target, queue=queue,
+                                    prompt=prompt, roll=roll))
+                return
+            for e in res.events:
+                self._emit(e)
+            queue = res.push + queue[1:]
+        if self.state.flow.stage != "fiction" or self.state.flow.queue:
+            self._set_flow(Flow())
+
+    def _require_stage(self, *stages: str) -> None:
+        stage = self.state.flow.stage
+        if stage not in stages:
+            waiting = {"fiction": "your fiction", "move": "a move", "target": "a target",
+                       "roll": "a roll", "adjust": "you to keep or change the roll",
+                       "effects": "a choice"}[stage]
+            raise IllegalAction(f"the engine is waiting for {waiting}: {self.pending_message}")

@@ -1,0 +1,70 @@
+"""Roll previews: the dice, every modifier with its source, and the exact odds of each band,
+before a roll is made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.dice import DiceSpec
+from engine.errors import IllegalAction
+from engine.odds import band_odds_text
+from engine.rules import resolve
+from engine.rules.base import Ruleset
+from engine.rules.state import CampaignState
+
+
+@dataclass
+class RollPreview:
+    """Everything about a roll before it is made: dice, modifiers with sources, exact odds."""
+
+    move: str
+    stat: str
+    dice: str
+    modifiers: list[list[Any]]
+    raw_modifier: int
+    modifier: int
+    clamp: tuple[int, int] | None
+    odds: dict[str, str]
+    bands: list[dict[str, Any]]
+    inverted: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain form."""
+        return dict(self.__dict__)
+
+
+def dice_for(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move) -> DiceSpec:
+    """The dice ``move`` rolls now: the pack's, with advantage as the ruleset says."""
+    dice = pack.dice_for(move)
+    adv = rules.dice_mode(state, move)
+    if move.roll is not None and move.roll.advantage == "always" and adv is None:
+        adv = "advantage"
+    if adv in ("advantage", "disadvantage"):
+        dice = dice.with_advantage(adv)  # type: ignore[arg-type]
+    return dice
+
+
+def roll_preview(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
+                 target: str | None = None, stat: str | None = None) -> RollPreview:
+    """The pending (or a hypothetical) roll of ``move``, with exact odds per band."""
+    if move.roll is None:
+        raise IllegalAction(f"{move.name} has no roll")
+    flow = state.flow
+    extras = flow.extras if flow.move == move.id else []
+    stat = stat or (flow.stat if flow.move == move.id else None) or move.roll.stat
+    if stat == "choice":
+        stat = move.roll.choices[0]
+    mods, raw, final = resolve.modifiers(state, pack, rules, move, target, stat, extras)
+    dice = dice_for(state, pack, rules, move)
+    bands = pack.bands_for(move)
+    return RollPreview(
+        move=move.id, stat=stat, dice=dice.notation, modifiers=mods, raw_modifier=raw,
+        modifier=final, clamp=pack.system.modifier_clamp,
+        odds=band_odds_text(dice, final, bands),
+        bands=[{"id": b.id, "name": b.name, "min": b.min, "max": b.max, "tone": b.tone}
+               for b in bands],
+        inverted=move.roll.inverted,
+    )

@@ -1,0 +1,87 @@
+"""Prompts: what the engine waits for (fiction, a move, a target, a roll, a choice), built
+from the flow the state carries, so a half-finished action resumes as it stood."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.journal import result_label
+from engine.preview import RollPreview
+from engine.rules.base import Ruleset, opt
+from engine.rules.state import CampaignState
+
+
+@dataclass
+class Prompt:
+    """What the engine waits for. ``kind``: fiction, move, target, roll, adjust, choose,
+    pick, questions or battle. ``context`` carries a roll preview (modifiers, odds)."""
+
+    kind: str
+    message: str
+    options: list[dict[str, Any]] = field(default_factory=list)
+    min: int = 1
+    max: int = 1
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+class PromptHost(Protocol):
+    """What building a prompt reads from the game."""
+
+    state: CampaignState
+    pack: Pack
+    rules: Ruleset
+
+    def preview(self, move_id: str, target: str | None = None, stat: str | None = None
+                ) -> RollPreview: ...
+
+    def target_options(self, move: s.Move) -> list[dict[str, Any]]: ...
+
+
+def pending_prompt(game: PromptHost) -> Prompt:
+    """What the engine waits for now."""
+    f = game.state.flow
+    if f.stage == "fiction":
+        return Prompt("fiction", "What do you do?", min=0)
+    if f.stage == "move":
+        options = [opt(x["move"], x["name"], f"cue: {x['cue']}") for x in f.suggestions]
+        return Prompt("move", "Which move does this trigger?", options, min=0,
+                      context={"fiction": f.fiction})
+    move = game.pack.moves[f.move] if f.move else None
+    if f.stage == "target":
+        assert move is not None
+        return Prompt("target", f"{move.name}: who is the target?",
+                      game.target_options(move))
+    if f.stage == "roll":
+        assert move is not None and move.roll is not None
+        context = {"preview": game.preview(move.id, f.target).to_dict(),
+                   "physical": game.state.dice_mode == "physical",
+                   "entry": game.state.dice_mode,
+                   "stat_choices": move.roll.choices if move.roll.stat == "choice" else [],
+                   "stat": f.stat,
+                   "advantage": move.roll.advantage,
+                   "dice_mode": game.rules.dice_mode(game.state, move),
+                   "params": [{**p.model_dump(), "value": f.params.get(p.id, p.default)}
+                              for p in move.roll.params],
+                   "declarations": [d.__dict__ for d in
+                                    game.rules.declarations(game.state, move)],
+                   "declared": list(f.declared),
+                   "team": game.state.pools.get("team")}
+        return Prompt("roll", f"{move.name}: roll {game.pack.dice_for(move).notation}",
+                      context=context)
+    if f.stage == "adjust":
+        assert move is not None and f.roll is not None
+        adjs = game.rules.adjustments(game.state, move, f.roll)
+        options = [opt("keep", "Keep the result")] + [
+            opt(a.id, a.label, a.detail) for a in adjs]
+        return Prompt("adjust", f"{result_label(f.roll['band_name'], f.roll['total'])}."
+                      " Change it?",
+                      options, context={"roll": f.roll})
+    p = f.prompt or {}
+    context = dict(p.get("context") or {})
+    if f.roll is not None:
+        context["roll"] = f.roll  # the roll as it stands, after any adjustment
+    return Prompt(p.get("kind", "pick"), p.get("message", ""), p.get("options", []),
+                  p.get("min", 1), p.get("max", 1), context=context)
