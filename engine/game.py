@@ -268,20 +268,23 @@ class Game(MoveFlow):
             self._start(move, self._resolve_target(move, target), f.fiction, list(f.queue))
         return self.last_events
 
-    def spend_team(self) -> list[dict[str, Any]]:
-        """Before the roll: spend 1 Team for +1 (the odds update)."""
+    def pre_roll(self, option: str) -> list[dict[str, Any]]:
+        """Before the roll: take one of the ruleset's pre-roll options (Masks: spend 1 Team for
+        +1); its modifier joins the roll and the odds update."""
         self._require_stage("roll")
-        team = self.state.pools.get("team")
-        if team is None:
-            raise IllegalAction("this game has no Team pool")
-        if team < 1:
-            raise IllegalAction("the Team pool is empty")
         f = self.state.flow
-        with self._action("spend Team"):
-            self._emit(ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
-                                       reason="spent for +1 on a roll"))
-            self._set_flow(f.model_copy(update={"extras": [*f.extras, ["Team", 1, None]]}))
+        move = self._move(f.move or "")
+        events, modifier, label = self.rules.pre_roll(self.state, move, option)
+        with self._action(label):
+            for e in events:
+                self._emit(e)
+            if modifier is not None:
+                self._set_flow(f.model_copy(update={"extras": [*f.extras, modifier]}))
         return self.last_events
+
+    def spend_team(self) -> list[dict[str, Any]]:
+        """Masks: spend 1 Team before the roll for +1 (the ``team`` pre-roll option)."""
+        return self.pre_roll("team")
 
     def set_roll_options(self, stat: str | None = None, advantage: str | None = None,
                          params: dict[str, int] | None = None) -> list[dict[str, Any]]:

@@ -68,6 +68,8 @@ def pending_prompt(game: PromptHost) -> Prompt:
                    "declarations": [d.__dict__ for d in
                                     game.rules.declarations(game.state, move)],
                    "declared": list(f.declared),
+                   "pre_roll": [o.__dict__ for o in
+                                game.rules.pre_roll_options(game.state, move)],
                    "team": game.state.pools.get("team")}
         return Prompt("roll", f"{move.name}: roll {game.pack.dice_for(move).notation}",
                       context=context)
