@@ -193,6 +193,9 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return f"⚡ **Random event:** {e['focus']} — _{e['action']} / {e['subject']}_"
         case "CitySheetChanged" | "CityFactionChanged":  # City of Whispers (rules/cow.py)
             return f"✎ {e['text']}" if e.get("text") else None
+        case "Edited":  # a value set by hand (Game.edit): its words were made then
+            why = f" ({e['reason']})" if e.get("reason") else ""
+            return f"✎ Edited by hand: {e.get('text') or e['what'] + ' ' + e['key']}{why}"
         case "DiceModeChanged":
             how = {"seeded": "the campaign rolls them", "physical": "you roll and type them",
                    "mixed": "each roll asks who rolls"}.get(e["mode"], e["mode"])

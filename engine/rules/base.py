@@ -71,6 +71,55 @@ class Adjustment:
     detail: str = ""
 
 
+CAMPAIGN = "campaign"
+"""In an edit, the campaign's own values (pools such as Team, threats' clocks), not an actor's."""
+
+
+@dataclass(frozen=True)
+class Editable:
+    """A value the player may set by hand (``Game.edit``): the ``what`` kind (condition,
+    stat, track, pool, clock, or a ruleset's own such as Masks's influence) named ``key``.
+
+    A ``flag`` is marked or not (``value`` a bool, said with ``words``: (off, on)); otherwise
+    ``value`` is a whole number from ``min`` to ``max`` (None: no upper bound)."""
+
+    what: str
+    key: str
+    name: str
+    value: int
+    min: int = 0
+    max: int | None = 1
+    flag: bool = False
+    group: str = ""
+    words: tuple[str, str] = ("cleared", "marked")
+    signed: bool = False
+
+    def shown(self, value: int) -> str:
+        """``value`` in words: the flag's word, or the number (signed for stats)."""
+        if self.flag:
+            return self.words[bool(value)]
+        return f"{value:+d}" if self.signed else str(value)
+
+    def bounds(self) -> str:
+        """The allowed values, for messages."""
+        if self.flag:
+            return "true or false"
+        low = f"{self.min:+d}" if self.signed else str(self.min)
+        if self.max is None:
+            return f"a whole number of {low} or more"
+        return f"a whole number from {low} to {self.shown(self.max)}"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change asked of ``Game.edit_many``: set ``what`` ``key`` of ``who`` to ``value``."""
+
+    who: str
+    what: str
+    key: str
+    value: int
+
+
 def opt(id_: str, label: str, detail: str = "") -> dict[str, Any]:
     """One prompt option."""
     return {"id": id_, "label": label, "detail": detail}
@@ -156,6 +205,39 @@ class Ruleset:
         """Whether ``actor`` is on the acting hero's side: another hero of the party or an NPC
         with the ``teammate`` role (moves use their ``vs_teammate`` outcomes against them)."""
         return actor.id != state.acting and (actor.kind == "hero" or actor.role == "teammate")
+
+    def editable(self, state: CampaignState, who: str) -> list[Editable]:
+        """What the player may set by hand on ``who`` (an actor id, "hero" or ``CAMPAIGN``):
+        by default conditions, stats and tracks of an actor, the campaign's pools and the
+        clocks of active threats. A track that empties when full, and a clock (whose doom
+        strikes when full), stop one short of full: filling them is play, not an edit."""
+        pack = self.pack
+        out: list[Editable] = []
+        if who == CAMPAIGN:
+            for t in pack.system.tracks:
+                if t.scope == "campaign" and t.id in state.pools:
+                    top = None if t.max is None else t.max - t.reset_on_full
+                    out.append(Editable("pool", t.id, t.name, state.pools[t.id], t.min, top,
+                                        group="Campaign"))
+            for th in state.threats.values():
+                if th.active:
+                    out.append(Editable("clock", th.id, f"{th.name}'s clock", th.clock, 0,
+                                        th.size - 1, group="Threats"))
+            return out
+        actor = state.actor(who)
+        for cid, c in pack.conditions.items():
+            out.append(Editable("condition", cid, c.name, cid in actor.conditions, flag=True,
+                                group="Conditions"))
+        for sid, sd in pack.stats.items():
+            if actor.kind == "hero" or sid in actor.stats:
+                out.append(Editable("stat", sid, sd.name, actor.stats.get(sid, 0), sd.min,
+                                    sd.max, group=pack.system.stat_label, signed=True))
+        for t in pack.system.tracks:
+            if t.scope == "hero" and (actor.kind == "hero" or t.id in actor.tracks):
+                top = None if t.max is None else t.max - t.reset_on_full
+                out.append(Editable("track", t.id, t.name, actor.tracks.get(t.id, t.start),
+                                    t.min, top, group="Tracks"))
+        return out
 
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:

@@ -819,4 +819,75 @@ def _data(state: CampaignState, ev: DataSet) -> None:
         target[ev.key] = ev.value
 
 
-__all__ = ["APPLIERS", "EVENT_TYPES", "Event", "applier", "apply", "event", "from_dict"]
+# ------------------------------------------------------------------ edits by hand
+
+EDIT_APPLIERS: dict[str, Callable[[CampaignState, Any], None]] = {}
+"""How an ``Edited`` event of each kind (``what``) writes the state; rulesets add theirs."""
+
+
+def edit_applier(what: str) -> Callable[[Callable[[CampaignState, Any], None]],
+                                        Callable[..., None]]:
+    """Register the function that writes an ``Edited`` event whose ``what`` is ``what``."""
+
+    def deco(fn: Callable[[CampaignState, Any], None]) -> Callable[..., None]:
+        EDIT_APPLIERS[what] = fn
+        return fn
+
+    return deco
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class Edited(Event):
+    """A value corrected by hand, as a GM rules at the table: the ``what`` (condition, stat,
+    track, pool, clock, or a ruleset's own kind) named ``key`` of ``who`` (an actor id, or
+    "campaign") is set to ``value`` (it was ``was``); ``text`` says it in words. It triggers
+    nothing else (no full track, no doom)."""
+
+    who: str
+    what: str
+    key: str
+    value: int
+    was: int
+    text: str = ""
+    reason: str = ""
+
+
+@applier("Edited")
+def _edited(state: CampaignState, ev: Edited) -> None:
+    fn = EDIT_APPLIERS.get(ev.what)
+    if fn is None:
+        raise ValueError(f"no rules know how to edit {ev.what!r}")
+    fn(state, ev)
+
+
+@edit_applier("condition")
+def _edit_condition(state: CampaignState, ev: Edited) -> None:
+    if ev.value:
+        _cond_marked(state, ConditionMarked(who=ev.who, condition=ev.key))
+    else:
+        _cond_cleared(state, ConditionCleared(who=ev.who, condition=ev.key))
+
+
+@edit_applier("stat")
+def _edit_stat(state: CampaignState, ev: Edited) -> None:
+    state.actor(ev.who).stats[ev.key] = ev.value
+
+
+@edit_applier("track")
+def _edit_track(state: CampaignState, ev: Edited) -> None:
+    state.actor(ev.who).tracks[ev.key] = ev.value
+
+
+@edit_applier("pool")
+def _edit_pool(state: CampaignState, ev: Edited) -> None:
+    state.pools[ev.key] = ev.value
+
+
+@edit_applier("clock")
+def _edit_clock(state: CampaignState, ev: Edited) -> None:
+    state.threats[ev.key].clock = ev.value
+
+
+__all__ = ["APPLIERS", "EDIT_APPLIERS", "EVENT_TYPES", "Edited", "Event", "applier", "apply",
+           "edit_applier", "event", "from_dict"]

@@ -17,7 +17,18 @@ from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.odds import band_of
 from engine.rules import events as ev
-from engine.rules.base import Adjustment, Item, Need, Ruleset, Step, effect_item, gm_random, opt
+from engine.rules.base import (
+    CAMPAIGN,
+    Adjustment,
+    Editable,
+    Item,
+    Need,
+    Ruleset,
+    Step,
+    effect_item,
+    gm_random,
+    opt,
+)
 from engine.rules.events import applier, event
 from engine.rules.state import Actor, CampaignState
 
@@ -87,6 +98,18 @@ def _influence_changed(state: CampaignState, e: InfluenceChanged) -> None:
             _set_in(hero, "barred", e.npc, True)
 
 
+@ev.edit_applier("influence")
+def _edit_influence(state: CampaignState, e: ev.Edited) -> None:
+    """Set by hand: ``who`` holds (or not) Influence over ``key``."""
+    _set_in(state.actor(e.who), "influence", e.key, bool(e.value))
+
+
+@ev.edit_applier("influenced_by")
+def _edit_influenced_by(state: CampaignState, e: ev.Edited) -> None:
+    """Set by hand: ``key`` holds (or not) Influence over ``who``."""
+    _set_in(state.actors[e.key], "influence", state.actor_id(e.who), bool(e.value))
+
+
 def _lacks_influence(st: CampaignState, a: Actor) -> str | None:
     if barred(st, a.id, st.acting):
         return f"{a.name} lost Influence over you for good"
@@ -148,6 +171,25 @@ class MasksRules(Ruleset):
             return [InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
                                         reason="adults have Influence over you when you meet")]
         return []
+
+    def editable(self, state: CampaignState, who: str) -> list[Editable]:
+        """The generic fields, and Influence both ways between ``who`` and each other
+        character (between a hero and anyone; NPCs hold none over each other)."""
+        out = super().editable(state, who)
+        if who == CAMPAIGN:
+            return out
+        me = state.actor(who)
+        for other in state.actors.values():
+            if other.id == me.id or (me.kind == "npc" and other.kind == "npc"):
+                continue
+            out.append(Editable("influence", other.id, f"Influence over {other.name}",
+                                influence(state, me.id, other.id), flag=True,
+                                group="Influence", words=("lost", "gained")))
+            out.append(Editable("influenced_by", other.id,
+                                f"{other.name}'s Influence over {me.name}",
+                                influence(state, other.id, me.id), flag=True,
+                                group="Influence", words=("lost", "gained")))
+        return out
 
     # --- rolls ----------------------------------------------------------------------
 
