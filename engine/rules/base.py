@@ -16,6 +16,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import events as ev
+from engine.rules.sheet import Section, default_sheet
 from engine.rules.state import HERO, Actor, CampaignState
 
 Item = dict[str, Any]
@@ -238,6 +239,10 @@ class Ruleset:
                 out.append(Editable("track", t.id, t.name, actor.tracks.get(t.id, t.start),
                                     t.min, top, group="Tracks"))
         return out
+
+    def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
+        """The character sheet of ``actor_id`` (the acting hero by default) as sections."""
+        return default_sheet(self.pack, state, actor_id)
 
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:

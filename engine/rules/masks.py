@@ -30,6 +30,7 @@ from engine.rules.base import (
     opt,
 )
 from engine.rules.events import applier, event
+from engine.rules.masks_sheet import masks_sheet_hook
 from engine.rules.state import Actor, CampaignState
 
 # ------------------------------------------------------------------ Influence
@@ -157,6 +158,7 @@ class MasksRules(Ruleset):
     """The Masks ruleset."""
 
     id = "masks"
+    sheet = masks_sheet_hook
     TARGET_TESTS = TARGET_TESTS
     GM_PRECONDITIONS = GM_PRECONDITIONS
     GM_FOCUS = GM_FOCUS

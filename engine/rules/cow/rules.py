@@ -61,6 +61,8 @@ from engine.rules.cow.data import data_problems
 from engine.rules.cow.events import CityFactionChanged, CitySheetChanged
 from engine.rules.cow.factions import Faction, FactionRules
 from engine.rules.cow.sheet import Belief, Demand, History, Scheme, Tie, dump
+from engine.rules.cow.view import city_sheet
+from engine.rules.sheet import Section
 from engine.rules.state import CampaignState
 from engine.rules.threats import threat_event
 
@@ -75,6 +77,10 @@ class CityRules(FactionRules):
         """Every unknown key or bad value in the ``data`` of system.yaml and of each
         archetype, as ``system.yaml:<line>: <key path>: <problem>``."""
         return data_problems(pack)
+
+    def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
+        """The generic sheet with beliefs, Ties, the city, power, schemes and factions."""
+        return city_sheet(self.pack, state, actor_id)
 
     def connections_here(self, state: CampaignState, move: s.Move) -> list[str]:
         """The hero's connections that count for ``move`` in this scene: the scene's

@@ -1,4 +1,5 @@
-"""The character sheet: labels, conditions, tracks, bonuses, the cast and the scene, live."""
+"""The character sheet, live: the sections the game's ruleset declares (engine/rules/sheet.py),
+drawn row by row; nothing here knows a game system."""
 
 from __future__ import annotations
 
@@ -8,133 +9,118 @@ from rich.text import Text
 from textual.widgets import Static
 
 from engine.game import Game
+from engine.rules.sheet import Check, Clock, Line, Section, Stat, Track
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED, PRIMARY, SECONDARY
 
+TONES = {"plain": FG, "dim": DIM, "good": GOOD, "bad": BAD, "mixed": MIXED, "accent": ACCENT,
+         "primary": PRIMARY}
+"""The colour of each tone a sheet row may ask for."""
 
-def _head(out: Text, title: str) -> None:
-    out.append(f"\n{title.upper()}\n", "bold " + SECONDARY)
+SCALE_MAX = 12
+"""A track with a wider range than this is shown as a number."""
+
+
+def _style(tone: str, bold: bool = False) -> str:
+    return ("bold " if bold else "") + TONES.get(tone, FG)
+
+
+def _scale(out: Text, value: int, lo: int, hi: int) -> None:
+    """``lo``..``hi`` as dots with the value's place marked."""
+    for n in range(lo, hi + 1):
+        out.append("●" if n == value else "·", ACCENT if n == value else DIM)
+
+
+def _stat(out: Text, row: Stat, width: int) -> None:
+    v = row.value
+    out.append(f"{row.label:<{width}} ", FG)
+    out.append(f"{v:+d} ", "bold " + (GOOD if v > 0 else BAD if v < 0 else FG))
+    _scale(out, v, row.min, row.max)
+    if row.note:
+        out.append(f" {row.note}", MIXED)
+
+
+def _track(out: Text, row: Track) -> None:
+    out.append(f"{row.label:<10}", FG)
+    v = row.value
+    if row.max is None or row.max - row.min > SCALE_MAX:
+        out.append(f"{v}", "bold " + ACCENT)
+    elif row.min < 0:
+        out.append(f"{v:+d} ", "bold " + (GOOD if v > 0 else BAD if v < 0 else FG))
+        _scale(out, v, row.min, row.max)
+        out.append(f" ({row.min:+d} to {row.max:+d})", DIM)
+    else:
+        filled = max(0, min(v, row.max) - row.min)
+        out.append("●" * filled, ACCENT)
+        out.append("○" * max(row.max - row.min - filled, 0), DIM)
+        out.append(f" {v}/{row.max}", DIM)
+
+
+def _check(out: Text, row: Check) -> None:
+    out.append("■ " if row.marked else "□ ", BAD if row.marked else DIM)
+    out.append(row.label, ("bold " + BAD) if row.marked else DIM)
+    if row.marked and row.detail:
+        out.append(f" {row.detail}", DIM)
+    if row.note:
+        out.append(f" {row.note}", GOOD)
+
+
+def _clock(out: Text, row: Clock) -> None:
+    out.append("☠ " if row.active else "✓ ", BAD if row.active else DIM)
+    out.append(row.label + "\n  ", FG)
+    out.append("▰" * row.value, BAD)
+    out.append("▱" * max(row.size - row.value, 0), DIM)
+    out.append(f" {row.value}/{row.size}", DIM)
+    if row.detail:
+        out.append(f"\n  {row.detail}", DIM)
+
+
+def _line(out: Text, row: Line) -> None:
+    if row.bullet:
+        out.append(f"{row.bullet} ", _style(row.bullet_tone))
+    if row.lead:
+        out.append(row.lead, _style(row.lead_tone, bold=True))
+    out.append(row.text, _style(row.tone, row.bold))
+    if row.detail or row.tags:
+        out.append(f"\n  {row.detail}", DIM)
+        for tag in row.tags:
+            out.append(f" · {tag.text}", TONES.get(tag.tone, FG))
+
+
+def render_sections(sections: list[Section]) -> Text:
+    """Sections as one Rich Text: a title in capitals, then a line per row (a row's detail on
+    an indented line below it)."""
+    out = Text(no_wrap=False)
+    first = True
+    for i, section in enumerate(sections):
+        if section.title:
+            if not first:
+                out.append("\n")
+            if i > 0 and sections[i - 1].title:
+                out.append("\n")
+            out.append(section.title.upper(), "bold " + SECONDARY)
+            first = False
+        width = max((len(r.label) for r in section.rows if isinstance(r, Stat)), default=6)
+        for row in section.rows:
+            if not first:
+                out.append("\n")
+            first = False
+            if isinstance(row, Stat):
+                _stat(out, row, width)
+            elif isinstance(row, Track):
+                _track(out, row)
+            elif isinstance(row, Check):
+                _check(out, row)
+            elif isinstance(row, Clock):
+                _clock(out, row)
+            else:
+                _line(out, row)
+    return out
 
 
 def sheet_text(game: Game) -> Text:
-    """The whole sheet as one Rich Text (rebuilt after every action; it is small)."""
-    st = game.state
-    pack = game.pack
-    hero = st.hero
-    out = Text(no_wrap=False)
-    out.append(hero.name, "bold " + ACCENT)
-    arche = pack.archetypes[hero.archetype].name if hero.archetype in pack.archetypes else (
-        "Custom hero")
-    out.append(f"\n{arche}", DIM)
-    if hero.taken_out:
-        out.append("\n✖ taken out of the scene", "bold " + BAD)
-
-    _head(out, pack.system.stat_label)
-    width = max((len(d.name) for d in pack.stats.values()), default=6)
-    for sid, d in pack.stats.items():
-        v = hero.stats.get(sid, 0)
-        out.append(f"{d.name:<{width}} ", FG)
-        out.append(f"{v:+d} ", "bold " + (GOOD if v > 0 else BAD if v < 0 else FG))
-        for n in range(d.min, d.max + 1):
-            out.append("●" if n == v else "·", ACCENT if n == v else DIM)
-        if sid in hero.locked:
-            out.append(" 🔒 locked", MIXED)
-        out.append("\n")
-
-    if pack.conditions:
-        _head(out, "Conditions")
-        for cid, c in pack.conditions.items():
-            marked = cid in hero.conditions
-            out.append("■ " if marked else "□ ", BAD if marked else DIM)
-            out.append(c.name, ("bold " + BAD) if marked else DIM)
-            if marked and c.penalises:
-                names = ", ".join(pack.moves[m].name if m in pack.moves else m
-                                  for m in c.penalises)
-                out.append(f" {c.penalty:+d} {names}", DIM)
-            if cid in st.scene.clearing:
-                out.append(" (clearing taken)", GOOD)
-            out.append("\n")
-
-    tracks = [(t, hero.tracks.get(t.id, t.start)) for t in pack.system.tracks
-              if t.scope == "hero"]
-    pools = [(t, st.pools.get(t.id, t.start)) for t in pack.system.tracks
-             if t.scope == "campaign"]
-    if tracks or pools:
-        _head(out, "Tracks")
-        for track, v in tracks + pools:
-            out.append(f"{track.name:<10}", FG)
-            if track.max is not None and track.max <= 12:
-                out.append("●" * v, ACCENT)
-                out.append("○" * max(track.max - v, 0), DIM)
-                out.append(f" {v}/{track.max}\n", DIM)
-            else:
-                out.append(f"{v}\n", "bold " + ACCENT)
-
-    if st.bonuses or st.holds:
-        _head(out, "Bonuses and hold")
-        for b in st.bonuses:
-            scope = (" on " + ", ".join(pack.moves[m].name if m in pack.moves else m
-                                        for m in b.moves)) if b.moves else ""
-            vs = f" vs {st.npcs[b.target].name}" if b.target in st.npcs else ""
-            until = "next roll" if b.expires == "roll" else f"this {b.expires}"
-            out.append(f"{b.amount:+d} {b.kind}", "bold " + GOOD)
-            out.append(f"{scope}{vs}: {b.reason} ({until})\n", FG)
-        for h in st.holds:
-            name = pack.moves[h.move].name if h.move in pack.moves else h.move
-            out.append(f"Hold {h.amount}", "bold " + GOOD)
-            out.append(f" on {name} ({h.expires})\n", FG)
-
-    flags = [f.replace("_", " ") for f in hero.flags]
-    if flags or hero.advances:
-        _head(out, "Growth")
-        for f in flags:
-            out.append(f"★ {f}\n", PRIMARY)
-        if hero.advances:
-            out.append(f"{len(hero.advances)} advancement(s) taken\n", DIM)
-
-    if st.npcs:
-        _head(out, "Cast")
-        cast = sorted(st.npcs.values(), key=lambda npc: (not npc.present, npc.name))
-        for npc in cast:
-            out.append("● " if npc.present else "○ ", GOOD if npc.present else DIM)
-            out.append(npc.name, ("bold " + FG) if npc.present else DIM)
-            out.append(f"\n  {npc.role}{'' if npc.present else ', not here'}", DIM)
-            if npc.influence_over_hero:
-                out.append(" · ⇐ Influence on you", MIXED)
-            if npc.hero_has_influence:
-                out.append(" · ⇒ yours on them", GOOD)
-            if npc.conditions:
-                names = ", ".join(pack.conditions[c].name if c in pack.conditions else c
-                                  for c in npc.conditions)
-                out.append(f" · {names}", BAD)
-            out.append("\n")
-
-    if st.threats:
-        _head(out, "Threats")
-        for threat in st.threats.values():
-            out.append("☠ " if threat.active else "✓ ", BAD if threat.active else DIM)
-            out.append(threat.name + "\n  ", FG)
-            out.append("▰" * threat.clock, BAD)
-            out.append("▱" * max(threat.size - threat.clock, 0), DIM)
-            out.append(f" {threat.clock}/{threat.size}\n", DIM)
-            if threat.active and threat.clock < len(threat.steps):
-                out.append(f"  next: {threat.steps[threat.clock]}\n", DIM)
-            elif threat.doom:
-                out.append(f"  doom: {threat.doom}\n", DIM)
-
-    _head(out, f"Session {st.session}")
-    sc = st.scene
-    if sc.open:
-        out.append(f"Scene {sc.number}: {sc.title}\n", "bold " + FG)
-        if sc.location:
-            out.append(f"{sc.location}\n", DIM)
-        if sc.stakes:
-            out.append(f"At stake: {sc.stakes}\n", DIM)
-    else:
-        out.append(f"Between scenes (scene {sc.number} ended)\n", DIM)
-    team = st.pools.get("team")
-    if team is not None:
-        out.append(f"Team pool {team}", "bold " + ACCENT)
-    return out
+    """The whole sheet as one Rich Text, from the sections the ruleset declares (rebuilt after
+    every action; it is small)."""
+    return render_sections(game.rules.sheet(game.state))
 
 
 def hanging(text: Text) -> Group:
