@@ -12,11 +12,11 @@ from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.gm.scenes import fill
 from engine.rules import events as ev
 from engine.rules import ruleset_class
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
 from engine.rules.state import Actor, CampaignState
+from engine.rules.threats import fill
 
 
 def _present(state: CampaignState, role: str | None = None) -> list[Actor]:

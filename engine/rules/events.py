@@ -152,7 +152,13 @@ def _move(state: CampaignState, ev: MoveTriggered) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class Rolled(Event):
-    """A roll with every reason: faces kept and dropped, each modifier and its source, odds."""
+    """A roll with every reason: faces kept and dropped, each modifier and its source, odds.
+
+    ``bands`` are the bands the roll used when the ruleset chose them for this roll (None:
+    the pack's fixed bands for the move); ``override`` says when the dice themselves set the
+    band (``{"from": band the total gave, "why": ...}``)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("bands", "override")
 
     move: str
     stat: str
@@ -172,6 +178,8 @@ class Rolled(Event):
     position: int = 0
     inverted: bool = False
     tone: str = "mixed"
+    bands: list[dict[str, Any]] | None = None
+    override: dict[str, str] | None = None
 
 
 @applier("Rolled")
@@ -364,8 +372,8 @@ class BonusAdded(Event):
 def _bonus(state: CampaignState, ev: BonusAdded) -> None:
     state.bonuses.append(
         ActiveBonus(
-            id=ev.id, kind=ev.kind, amount=ev.amount, moves=list(ev.moves),  # type: ignore[arg-type]
-            target=ev.target, expires=ev.expires, reason=ev.reason,  # type: ignore[arg-type]
+            id=ev.id, kind=ev.kind, amount=ev.amount, moves=list(ev.moves),
+            target=ev.target, expires=ev.expires, reason=ev.reason,
             owner=state.actor_id(ev.owner),
         )
     )

@@ -444,6 +444,8 @@ def damaged_campaign(saves: Path, with_backup: bool) -> Path:
     ('{"_default": {"1": {"format": 1, "meta": [], "state": {}}}}', "'meta' should be an object"),
     ('{"_default": {"1": {"format": 1, "meta": {}, "state": {"event_no": "3"}}}}',
      "event_no should be a non-negative integer"),
+    ('{"_default": {"1": [1, 2]}}', "the campaign record should be an object"),
+    ('{"_default": {"1": "x"}}', "the campaign record should be an object"),
     ('{"_default": {"1": {"format": 9, "meta": {}, "state": {"event_no": 0}}}}',
      "newer version of Sidekick"),
     ('{"_default": {"1": "oops"}}', "should be an object, found a string"),
