@@ -518,9 +518,6 @@ def _check_campaign(path: Path, data: dict[str, Any] | None) -> dict[str, Any]:
     if not isinstance(table, dict) or "1" not in table:
         raise SaveError(f"{path} is damaged: it has no campaign record (table {TABLE!r}, doc 1).")
     doc: dict[str, Any] = table["1"]
-    if not isinstance(doc, dict):
-        raise SaveError(f"{path} is damaged: the campaign record should be an object, found "
-                        f"{_type_name(doc)}.")
     fmt = doc.get("format")
     if not _is_int(fmt):
         raise SaveError(f"{path} is damaged: 'format' should be an integer, found "
