@@ -18,7 +18,7 @@ from engine.game import Game
 
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
-           "advance_threat", "add_thread", "resolve_thread", "dice_mode"}
+           "advance_threat", "add_thread", "resolve_thread", "dice_mode", "edit"}
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
 
@@ -106,6 +106,12 @@ class Step(_Strict):
     template: Text | None = None
     threat: Text | None = None
     delta: Annotated[int, Field(ge=-100, le=100)] | None = None
+    # do: edit (fix the sheet by hand)
+    who: Text | None = None
+    what: Text | None = None
+    key: Text | None = None
+    value: bool | Annotated[int, Field(ge=-(10**6), le=10**6)] | None = None
+    reason: Text | None = None
     comment: Any = None
 
 
@@ -125,6 +131,7 @@ _EXPECTED = {
     "seed": "a whole number",
     "auto": "true or false",
     "suggested": "true or false",
+    "value": "true or false (a condition, Influence) or a whole number (a stat, track, clock)",
 }
 _LISTS = {"adjust", "declare", "cleared", "present"}
 _WANT = {"int_type": "a whole number", "int_parsing": "a whole number",
@@ -192,6 +199,11 @@ def parse_steps(data: Any) -> list[Step]:
         if step.do is not None and step.do not in ACTIONS:
             raise ScriptError(f"step {i}: unknown action {step.do!r}; actions:"
                               f" {', '.join(sorted(ACTIONS))}")
+        if step.do == "edit":
+            missing = [k for k in ("what", "key", "value") if getattr(step, k) is None]
+            if missing:
+                raise ScriptError(f"step {i}: 'do: edit' needs {', '.join(missing)} (e.g."
+                                  " who: hero, what: condition, key: afraid, value: true)")
         out.append(step)
     return out
 
@@ -263,6 +275,10 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
                 out += game.resolve_thread(step.text or "")
             case "dice_mode":
                 out += game.set_dice_mode(step.text or "")
+            case "edit":
+                assert step.what is not None and step.key is not None and step.value is not None
+                out += game.edit(step.who or "hero", step.what, step.key, step.value,
+                                 step.reason or "")
         out += _answer_prompts(game, s)
         return out
 
