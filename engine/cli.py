@@ -143,7 +143,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     game = open_game(_saves(args), args.campaign, _content(args), read_only=True)
     try:
         _out(f"# {game.state.name}\n")
-        for line in render_all(game.store.events(markers=True), game.pack):
+        names = {a.id: a.name for a in game.state.actors.values()}
+        for line in render_all(game.store.events(markers=True), game.pack, names,
+                               game.state.party[0]):
             _out(line)
     finally:
         close_game(game)

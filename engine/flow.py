@@ -78,7 +78,8 @@ class MoveFlow:
         for o in options:
             if o["id"] in held:
                 bonus = sum(b.amount for b in self.state.bonuses
-                            if b.target == o["id"] and resolve.bonus_fits(b, move))
+                            if b.target == o["id"] and resolve.bonus_owned(self.state, b)
+                            and resolve.bonus_fits(b, move))
                 o["detail"] = f"{o['detail']}; {bonus:+d} held against them"
         options.sort(key=lambda o: o["id"] not in held)
         if move.target != "required":

@@ -6,7 +6,7 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from engine.content.loader import Pack
@@ -67,13 +67,23 @@ def scene_heading(e: dict[str, Any]) -> str:
 
 def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | None = None
            ) -> str | None:
-    """The journal line for one event dict, or None for bookkeeping events."""
+    """The journal line for one event dict, or None for bookkeeping events.
+
+    ``npcs`` names the characters by id (NPCs and heroes). In a party an event carries
+    ``acting``, the name of the hero whose turn it was (``spotlight`` adds it): lines then
+    name that hero where a one-hero journal says "you".
+    """
     t = e.get("type", "")
     npcs = npcs or {}
     gm = pack.system.gm_title if pack is not None else "GM"
+    acting: str | None = e.get("acting")
 
     def who(x: str) -> str:
-        return "you" if x == "hero" else npcs.get(x, x)
+        return (acting or "you") if x == "hero" else npcs.get(x, x)
+
+    def whose(x: str) -> str:
+        """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
+        return "" if x == "hero" and not acting else f"{upper_first(who(x))}: "
 
     match t:
         case _ if t in SILENT:
@@ -86,7 +96,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return f"_{e['text']}_"
         case "MoveTriggered":
             target = f" → {who(e['target'])}" if e.get("target") else ""
-            return f"### {e['name']}{target}"
+            by = f"{acting}: " if acting else ""
+            return f"### {by}{e['name']}{target}"
         case "Rolled":
             return "🎲 " + roll_why(e)
         case "RollAdjusted":
@@ -115,42 +126,61 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "LabelsShifted":
             parts = ", ".join(f"{_name(pack, 'stat', k)} {v:+d} (now {e['values'][k]:+d})"
                               for k, v in e["changes"].items())
-            return f"↕ Labels shift: {parts}"
+            return f"↕ {whose(e.get('who', 'hero'))}Labels shift: {parts}"
         case "LabelLocked":
             return f"🔒 {_name(pack, 'stat', e['stat'])} is locked for good"
         case "InfluenceChanged":
             npc = who(e["npc"])
             if e["direction"] == "hero_over":
-                verb = "You gain Influence over" if e["held"] else "You lose Influence over"
-                line = f"{verb} {npc}"
+                if acting:
+                    line = f"{acting} {'gains' if e['held'] else 'loses'} Influence over {npc}"
+                else:
+                    verb = "You gain Influence over" if e["held"] else "You lose Influence over"
+                    line = f"{verb} {npc}"
             else:
-                line = f"{npc} {'gains' if e['held'] else 'loses'} Influence over you"
+                line = (f"{npc} {'gains' if e['held'] else 'loses'} Influence over"
+                        f" {acting or 'you'}")
                 if e.get("permanent"):
                     line += " for good"
             return f"⇄ {line}" + (f" ({e['reason']})" if e.get("reason") else "")
         case "TrackChanged":
             name = _name(pack, "track", e["track"])
             why = f" ({e['reason']})" if e.get("reason") else ""
-            return f"{name} {e['delta']:+d} → {e['value']}{why}"
+            mine = whose(e.get("who", "hero")) if e.get("scope") != "campaign" else ""
+            return f"{mine}{name} {e['delta']:+d} → {e['value']}{why}"
         case "BonusAdded":
             scope = f" on {', '.join(e['moves'])}" if e["moves"] else ""
             vs = f" against {who(e['target'])}" if e.get("target") else ""
+            mine = whose(e.get("owner", "hero"))
             if e["expires"] == "roll":
-                return f"+{e['amount']} {e['kind']} on the next roll"
-            return (f"+{e['amount']} {e['kind']}{scope}{vs} ({e['reason']};"
+                why = f" ({e['reason']})" if e.get("reason") and mine else ""
+                return f"{mine}{e['amount']:+d} {e['kind']} on the next roll{why}"
+            return (f"{mine}{e['amount']:+d} {e['kind']}{scope}{vs} ({e['reason']};"
                     f" until the {e['expires']} ends)")
         case "BonusesExpired":
             return None
         case "HoldChanged":
             return f"Hold on {e['move']}: {e['value']}"
         case "TakenOut":
-            return "✖ You are taken out of the scene" if e["out"] else "You are back in action"
+            out = who(e.get("who", "hero"))
+            if out == "you":
+                return "✖ You are taken out of the scene" if e["out"] else "You are back in action"
+            return (f"✖ {out} is taken out of the scene" if e["out"]
+                    else f"{out} is back in action")
         case "FlagSet":
             return f"• {e['flag'].replace('_', ' ')}: {'yes' if e['value'] else 'no'}"
         case "AdvanceTaken":
             return f"★ Advancement: {e['text']}"
         case "NPCAdded":
             return f"• {e['name']} ({e['role']}) joins the story"
+        case "HeroAdded":
+            arch = e.get("archetype")
+            if arch and pack is not None and arch in pack.archetypes:
+                arch = pack.archetypes[arch].name
+            return f"• {e['name']}{f' ({arch})' if arch else ''} joins the party"
+        case "HeroSwitched":
+            was = f" (from {npcs.get(e['was'], e['was'])})" if e.get("was") else ""
+            return f"🎭 The spotlight turns to {npcs.get(e['hero'], e['hero'])}{was}"
         case "NPCPresence":
             return f"• {who(e['npc'])} {'enters' if e['present'] else 'leaves'} the scene"
         case "SceneStarted":
@@ -205,14 +235,39 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
     return f"({t})"
 
 
-def render_all(events: Iterable[dict[str, Any]], pack: Pack | None = None) -> list[str]:
-    """Journal lines for a sequence of events."""
-    npcs: dict[str, str] = {}
+def spotlight(events: Iterable[dict[str, Any]], names: dict[str, str],
+              acting: str | None = None, party: bool = False) -> Iterator[dict[str, Any]]:
+    """The events, each (once there is a party) with ``acting``: the name of the hero whose
+    turn it was. ``names`` (id -> name) learns the characters added as they pass;
+    ``acting`` is the id of the hero acting before the first event (by default the one the
+    first switch of the spotlight is from); ``party``: the campaign has several heroes
+    already (else the first ``HeroAdded`` says so)."""
+    events = list(events)
+    if acting is None:
+        acting = next((str(e.get("was", "")) for e in events
+                       if e.get("type") == "HeroSwitched"), None) or None
+    for e in events:
+        t = e.get("type")
+        if t in ("NPCAdded", "HeroAdded"):
+            names[e["id"]] = e["name"]
+            party = party or t == "HeroAdded"
+        elif t == "HeroSwitched":
+            acting = e["hero"]
+        if party and acting is not None:
+            e = {**e, "acting": names.get(acting, acting)}
+        yield e
+
+
+def render_all(events: Iterable[dict[str, Any]], pack: Pack | None = None,
+               names: Mapping[str, str] | None = None, acting: str | None = None,
+               party: bool = False) -> list[str]:
+    """Journal lines for a sequence of events; ``names``, ``acting`` and ``party`` as
+    ``spotlight`` takes them (for a whole campaign: every character by id and the party's
+    first hero)."""
+    npcs: dict[str, str] = dict(names or {})
     out: list[str] = []
     header: tuple[int, int] | None = None  # (scene number, index of its header line)
-    for e in events:
-        if e.get("type") == "NPCAdded":
-            npcs[e["id"]] = e["name"]
+    for e in spotlight(events, npcs, acting, party):
         if e.get("type") == "SceneStarted":
             if header and header[0] == e["number"]:
                 out.pop(header[1])  # the scene was framed anew before anything happened

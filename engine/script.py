@@ -18,7 +18,8 @@ from engine.game import Game
 
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
-           "advance_threat", "add_thread", "resolve_thread", "dice_mode", "edit"}
+           "advance_threat", "add_thread", "resolve_thread", "dice_mode", "switch_hero",
+           "add_hero", "edit"}
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
 
@@ -65,13 +66,15 @@ class CampaignSpec(_Strict):
     seed: Annotated[int, Field(ge=-(2**63), lt=2**63)] | None = None
     dice: Text = "seeded"
     hero: HeroSpec = Field(default_factory=HeroSpec)
+    party: list[HeroSpec] = Field(default_factory=list, description="More heroes, after hero.")
     npcs: list[NPCSpec] = Field(default_factory=list)
 
 
 class Step(_Strict):
     """One step: a move (fiction, move, target, dice, choices...) or a table action (``do``)."""
 
-    # a move
+    # a move (``hero``: the hero of the party who makes it, switched to first)
+    hero: Text | None = None
     fiction: Text | None = None
     move: Text | None = None
     suggested: bool | None = None
@@ -96,6 +99,8 @@ class Step(_Strict):
     opening: Text | None = None
     present: Text | list[Text] | None = None
     name: Text | None = None
+    archetype: Text | None = None
+    stats: dict[Text, Face] | None = None
     role: Text | None = None
     note: Text | None = None
     condition: Text | None = None
@@ -124,7 +129,9 @@ _EXPECTED = {
     "params": "a mapping of names to whole numbers, e.g. {complexity: 2}",
     "stats": "a mapping of stat ids to whole numbers, e.g. {danger: 1, freak: 0}",
     "npcs": "a list of {name, role, note}",
-    "hero": "a mapping {name, archetype} or {name, stats}",
+    "hero": ("a mapping {name, archetype} or {name, stats} (in 'campaign'), or a hero's"
+             " name (in a step)"),
+    "party": "a list of {name, archetype} or {name, stats}",
     "spend_team": "a whole number from 0 to 100",
     "delta": "a whole number from -100 to 100",
     "reroll": "a whole number from 0",
@@ -279,9 +286,18 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
                 assert step.what is not None and step.key is not None and step.value is not None
                 out += game.edit(step.who or "hero", step.what, step.key, step.value,
                                  step.reason or "")
+            case "switch_hero":
+                out += game.switch_hero(step.hero or step.name or "")
+            case "add_hero":
+                out += game.add_hero(step.name or "", step.archetype,
+                                     dict(step.stats) if step.stats is not None else None)
         out += _answer_prompts(game, s)
         return out
 
+    if step.hero is not None:
+        found = game.state.actor_by_name(step.hero, kinds=("hero",))
+        if found is None or found.id != game.state.acting:
+            out += game.switch_hero(step.hero)
     fiction = (step.fiction or "").strip()
     move = step.move
     if fiction:
@@ -391,7 +407,10 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
         kw: dict[str, Any] = dict(
             name=cs.name, hero_name=cs.hero.name, archetype=cs.hero.archetype,
             stats=dict(cs.hero.stats) if cs.hero.stats is not None else None, npcs=npcs,
-            seed=cs.seed, dice_mode=cs.dice)
+            seed=cs.seed, dice_mode=cs.dice,
+            party=[{"name": h.name, "archetype": h.archetype,
+                    "stats": dict(h.stats) if h.stats is not None else None}
+                   for h in cs.party])
         if saves is None:
             game = Game.new(get_pack(cs.system, content), **kw)
         else:
@@ -402,6 +421,9 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
     else:
         raise ScriptError("the script needs a 'campaign' mapping, or --campaign ID to continue one")
     all_events = list(game.last_events)
+    # whose turn it was when the journal's first event happened (a new campaign: the first)
+    acting, party = (game.state.party[0], False) if not campaign else (
+        game.state.acting, len(game.state.party) > 1)
     try:
         for i, step in enumerate(steps, 1):
             try:
@@ -413,7 +435,8 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
                 for event in events:
                     emit(event)
         if journal:
-            for line in render_all(all_events, game.pack):
+            names = {a.id: a.name for a in game.state.actors.values()}
+            for line in render_all(all_events, game.pack, names, acting, party):
                 emit({"type": "JournalLine", "text": line})
     finally:
         close_game(game)
@@ -423,4 +446,6 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
 def _describe(step: Step) -> str:
     if step.do is not None:
         return f"do: {step.do}"
+    if step.hero is not None:
+        return f"{step.hero}: move: {step.move or 'from fiction'}"
     return f"move: {step.move or 'from fiction'}"

@@ -286,6 +286,10 @@ class Interpreter:
             if not ctx.get("target"):
                 return Step()
             owner = str(ctx["target"])
+            other = state.actor(owner)
+            if other.kind == "npc" and not other.stats:  # never rolls: it is fiction
+                return Step([ev.Narrated(text=f"{other.name}: {eff.amount:+d} on what they do"
+                                              f" next ({reason}).", by="engine")])
         return Step([ev.BonusAdded(id=state.next_id, kind=eff.type, amount=eff.amount,
                                    moves=list(eff.moves), target=target, expires=eff.expires,
                                    reason=reason, owner=owner)])

@@ -212,9 +212,15 @@ class MasksRules(Ruleset):
         new_mod = max(clamp[0], min(clamp[1], raw)) if clamp else raw
         return band_of(base + new_mod, bands) != roll["band"]
 
+    def _helpers(self, state: CampaignState) -> list[Actor]:
+        """The party's other heroes who can spend Team on the acting hero's roll (not those
+        taken out of the scene)."""
+        return [h for h in state.heroes if h.id != state.acting and not h.taken_out]
+
     def adjustments(self, state: CampaignState, move: s.Move, roll: dict[str, Any]
                     ) -> list[Adjustment]:
-        """Spend Team (+1), surrender Influence over the target (+1) or act selfishly."""
+        """Spend Team (+1), another hero of the party spends Team for you (+1), surrender
+        Influence over the target (+1) or act selfishly."""
         out: list[Adjustment] = []
         team = state.pools.get("team", 0)
         target = state.flow.target
@@ -226,6 +232,9 @@ class MasksRules(Ruleset):
         if team > 0:
             out.append(Adjustment("team", "Spend 1 Team for +1", 1,
                                   f"the pool has {team}"))
+            for h in self._helpers(state):
+                out.append(Adjustment(f"team:{h.id}", f"{h.name} spends 1 Team: +1", 1,
+                                      f"{h.name} helps {state.hero.name}; the pool has {team}"))
         if held and target:
             name = state.actors[target].name
             out.append(Adjustment("influence", f"Surrender Influence over {name} for +1", 1,
@@ -253,6 +262,17 @@ class MasksRules(Ruleset):
                 raise IllegalAction("the Team pool is empty")
             return ([ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
                                      reason="spent for +1 on a roll")], 1, "Team")
+        if adj_id.startswith("team:"):
+            helper = state.actors.get(adj_id.split(":", 1)[1])
+            if helper is None or helper not in self._helpers(state):
+                raise IllegalAction(f"{adj_id.split(':', 1)[1]!r} is not another hero of the"
+                                    " party who can help")
+            if team < 1:
+                raise IllegalAction("the Team pool is empty")
+            return ([ev.TrackChanged(
+                track="team", scope="campaign", delta=-1, value=team - 1,
+                reason=f"{helper.name} spends it for +1 on {state.hero.name}'s roll")],
+                1, f"Team from {helper.name}")
         if adj_id == "influence":
             target = state.flow.target
             if not target or not hero_over(state, target):

@@ -23,9 +23,10 @@ def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
               extras: Sequence[Sequence[Any]] = ()) -> tuple[list[list[Any]], int, int]:
     """Every modifier as [source, amount, forward-bonus id or None], the raw sum, the clamped.
 
-    Sources: the stat, the move's fixed modifiers, condition penalties (by move id), forward
-    and ongoing bonuses that match the move and target, the ruleset's own (Influence, Heat),
-    and extras added before the roll (Team). The clamp applies after everything is summed.
+    Sources: the stat, the move's fixed modifiers, condition penalties (by move id), the acting
+    hero's forward and ongoing bonuses that match the move and target, the ruleset's own
+    (Influence, Heat), and extras added before the roll (Team). The clamp applies after
+    everything is summed.
     """
     assert move.roll is not None
     stat = stat or move.roll.stat
@@ -38,7 +39,8 @@ def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
         if cdef is not None and move.id in cdef.penalises:
             mods.append([cdef.name, cdef.penalty, None])
     for b in state.bonuses:
-        if not bonus_fits(b, move) or (b.target and b.target != target):
+        if (not bonus_owned(state, b) or not bonus_fits(b, move)
+                or (b.target and b.target != target)):
             continue
         used = b.id if b.kind == "forward" or b.expires == "roll" else None
         mods.append([f"{b.amount:+d} {b.kind}: {b.reason}", b.amount, used])
@@ -59,12 +61,20 @@ def bonus_fits(bonus: ActiveBonus, move: s.Move) -> bool:
     return not (move.roll.inverted and not bonus.moves)
 
 
+def bonus_owned(state: CampaignState, bonus: ActiveBonus) -> bool:
+    """Whether ``bonus`` counts on the acting hero's rolls: it is theirs, or anyone's (no
+    owner: saves from before parties)."""
+    return bonus.owner is None or bonus.owner == state.acting
+
+
 def bonus_targets(state: CampaignState, move: s.Move) -> list[str]:
-    """NPCs the hero holds a bonus against that a roll of ``move`` could use, in order."""
+    """NPCs the acting hero holds a bonus against that a roll of ``move`` could use, in
+    order."""
     if move.roll is None:
         return []
     return list(dict.fromkeys(b.target for b in state.bonuses
-                              if b.target and b.target in state.npcs and bonus_fits(b, move)))
+                              if b.target and b.target in state.npcs and bonus_owned(state, b)
+                              and bonus_fits(b, move)))
 
 
 def resolve(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
