@@ -19,9 +19,9 @@ from engine.content.loader import Pack
 from engine.errors import ContentError, IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
-from engine.rules.masks import InfluenceChanged
 from engine.rules.base import Need, Step
 from engine.rules.effects import Interpreter
+from engine.rules.masks import InfluenceChanged
 
 NewGame = Callable[..., Game]
 

@@ -19,8 +19,8 @@ from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
-from engine.rules.masks import InfluenceChanged
 from engine.rules.base import Step
+from engine.rules.masks import InfluenceChanged
 
 NewGame = Callable[..., Game]
 FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}
