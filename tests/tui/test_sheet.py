@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -81,3 +82,11 @@ def test_a_track_from_zero_fills_boxes_and_a_wide_one_is_a_number() -> None:
         Track(label="Wide", value=-20, min=-50, max=50)])]).plain
     assert text.split("\n") == ["TRACKS", "Heat      ●○○○ 1/4", "Team      7",
                                 "Wide      -20"]
+
+
+def test_city_of_whispers_sheet_snapshot(snap_compare: Any, saves: Path, app_for: App) -> None:
+    game = new_game(saves, system="city-of-whispers", name="Ledger", hero_name="Mira",
+                    archetype="go_between", npcs=COW_NPCS, seed=7, dice_mode="physical")
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    assert snap_compare(app_for(cid), terminal_size=SIZE, run_before=settle)

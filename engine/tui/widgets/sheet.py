@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -123,12 +124,24 @@ def sheet_text(game: Game) -> Text:
     return render_sections(game.rules.sheet(game.state))
 
 
+BULLETS = frozenset("●○◐✗■□✓!◆★☠✖")
+"""Marks that start a row: what wraps under them lines up after the mark."""
+
+
 def hanging(text: Text) -> Group:
-    """``text`` line by line; a line that starts with two spaces keeps its indent when it wraps."""
-    parts: list[Text | Padding] = []
+    """``text`` line by line; a line that starts with two spaces, or with a bullet and a space,
+    keeps its indent when it wraps."""
+    parts: list[Text | Padding | Table] = []
     for line in text.split("\n", allow_blank=True):
-        if line.plain.startswith("  "):
+        plain = line.plain
+        if plain.startswith("  "):
             parts.append(Padding(line[2:], (0, 0, 0, 2)))
+        elif len(plain) > 2 and plain[0] in BULLETS and plain[1] == " ":
+            grid = Table.grid()
+            grid.add_column(width=2, no_wrap=True)
+            grid.add_column(ratio=1)
+            grid.add_row(line[:2], line[2:])
+            parts.append(grid)
         else:
             parts.append(line)
     return Group(*parts)
