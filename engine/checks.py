@@ -69,6 +69,11 @@ def _owner(pack: Pack, file: str, loc: Loc) -> str:
     return ids[i] if isinstance(i, int) and 0 <= i < len(ids) else ""
 
 
+def _system_effects() -> dict[str, frozenset[str]]:
+    """The effect types each ruleset handles itself, by ruleset name."""
+    return {name: ruleset_class(name).EFFECTS for name in RULESETS}
+
+
 def pack_problems(pack: Pack) -> list[str]:
     """Every problem with ``pack`` against the rulesets and the GM: an unknown ``ruleset``,
     ``rule`` effects its ruleset does not handle, the ruleset's own data checks and unknown GM
@@ -88,6 +93,23 @@ def pack_problems(pack: Pack) -> list[str]:
                     f"unknown rule effect {eff.name!r} (the {name} rules know:"
                     f" {', '.join(sorted(known))}){_did_you_mean(eff.name, known)}",
                     _owner(pack, file, loc)))
+        by_ruleset = _system_effects()  # effect types only a ruleset gives meaning to
+        for file, loc, eff in effect_locations(pack):
+            owners = sorted(r for r, types in by_ruleset.items() if eff.type in types)
+            if owners and eff.type not in cls.EFFECTS:
+                problems.append(lines.at(
+                    file, (*loc, "type"),
+                    f"the effect {eff.type!r} belongs to the {', '.join(owners)} rules; the"
+                    f" {name} rules do not know it", _owner(pack, file, loc)))
+        for i, move in enumerate(pack.moves.values()):
+            for j, test in enumerate(move.target_when):
+                if test not in cls.TARGET_TESTS:
+                    known_tests = sorted(cls.TARGET_TESTS)
+                    problems.append(lines.at(
+                        "moves.yaml", ("moves", i, "target_when", j),
+                        f"unknown target test {test!r} (the {name} rules know:"
+                        f" {', '.join(known_tests) or 'none'})"
+                        f"{_did_you_mean(test, known_tests)}", move.id))
         problems += [f"{pack.path}/{p}" for p in cls.check_content(pack)]
     # the generic ones, <role>_present for the pack's roles, and the ruleset's own
     known_when = set(preconditions(pack)) if name in RULESETS else set(PRECONDITIONS)
