@@ -1,9 +1,10 @@
 """Shared fixtures: the bundled Masks pack, a game factory and small play helpers.
 
 Games are built with ``Game.new`` (in-memory store) and driven only through the ``Game``
-facade. ``Helpers.setup`` is the one exception: it applies hand-picked events inside a
-normal action (so undo, replay and the log stay consistent) to reach a state quickly, for
-example conditions already marked or a flag already unlocked.
+facade. ``Helpers.setup`` reaches a state quickly: what the player could set by hand
+(conditions, stats, tracks, pools, clocks, Influence) goes through ``Game.edit_many``, one
+action like any other; only what no edit can express (a locked label, a flag, a bonus...) or a
+set-up in the middle of a move still applies hand-picked events inside a private action.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 
 from engine.content.loader import Pack, load_pack
-from engine.game import Game
+from engine.game import CAMPAIGN, Edit, Game
 from engine.rules import events as ev
+from engine.rules.masks import InfluenceChanged
 
 ROOT = Path(__file__).resolve().parents[1]
 MASKS_DIR = ROOT / "content" / "masks"
@@ -68,10 +70,49 @@ class Helpers:
 
     @staticmethod
     def setup(game: Game, *events: ev.Event) -> None:
-        """Apply ``events`` as one action (test set-up that keeps the log consistent)."""
+        """Reach the state ``events`` describe, as one action: through ``Game.edit_many``
+        when every event is an edit the player could make between moves (values already
+        set are left out), else by applying the events in a private action."""
+        edits = Helpers.as_edits(game, events)
+        if edits is not None and game.state.flow.stage == "fiction":
+            if edits:
+                game.edit_many(edits, reason="test set-up")
+            return
         with game._action("test set-up"):
             for e in events:
                 game._emit(e)
+
+    @staticmethod
+    def as_edits(game: Game, events: Iterable[ev.Event]) -> list[Edit] | None:
+        """``events`` as edits by hand, leaving out values already set; None if one of them is
+        not an edit (a locked label, a flag, Influence lost for good...)."""
+        out: list[Edit] = []
+        for e in events:
+            if isinstance(e, ev.ConditionMarked | ev.ConditionCleared):
+                out.append(Edit(e.who, "condition", e.condition,
+                                isinstance(e, ev.ConditionMarked)))
+            elif isinstance(e, ev.LabelsShifted):
+                out += [Edit(e.who, "stat", k, v) for k, v in e.values.items()]
+            elif isinstance(e, ev.TrackChanged):
+                out.append(Edit(CAMPAIGN, "pool", e.track, e.value) if e.scope == "campaign"
+                           else Edit(e.who, "track", e.track, e.value))
+            elif isinstance(e, ev.ClockChanged):
+                out.append(Edit(CAMPAIGN, "clock", e.threat, e.value))
+            elif isinstance(e, InfluenceChanged) and not e.permanent:
+                what = "influence" if e.direction == "hero_over" else "influenced_by"
+                out.append(Edit("hero", what, e.npc, e.held))
+            else:
+                return None
+        state = game.state.model_copy(deep=True)  # what each edit finds, in order
+        kept: list[Edit] = []
+        for x in out:
+            now = {(f.what, f.key): f.value for f in game.rules.editable(state, x.who)}
+            if now.get((x.what, x.key)) != x.value:
+                kept.append(x)
+                ev.apply(state, ev.Edited(who=state.actor_id(x.who) if x.who != CAMPAIGN
+                                          else CAMPAIGN, what=x.what, key=x.key,
+                                          value=x.value, was=0))
+        return kept
 
     @staticmethod
     def roll(game: Game, faces: Sequence[int]) -> list[dict[str, Any]]:
