@@ -3,6 +3,7 @@ archetype's ``data``, as typed models that refuse unknown keys."""
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,14 @@ class _Lines:
         return _line_of(self.node, loc)
 
 
+def _did_you_mean(key: Any) -> str:
+    """A hint naming the closest key City of Whispers data knows, if one is close."""
+    known = {f for m in (FactionStart, TieStart, HeroStart, OfferReading, OfferReadings,
+                         SystemData) for f in m.model_fields}
+    close = difflib.get_close_matches(str(key), sorted(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else " (check the spelling)"
+
+
 def _problems(where: list[Any], shown: str, model: type[BaseModel], data: Any, lines: _Lines
               ) -> list[str]:
     try:
@@ -125,8 +134,8 @@ def _problems(where: list[Any], shown: str, model: type[BaseModel], data: Any, l
             line = lines.line([*where, *err["loc"]])
             path = shown + "".join(f"[{p}]" if isinstance(p, int) else f".{p}"
                                    for p in err["loc"])
-            msg = ("unknown key (check the spelling)" if err["type"] == "extra_forbidden"
-                   else err["msg"])
+            msg = (f"unknown key{_did_you_mean(err['loc'][-1])}"
+                   if err["type"] == "extra_forbidden" else err["msg"])
             out.append(f"system.yaml{f':{line}' if line else ''}: {path}: {msg}")
         return out
     return []
