@@ -105,7 +105,7 @@ class CityBase(Ruleset):
 
     def live_factions(self, state: CampaignState) -> list[str]:
         """Ids of factions that have not dispersed, the hero's first."""
-        mine = state.hero.data.get("faction")
+        mine = self.hero_sheet(state).faction
         ids = [f for f, v in self.factions(state).items() if not v.dispersed]
         return sorted(ids, key=lambda f: f != mine)
 

@@ -34,7 +34,7 @@ class FactionRules(CityBase):
         last = state.data.get("acting_faction")
         if move is not None and move.hidden and last in live:
             return str(last)
-        mine = state.hero.data.get("faction")
+        mine = self.hero_sheet(state).faction
         if mine in live:
             return str(mine)
         return live[0] if live else None
