@@ -13,7 +13,6 @@ from typing import Any
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
-from engine.odds import band_of
 from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import Item, Need, Ruleset, effect_item, opt
@@ -163,21 +162,15 @@ class MoveFlow:
         events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
         for e in events:
             self._emit(e)
-        roll = dict(f.roll)
-        lo, hi = self.pack.system.modifier_clamp or (-999, 999)
-        raw = roll["raw_modifier"] + amount
-        new_mod = max(lo, min(hi, raw))
-        total = roll["total"] - roll["modifier"] + new_mod
-        bands = self.pack.bands_for(move)
-        band = band_of(total, bands)
-        name = next(b.name for b in bands if b.id == band)
-        tone = next(b.tone for b in bands if b.id == band)
-        self._emit(ev.RollAdjusted(source=source, amount=amount, total=total, band=band,
-                                   band_name=name, modifier=new_mod, tone=tone,
-                                   was=str(roll.get("tone", ""))))
-        roll.update(raw_modifier=raw, modifier=new_mod, total=total, band=band,
-                    band_name=name, tone=tone,
-                    modifiers=[*roll["modifiers"], [source, amount, None]])
+        # the bands this roll was made against; the clamp it had (none: none)
+        roll = resolve.reband(f.roll, amount, resolve.roll_bands(self.pack, move, f.roll),
+                              resolve.roll_clamp(self.pack, f.roll), source,
+                              resolve.face_override(self.state, self.rules, move))
+        band = roll["band"]
+        self._emit(ev.RollAdjusted(source=source, amount=amount, total=roll["total"],
+                                   band=band, band_name=roll["band_name"],
+                                   modifier=roll["modifier"], tone=roll["tone"],
+                                   was=str(f.roll.get("tone", ""))))
         if self.rules.adjustments(self.state, move, roll):
             self._set_flow(f.model_copy(update={"roll": roll}))
         else:

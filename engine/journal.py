@@ -34,8 +34,28 @@ def result_label(band_name: str, total: int) -> str:
     return f"{band_name}: {total}" if band_name.endswith(")") else f"{band_name} ({total})"
 
 
+def band_range(band: dict[str, Any]) -> str:
+    """A band's totals in words: ``≤14``, ``15-19``, ``20+``, ``any``."""
+    lo, hi = band.get("min"), band.get("max")
+    if lo is None and hi is None:
+        return "any"
+    if lo is None:
+        return f"≤{hi}"
+    if hi is None:
+        return f"{lo}+"
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def bands_line(bands: list[dict[str, Any]]) -> str:
+    """The bands a roll used, low to high: ``Miss ≤14 · Success 15-19 · Strong 20+``."""
+    ordered = sorted(bands, key=lambda b: -(10**9) if b.get("min") is None else b["min"])
+    return " · ".join(f"{b.get('name', b['id'])} {band_range(b)}" for b in ordered)
+
+
 def roll_why(e: dict[str, Any]) -> str:
-    """One line explaining a roll."""
+    """One line explaining a roll: the dice, the total, the band (and, when the dice forced
+    it, which band the total gave and why), the odds, every modifier, the clamp, and the
+    bands when the ruleset chose them for this roll."""
     faces = " ".join(str(f) for f in e["kept"])
     dropped = f" (dropped {' '.join(str(f) for f in e['dropped'])})" if e["dropped"] else ""
     mods = ", ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
@@ -46,8 +66,15 @@ def roll_why(e: dict[str, Any]) -> str:
     source = "entered" if e.get("entered") else "seeded"
     odds = e.get("odds", {}).get(e["band"])
     had = f"; it had {odds}" if odds else ""
+    forced = ""
+    if e.get("override"):
+        names = {b["id"]: b.get("name", b["id"]) for b in e.get("bands") or []}
+        was = e["override"].get("from", "")
+        gave = names.get(was, upper_first(was.replace("_", " ")))
+        forced = f" ({e['override'].get('why', 'the dice')}; the total gave {gave})"
+    bands = f" Bands: {bands_line(e['bands'])}." if e.get("bands") else ""
     return (f"{e['dice']} [{faces}]{dropped} ({source}) {e['modifier']:+d} = **{e['total']}**"
-            f" → **{e['band_name']}**{had}. Modifiers: {mods}{clamp}.")
+            f" → **{e['band_name']}**{forced}{had}. Modifiers: {mods}{clamp}.{bands}")
 
 
 def scene_heading(e: dict[str, Any]) -> str:

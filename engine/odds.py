@@ -78,6 +78,38 @@ def _table(spec: DiceSpec, low_face: int) -> tuple[tuple[int, int, bool], ...]:
     return tuple((t, n, low) for (t, low), n in sorted(counts.items()))
 
 
+@lru_cache(maxsize=256)
+def _kept_table(spec: DiceSpec) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """(kept faces ascending, ways) for every sorted multiset of faces of ``spec``."""
+    check_enumerable(spec)
+    n, keep = spec.count, spec.keep
+    whole = factorial(n)
+    out: list[tuple[tuple[int, ...], int]] = []
+    for faces in itertools.combinations_with_replacement(range(1, spec.sides + 1), n):
+        if keep is None or keep >= n:
+            kept = faces
+        elif spec.keep_high:
+            kept = faces[n - keep:]
+        else:
+            kept = faces[:keep]
+        out.append((kept, whole // prod(factorial(c) for c in Counter(faces).values())))
+    return tuple(out)
+
+
+def band_odds_by_faces(spec: DiceSpec, modifier: int, bands: Sequence[BandLike],
+                       override: Callable[[tuple[int, ...], str], str | None]
+                       ) -> dict[str, Fraction]:
+    """Exact probability of each band when ``override(kept faces, band of the total)`` may
+    replace the band from the dice themselves (a natural 20 or a natural 1); not cached."""
+    whole = spec.sides**spec.count
+    acc = {b.id: 0 for b in bands}
+    for kept, ways in _kept_table(spec):
+        band = band_of(sum(kept) + modifier, bands)
+        band = override(kept, band) or band
+        acc[band] += ways
+    return {b: Fraction(n, whole) for b, n in acc.items()}
+
+
 def distribution(spec: DiceSpec) -> dict[int, Fraction]:
     """Probability of each kept total of ``spec``."""
     table = _table(spec, 0)

@@ -1,5 +1,6 @@
-"""Roll previews: the dice, every modifier with its source, and the exact odds of each band,
-before a roll is made."""
+"""Roll previews: the dice, every modifier with its source, the bands the ruleset chooses for
+the roll and the exact odds of each (what the dice may override included), before a roll is
+made."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import DiceSpec
 from engine.errors import IllegalAction
-from engine.odds import band_odds_text
 from engine.rules import resolve
 from engine.rules.base import Ruleset
 from engine.rules.state import CampaignState
@@ -30,6 +30,8 @@ class RollPreview:
     odds: dict[str, str]
     bands: list[dict[str, Any]]
     inverted: bool
+    bands_chosen: bool = False
+    """True when the ruleset chose this roll's bands (a DC, a defence), not the pack's."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain form."""
@@ -59,12 +61,13 @@ def roll_preview(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
         stat = move.roll.choices[0]
     mods, raw, final = resolve.modifiers(state, pack, rules, move, target, stat, extras)
     dice = dice_for(state, pack, rules, move)
-    bands = pack.bands_for(move)
+    bands = rules.bands_for(state, move, target)
+    fixed = pack.bands_for(move)
     return RollPreview(
         move=move.id, stat=stat, dice=dice.notation, modifiers=mods, raw_modifier=raw,
         modifier=final, clamp=pack.system.modifier_clamp,
-        odds=band_odds_text(dice, final, bands),
-        bands=[{"id": b.id, "name": b.name, "min": b.min, "max": b.max, "tone": b.tone}
-               for b in bands],
+        odds=resolve.odds_text(dice, final, bands, resolve.face_override(state, rules, move)),
+        bands=resolve.band_dicts(bands),
         inverted=move.roll.inverted,
+        bands_chosen=bands is not fixed and bands != fixed,
     )

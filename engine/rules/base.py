@@ -8,7 +8,7 @@ its game does differently: how stats shift past their bounds, extra roll modifie
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -70,6 +70,14 @@ class Adjustment:
     label: str
     amount: int
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class BandOverride:
+    """The dice themselves set a roll's band (a natural 20, a natural 1): the band, and why."""
+
+    band: str
+    why: str
 
 
 CAMPAIGN = "campaign"
@@ -207,6 +215,10 @@ class Ruleset:
         with the ``teammate`` role (moves use their ``vs_teammate`` outcomes against them)."""
         return actor.id != state.acting and (actor.kind == "hero" or actor.role == "teammate")
 
+    def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
+        """The character sheet of ``actor_id`` (the acting hero by default) as sections."""
+        return default_sheet(self.pack, state, actor_id)
+
     def editable(self, state: CampaignState, who: str) -> list[Editable]:
         """What the player may set by hand on ``who`` (an actor id, "hero" or ``CAMPAIGN``):
         by default conditions, stats and tracks of an actor, the campaign's pools and the
@@ -239,10 +251,6 @@ class Ruleset:
                 out.append(Editable("track", t.id, t.name, actor.tracks.get(t.id, t.start),
                                     t.min, top, group="Tracks"))
         return out
-
-    def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
-        """The character sheet of ``actor_id`` (the acting hero by default) as sections."""
-        return default_sheet(self.pack, state, actor_id)
 
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
@@ -295,6 +303,31 @@ class Ruleset:
                else "nothing can be declared now")
         return (f"{self.declaration_name(state, move, declaration)} cannot be declared for"
                 f" {move.name} now ({can})")
+
+    def pre_roll_options(self, state: CampaignState, move: s.Move) -> list[Adjustment]:
+        """What the player may take before this roll to change it (Masks: spend Team)."""
+        return []
+
+    def pre_roll(self, state: CampaignState, move: s.Move, option: str
+                 ) -> tuple[list[ev.Event], list[Any] | None, str]:
+        """Taking pre-roll ``option``: (events, the modifier it adds as [source, amount,
+        None] or None, the action's label); ``IllegalAction`` when it is not on offer."""
+        offered = [o.label for o in self.pre_roll_options(state, move)]
+        can = "; ".join(offered) if offered else "nothing can be taken before this roll"
+        raise IllegalAction(f"{option!r} cannot be taken before {move.name} ({can})")
+
+    def bands_for(self, state: CampaignState, move: s.Move, target: str | None
+                  ) -> list[s.Band]:
+        """The bands a roll of ``move`` against ``target`` resolves against, chosen when the
+        roll is made; by default the pack's fixed band set for the move."""
+        return self.pack.bands_for(move)
+
+    def band_override(self, state: CampaignState, move: s.Move, faces: Sequence[int],
+                      band: str) -> BandOverride | None:
+        """The band the kept dice ``faces`` force instead of ``band`` (the total's band), or
+        None. Called during resolution and for every face combination of the exact odds, so
+        it reads only ``faces``, ``band`` and what the state says before the roll."""
+        return None
 
     def dice_mode(self, state: CampaignState, move: s.Move) -> str | None:
         """'advantage', 'disadvantage' or None for the pending roll; by default, as chosen."""

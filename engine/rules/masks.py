@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
-from engine.odds import band_of
 from engine.rules import events as ev
+from engine.rules import resolve
 from engine.rules.base import (
     CAMPAIGN,
     Adjustment,
@@ -202,15 +202,37 @@ class MasksRules(Ruleset):
             return [[f"Influence over {state.actors[target].name}", 1, None]]
         return []
 
-    def _would_improve(self, move: s.Move, roll: dict[str, Any], amount: int) -> bool:
+    def pre_roll_options(self, state: CampaignState, move: s.Move) -> list[Adjustment]:
+        """Spend 1 Team before the roll for +1."""
+        team = state.pools.get("team")
+        if not team:
+            return []
+        return [Adjustment("team", "Spend 1 Team for +1", 1, f"the pool has {team}")]
+
+    def pre_roll(self, state: CampaignState, move: s.Move, option: str
+                 ) -> tuple[list[ev.Event], list[Any] | None, str]:
+        """Team spent before the roll: the pool loses 1, the roll gains +1."""
+        if option != "team":
+            return super().pre_roll(state, move, option)
+        team = state.pools.get("team")
+        if team is None:
+            raise IllegalAction("this game has no Team pool")
+        if team < 1:
+            raise IllegalAction("the Team pool is empty")
+        return ([ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
+                                 reason="spent for +1 on a roll")], ["Team", 1, None],
+                "spend Team")
+
+    def _would_improve(self, move: s.Move, roll: dict[str, Any], amount: int,
+                       state: CampaignState | None = None) -> bool:
+        """Whether ``amount`` more on ``roll`` would change its band (as the dice may force
+        it, given the ``state``)."""
         if move.roll is None or move.roll.inverted:
             return False
-        bands = self.pack.bands_for(move)
-        clamp = self.pack.system.modifier_clamp
-        base = roll["total"] - roll["modifier"]
-        raw = roll["raw_modifier"] + amount
-        new_mod = max(clamp[0], min(clamp[1], raw)) if clamp else raw
-        return band_of(base + new_mod, bands) != roll["band"]
+        forced = resolve.face_override(state, self, move) if state is not None else None
+        new = resolve.reband(roll, amount, resolve.roll_bands(self.pack, move, roll),
+                             resolve.roll_clamp(self.pack, roll), override=forced)
+        return bool(new["band"] != roll["band"])
 
     def _helpers(self, state: CampaignState) -> list[Actor]:
         """The party's other heroes who can spend Team on the acting hero's roll (not those
@@ -227,7 +249,7 @@ class MasksRules(Ruleset):
         held = bool(target and target in state.actors and hero_over(state, target))
         # offer +1 steps while everything still available (each Team, the Influence held)
         # could change the result, so several Team can be spent one at a time
-        if not self._would_improve(move, roll, team + int(held)):
+        if not self._would_improve(move, roll, team + int(held), state):
             return out
         if team > 0:
             out.append(Adjustment("team", "Spend 1 Team for +1", 1,

@@ -1,20 +1,22 @@
 """Resolving a roll: every modifier with its source, the clamp, the dice, the band, the odds.
 
 Pure functions of the state: ``Game`` calls them for the pending roll, the benchmark calls
-them in a loop.
+them in a loop. The ruleset chooses a roll's bands when it is made (``Ruleset.bands_for``) and
+may let the dice override the band (``Ruleset.band_override``); ``reband`` is the one place a
+roll's band is worked out again after a modifier changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.dice import Roll
-from engine.odds import band_odds_text, band_of
+from engine.dice import DiceSpec, Roll
+from engine.odds import band_odds_by_faces, band_odds_text, band_of, percent
 from engine.rules import events as ev
-from engine.rules.base import Ruleset
+from engine.rules.base import BandOverride, Ruleset
 from engine.rules.state import ActiveBonus, CampaignState
 
 
@@ -77,23 +79,117 @@ def bonus_targets(state: CampaignState, move: s.Move) -> list[str]:
                               and bonus_fits(b, move)))
 
 
+Override = Callable[[Sequence[int], str], BandOverride | None]
+"""(kept faces, band of the total) -> the band the dice force instead, with why, or None."""
+
+
+def band_dicts(bands: Sequence[s.Band]) -> list[dict[str, Any]]:
+    """Bands as the plain dicts a roll and a preview carry (id, name, min, max, tone)."""
+    return [{"id": b.id, "name": b.name, "min": b.min, "max": b.max, "tone": b.tone}
+            for b in bands]
+
+
+def roll_bands(pack: Pack, move: s.Move, roll: Mapping[str, Any]) -> list[s.Band]:
+    """The bands ``roll`` (a ``Rolled`` dict) was resolved against: the ones it records, or
+    the pack's fixed bands for ``move`` (fixed bands are not recorded; older saves have none)."""
+    stored = roll.get("bands")
+    if stored:
+        return [s.Band.model_validate(b) for b in stored]
+    return pack.bands_for(move)
+
+
+def roll_clamp(pack: Pack, roll: Mapping[str, Any]) -> Sequence[int] | None:
+    """The modifier clamp ``roll`` was made with (None: no clamp); the pack's when the roll
+    dict does not say."""
+    clamp: Sequence[int] | None = roll.get("clamp", pack.system.modifier_clamp)
+    return clamp
+
+
+def overrides_bands(rules: Ruleset) -> bool:
+    """Whether ``rules`` lets the dice override a band (it defines ``band_override``)."""
+    return type(rules).band_override is not Ruleset.band_override
+
+
+def face_override(state: CampaignState, rules: Ruleset, move: s.Move) -> Override | None:
+    """``rules.band_override`` for a roll of ``move`` now, or None when the ruleset has none."""
+    if not overrides_bands(rules):
+        return None
+    return lambda faces, band: rules.band_override(state, move, faces, band)
+
+
+def odds_text(spec: DiceSpec, modifier: int, bands: Sequence[s.Band],
+              override: Override | None = None) -> dict[str, str]:
+    """Exact odds of each band as percentages, counting what the dice may override."""
+    if override is None:
+        return band_odds_text(spec, modifier, bands)
+
+    def forced(kept: tuple[int, ...], band: str) -> str | None:
+        found = override(kept, band)
+        return found.band if found is not None else None
+
+    return {b: percent(p) for b, p in band_odds_by_faces(spec, modifier, bands, forced).items()}
+
+
+def reband(roll: Mapping[str, Any], amount: int, bands: Sequence[s.Band],
+           clamp: Sequence[int] | None, source: str | None = None,
+           override: Override | None = None) -> dict[str, Any]:
+    """``roll`` (a ``Rolled`` dict) with ``amount`` more on its raw modifier: the modifier
+    clamped again (no clamp: none), the new total, its band (as the dice may override it),
+    band name and tone; ``source`` is added to the modifiers when given."""
+    raw = int(roll["raw_modifier"]) + amount
+    modifier = max(clamp[0], min(clamp[1], raw)) if clamp else raw
+    total = int(roll["total"]) - int(roll["modifier"]) + modifier
+    band = band_of(total, bands)
+    new = dict(roll)
+    new.pop("override", None)
+    forced = override(roll.get("kept", ()), band) if override is not None else None
+    if forced is not None and forced.band != band:
+        new["override"] = {"from": band, "why": forced.why}
+        band = forced.band
+    chosen = _band(bands, band)
+    new.update(raw_modifier=raw, modifier=modifier, total=total, band=band,
+               band_name=chosen.name, tone=chosen.tone)
+    if source is not None:
+        new["modifiers"] = [*roll["modifiers"], [source, amount, None]]
+    return new
+
+
+def _band(bands: Sequence[s.Band], band_id: str) -> s.Band:
+    for b in bands:
+        if b.id == band_id:
+            return b
+    raise ValueError(f"band {band_id!r} is not one of {[b.id for b in bands]}")
+
+
 def resolve(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
             target: str | None, roll: Roll, position: int, stat: str | None = None,
             extras: Sequence[Sequence[Any]] = ()) -> ev.Rolled:
-    """The ``Rolled`` event for ``roll`` of ``move``, with every reason and the odds it had."""
+    """The ``Rolled`` event for ``roll`` of ``move``, with every reason and the odds it had,
+    against the bands the ruleset chose for this roll (recorded when they are not the
+    pack's fixed ones) and the band the dice may force (recorded with why)."""
     assert move.roll is not None
     stat = stat or move.roll.stat
     mods, raw, final = modifiers(state, pack, rules, move, target, stat, extras)
-    bands = pack.bands_for(move)
+    bands = rules.bands_for(state, move, target)
+    fixed = pack.bands_for(move)
     total = roll.total + final
     band = band_of(total, bands)
-    tone = next(b.tone for b in bands if b.id == band)
+    override = face_override(state, rules, move)
+    overridden: dict[str, str] | None = None
+    if override is not None:
+        forced = override(roll.kept, band)
+        if forced is not None and forced.band != band:
+            overridden = {"from": band, "why": forced.why}
+            band = forced.band
+    chosen = _band(bands, band)
     clamp = pack.system.modifier_clamp
     return ev.Rolled(
         move=move.id, stat=stat, dice=roll.spec.notation, faces=list(roll.faces),
         kept=list(roll.kept), dropped=list(roll.dropped), modifiers=mods, raw_modifier=raw,
         modifier=final, clamp=list(clamp) if clamp else None, total=total, band=band,
-        band_name=next(b.name for b in bands if b.id == band),
-        odds=band_odds_text(roll.spec, final, bands), entered=roll.entered, position=position,
-        inverted=move.roll.inverted, tone=tone,
+        band_name=chosen.name, odds=odds_text(roll.spec, final, bands, override),
+        entered=roll.entered, position=position, inverted=move.roll.inverted,
+        tone=chosen.tone,
+        bands=None if bands is fixed or bands == fixed else band_dicts(bands),
+        override=overridden,
     )

@@ -49,17 +49,18 @@ def inline(text: str, style: str = "") -> Text:
     return out
 
 
-def band_tones(pack: Pack, move_id: str) -> dict[str, str]:
-    """Band id -> tone for a move's band set (empty if the move is unknown or has no roll)."""
-    move = pack.moves.get(move_id)
-    if move is None or move.roll is None:
-        return {}
-    return {b.id: b.tone for b in pack.bands_for(move)}
+def band_tones(pack: Pack, move_id: str, roll: Mapping[str, Any] | None = None
+               ) -> dict[str, str]:
+    """Band id -> tone for the bands ``roll`` (a Rolled dict or a preview) used, else the
+    move's band set (empty if the move is unknown or has no roll)."""
+    return {b["id"]: b.get("tone", "mixed") for b in band_dicts(pack, move_id, roll)}
 
 
 def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
-    """A Rolled event as two lines: dice, total and band; then every modifier and the clamp."""
-    tone = band_tones(pack, e["move"]).get(e["band"], "mixed")
+    """A Rolled event as two lines (three when the ruleset chose its bands for this roll):
+    dice, total and band (and which band the total gave when the dice forced another); every
+    modifier and the clamp; the bands used."""
+    tone = band_tones(pack, e["move"], e).get(e["band"], "mixed")
     out = Text("🎲 ", style=FG)
     out.append(e["dice"], FG)
     out.append(" [", DIM)
@@ -71,6 +72,11 @@ def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
     out.append(str(e["total"]), "bold " + FG)
     out.append(" → ", DIM)
     out.append(f" {e['band_name']} ", f"bold #1a1b26 on {TONES[tone]}")
+    forced = e.get("override")
+    if forced:
+        was = forced.get("from", "")
+        gave = band_names(pack, e["move"], e).get(was, was.replace("_", " "))
+        out.append(f" {forced.get('why', 'the dice')}; the total gave {gave}", MIXED)
     odds = e.get("odds", {}).get(e["band"])
     source = "your dice" if e.get("entered") else "seeded dice"
     out.append(f"  ({source}{'; it had ' + odds if odds else ''})", DIM)
@@ -82,7 +88,16 @@ def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
                    f" (limits {lo:+d}..{hi:+d})", DIM)
     if e.get("inverted"):
         out.append(" · read upside down: low is good", DIM)
+    if e.get("bands"):
+        out.append("\n   bands: " + bands_text(e["bands"]), DIM)
     return out
+
+
+def bands_text(bands: Sequence[Mapping[str, Any]]) -> str:
+    """Bands low to high with their totals: ``Miss ≤14 · Success 15-19 · Strong 20+``."""
+    from engine.journal import bands_line  # the journal's words (imported late, as above)
+
+    return bands_line([dict(b) for b in bands])
 
 
 def indent(renderable: RenderableType, cells: int = 2) -> Padding:
@@ -156,7 +171,8 @@ def odds_text(odds: Mapping[str, str], bands: Sequence[Mapping[str, Any]] | None
               names: Mapping[str, str] | None = None) -> Text:
     """``Miss 41.7% · Weak hit 41.7% · Strong hit 16.7%``, each band in its tone's colour."""
     out = Text()
-    order = [b["id"] for b in bands] if bands else list(odds)
+    order = [b["id"] for b in bands or [] if b["id"] in odds]
+    order += [b for b in odds if b not in order]  # bands chosen for the roll, not the pack's
     tones = {b["id"]: b.get("tone", "mixed") for b in bands or []}
     labels = {b["id"]: b.get("name", b["id"]) for b in bands or []}
     labels.update(names or {})
@@ -187,20 +203,23 @@ def odds_bar(odds: Mapping[str, str], bands: Sequence[Mapping[str, Any]], width:
     return out
 
 
-def band_names(pack: Pack, move_id: str) -> dict[str, str]:
-    """Band id -> display name for a move's band set."""
-    move = pack.moves.get(move_id)
-    if move is None or move.roll is None:
-        return {}
-    return {b.id: b.name for b in pack.bands_for(move)}
+def band_names(pack: Pack, move_id: str, roll: Mapping[str, Any] | None = None
+               ) -> dict[str, str]:
+    """Band id -> display name for the bands ``roll`` used, else the move's band set."""
+    return {b["id"]: b.get("name", b["id"]) for b in band_dicts(pack, move_id, roll)}
 
 
-def band_dicts(pack: Pack, move_id: str) -> list[dict[str, Any]]:
-    """A move's bands as plain dicts (id, name, tone)."""
+def band_dicts(pack: Pack, move_id: str, roll: Mapping[str, Any] | None = None
+               ) -> list[dict[str, Any]]:
+    """The bands ``roll`` (a Rolled dict or a preview) records, chosen by the ruleset for
+    that roll; else the move's fixed bands as plain dicts (id, name, tone, min, max)."""
+    if roll is not None and roll.get("bands"):
+        return [dict(b) for b in roll["bands"]]
     move = pack.moves.get(move_id)
     if move is None or move.roll is None:
         return []
-    return [{"id": b.id, "name": b.name, "tone": b.tone} for b in pack.bands_for(move)]
+    return [{"id": b.id, "name": b.name, "tone": b.tone, "min": b.min, "max": b.max}
+            for b in pack.bands_for(move)]
 
 
 def when(iso: str, now: datetime) -> str:

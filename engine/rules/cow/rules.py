@@ -23,8 +23,9 @@ from typing import Any
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
-from engine.odds import band_of, percent
+from engine.odds import percent
 from engine.rules import events as ev
+from engine.rules import resolve
 from engine.rules.base import (
     Adjustment,
     Declaration,
@@ -453,8 +454,8 @@ class CityRules(FactionRules):
     # --- after the roll: tier bumps and assets ---------------------------------------------
 
     def _next_band(self, move: s.Move, roll: dict[str, Any]) -> tuple[int, str] | None:
-        bands = sorted(self.pack.bands_for(move), key=lambda b: -10**9 if b.min is None
-                       else b.min)
+        bands = sorted(resolve.roll_bands(self.pack, move, roll),
+                       key=lambda b: -10**9 if b.min is None else b.min)
         ids = [b.id for b in bands]
         i = ids.index(roll["band"])
         if i + 1 >= len(bands):
@@ -493,9 +494,11 @@ class CityRules(FactionRules):
                                       f" {len(demands) + 1} of {MAX_DEMANDS}"))
         assets = state.hero.tracks.get(ASSETS, 0)
         if roll.get("stat") == "network":
-            bands = self.pack.bands_for(move)
+            bands = resolve.roll_bands(self.pack, move, roll)
+            forced = resolve.face_override(state, self, move)
             for n in range(1, assets + 1):
-                if band_of(int(roll["total"]) + n, bands) != roll["band"]:
+                if resolve.reband(roll, n, bands, resolve.roll_clamp(self.pack, roll),
+                                  override=forced)["band"] != roll["band"]:
                     out.append(Adjustment(f"asset:{n}", f"Use Asset: spend {n} for +{n}", n,
                                           f"you hold {assets}"))
         return out

@@ -1,4 +1,5 @@
-"""The roll panel: the pending roll's dice, every modifier with its source, and exact odds."""
+"""The roll panel: the pending roll's dice, every modifier with its source, the bands when the
+ruleset chose them for this roll, and exact odds."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from engine.tui.messages import RollCommand
-from engine.tui.text import ACCENT, DIM, FG, GOOD, MIXED, odds_bar, odds_text
+from engine.tui.text import ACCENT, DIM, FG, GOOD, MIXED, bands_text, odds_bar, odds_text
 
 
 class RollPanel(Widget, can_focus=True):
@@ -85,6 +86,10 @@ class RollPanel(Widget, can_focus=True):
             out.append(f"  = {pv['raw_modifier']:+d}, clamped to {pv['modifier']:+d}"
                        f" ({lo:+d}..{hi:+d})", MIXED)
         out.append("\n")
+        if pv.get("bands_chosen"):
+            # bands chosen for this roll (around a DC, a defence): say where they fall
+            out.append("bands: " + bands_text(pv["bands"]), DIM)
+            out.append("\n")
         out.append_text(odds_bar(pv["odds"], pv["bands"], max(width - 2, 10)))
         out.append("\n")
         out.append_text(odds_text(pv["odds"], pv["bands"]))
