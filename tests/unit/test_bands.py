@@ -131,6 +131,14 @@ def test_the_preview_shows_the_bands_chosen_for_the_target_and_their_exact_odds(
     assert other.odds != pv.odds
 
 
+def test_the_pending_roll_prompt_previews_against_its_target(dc_game: Game) -> None:
+    dc_game.trigger("directly_engage", npc(dc_game, "Vic Rook"))
+    pv = dc_game.pending.context["preview"]
+    assert pv["bands_chosen"] is True
+    assert [b["max"] for b in pv["bands"]] == [9, 14, None]
+    assert pv["odds"] == brute_odds(1, 10)
+
+
 def test_a_fixed_band_ruleset_previews_the_packs_bands(new_game: NewGame) -> None:
     game = new_game()
     pv = game.preview("directly_engage")
