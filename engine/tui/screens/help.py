@@ -73,6 +73,7 @@ HELP = """\
 | F6 | the GM frames the next scene (r: another, w: write your own) |
 | F7 | end the session (the end-of-session move) |
 | Ctrl+B | show or hide the character sheet |
+| F4 | fix the sheet by hand: a condition, a stat, a track, Influence, a clock (journaled) |
 | F10 | back to the campaigns |
 
 ## Dialogs

@@ -37,6 +37,7 @@ from engine.tui.screens.dialogs import (
     MovesDialog,
     SceneDialog,
 )
+from engine.tui.screens.edit import EditDialog
 from engine.tui.screens.gm_dialogs import (
     DICE_MODE_OPTIONS,
     FramedSceneDialog,
@@ -93,6 +94,7 @@ class PlayScreen(Screen[None]):
         Binding("f2", "moves", "All moves"),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+b", "toggle_sheet", "Sheet"),
+        Binding("f4", "edit_sheet", "Edit"),
         Binding("ctrl+g", "ask_gm", "Ask GM"),
         Binding("ctrl+o", "oracle", "Oracle"),
         Binding("f5", "end_scene", "End scene"),
@@ -778,6 +780,21 @@ class PlayScreen(Screen[None]):
             "End the session", "End the session now? The scene closes and the end-of-session"
             " move follows."), answer)
 
+    def action_edit_sheet(self) -> None:
+        """Fix the sheet by hand (a condition, a stat, a track, Influence, a clock...): one
+        journaled action that ^Z undoes; between moves only."""
+        game = self.game
+        if game.flow.stage != "fiction":
+            self.notify("Edits are made between moves: finish what is pending first (or ^Z).",
+                        severity="warning")
+            return
+
+        def submit(a: tuple[str, str, str, int | bool, str]) -> str | None:
+            return self._submit(game.edit, *a)
+
+        self.push_dialog(lambda: EditDialog(game.edit_subjects(), game.editable, submit,
+                                            who=game.state.acting))
+
     def set_presence(self, npc_id: str, present: bool) -> None:
         """An NPC enters or leaves the scene."""
         self.perform(self.game.set_presence, npc_id, present)
@@ -806,4 +823,6 @@ class PlayScreen(Screen[None]):
             return free and self.game.state.scene.open
         if action == "next_scene":
             return free
+        if action == "edit_sheet":
+            return stage == "fiction"
         return True
