@@ -35,20 +35,6 @@ PRECONDITIONS: dict[str, Precondition] = {
     "npc_present": lambda p, st: bool(_present(st)),
     "threat_active": lambda p, st: any(t.active for t in st.threats.values()),
     "hero_has_condition": lambda p, st: bool(st.hero.conditions),
-    "heat_marked": lambda p, st: st.hero.tracks.get("heat", 0) > 0,
-    # City of Whispers: its roles, and the sheet it keeps in hero.data (engine/rules/cow.py)
-    "heat_not_full": lambda p, st: "heat" in p.tracks and st.hero.tracks.get("heat", 0) < (
-        p.tracks["heat"].max if p.tracks["heat"].max is not None else 10**9),
-    "hero_has_belief": lambda p, st: any(
-        b.get("state") == "active" for b in st.hero.data.get("beliefs", [])),
-    "hero_has_tie": lambda p, st: any(
-        t.get("active") for t in st.hero.data.get("ties", {}).values()),
-    "tie_present": lambda p, st: any(
-        t.get("active") and n in st.npcs and st.npcs[n].present
-        for n, t in st.hero.data.get("ties", {}).items()),
-    "hero_has_assets": lambda p, st: st.hero.tracks.get("assets", 0) > 0,
-    "hero_has_scheme": lambda p, st: bool(st.hero.data.get("schemes")),
-    "hero_has_faction": lambda p, st: bool(st.hero.data.get("faction")),
 }
 """Preconditions every system may use. ``<role>_present`` holds for each of the pack's roles;
 a ruleset adds its own (``Ruleset.GM_PRECONDITIONS``, e.g. Masks's Influence tests)."""

@@ -17,6 +17,7 @@ replay work; ``CitySheetChanged`` and ``CityFactionChanged`` carry a journal lin
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -61,17 +62,39 @@ from engine.rules.cow.common import (
 from engine.rules.cow.data import data_problems
 from engine.rules.cow.events import CityFactionChanged, CitySheetChanged
 from engine.rules.cow.factions import Faction, FactionRules
-from engine.rules.cow.sheet import Belief, Demand, History, Scheme, Tie, dump
+from engine.rules.cow.sheet import Belief, CitySheet, Demand, History, Scheme, Tie, dump
 from engine.rules.cow.view import city_sheet
 from engine.rules.sheet import Section
 from engine.rules.state import CampaignState
 from engine.rules.threats import threat_event
 
 
+def _heat(pack: Pack, state: CampaignState) -> tuple[int, int]:
+    track = pack.tracks.get("heat")
+    top = track.max if track is not None and track.max is not None else 10**9
+    return state.hero.tracks.get("heat", 0), top
+
+
+GM_PRECONDITIONS: dict[str, Callable[[Pack, CampaignState], bool]] = {
+    "heat_marked": lambda p, st: _heat(p, st)[0] > 0,
+    "heat_not_full": lambda p, st: "heat" in p.tracks and _heat(p, st)[0] < _heat(p, st)[1],
+    "hero_has_belief": lambda p, st: any(
+        b.state == "active" for b in CitySheet.read(st).beliefs),
+    "hero_has_tie": lambda p, st: bool(CitySheet.read(st).active_ties()),
+    "tie_present": lambda p, st: any(
+        n in st.actors and st.actors[n].present for n in CitySheet.read(st).active_ties()),
+    "hero_has_assets": lambda p, st: st.hero.tracks.get("assets", 0) > 0,
+    "hero_has_scheme": lambda p, st: bool(CitySheet.read(st).schemes),
+    "hero_has_faction": lambda p, st: bool(CitySheet.read(st).faction),
+}
+"""The Magistrate's preconditions that read the City of Whispers sheet."""
+
+
 class CityRules(FactionRules):
     """The City of Whispers ruleset."""
 
     id = "city_of_whispers"
+    GM_PRECONDITIONS = GM_PRECONDITIONS
 
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
