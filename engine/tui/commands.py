@@ -76,6 +76,8 @@ class PlayCommands(_Commands):
                 yield (f"I took the clearing action for {cond.name}",
                        partial(screen.took_clearing_action, cid), cond.clear_by)
         yield ("Show or hide the character sheet", screen.action_toggle_sheet, "Ctrl+B")
+        if game.flow.stage == "fiction":
+            yield ("Edit the sheet by hand", screen.action_edit_sheet, "F4")
         yield ("Help: keys and how to play", screen.sidekick.action_help, "F1")
         yield ("Back to the campaigns", screen.action_leave, "F10")
 

@@ -13,7 +13,7 @@ from engine.tui.screens.help import HELP
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.keybar import KeyBar
 from engine.tui.widgets.sheet import Sheet
-from tests.tui.conftest import SIZE, fill, game_of, journal_text, settle
+from tests.tui.conftest import SIZE, fill, game_of, journal_text, settle, type_text
 
 App = Callable[..., SidekickApp]
 
@@ -127,6 +127,23 @@ async def test_edits_wait_between_moves(make_campaign: Callable[..., str],
         await settle(pilot)
         assert not isinstance(app.screen, EditDialog)
         assert game.state.flow.stage == "roll"
+
+
+async def test_the_palette_opens_the_dialog(make_campaign: Callable[..., str],
+                                            app_for: App) -> None:
+    app = app_for(make_campaign(dice_mode="seeded"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await type_text(pilot, "edit the sheet")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, EditDialog)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
 
 
 def test_the_help_lists_the_key() -> None:
