@@ -52,6 +52,7 @@ HELP = """\
 |---|---|
 | Enter on a list | open it (↑ ↓ then Enter to pick) |
 | Ctrl+R | fill in the build's suggested NPCs |
+| Ctrl+T | add another hero to the party (you play them all) |
 | Ctrl+S | start the story |
 | Esc | back |
 
@@ -69,6 +70,7 @@ HELP = """\
 | Ctrl+G | ask the GM "what happens next?" |
 | Ctrl+O | ask the oracle a yes/no question (exact odds shown) |
 | Ctrl+N | add an NPC |
+| F3 | switch heroes in a party: who acts now (or add a hero) |
 | F5 | end the scene (and say which clearing actions you took) |
 | F6 | the GM frames the next scene (r: another, w: write your own) |
 | F7 | end the session (the end-of-session move) |

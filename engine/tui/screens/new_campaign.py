@@ -1,4 +1,5 @@
-"""The new-campaign form: system, names, the hero (archetype or custom line), NPCs, dice."""
+"""The new-campaign form: system, names, the hero (archetype or custom line), more heroes for
+a party (optional), NPCs, dice."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from textual.widgets import (
 from engine.content.loader import Pack, discover, get_pack
 from engine.errors import EngineError
 from engine.game import hero_problems
+from engine.tui.screens.party import AddHeroDialog, hero_summary
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD
 from engine.tui.widgets.keybar import KeyBar
 
@@ -47,6 +49,7 @@ class NewCampaignScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "create", "Start the story"),
         Binding("ctrl+r", "suggest", "Suggested NPCs"),
+        Binding("ctrl+t", "add_hero", "Add a hero", show=False),
         Binding("escape", "cancel", "Cancel"),
         Binding("f1", "app.help", "Help"),
     ]
@@ -56,6 +59,8 @@ class NewCampaignScreen(Screen[None]):
         self.pack: Pack | None = None
         self.systems: dict[str, str] = {}
         self._suggested: list[tuple[str, str, str]] = []
+        self.party: list[dict[str, Any]] = []
+        """More heroes after the first ({"name", "archetype", "stats"}), in order."""
 
     @property
     def sidekick(self) -> SidekickApp:
@@ -102,6 +107,11 @@ class NewCampaignScreen(Screen[None]):
             yield Static(id="pitch")
             yield Horizontal(id="stats")
             yield Static(id="validation")
+            yield Static(id="party-list", classes="hint")
+            with Horizontal(classes="buttons", id="party-buttons"):
+                yield Button("Add another hero to the party (ctrl+t)", id="add-hero",
+                             compact=True)
+                yield Button("Remove the last one", id="remove-hero", compact=True)
             yield Static(Text("People in your hero's life", "bold " + ACCENT),
                          classes="form-section")
             yield Static(self._npc_hint(), id="npc-hint", classes="hint")
@@ -153,6 +163,7 @@ class NewCampaignScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Load the first system and focus the campaign name."""
+        self._show_party()
         if self.pack is not None:
             pack_id = self.pack.id
             self.call_after_refresh(self._load_system, pack_id)
@@ -176,6 +187,9 @@ class NewCampaignScreen(Screen[None]):
             return
         self._error(None)
         untouched = self._rows_untouched()
+        if self.pack is not None and pack.id != self.pack.id and self.party:
+            self.party = []  # heroes built for another game
+            self._show_party()
         self.pack = pack
         arche = self.query_one("#archetype", Select)
         options = self._archetype_options()
@@ -297,6 +311,47 @@ class NewCampaignScreen(Screen[None]):
             out.append(f"✓ a valid {self.pack.system.stat_label.lower()} line", GOOD)
         self.query_one("#validation", Static).update(out)
 
+    # ------------------------------------------------------------------ the party
+
+    def _show_party(self) -> None:
+        """The list of the party's other heroes (hidden while there are none)."""
+        listing = self.query_one("#party-list", Static)
+        listing.display = bool(self.party)
+        self.query_one("#remove-hero").display = bool(self.party)
+        if self.party and self.pack is not None:
+            text = Text("Also in the party (you play them all; F3 in play switches): ", DIM)
+            pack = self.pack
+            text.append("; ".join(
+                f"{h['name']} ({hero_summary(pack, h['archetype'], h['stats'])})"
+                for h in self.party), FG)
+            listing.update(text)
+
+    def action_add_hero(self) -> None:
+        """Make another hero for the party in a dialog."""
+        pack = self.pack
+        if pack is None:
+            self._error("Choose a game whose content loads.")
+            return
+        first = self.query_one("#hero", Input).value.strip() or "The Hero"
+
+        def submit(hero: dict[str, Any]) -> str | None:
+            self.party.append(hero)
+            self._show_party()
+            return None
+
+        self.app.push_screen(AddHeroDialog(pack, submit, "Another hero for the party",
+                                           taken=[first] + [h["name"] for h in self.party]))
+
+    @on(Button.Pressed, "#add-hero")
+    def _add_hero_button(self) -> None:
+        self.action_add_hero()
+
+    @on(Button.Pressed, "#remove-hero")
+    def _remove_hero_button(self) -> None:
+        if self.party:
+            self.party.pop()
+            self._show_party()
+
     # ------------------------------------------------------------------ create
 
     def _error(self, message: str | None) -> None:
@@ -357,6 +412,8 @@ class NewCampaignScreen(Screen[None]):
             or "Opening scene",
             "location": self.query_one("#scene-where", Input).value.strip(),
         }
+        if self.party:
+            kw["party"] = [dict(h) for h in self.party]
         return kw
 
     def action_create(self) -> None:

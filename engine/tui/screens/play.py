@@ -24,7 +24,7 @@ from textual.widgets import Button, ContentSwitcher, Input, Static
 from engine.dice import parse_faces
 from engine.errors import EngineError
 from engine.game import Game
-from engine.journal import result_label
+from engine.journal import result_label, spotlight
 from engine.tui.commands import PlayCommands
 from engine.tui.messages import MenuPicked, RollCommand
 from engine.tui.screens.dialogs import (
@@ -45,6 +45,7 @@ from engine.tui.screens.gm_dialogs import (
     RollDiceDialog,
     TableDialog,
 )
+from engine.tui.screens.party import AddHeroDialog, SwitchHeroDialog
 from engine.tui.text import (
     ACCENT,
     BAD,
@@ -100,6 +101,7 @@ class PlayScreen(Screen[None]):
         Binding("f5", "end_scene", "End scene"),
         Binding("f6", "next_scene", "Next scene", show=False),
         Binding("ctrl+n", "add_npc", "Add NPC"),
+        Binding("f3", "party", "Heroes"),
         Binding("f7", "end_session", "End session", show=False),
         Binding("f10", "leave", "Campaigns"),
     ]
@@ -147,7 +149,12 @@ class PlayScreen(Screen[None]):
         except EngineError as e:
             self.events = []
             self.sidekick.show_error(e)
-        self.query_one(Journal).reset(self.events, self._npc_names())
+        st = self.game.state
+        # who acted first: the hero the first switch of the spotlight is from
+        first = next((str(e["was"]) for e in self.events
+                      if e.get("type") == "HeroSwitched" and e.get("was")), st.party[0])
+        self.query_one(Journal).reset(self._spotlit(self.events, first, False),
+                                      self._npc_names())
         self._refresh_all(open_dialogs=True)
 
     def on_unmount(self) -> None:
@@ -157,13 +164,19 @@ class PlayScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def _npc_names(self) -> dict[str, str]:
-        """NPC id -> name, for every NPC the journal may mention (removed ones included)."""
+        """Character id -> name, for every NPC and hero the journal may mention (removed NPCs
+        included)."""
         if self._names_seen != len(self.events):
             for e in self.events[self._names_seen:]:
-                if e.get("type") == "NPCAdded":
+                if e.get("type") in ("NPCAdded", "HeroAdded"):
                     self._names[e["id"]] = e["name"]
             self._names_seen = len(self.events)
-        return {**self._names, **{k: v.name for k, v in self.game.state.npcs.items()}}
+        return {**self._names, **{k: v.name for k, v in self.game.state.actors.items()}}
+
+    def _spotlit(self, events: list[dict[str, Any]], acting: str, party: bool
+                 ) -> list[dict[str, Any]]:
+        """``events`` for the journal: in a party each names the hero acting then."""
+        return list(spotlight(events, self._npc_names(), acting, party))
 
     def _refresh_all(self, open_dialogs: bool = True) -> None:
         self.query_one(Sheet).show(self.game)
@@ -177,11 +190,16 @@ class PlayScreen(Screen[None]):
         out = Text()
         out.append(f" {st.name} ", "bold #1a1b26 on #bb9af7")
         out.append("  ")
+        if len(st.party) > 1:
+            out.append("▶ ", ACCENT)
         out.append(hero.name, "bold " + ACCENT)
         if hero.conditions:
             names = ", ".join(self.game.pack.conditions[c].name
                               if c in self.game.pack.conditions else c for c in hero.conditions)
             out.append(f" ({names})", BAD)
+        others = [h.name for h in st.heroes if h.id != st.acting]
+        if others:
+            out.append(f" acting · with {', '.join(others)} (F3)", DIM)
         if "team" in st.pools:
             out.append(f" · Team {st.pools['team']}", GOOD)
         scene = (f"Scene {st.scene.number}: {st.scene.title}" if st.scene.open
@@ -204,7 +222,8 @@ class PlayScreen(Screen[None]):
         menu = self.query_one(ActionMenu)
         if p.kind == "fiction":
             switcher.current = "fiction"
-            head = Text(p.message, "bold " + ACCENT)
+            who = f"{game.state.hero.name}: " if len(game.state.party) > 1 else ""
+            head = Text(who + p.message, "bold " + ACCENT)
             if not game.state.scene.open:
                 head.append("   The scene has ended: F6 frames the next one.", DIM)
             else:
@@ -239,7 +258,7 @@ class PlayScreen(Screen[None]):
             title.update(Text("Ready to roll", "bold " + ACCENT))
             panel = self.query_one(RollPanel)
             move = game.pack.moves[game.flow.move or ""]
-            target = game.state.npcs.get(game.flow.target or "")
+            target = game.state.actors.get(game.flow.target or "")
             name = move.name + (f" → {target.name}" if target else "")
             stat = p.context["preview"]["stat"]
             stat_name = game.pack.stats[stat].name if stat in game.pack.stats else stat
@@ -291,6 +310,7 @@ class PlayScreen(Screen[None]):
             ) -> str | None:
         """Run one Game action; show its events. Return the error message, or None."""
         before = self.game.state.action_no
+        acting, party = self.game.state.acting, len(self.game.state.party) > 1
         try:
             new = fn(*args, **kwargs)
         except EngineError as e:
@@ -304,7 +324,8 @@ class PlayScreen(Screen[None]):
             self.query_one(Journal).undo_after(self.events[-1]["n"] if self.events else 0)
         else:
             self.events.extend(new)
-            self.query_one(Journal).add_events(new, self._npc_names())
+            self.query_one(Journal).add_events(self._spotlit(new, acting, party),
+                                               self._npc_names())
         self._refresh_all(open_dialogs=False)
         return None
 
@@ -673,6 +694,28 @@ class PlayScreen(Screen[None]):
         """"What happens next?" — a soft GM move."""
         self.perform(self.game.ask_gm)
 
+    def action_party(self) -> None:
+        """Hand the spotlight to another hero of the party (or add a hero)."""
+        game = self.game
+        if game.flow.stage != "fiction":
+            self.notify("Finish what is pending before switching heroes.", severity="warning")
+            return
+        self.push_dialog(lambda: SwitchHeroDialog(
+            game, lambda hid: self._submit(game.switch_hero, hid), self.action_add_hero))
+
+    def action_add_hero(self) -> None:
+        """Another hero joins the party (you play them too)."""
+        game = self.game
+
+        def submit(h: dict[str, Any]) -> str | None:
+            error = self._submit(game.add_hero, h["name"], h["archetype"], h["stats"])
+            if error is None:
+                self.notify(f"{h['name']} joins the party: F3 switches to them.", timeout=4)
+            return error
+
+        self.push_dialog(lambda: AddHeroDialog(game.pack, submit,
+                                               taken=[h.name for h in game.state.heroes]))
+
     def action_add_npc(self) -> None:
         """Bring an NPC into the story."""
         self.push_dialog(lambda: AddNpcDialog(
@@ -819,6 +862,8 @@ class PlayScreen(Screen[None]):
         free = stage in ("fiction", "move")
         if action in ("moves", "ask_gm", "end_session", "oracle"):
             return free
+        if action == "party":
+            return stage == "fiction"
         if action == "end_scene":
             return free and self.game.state.scene.open
         if action == "next_scene":
