@@ -283,7 +283,8 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
             case "dice_mode":
                 out += game.set_dice_mode(step.text or "")
             case "edit":
-                assert step.what is not None and step.key is not None and step.value is not None
+                if step.what is None or step.key is None or step.value is None:
+                    raise IllegalAction("'do: edit' needs what, key and value")
                 out += game.edit(step.who or "hero", step.what, step.key, step.value,
                                  step.reason or "")
             case "switch_hero":

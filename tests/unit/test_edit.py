@@ -14,7 +14,7 @@ from engine.game import CAMPAIGN, Edit, Game
 from engine.journal import render_all
 from engine.rules import events as ev
 from engine.rules.masks import influence
-from engine.script import ScriptError, run_script
+from engine.script import ScriptError, Step, play_step, run_script
 from tests.conftest import ROOT
 
 NewGame = Callable[..., Game]
@@ -323,3 +323,9 @@ def test_a_bad_edit_in_a_script_names_its_step() -> None:
     assert script_error([{"do": "edit", "who": "Nobody", "what": "condition", "key": "afraid",
                           "value": True}]).startswith(
         "step 1 (do: edit): no character 'Nobody' to edit")
+
+
+def test_a_step_made_in_code_without_a_value_is_refused(new_game: NewGame) -> None:
+    game = new_game()
+    with pytest.raises(IllegalAction, match="'do: edit' needs what, key and value"):
+        play_step(game, Step(do="edit", what="condition", key="afraid"))
