@@ -74,6 +74,11 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
         "likelihood": st.sampled_from(["even", "likely", "certain", "maybe"]),
         "reroll": st.integers(0, 3), "template": st.sampled_from(["heist", "nope"]),
         "threat": st.sampled_from(["heist", "nope"]), "delta": st.integers(-3, 8),
+        "who": st.sampled_from(["hero", "Nova", "Rosalind", "campaign", "nobody"]),
+        "what": st.sampled_from(["condition", "stat", "track", "pool", "clock", "influence",
+                                 "influenced_by", "hp"]),
+        "key": ids, "value": st.one_of(st.booleans(), st.integers(-4, 8)),
+        "reason": st.text(max_size=10),
         "comment": junk,
     }
 
