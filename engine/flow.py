@@ -18,6 +18,7 @@ from engine.rules import resolve
 from engine.rules.base import Item, Need, Ruleset, effect_item, opt
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import CampaignState, Flow
+from engine.rules.types import EffectContext, RollDict, item_ctx
 
 
 class MoveFlow:
@@ -180,7 +181,7 @@ class MoveFlow:
                        ) -> list[Item]:
         outcome = outcome_for(move, key)
         band = key.split(".")[-1]
-        ctx: dict[str, Any] = {"move": move.id, "target": target, "band": band,
+        ctx: EffectContext = {"move": move.id, "target": target, "band": band,
                                "source": move.name}
         if fiction.strip():
             ctx["fiction"] = fiction.strip()  # rule effects may read the words (a belief...)
@@ -192,7 +193,7 @@ class MoveFlow:
         return items
 
     def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item],
-                 roll: dict[str, Any]) -> None:
+                 roll: RollDict) -> None:
         table = "outcomes"
         if (target and move.vs_teammate
                 and self.rules.is_teammate(self.state, self.state.actor(target))):
@@ -201,7 +202,7 @@ class MoveFlow:
         self._run(first + self._outcome_items(move, f"{table}.{band}", target,
                                               self.state.flow.fiction) + rest, roll=roll)
 
-    def _run(self, queue: list[Item], roll: dict[str, Any] | None = None,
+    def _run(self, queue: list[Item], roll: RollDict | None = None,
              fresh: bool = False) -> None:
         """Work through the queue until it is empty or the player must choose.
 
@@ -230,7 +231,7 @@ class MoveFlow:
                     queue = queue[1:]
                     continue
                 prompt = res.to_prompt(item)
-                gm = item.get("ctx", {}).get("gm")
+                gm = item_ctx(item).get("gm")
                 if gm:
                     prompt["context"] = {"gm": gm}  # what the GM said, for the dialog
                 self._set_flow(Flow(stage="effects", move=self.state.flow.move,

@@ -31,6 +31,7 @@ from engine.rules import resolve, ruleset_for, threats
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import CampaignState, Flow
+from engine.rules.types import EffectContext
 from engine.triggers import Matcher
 
 __all__ = ["CAMPAIGN", "DICE_MODES", "Edit", "Editable", "Game", "MemoryStore", "Persistence",
@@ -160,7 +161,7 @@ class Game(MoveFlow):
         d["a"] = self.state.action_no
         self._events.append(d)
 
-    def _gm(self, state: CampaignState, kind: str, ctx: dict[str, Any]) -> Step:
+    def _gm(self, state: CampaignState, kind: str, ctx: EffectContext) -> Step:
         return make_gm_move(self.pack, state, kind, ctx, self.rules)
 
     def _add_npc(self, name: str, role: str, note: str = "") -> str:
@@ -387,7 +388,7 @@ class Game(MoveFlow):
                                      position, stat, f.extras)
             band = rolled.band
             self._emit(rolled)
-            roll_d = rolled.to_dict()
+            roll_d = resolve.roll_dict(rolled)
             adjust = self.rules.adjustments(self.state, move, roll_d)
             if adjust:
                 self._set_flow(f.model_copy(update={"stage": "adjust", "roll": roll_d}))

@@ -14,6 +14,7 @@ from engine.errors import IllegalAction
 from engine.rules import resolve
 from engine.rules.base import Ruleset
 from engine.rules.state import CampaignState
+from engine.rules.types import BandDict, Modifier
 
 
 @dataclass
@@ -23,12 +24,12 @@ class RollPreview:
     move: str
     stat: str
     dice: str
-    modifiers: list[list[Any]]
+    modifiers: list[Modifier]
     raw_modifier: int
     modifier: int
     clamp: tuple[int, int] | None
     odds: dict[str, str]
-    bands: list[dict[str, Any]]
+    bands: list[BandDict]
     inverted: bool
     bands_chosen: bool = False
     """True when the ruleset chose this roll's bands (a DC, a defence), not the pack's."""

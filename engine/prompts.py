@@ -3,6 +3,7 @@ from the flow the state carries, so a half-finished action resumes as it stood."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -81,7 +82,7 @@ def pending_prompt(game: PromptHost) -> Prompt:
         return Prompt("adjust", f"{result_label(f.roll['band_name'], f.roll['total'])}."
                       " Change it?",
                       options, context={"roll": f.roll})
-    p = f.prompt or {}
+    p: Mapping[str, Any] = f.prompt or {}
     context = dict(p.get("context") or {})
     if f.roll is not None:
         context["roll"] = f.roll  # the roll as it stands, after any adjustment

@@ -17,6 +17,7 @@ from engine.rules import ruleset_class
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
 from engine.rules.state import Actor, CampaignState
 from engine.rules.threats import fill
+from engine.rules.types import EffectContext
 
 
 def _present(state: CampaignState, role: str | None = None) -> list[Actor]:
@@ -130,7 +131,7 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
     return names
 
 
-def occasion(pack: Pack, ctx: dict[str, Any]) -> str:
+def occasion(pack: Pack, ctx: EffectContext) -> str:
     """Why the GM moves now, in words that are true: the result of the roll that called for
     it ("after a miss on Provoke someone"), else what asked for it ("you looked to the GM",
     "the scene stalled")."""
@@ -145,7 +146,7 @@ def occasion(pack: Pack, ctx: dict[str, Any]) -> str:
     return str(ctx.get("source") or "") or "the GM's turn"
 
 
-def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any],
+def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
                  rules: Ruleset | None = None) -> Step:
     """Choose and make a GM move of ``kind`` ("hard" or "soft")."""
     options = candidates(pack, state, kind, rules)
@@ -170,7 +171,7 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: dict[str, Any
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
                                template=index)])
-    sub_ctx = {"source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
+    sub_ctx: EffectContext = {"source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
                "target": names.get("npc_id") or None,
                "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text}}
     step.push = [effect_item(e, sub_ctx) for e in move.effects]

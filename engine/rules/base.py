@@ -18,9 +18,8 @@ from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules.sheet import Section, default_sheet
 from engine.rules.state import HERO, Actor, CampaignState
-
-Item = dict[str, Any]
-"""A unit of pending work in the flow queue: an effect, a choice, an event to emit."""
+from engine.rules.types import EffectContext, Modifier, PromptDict, RollDict
+from engine.rules.types import Item as Item  # re-exported: its old home
 
 
 @dataclass
@@ -33,7 +32,7 @@ class Need:
     min: int = 1
     max: int = 1
 
-    def to_prompt(self, item: Item) -> dict[str, Any]:
+    def to_prompt(self, item: Item) -> PromptDict:
         """The prompt as stored in the flow."""
         return {
             "kind": self.kind,
@@ -173,7 +172,7 @@ class Ruleset:
 
     # --- system effects -----------------------------------------------------------------
 
-    def effect(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> Step | Need:
+    def effect(self, state: CampaignState, eff: Any, ctx: EffectContext) -> Step | Need:
         """Apply an effect of a type in ``EFFECTS``."""
         handler = getattr(self, f"effect_{eff.type}", None)
         if eff.type not in self.EFFECTS or handler is None:
@@ -181,13 +180,14 @@ class Ruleset:
         result: Step | Need = handler(state, eff, ctx)
         return result
 
-    def futile_effect(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> str | None:
+    def futile_effect(self, state: CampaignState, eff: Any, ctx: EffectContext) -> str | None:
         """Why an effect of a type in ``EFFECTS`` would do nothing now (None: it would act)."""
         return None
 
     def answer_effect(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
         """Resolve a prompt an effect of a type in ``EFFECTS`` opened."""
-        raise IllegalAction(f"the {self.id} rules cannot answer {item['effect'].get('type')!r}")
+        what = item["effect"].get("type") if "effect" in item else sorted(item)
+        raise IllegalAction(f"the {self.id} rules cannot answer {what!r}")
 
     def target_role(self, state: CampaignState, actor: Actor) -> str:
         """The role a move's ``target_roles`` sees: another hero of the party is a
@@ -309,7 +309,7 @@ class Ruleset:
         return []
 
     def pre_roll(self, state: CampaignState, move: s.Move, option: str
-                 ) -> tuple[list[ev.Event], list[Any] | None, str]:
+                 ) -> tuple[list[ev.Event], Modifier | None, str]:
         """Taking pre-roll ``option``: (events, the modifier it adds as [source, amount,
         None] or None, the action's label); ``IllegalAction`` when it is not on offer."""
         offered = [o.label for o in self.pre_roll_options(state, move)]
@@ -334,17 +334,17 @@ class Ruleset:
         flow = state.flow
         return flow.advantage if flow.move == move.id else None
 
-    def after_roll(self, state: CampaignState, move: s.Move, roll: dict[str, Any]) -> list[Item]:
+    def after_roll(self, state: CampaignState, move: s.Move, roll: RollDict) -> list[Item]:
         """Work that the dice themselves trigger, before the outcome (e.g. a die showing 1-2)."""
         return []
 
     def extra_modifiers(
         self, state: CampaignState, move: s.Move, target: str | None
-    ) -> list[list[Any]]:
+    ) -> list[Modifier]:
         """System-specific modifiers as [source, amount, bonus id or None]."""
         return []
 
-    def adjustments(self, state: CampaignState, move: s.Move, roll: dict[str, Any]) -> list[
+    def adjustments(self, state: CampaignState, move: s.Move, roll: RollDict) -> list[
             Adjustment]:
         """What the player may still change after the roll."""
         return []
@@ -353,7 +353,7 @@ class Ruleset:
         """An adjustment's name for messages when it is not on offer (the id quoted)."""
         return repr(adj_id)
 
-    def adjust(self, state: CampaignState, adj_id: str, roll: dict[str, Any]) -> tuple[
+    def adjust(self, state: CampaignState, adj_id: str, roll: RollDict) -> tuple[
             list[ev.Event], int, str]:
         """Events for taking adjustment ``adj_id``: (events, modifier change, source label)."""
         raise IllegalAction(f"no such adjustment: {adj_id!r}")
@@ -381,12 +381,12 @@ class Ruleset:
         return Step([ev.Narrated(text=f"{actor.name} has nothing left and is taken out.",
                                  by="engine")])
 
-    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
+    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
         """A ``rule`` effect this system defines."""
         raise IllegalAction(f"the {self.id} rules do not know the rule effect {eff.name!r}")
 
     def rule_answer(
-        self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any], ids: list[str]
+        self, state: CampaignState, eff: s.Rule, ctx: EffectContext, ids: list[str]
     ) -> list[Item]:
         """Resolve a prompt a ``rule`` effect opened."""
         raise IllegalAction(f"the {self.id} rules cannot answer {eff.name!r}")
@@ -427,7 +427,7 @@ def model_problems(where: str, model: Any, data: Any) -> list[str]:
 _DUMPS: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
-def effect_item(effect: Any, ctx: dict[str, Any]) -> Item:
+def effect_item(effect: Any, ctx: EffectContext) -> Item:
     """A queue item for an effect model or dict. Content models are frozen, so each one's
     dict form is made once and shared (consumers copy before changing it)."""
     if hasattr(effect, "model_dump"):

@@ -15,12 +15,13 @@ from engine.content import schema as s
 from engine.content.loader import Pack, parse_effect
 from engine.errors import ContentError, IllegalAction
 from engine.rules import events as ev
-from engine.rules.base import Item, Need, Ruleset, Step, effect_item, opt
+from engine.rules.base import Need, Ruleset, Step, effect_item, opt
 from engine.rules.state import HERO, CampaignState
 from engine.rules.threats import advance_threat
 from engine.rules.threats import clock_step as clock_step  # re-exported: its old home
+from engine.rules.types import ChooseItem, EffectContext, Item, item_ctx
 
-GMHook = Callable[[CampaignState, str, dict[str, Any]], Step]
+GMHook = Callable[[CampaignState, str, EffectContext], Step]
 
 
 def outcome_for(move: s.Move, key: str) -> s.Outcome:
@@ -54,7 +55,7 @@ class Interpreter:
     def _conds(self, state: CampaignState, who: str) -> list[str]:
         return state.actor(who).conditions
 
-    def _who(self, eff: Any, ctx: dict[str, Any]) -> str | None:
+    def _who(self, eff: Any, ctx: EffectContext) -> str | None:
         if getattr(eff, "who", "self") == "target":
             return ctx.get("target")
         return "hero"
@@ -70,6 +71,8 @@ class Interpreter:
             return Step([ev.from_dict(item["emit"])])
         if "choose" in item:
             return _skip_if_all_disabled(self._choose_need(state, item))
+        if "effect" not in item:
+            raise IllegalAction(f"not an effect to apply: {sorted(item)}")
         eff = parse_effect(item["effect"])
         ctx = item.get("ctx", {})
         if eff.type in self.rules.EFFECTS:
@@ -80,15 +83,15 @@ class Interpreter:
         result: Step | Need = handler(state, eff, ctx)
         return _skip_if_all_disabled(result)
 
-    def _choose_need(self, state: CampaignState, item: Item) -> Need:
+    def _choose_need(self, state: CampaignState, item: ChooseItem) -> Need:
         spec = item["choose"]
         move = self.pack.moves[spec["move"]]
         choose = outcome_for(move, spec["key"]).choose
         assert choose is not None
         count = spec.get("count", choose.count)
-        # an option that needs the move's target is not on offer when there is no target
-        no_target = not item.get("ctx", {}).get("target")
         ctx = item.get("ctx", {})
+        # an option that needs the move's target is not on offer when there is no target
+        no_target = not ctx.get("target")
         options = [self._option(state, o, ctx) for o in choose.options
                    if not (no_target and o.requires_target)]
         if spec.get("exclude"):
@@ -100,7 +103,7 @@ class Interpreter:
         most = count if choose.repeat and enabled else min(count, enabled)
         return Need("choose", message, options, 0 if choose.up_to else most, most)
 
-    def _option(self, state: CampaignState, o: s.Option, ctx: dict[str, Any]) -> dict[str, Any]:
+    def _option(self, state: CampaignState, o: s.Option, ctx: EffectContext) -> dict[str, Any]:
         """A prompt option for ``o``, disabled (with the reason) when it could do nothing."""
         out = opt(o.id, o.text)
         why = self.futile(state, o.effects, ctx)
@@ -110,7 +113,7 @@ class Interpreter:
 
     # --- what can do nothing --------------------------------------------------------
 
-    def futile(self, state: CampaignState, effects: Sequence[Any], ctx: dict[str, Any]
+    def futile(self, state: CampaignState, effects: Sequence[Any], ctx: EffectContext
                ) -> str | None:
         """Why ``effects`` would all do nothing now, or None if one of them would do something.
 
@@ -125,7 +128,7 @@ class Interpreter:
             reasons.append(why)
         return "; ".join(dict.fromkeys(reasons)) or None
 
-    def _futile_one(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> str | None:
+    def _futile_one(self, state: CampaignState, eff: Any, ctx: EffectContext) -> str | None:
         if eff.type in self.rules.EFFECTS:
             return self.rules.futile_effect(state, eff, ctx)
         match eff.type:
@@ -162,7 +165,7 @@ class Interpreter:
 
     # --- conditions -----------------------------------------------------------------
 
-    def _e_mark_condition(self, state: CampaignState, eff: s.MarkCondition, ctx: dict[str, Any]
+    def _e_mark_condition(self, state: CampaignState, eff: s.MarkCondition, ctx: EffectContext
                           ) -> Step | Need:
         who = self._who(eff, ctx)
         if who is None:
@@ -185,7 +188,7 @@ class Interpreter:
         return Need("pick", whose, [opt(c, self.pack.conditions[c].name) for c in free])
 
     def _e_clear_condition(self, state: CampaignState, eff: s.ClearCondition,
-                           ctx: dict[str, Any]) -> Step | Need:
+                           ctx: EffectContext) -> Step | Need:
         who = self._who(eff, ctx)
         if who is None:
             return Step()
@@ -205,11 +208,12 @@ class Interpreter:
 
     # --- stats ----------------------------------------------------------------------
 
-    def _e_shift_labels(self, state: CampaignState, eff: s.ShiftLabels, ctx: dict[str, Any]
+    def _e_shift_labels(self, state: CampaignState, eff: s.ShiftLabels, ctx: EffectContext
                         ) -> Step | Need:
         who = HERO
-        if eff.who == "target" and ctx.get("target"):
-            other = state.actor(ctx["target"])
+        target = ctx.get("target")
+        if eff.who == "target" and target:
+            other = state.actor(target)
             if not other.stats:  # a character without Labels shifts them in the fiction
                 return Step([ev.Narrated(
                     text=f"{other.name} shifts their own Labels: one up, one down.",
@@ -230,7 +234,7 @@ class Interpreter:
             return Step()
         return self.rules.shift_stats(state, changes, ctx.get("source", ""), who)
 
-    def _e_shift_label(self, state: CampaignState, eff: s.ShiftLabel, ctx: dict[str, Any]
+    def _e_shift_label(self, state: CampaignState, eff: s.ShiftLabel, ctx: EffectContext
                        ) -> Step | Need:
         if eff.stat is None:
             word = "up" if eff.by > 0 else "down"
@@ -241,7 +245,7 @@ class Interpreter:
                                      by="engine")])
         return self.rules.shift_stats(state, {eff.stat: eff.by}, ctx.get("source", ""))
 
-    def _e_lock_label(self, state: CampaignState, eff: s.LockLabel, ctx: dict[str, Any]
+    def _e_lock_label(self, state: CampaignState, eff: s.LockLabel, ctx: EffectContext
                       ) -> Step | Need:
         if eff.stat is None:
             options = self._stat_options(state, set())
@@ -268,16 +272,16 @@ class Interpreter:
                                                    reason=f"{tdef.name} resets"))
         return step
 
-    def _e_track(self, state: CampaignState, eff: s.TrackDelta, ctx: dict[str, Any]) -> Step:
+    def _e_track(self, state: CampaignState, eff: s.TrackDelta, ctx: EffectContext) -> Step:
         return self.track_step(state, eff.track, eff.delta, ctx.get("source", ""))
 
-    def _e_hold(self, state: CampaignState, eff: s.Hold, ctx: dict[str, Any]) -> Step:
+    def _e_hold(self, state: CampaignState, eff: s.Hold, ctx: EffectContext) -> Step:
         move = ctx.get("move") or "general"
         have = next((h.amount for h in state.holds if h.move == move), 0)
         return Step([ev.HoldChanged(move=move, delta=eff.amount, value=have + eff.amount,
                                     expires=eff.expires)])
 
-    def _bonus(self, state: CampaignState, eff: s.Bonus, ctx: dict[str, Any]) -> Step:
+    def _bonus(self, state: CampaignState, eff: s.Bonus, ctx: EffectContext) -> Step:
         move = ctx.get("move")
         reason = eff.reason or (self.pack.moves[move].name if move in self.pack.moves else "")
         target = ctx.get("target") if eff.against_target else None
@@ -299,21 +303,21 @@ class Interpreter:
 
     # --- questions, GM, moves ---------------------------------------------------------------
 
-    def _e_ask(self, state: CampaignState, eff: s.Ask, ctx: dict[str, Any]) -> Step | Need:
+    def _e_ask(self, state: CampaignState, eff: s.Ask, ctx: EffectContext) -> Step | Need:
         move = self.pack.moves[ctx["move"]]
         qs = move.questions
         n = min(eff.count, len(qs))
         return Need("questions", f"{move.name}: ask {n}",
                     [opt(str(i), q) for i, q in enumerate(qs)], n, n)
 
-    def _e_gm_move(self, state: CampaignState, eff: s.GMMove, ctx: dict[str, Any]) -> Step:
+    def _e_gm_move(self, state: CampaignState, eff: s.GMMove, ctx: EffectContext) -> Step:
         return self.gm(state, eff.kind, ctx)
 
     MAX_TRIGGERS = 32
     """Moves content may trigger within one action: more means a loop (a move triggering
     itself, or two triggering each other), stopped with a clear error, not a RecursionError."""
 
-    def _e_trigger_move(self, state: CampaignState, eff: s.TriggerMove, ctx: dict[str, Any]
+    def _e_trigger_move(self, state: CampaignState, eff: s.TriggerMove, ctx: EffectContext
                         ) -> Step:
         key = (id(state), state.action_no)
         seen = getattr(self, "_triggers", (None, 0))
@@ -326,13 +330,13 @@ class Interpreter:
                 " trigger_move effects with 'sidekick validate'")
         return Step(push=[{"trigger": eff.move, "ctx": ctx}])
 
-    def _e_taken_out(self, state: CampaignState, eff: s.TakenOut, ctx: dict[str, Any]) -> Step:
+    def _e_taken_out(self, state: CampaignState, eff: s.TakenOut, ctx: EffectContext) -> Step:
         return Step([ev.TakenOut(out=True, reason=ctx.get("source", ""))])
 
-    def _e_flag(self, state: CampaignState, eff: s.Flag, ctx: dict[str, Any]) -> Step:
+    def _e_flag(self, state: CampaignState, eff: s.Flag, ctx: EffectContext) -> Step:
         return Step([ev.FlagSet(flag=eff.flag, value=eff.value)])
 
-    def _e_advance(self, state: CampaignState, eff: s.Advance, ctx: dict[str, Any]
+    def _e_advance(self, state: CampaignState, eff: s.Advance, ctx: EffectContext
                    ) -> Step | Need:
         taken = set(state.hero.advances)
         count = len(state.hero.advances)
@@ -349,7 +353,7 @@ class Interpreter:
             return Step([ev.Narrated(text="No advancement is left to take.", by="engine")])
         return Need("pick", "Take an advancement", options)
 
-    def _e_clock(self, state: CampaignState, eff: s.Clock, ctx: dict[str, Any]) -> Step:
+    def _e_clock(self, state: CampaignState, eff: s.Clock, ctx: EffectContext) -> Step:
         active = [t for t in state.threats.values() if t.active]
         if eff.threat:
             threat = state.threats.get(eff.threat)
@@ -359,13 +363,13 @@ class Interpreter:
             return Step()
         return advance_threat(self.pack, state, threat, eff.delta, ctx.get("source") or "GM")
 
-    def _e_note(self, state: CampaignState, eff: s.Note, ctx: dict[str, Any]) -> Step:
+    def _e_note(self, state: CampaignState, eff: s.Note, ctx: EffectContext) -> Step:
         return Step([ev.Narrated(text=eff.text, by="engine")])
 
-    def _e_one_of(self, state: CampaignState, eff: s.OneOf, ctx: dict[str, Any]) -> Need:
+    def _e_one_of(self, state: CampaignState, eff: s.OneOf, ctx: EffectContext) -> Need:
         return Need("pick", "Choose one", [self._option(state, o, ctx) for o in eff.options])
 
-    def _e_rule(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
+    def _e_rule(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
         if eff.name == "npc_leaves":
             npc = ctx.get("target")
             if not npc or npc not in state.npcs or not state.npcs[npc].present:
@@ -385,7 +389,7 @@ class Interpreter:
 
     def answer(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
         """The items that replace ``item`` once the player picked ``ids``."""
-        ctx = item.get("ctx", {})
+        ctx = item_ctx(item)
         if "choose" in item:
             spec = item["choose"]
             move = self.pack.moves[spec["move"]]
@@ -399,6 +403,8 @@ class Interpreter:
                 out += [effect_item(e, {**ctx, "source": f"{move.name}: {o.text}"})
                         for e in o.effects]
             return out
+        if "effect" not in item:
+            raise IllegalAction(f"nothing to answer for {sorted(item)}")
         eff = parse_effect(item["effect"])
         if eff.type in self.rules.EFFECTS:
             return self.rules.answer_effect(state, item, ids)
@@ -418,11 +424,14 @@ class Interpreter:
                 chosen = next(o for o in eff.options if o.id == one)
                 said = ev.OptionsChosen(move=ctx.get("move") or "", options=[chosen.id],
                                         texts=[chosen.text])
-                return [{"emit": said.to_dict()}] + [
+                told: list[Item] = [{"emit": said.to_dict()}]
+                return told + [
                     effect_item(e, {**ctx, "source": chosen.text}) for e in chosen.effects]
             case "advance":
                 adv = next(a for a in self.pack.system.advancements if a.id == one)
-                return [{"emit": ev.AdvanceTaken(advance=adv.id, text=adv.text).to_dict()}] + [
+                taken: list[Item] = [
+                    {"emit": ev.AdvanceTaken(advance=adv.id, text=adv.text).to_dict()}]
+                return taken + [
                     effect_item(e, {**ctx, "source": f"advancement: {adv.text}"})
                     for e in adv.effects
                 ]

@@ -21,6 +21,7 @@ from engine.rules.state import (
     Scene,
     Threat,
 )
+from engine.rules.types import BandDict
 
 EVENT_TYPES: dict[str, type[Event]] = {}
 E = TypeVar("E", bound="type[Event]")
@@ -178,7 +179,7 @@ class Rolled(Event):
     position: int = 0
     inverted: bool = False
     tone: str = "mixed"
-    bands: list[dict[str, Any]] | None = None
+    bands: list[BandDict] | None = None
     override: dict[str, str] | None = None
 
 

@@ -32,6 +32,7 @@ from engine.rules.base import (
 from engine.rules.events import applier, event
 from engine.rules.masks_sheet import masks_sheet_hook
 from engine.rules.state import Actor, CampaignState
+from engine.rules.types import EffectContext, Modifier, RollDict, item_ctx
 
 # ------------------------------------------------------------------ Influence
 # Influence is a directed relation between characters: the holder gets +1 on moves against the
@@ -196,7 +197,7 @@ class MasksRules(Ruleset):
     # --- rolls ----------------------------------------------------------------------
 
     def extra_modifiers(self, state: CampaignState, move: s.Move, target: str | None
-                        ) -> list[list[Any]]:
+                        ) -> list[Modifier]:
         """+1 on moves targeting someone the hero holds Influence over."""
         if target and target in state.actors and hero_over(state, target):
             return [[f"Influence over {state.actors[target].name}", 1, None]]
@@ -223,7 +224,7 @@ class MasksRules(Ruleset):
                                  reason="spent for +1 on a roll")], ["Team", 1, None],
                 "spend Team")
 
-    def _would_improve(self, move: s.Move, roll: dict[str, Any], amount: int,
+    def _would_improve(self, move: s.Move, roll: RollDict, amount: int,
                        state: CampaignState | None = None) -> bool:
         """Whether ``amount`` more on ``roll`` would change its band (as the dice may force
         it, given the ``state``)."""
@@ -239,7 +240,7 @@ class MasksRules(Ruleset):
         taken out of the scene)."""
         return [h for h in state.heroes if h.id != state.acting and not h.taken_out]
 
-    def adjustments(self, state: CampaignState, move: s.Move, roll: dict[str, Any]
+    def adjustments(self, state: CampaignState, move: s.Move, roll: RollDict
                     ) -> list[Adjustment]:
         """Spend Team (+1), another hero of the party spends Team for you (+1), surrender
         Influence over the target (+1) or act selfishly."""
@@ -275,7 +276,7 @@ class MasksRules(Ruleset):
                     1, "ignore or insult your teammates"))
         return out
 
-    def adjust(self, state: CampaignState, adj_id: str, roll: dict[str, Any]
+    def adjust(self, state: CampaignState, adj_id: str, roll: RollDict
                ) -> tuple[list[ev.Event], int, str]:
         """Events for one after-roll adjustment."""
         team = state.pools.get("team", 0)
@@ -331,7 +332,7 @@ class MasksRules(Ruleset):
         step = Step()
         whose = "" if who == "hero" else f"{actor.name}'s "
         mark: dict[str, Any] = {"type": "mark_condition"}
-        mark_ctx: dict[str, Any] = {}
+        mark_ctx: EffectContext = {}
         if who != "hero":
             mark["who"] = "target"
             mark_ctx["target"] = who
@@ -345,7 +346,7 @@ class MasksRules(Ruleset):
                 step.events.append(ev.Narrated(
                     text=f"{whose}{d.name} cannot go {word} {bound:+d}: mark a condition instead"
                          " (the GM's choice).", by="engine"))
-                source = {**mark_ctx, "source": f"{d.name} shift past its bound"}
+                source: EffectContext = {**mark_ctx, "source": f"{d.name} shift past its bound"}
                 if free:
                     pick = gm_random(state, f"shift:{stat}").choice(free)
                     step.push.append(effect_item({**mark, "condition": pick}, source))
@@ -388,7 +389,7 @@ class MasksRules(Ruleset):
         {"take_influence", "give_influence", "cancel_influence"})
 
     def effect_take_influence(self, state: CampaignState, eff: s.TakeInfluence,
-                              ctx: dict[str, Any]) -> Step:
+                              ctx: EffectContext) -> Step:
         """The acting hero gains Influence over the target."""
         target = ctx.get("target")
         if not target:
@@ -400,7 +401,7 @@ class MasksRules(Ruleset):
                 and not over_hero(state, n.id) and not barred(state, n.id, state.acting)]
 
     def effect_give_influence(self, state: CampaignState, eff: s.GiveInfluence,
-                              ctx: dict[str, Any]) -> Step | Need:
+                              ctx: EffectContext) -> Step | Need:
         """The acting hero gives Influence over themselves to the target (or a chosen one)."""
         if eff.choose:
             options = [opt(n.id, f"{n.name} ({n.role})") for n in self._can_get(state)]
@@ -421,7 +422,7 @@ class MasksRules(Ruleset):
                                       reason=ctx.get("source", ""))])
 
     def effect_cancel_influence(self, state: CampaignState, eff: s.CancelInfluence,
-                                ctx: dict[str, Any]) -> Step | Need:
+                                ctx: EffectContext) -> Step | Need:
         """Remove the target's (or a chosen character's) Influence over the acting hero."""
         if eff.choose:
             options = [opt(n.id, f"{n.name} ({n.role})") for n in state.actors.values()
@@ -435,7 +436,7 @@ class MasksRules(Ruleset):
         return Step([InfluenceChanged(npc=target, direction="over_hero", held=False,
                                       reason=ctx.get("source", ""))])
 
-    def futile_effect(self, state: CampaignState, eff: Any, ctx: dict[str, Any]) -> str | None:
+    def futile_effect(self, state: CampaignState, eff: Any, ctx: EffectContext) -> str | None:
         """Why an Influence effect would do nothing now."""
         target = ctx.get("target")
         match eff.type:
@@ -465,11 +466,13 @@ class MasksRules(Ruleset):
 
     def answer_effect(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
         """A character picked for give_influence or cancel_influence becomes its target."""
+        if "effect" not in item:
+            return super().answer_effect(state, item, ids)
         data = dict(item["effect"])
         data["choose"] = False
-        return [{"effect": data, "ctx": {**item.get("ctx", {}), "target": ids[0] if ids else None}}]
+        return [{"effect": data, "ctx": {**item_ctx(item), "target": ids[0] if ids else None}}]
 
-    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
+    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
         """surrender_influence, enter_battle, time_passes, gm_shifts_labels,
         npc_takes_influence."""
         target = ctx.get("target")
@@ -503,7 +506,7 @@ class MasksRules(Ruleset):
                                                  reason=ctx.get("source", "GM move"))])
         return super().rule_effect(state, eff, ctx)
 
-    def _gm_shifts_labels(self, state: CampaignState, ctx: dict[str, Any]) -> Step:
+    def _gm_shifts_labels(self, state: CampaignState, ctx: EffectContext) -> Step:
         """The GM shifts one Label up and another down (its pick, fixed by the seed)."""
         free = [k for k in self.pack.stats if k not in state.hero.locked]
         ups = [k for k in free if state.hero.stats.get(k, 0) < self.pack.stats[k].max]
@@ -513,7 +516,9 @@ class MasksRules(Ruleset):
             return Step([ev.Narrated(text="Their words find no Label left to move.",
                                      by="engine")])
         up, down = gm_random(state, "labels").choice(pairs)
-        who = state.actors[ctx["target"]].name if ctx.get("target") in state.actors else "they"
+        target = ctx.get("target")
+        who = state.actors[target].name if target is not None and target in state.actors \
+            else "they"
         names = self.pack.stats
         step = self.shift_stats(state, {up: 1, down: -1},
                                 f"the GM: what {who} said moves your Labels")
@@ -522,7 +527,7 @@ class MasksRules(Ruleset):
             by="gm"))
         return step
 
-    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any], ids: list[str]
+    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: EffectContext, ids: list[str]
                     ) -> list[Item]:
         """Entering battle: +2 Team and the adjustments picked."""
         if eff.name != "enter_battle":

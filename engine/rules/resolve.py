@@ -8,8 +8,8 @@ roll's band is worked out again after a modifier changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import cast
 
 from engine.content import schema as s
 from engine.content.loader import Pack
@@ -18,11 +18,14 @@ from engine.odds import band_odds_by_faces, band_odds_text, band_of, percent
 from engine.rules import events as ev
 from engine.rules.base import BandOverride, Ruleset
 from engine.rules.state import ActiveBonus, CampaignState
+from engine.rules.types import BandDict, Modifier, RollDict, mod_amount
+from engine.rules.types import modifier as modifier_of
 
 
 def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
               target: str | None, stat: str | None = None,
-              extras: Sequence[Sequence[Any]] = ()) -> tuple[list[list[Any]], int, int]:
+              extras: Sequence[Sequence[str | int | None]] = ()
+              ) -> tuple[list[Modifier], int, int]:
     """Every modifier as [source, amount, forward-bonus id or None], the raw sum, the clamped.
 
     Sources: the stat, the move's fixed modifiers, condition penalties (by move id), the acting
@@ -33,7 +36,7 @@ def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
     assert move.roll is not None
     stat = stat or move.roll.stat
     label, value = rules.stat_value(state, move, stat)
-    mods: list[list[Any]] = [[label, value, None]]
+    mods: list[Modifier] = [[label, value, None]]
     for src, amount in move.roll.modifiers.items():
         mods.append([src, amount, None])
     for cid in state.hero.conditions:
@@ -48,7 +51,7 @@ def modifiers(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
         mods.append([f"{b.amount:+d} {b.kind}: {b.reason}", b.amount, used])
     mods += rules.extra_modifiers(state, move, target)
     mods += [list(x) for x in extras]
-    raw = sum(int(m[1]) for m in mods)
+    raw = sum(mod_amount(m) for m in mods)
     clamp = pack.system.modifier_clamp
     final = max(clamp[0], min(clamp[1], raw)) if clamp else raw
     return mods, raw, final
@@ -83,13 +86,13 @@ Override = Callable[[Sequence[int], str], BandOverride | None]
 """(kept faces, band of the total) -> the band the dice force instead, with why, or None."""
 
 
-def band_dicts(bands: Sequence[s.Band]) -> list[dict[str, Any]]:
+def band_dicts(bands: Sequence[s.Band]) -> list[BandDict]:
     """Bands as the plain dicts a roll and a preview carry (id, name, min, max, tone)."""
     return [{"id": b.id, "name": b.name, "min": b.min, "max": b.max, "tone": b.tone}
             for b in bands]
 
 
-def roll_bands(pack: Pack, move: s.Move, roll: Mapping[str, Any]) -> list[s.Band]:
+def roll_bands(pack: Pack, move: s.Move, roll: RollDict) -> list[s.Band]:
     """The bands ``roll`` (a ``Rolled`` dict) was resolved against: the ones it records, or
     the pack's fixed bands for ``move`` (fixed bands are not recorded; older saves have none)."""
     stored = roll.get("bands")
@@ -98,7 +101,7 @@ def roll_bands(pack: Pack, move: s.Move, roll: Mapping[str, Any]) -> list[s.Band
     return pack.bands_for(move)
 
 
-def roll_clamp(pack: Pack, roll: Mapping[str, Any]) -> Sequence[int] | None:
+def roll_clamp(pack: Pack, roll: RollDict) -> Sequence[int] | None:
     """The modifier clamp ``roll`` was made with (None: no clamp); the pack's when the roll
     dict does not say."""
     clamp: Sequence[int] | None = roll.get("clamp", pack.system.modifier_clamp)
@@ -130,9 +133,9 @@ def odds_text(spec: DiceSpec, modifier: int, bands: Sequence[s.Band],
     return {b: percent(p) for b, p in band_odds_by_faces(spec, modifier, bands, forced).items()}
 
 
-def reband(roll: Mapping[str, Any], amount: int, bands: Sequence[s.Band],
+def reband(roll: RollDict, amount: int, bands: Sequence[s.Band],
            clamp: Sequence[int] | None, source: str | None = None,
-           override: Override | None = None) -> dict[str, Any]:
+           override: Override | None = None) -> RollDict:
     """``roll`` (a ``Rolled`` dict) with ``amount`` more on its raw modifier: the modifier
     clamped again (no clamp: none), the new total, its band (as the dice may override it),
     band name and tone; ``source`` is added to the modifiers when given."""
@@ -140,18 +143,28 @@ def reband(roll: Mapping[str, Any], amount: int, bands: Sequence[s.Band],
     modifier = max(clamp[0], min(clamp[1], raw)) if clamp else raw
     total = int(roll["total"]) - int(roll["modifier"]) + modifier
     band = band_of(total, bands)
-    new = dict(roll)
+    new = roll.copy()
     new.pop("override", None)
     forced = override(roll.get("kept", ()), band) if override is not None else None
     if forced is not None and forced.band != band:
         new["override"] = {"from": band, "why": forced.why}
         band = forced.band
     chosen = _band(bands, band)
-    new.update(raw_modifier=raw, modifier=modifier, total=total, band=band,
-               band_name=chosen.name, tone=chosen.tone)
+    # set one by one, in this order: keys a save lacks are added in the same order as before
+    new["raw_modifier"] = raw
+    new["modifier"] = modifier
+    new["total"] = total
+    new["band"] = band
+    new["band_name"] = chosen.name
+    new["tone"] = chosen.tone
     if source is not None:
-        new["modifiers"] = [*roll["modifiers"], [source, amount, None]]
+        new["modifiers"] = [*roll["modifiers"], modifier_of(source, amount)]
     return new
+
+
+def roll_dict(rolled: ev.Rolled) -> RollDict:
+    """``rolled`` in the dict form the flow carries (its ``to_dict``)."""
+    return cast(RollDict, rolled.to_dict())
 
 
 def _band(bands: Sequence[s.Band], band_id: str) -> s.Band:
@@ -163,7 +176,7 @@ def _band(bands: Sequence[s.Band], band_id: str) -> s.Band:
 
 def resolve(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
             target: str | None, roll: Roll, position: int, stat: str | None = None,
-            extras: Sequence[Sequence[Any]] = ()) -> ev.Rolled:
+            extras: Sequence[Sequence[str | int | None]] = ()) -> ev.Rolled:
     """The ``Rolled`` event for ``roll`` of ``move``, with every reason and the odds it had,
     against the bands the ruleset chose for this roll (recorded when they are not the
     pack's fixed ones) and the band the dice may force (recorded with why)."""

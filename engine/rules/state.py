@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from engine.dice import check_stream
+
+if TYPE_CHECKING:
+    # What the flow holds, typed for mypy (engine/rules/types.py). At run time the fields stay
+    # plain JSON (validated as dicts and lists), so saves keep their shape and nothing is
+    # dropped or reordered by validation.
+    from engine.rules.types import Item, Modifier, PromptDict, RollDict
+
+    _Extras = list[Modifier]
+    _Roll = RollDict | None
+    _Queue = list[Item]
+    _Prompt = PromptDict | None
+else:
+    _Extras = list[list[Any]]
+    _Roll = dict[str, Any] | None
+    _Queue = list[dict[str, Any]]
+    _Prompt = dict[str, Any] | None
 
 
 class StateModel(BaseModel):
@@ -195,14 +211,14 @@ class Flow(StateModel):
     target: str | None = None
     stat: str | None = None
     advantage: str | None = None
-    extras: list[list[Any]] = Field(
+    extras: _Extras = Field(
         default_factory=list, description="Modifiers added before the roll: [source, amount]."
     )
     params: dict[str, int] = Field(default_factory=dict, description="Roll parameters set.")
     declared: list[str] = Field(default_factory=list, description="Declarations before a roll.")
-    roll: dict[str, Any] | None = None
-    queue: list[dict[str, Any]] = Field(default_factory=list)
-    prompt: dict[str, Any] | None = None
+    roll: _Roll = None
+    queue: _Queue = Field(default_factory=list)
+    prompt: _Prompt = None
 
 
 class CampaignState(StateModel):

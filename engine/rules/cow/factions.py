@@ -17,6 +17,7 @@ from engine.rules.cow.data import FactionStart
 from engine.rules.cow.events import CityFactionChanged, CitySheetChanged
 from engine.rules.cow.factions_model import Faction, Project, read_factions
 from engine.rules.state import CampaignState
+from engine.rules.types import EffectContext
 
 __all__ = ["Faction", "FactionRules", "Project", "read_factions"]
 
@@ -49,7 +50,7 @@ class FactionRules(CityBase):
         """The event that stores faction ``fid`` as ``f`` (None: removed)."""
         return CityFactionChanged(faction=fid, value=f.model_dump() if f else None, text=text)
 
-    def _faction_step(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any],
+    def _faction_step(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext,
                       message: str = "Which faction?") -> tuple[str, Faction] | StagedNeed:
         """The faction an effect is about: named in args, the one that just rolled, the only
         one, or a prompt."""
@@ -71,12 +72,12 @@ class FactionRules(CityBase):
         return picked, facs[picked]
 
     def _r_require_faction(self, state: CampaignState, args: dict[str, Any],
-                           ctx: dict[str, Any]) -> Step:
+                           ctx: EffectContext) -> Step:
         if not self.live_factions(state):
             raise IllegalAction("there is no faction to act: Found a Faction first")
         return Step()
 
-    def _r_add_resource(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_add_resource(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
@@ -110,7 +111,7 @@ class FactionRules(CityBase):
             text += f" The project is complete: {p.name} becomes an aspect."
         return Step([self._put(fid, f, text)])
 
-    def _r_rewrite_aspect(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_rewrite_aspect(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
@@ -131,7 +132,7 @@ class FactionRules(CityBase):
                                        ".")])
 
     def _r_sacrifice_aspect(self, state: CampaignState, args: dict[str, Any],
-                            ctx: dict[str, Any]) -> Step | Need:
+                            ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
             return got
@@ -148,7 +149,7 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, f"{f.name} loses the aspect {old} ({why}).")])
 
     def _r_add_complication(self, state: CampaignState, args: dict[str, Any],
-                            ctx: dict[str, Any]) -> Step | Need:
+                            ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
             return got
@@ -161,7 +162,7 @@ class FactionRules(CityBase):
                                        f" (the {self.gm_title} names it).")])
 
     def _r_aspect_to_write(self, state: CampaignState, args: dict[str, Any],
-                           ctx: dict[str, Any]) -> Step | Need:
+                           ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
             return got
@@ -170,7 +171,7 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, f"{f.name} may write a new aspect of its choice (the"
                                        " Write an Aspect move).")])
 
-    def _r_write_aspect(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_write_aspect(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step | Need:
         text = str(ctx.get("fiction") or "").strip().rstrip(".")[:80]
         facs = self.factions(state)
@@ -192,7 +193,7 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, f"{f.name} gains the aspect {text}.")])
 
     def _r_remove_complication(self, state: CampaignState, args: dict[str, Any],
-                               ctx: dict[str, Any]) -> Step | Need:
+                               ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
             return got
@@ -220,7 +221,7 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, text)])
 
     def _r_require_project(self, state: CampaignState, args: dict[str, Any],
-                           ctx: dict[str, Any]) -> Step:
+                           ctx: EffectContext) -> Step:
         facs = self.factions(state)
         if not any(p.ready and not p.done for fid in self.live_factions(state)
                    for p in facs[fid].projects):
@@ -228,7 +229,7 @@ class FactionRules(CityBase):
                                 " Project, then Secure Resource for it")
         return Step()
 
-    def _r_start_project(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_start_project(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         name = str(ctx.get("fiction") or "").strip().rstrip(".")[:80]
         if not name:
@@ -246,7 +247,7 @@ class FactionRules(CityBase):
                                        + ", ".join(needs) + ".")])
 
     def _r_project_result(self, state: CampaignState, args: dict[str, Any],
-                          ctx: dict[str, Any]) -> Step | Need:
+                          ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
             return got
@@ -277,7 +278,7 @@ class FactionRules(CityBase):
     def _hood_options(self, f: Faction) -> list[dict[str, Any]]:
         return [opt(slug(n), n) for n in f.neighborhoods]
 
-    def _r_overtake(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_overtake(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
@@ -318,7 +319,7 @@ class FactionRules(CityBase):
         return Step(events, push=push)
 
     def _r_claim_neighborhood(self, state: CampaignState, args: dict[str, Any],
-                              ctx: dict[str, Any]) -> Step | Need:
+                              ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx,
                                  "Which faction moves in?")
         if isinstance(got, StagedNeed):
@@ -337,14 +338,14 @@ class FactionRules(CityBase):
         f.neighborhoods.append(hood)
         return Step([self._put(fid, f, f"No faction dominated {hood}: {f.name} does now.")])
 
-    def _r_garble_rumor(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_garble_rumor(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         rumor = str(ctx.get("fiction") or "the rumor").strip().rstrip(".")
         twist = self._draw(state, "rumor_twists", "rumor") or "it comes back wrong"
         return Step([ev.Narrated(text=f"The {self.gm_title} rewrites the rumor: \"{rumor}\" —"
                                       f" but {twist}.", by="gm")])
 
-    def _r_alliance(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_alliance(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step | Need:
         live = self.live_factions(state)
         facs = self.factions(state)
@@ -372,7 +373,7 @@ class FactionRules(CityBase):
                                    moves=moves, target=None, expires="scene",
                                    reason=f"Alliance: {names} aid {f.name}")])
 
-    def _r_lose_cohesion(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_lose_cohesion(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         got = self._faction_step(state, args, ctx,
                                  "Which faction succumbs to a threat?")
@@ -397,7 +398,7 @@ class FactionRules(CityBase):
         return Step(events, push=[{"trigger": "hold_together", "ctx": {"target": None}}])
 
     def _r_cohesion_check(self, state: CampaignState, args: dict[str, Any],
-                          ctx: dict[str, Any]) -> Step:
+                          ctx: EffectContext) -> Step:
         got = self._faction_step(state, args, ctx)
         assert not isinstance(got, StagedNeed)
         fid, f = got
@@ -421,7 +422,7 @@ class FactionRules(CityBase):
         return events
 
     def _r_lose_neighborhood(self, state: CampaignState, args: dict[str, Any],
-                             ctx: dict[str, Any]) -> Step | Need:
+                             ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
         if isinstance(got, StagedNeed):
             return got
@@ -436,7 +437,7 @@ class FactionRules(CityBase):
         f.neighborhoods.remove(hood)
         return Step([self._put(fid, f, f"{f.name} loses its hold on {hood}.")])
 
-    def _r_found_faction(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_found_faction(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         name = str(ctx.get("fiction") or args.get("name") or "").strip().rstrip(".")[:60]
         sheet = self.hero_sheet(state)

@@ -67,6 +67,7 @@ from engine.rules.cow.view import city_sheet
 from engine.rules.sheet import Section
 from engine.rules.state import CampaignState
 from engine.rules.threats import threat_event
+from engine.rules.types import EffectContext, Modifier, RollDict
 
 
 def _heat(pack: Pack, state: CampaignState) -> tuple[int, int]:
@@ -386,9 +387,9 @@ class CityRules(FactionRules):
         return super().stat_value(state, move, stat)
 
     def extra_modifiers(self, state: CampaignState, move: s.Move, target: str | None
-                        ) -> list[list[Any]]:
+                        ) -> list[Modifier]:
         """Use Power's connection modifier; -1 per scheme already running."""
-        out: list[list[Any]] = []
+        out: list[Modifier] = []
         if move.id in CONNECTION_MODIFIER:
             yes, no = CONNECTION_MODIFIER[move.id]
             nb = self._connection(state, move)
@@ -409,7 +410,7 @@ class CityRules(FactionRules):
 
     # --- after the roll -----------------------------------------------------------------
 
-    def after_roll(self, state: CampaignState, move: s.Move, roll: dict[str, Any]) -> list[Item]:
+    def after_roll(self, state: CampaignState, move: s.Move, roll: RollDict) -> list[Item]:
         """The dice-face rule (all faces, the dropped one too), spent assets, and what the
         outcome needs to know (the scheme run, the faction acting, the complexity)."""
         declared = self._declared(state, move)
@@ -476,7 +477,7 @@ class CityRules(FactionRules):
 
     # --- after the roll: tier bumps and assets ---------------------------------------------
 
-    def _next_band(self, move: s.Move, roll: dict[str, Any]) -> tuple[int, str] | None:
+    def _next_band(self, move: s.Move, roll: RollDict) -> tuple[int, str] | None:
         bands = sorted(resolve.roll_bands(self.pack, move, roll),
                        key=lambda b: -10**9 if b.min is None else b.min)
         ids = [b.id for b in bands]
@@ -487,7 +488,7 @@ class CityRules(FactionRules):
         assert nxt.min is not None
         return nxt.min - int(roll["total"]), nxt.name
 
-    def adjustments(self, state: CampaignState, move: s.Move, roll: dict[str, Any]
+    def adjustments(self, state: CampaignState, move: s.Move, roll: RollDict
                     ) -> list[Adjustment]:
         """Recall a History or Perceive a Demand (a tier up, once per session each, not on
         social, faction or Backfire rolls); spend assets for +1 each on a Network roll."""
@@ -543,7 +544,7 @@ class CityRules(FactionRules):
         """An unmarked History of the scene's neighborhood (any, if the scene names none)."""
         return not history.marked and (here is None or history.neighborhood == here)
 
-    def adjust(self, state: CampaignState, adj_id: str, roll: dict[str, Any]
+    def adjust(self, state: CampaignState, adj_id: str, roll: RollDict
                ) -> tuple[list[ev.Event], int, str]:
         """Events for a tier bump or assets spent."""
         move = self.pack.moves[roll["move"]]
@@ -645,7 +646,7 @@ class CityRules(FactionRules):
         for f in [*([start.faction] if start.faction else []), *self.data.factions]:
             fid = slug(f.name)
             if fid in self.factions(state) or any(
-                    i.get("emit", {}).get("faction") == fid for i in items):
+                    "emit" in i and i["emit"].get("faction") == fid for i in items):
                 continue
             value = Faction.start(f)
             value.neighborhoods = [n for n in f.neighborhoods if n not in owned]
@@ -662,7 +663,7 @@ class CityRules(FactionRules):
 
     # --- rule effects -------------------------------------------------------------------
 
-    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any]) -> Step | Need:
+    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
         """Every ``rule`` effect of the City of Whispers content (``_r_<name>`` below)."""
         handler = getattr(self, f"_r_{eff.name}", None)
         if handler is None:
@@ -676,7 +677,7 @@ class CityRules(FactionRules):
                                               ctx)])
         return result
 
-    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: dict[str, Any], ids: list[str]
+    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: EffectContext, ids: list[str]
                     ) -> list[Item]:
         """The rule again, with the answer in ``args[stage]`` (several ids joined by commas)."""
         if not hasattr(self, f"_r_{eff.name}"):
@@ -688,7 +689,7 @@ class CityRules(FactionRules):
 
     # --- Heat and assets
 
-    def _heat_step(self, state: CampaignState, n: int, ctx: dict[str, Any]) -> Step:
+    def _heat_step(self, state: CampaignState, n: int, ctx: EffectContext) -> Step:
         tdef = self.pack.tracks[HEAT]
         heat = state.hero.tracks.get(HEAT, tdef.start)
         if tdef.max is not None and heat >= tdef.max:
@@ -697,7 +698,7 @@ class CityRules(FactionRules):
                         push=[effect_item({"type": "gm_move", "kind": "hard"}, ctx)])
         return Step(push=[effect_item({"type": "track", "track": HEAT, "delta": n}, ctx)])
 
-    def _r_mark_heat(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_mark_heat(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                      ) -> Step | Need:
         n = int(args.get("amount") or 1)
         assets = state.hero.tracks.get(ASSETS, 0)
@@ -720,7 +721,7 @@ class CityRules(FactionRules):
             for k in range(1, min(n, assets) + 1)]
         return Need("pick", f"{why}: mark {n} Heat, or spend an asset to avoid it?", options)
 
-    def _r_spend_asset(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_spend_asset(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                        ) -> Step:
         have = state.hero.tracks.get(ASSETS, 0)
         if have < 1:
@@ -730,14 +731,14 @@ class CityRules(FactionRules):
 
     # --- beliefs
 
-    def _r_grant_belief(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_grant_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         n = self.hero_sheet(state).beliefs_to_write + 1
         return Step([CitySheetChanged(key="beliefs_to_write", value=n,
                                       text=f"You may write a new belief ({n} to write: the"
                                            " Write a Belief move).")])
 
-    def _r_write_belief(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_write_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         text = str(ctx.get("fiction") or "").strip()
         n = self.hero_sheet(state).beliefs_to_write
@@ -757,7 +758,7 @@ class CityRules(FactionRules):
                                       text=f"New belief: \"{text}\"."),
                      CitySheetChanged(key="beliefs_to_write", value=n - 1 or None, text="")])
 
-    def _r_clear_belief(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_clear_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step | Need:
         beliefs = self.hero_sheet(state).beliefs
         options = [opt(b.id, b.text) for b in beliefs if b.state == "challenged"]
@@ -771,7 +772,7 @@ class CityRules(FactionRules):
         return Step([CitySheetChanged(key="beliefs", value=dump(beliefs),
                                       text=f"Your belief \"{b.text}\" is reaffirmed: cleared.")])
 
-    def _r_challenge_belief(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_challenge_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                             ) -> Step | Need:
         beliefs = self.hero_sheet(state).beliefs
         active = [b for b in beliefs if b.state == "active"]
@@ -801,7 +802,7 @@ class CityRules(FactionRules):
                                 text=f"{name} becomes your Tie ({why}). The {self.gm_title} tells"
                                      f" you what you know: a secret about their {insight}.")
 
-    def _r_observe(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_observe(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                    ) -> Step | Need:
         """Observe Someone, 12+ and 10-11: questions, and the Tie (or one more question)."""
         target = ctx.get("target")
@@ -829,7 +830,7 @@ class CityRules(FactionRules):
         return Step([self._new_tie(state, target, "you marked Heat to learn more")]
                     if target else [], push=push)
 
-    def _r_name_tie(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_name_tie(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step:
         target = ctx.get("target")
         n = self.hero_sheet(state).ties_to_name
@@ -842,14 +843,14 @@ class CityRules(FactionRules):
         return Step([self._new_tie(state, target, "you go back a long way"),
                      CitySheetChanged(key="ties_to_name", value=n - 1 or None, text="")])
 
-    def _r_require_secret(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_require_secret(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step:
         if not self.usable_secrets(state):
             raise IllegalAction("you hold no secret you can use: a Tie carries one (Observe"
                                 " Someone, or Name a Tie)")
         return Step()
 
-    def _r_reveal_secret(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_reveal_secret(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         target = ctx.get("target")
         npc = args.get("pick") or self.hero_sheet(state).revealing
@@ -879,7 +880,7 @@ class CityRules(FactionRules):
                                                 " longer your Tie."))
         return Step(events, push=[effect_item(rule("mark_heat", amount=1), ctx)])
 
-    def _r_secret_public(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_secret_public(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step:
         sheet = self.hero_sheet(state)
         npc = sheet.revealing
@@ -892,7 +893,7 @@ class CityRules(FactionRules):
                                                 " knowledge now: erased."))
         return Step(events)
 
-    def _r_sample(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_sample(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                   ) -> Step:
         target = ctx.get("target")
         if target:
@@ -905,7 +906,7 @@ class CityRules(FactionRules):
 
     # --- questions
 
-    def _r_answer(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_answer(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                   ) -> Step | Need:
         move = self.pack.moves[str(ctx.get("move"))]
         n = int(args.get("count") or 1)
@@ -915,7 +916,7 @@ class CityRules(FactionRules):
         return Need("questions", f"{move.name}: answer {n} of these",
                     [opt(str(i), q) for i, q in enumerate(move.questions)], n, n)
 
-    def _r_bearings(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_bearings(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step | Need:
         """Get Your Bearings, before the roll: ask one question, or two when connected to
         the neighborhood of the scene."""
@@ -936,7 +937,7 @@ class CityRules(FactionRules):
 
     # --- connections, Demands, power, advances
 
-    def _r_add_connection(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_add_connection(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step | Need:
         have = self.hero_sheet(state).connections
         options = [opt(slug(n), n) for n in self.neighborhoods() if n not in have]
@@ -950,7 +951,7 @@ class CityRules(FactionRules):
         return Step([CitySheetChanged(key="connections", value=[*have, nb],
                                       text=f"You are connected to {nb}.")])
 
-    def _r_meet_demand(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_meet_demand(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                        ) -> Step:
         demands = self.hero_sheet(state).demands
         open_ = [d for d in demands if not d.met]
@@ -966,7 +967,7 @@ class CityRules(FactionRules):
         return step
 
     def _r_raise_complexity(self, state: CampaignState, args: dict[str, Any],
-                            ctx: dict[str, Any]) -> Step:
+                            ctx: EffectContext) -> Step:
         n = self.hero_sheet(state).max_complexity + 1
         return Step([CitySheetChanged(key="max_complexity", value=n,
                                       text=f"Your power's max complexity is now {n}.")])
@@ -977,7 +978,7 @@ class CityRules(FactionRules):
         sheet = self.hero_sheet(state)
         return sheet.scheme((sheet.roll or {}).get("scheme"))
 
-    def _r_require_scheme(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_require_scheme(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step:
         schemes = self.hero_sheet(state).schemes
         if not schemes:
@@ -986,7 +987,7 @@ class CityRules(FactionRules):
             raise IllegalAction("every scheme of yours has been run this session")
         return Step()
 
-    def _r_start_scheme(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_start_scheme(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         schemes = self.hero_sheet(state).schemes
         ids = {x.id for x in schemes}
@@ -999,7 +1000,7 @@ class CityRules(FactionRules):
         return Step([CitySheetChanged(key="schemes", value=dump(schemes),
                                       text=f"Scheme set up: {name} (Productivity {prod:+d}).")])
 
-    def _r_productivity(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_productivity(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         sc = self._scheme_in_play(state)
         if sc is None:
@@ -1017,7 +1018,7 @@ class CityRules(FactionRules):
 
     # --- the Magistrate's rule effects
 
-    def _r_tie_trouble(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_tie_trouble(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                        ) -> Step:
         sheet = self.hero_sheet(state)
         ties = sheet.active_ties()
@@ -1028,7 +1029,7 @@ class CityRules(FactionRules):
         return Step([ev.Narrated(text=f"It is {name} who is caught up in it: your Tie, and"
                                       " everyone knows it.", by="gm")])
 
-    def _r_lose_asset(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_lose_asset(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                       ) -> Step:
         have = state.hero.tracks.get(ASSETS, 0)
         if have < 1:
@@ -1036,7 +1037,7 @@ class CityRules(FactionRules):
         return Step([ev.TrackChanged(track=ASSETS, scope="hero", delta=-1, value=have - 1,
                                      reason=ctx.get("source", "lost"))])
 
-    def _r_scheme_trouble(self, state: CampaignState, args: dict[str, Any], ctx: dict[str, Any]
+    def _r_scheme_trouble(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step:
         schemes = self.hero_sheet(state).schemes
         if not schemes:
@@ -1049,7 +1050,7 @@ class CityRules(FactionRules):
                                            f" {x.productivity:+d}.")])
 
     def _r_hero_faction_complication(self, state: CampaignState, args: dict[str, Any],
-                                     ctx: dict[str, Any]) -> Step:
+                                     ctx: EffectContext) -> Step:
         mine = self.hero_sheet(state).faction
         if not mine or mine not in self.live_factions(state):
             return Step()
