@@ -3,7 +3,6 @@ from the flow the state carries, so a half-finished action resumes as it stood."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -82,9 +81,11 @@ def pending_prompt(game: PromptHost) -> Prompt:
         return Prompt("adjust", f"{result_label(f.roll['band_name'], f.roll['total'])}."
                       " Change it?",
                       options, context={"roll": f.roll})
-    p: Mapping[str, Any] = f.prompt or {}
-    context = dict(p.get("context") or {})
+    p = f.prompt
+    context = dict(p.get("context") or {}) if p else {}
     if f.roll is not None:
         context["roll"] = f.roll  # the roll as it stands, after any adjustment
+    if not p:
+        return Prompt("pick", "", [], context=context)
     return Prompt(p.get("kind", "pick"), p.get("message", ""), p.get("options", []),
                   p.get("min", 1), p.get("max", 1), context=context)

@@ -21,7 +21,7 @@ from engine.rules.state import (
     Scene,
     Threat,
 )
-from engine.rules.types import BandDict
+from engine.rules.types import BandDict, Modifier
 
 EVENT_TYPES: dict[str, type[Event]] = {}
 E = TypeVar("E", bound="type[Event]")
@@ -167,7 +167,7 @@ class Rolled(Event):
     faces: list[int]
     kept: list[int]
     dropped: list[int]
-    modifiers: list[list[Any]]
+    modifiers: list[Modifier]
     raw_modifier: int
     modifier: int
     clamp: list[int] | None

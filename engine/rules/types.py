@@ -39,7 +39,7 @@ def mod_source(m: Sequence[object]) -> str:
 def mod_amount(m: Sequence[object]) -> int:
     """The amount modifier ``m`` adds."""
     amount = m[1]
-    if isinstance(amount, int | str):
+    if isinstance(amount, int | float | str):
         return int(amount)
     raise TypeError(f"a modifier's amount must be a whole number, not {amount!r}")
 
