@@ -15,6 +15,7 @@ from engine.tui.screens.new_campaign import NewCampaignScreen
 from engine.tui.screens.party import AddHeroDialog, SwitchHeroDialog
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.action_menu import ActionMenu
+from engine.tui.widgets.keybar import KeyBar
 from tests.tui.conftest import SIZE, fill, game_of, journal_text, settle, type_text
 
 App = Callable[..., SidekickApp]
@@ -100,6 +101,7 @@ async def test_a_party_of_three_switches_and_helps(make_campaign: Callable[..., 
         assert isinstance(app.screen, PlayScreen)
         game = game_of(app)
         assert "▶ Nova acting · with Tin, Ash (F3)" in topbar(app)
+        assert "f3 Switch hero" in str(app.screen.query_one(KeyBar).render())
         assert "Nova: What do you do?" in str(app.screen.query_one("#prompt-title").render())
         # F3: the picker, Nova (acting) cannot be picked; Tin is highlighted first
         await pilot.press("f3")
@@ -182,3 +184,8 @@ async def test_a_solo_campaign_looks_as_before(make_campaign: Callable[..., str]
         bar = topbar(app)
         assert "▶" not in bar and "acting" not in bar
         assert str(app.screen.query_one("#prompt-title").render()).startswith("What do you do?")
+        assert "f3" not in str(app.screen.query_one(KeyBar).render())  # the bar as before
+        await pilot.press("f3")  # F3 still opens the picker, to add a hero
+        await settle(pilot)
+        assert isinstance(app.screen, SwitchHeroDialog)
+        assert [o["id"] for o in app.screen.options] == ["nova", "__add__"]

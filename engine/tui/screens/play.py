@@ -93,6 +93,7 @@ class PlayScreen(Screen[None]):
     BINDINGS = [
         Binding("f1", "app.help", "Help"),
         Binding("f2", "moves", "All moves"),
+        Binding("f3", "party", "Switch hero"),  # in a party; one hero: the hidden f3 below
         Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+b", "toggle_sheet", "Sheet"),
         Binding("f4", "edit_sheet", "Edit"),
@@ -101,7 +102,7 @@ class PlayScreen(Screen[None]):
         Binding("f5", "end_scene", "End scene"),
         Binding("f6", "next_scene", "Next scene", show=False),
         Binding("ctrl+n", "add_npc", "Add NPC"),
-        Binding("f3", "party", "Heroes"),
+        Binding("f3", "party_solo", "Heroes", show=False),
         Binding("f7", "end_session", "End session", show=False),
         Binding("f10", "leave", "Campaigns"),
     ]
@@ -703,6 +704,10 @@ class PlayScreen(Screen[None]):
         self.push_dialog(lambda: SwitchHeroDialog(
             game, lambda hid: self._submit(game.switch_hero, hid), self.action_add_hero))
 
+    def action_party_solo(self) -> None:
+        """F3 with one hero: the same picker (to add a hero)."""
+        self.action_party()
+
     def action_add_hero(self) -> None:
         """Another hero joins the party (you play them too)."""
         game = self.game
@@ -862,8 +867,10 @@ class PlayScreen(Screen[None]):
         free = stage in ("fiction", "move")
         if action in ("moves", "ask_gm", "end_session", "oracle"):
             return free
-        if action == "party":
-            return stage == "fiction"
+        if action in ("party", "party_solo"):
+            # a party shows F3 up front; one hero keeps today's key bar (F3 still adds a hero)
+            solo = len(self.game.state.party) < 2
+            return stage == "fiction" and solo == (action == "party_solo")
         if action == "end_scene":
             return free and self.game.state.scene.open
         if action == "next_scene":
