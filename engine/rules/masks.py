@@ -211,7 +211,7 @@ class MasksRules(Ruleset):
         return [Adjustment("team", "Spend 1 Team for +1", 1, f"the pool has {team}")]
 
     def pre_roll(self, state: CampaignState, move: s.Move, option: str
-                 ) -> tuple[list[ev.Event], list[Any] | None, str]:
+                 ) -> tuple[list[ev.Event], Modifier | None, str]:
         """Team spent before the roll: the pool loses 1, the roll gains +1."""
         if option != "team":
             return super().pre_roll(state, move, option)
