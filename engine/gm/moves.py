@@ -171,8 +171,9 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
                                template=index)])
-    sub_ctx: EffectContext = {"source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
-               "target": names.get("npc_id") or None,
-               "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text}}
+    sub_ctx: EffectContext = {
+        "source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
+        "target": names.get("npc_id") or None,
+        "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text}}
     step.push = [effect_item(e, sub_ctx) for e in move.effects]
     return step
