@@ -16,6 +16,7 @@ from engine.content.loader import Pack
 from engine.game import Game, hero_problems
 from engine.tui.screens.dialogs import ChoiceDialog, Dialog, Submit
 from engine.tui.text import BAD, DIM, FG, GOOD
+from engine.tui.widgets.keybar import KeyBar
 
 CUSTOM = "__custom__"
 """The build select's value for a custom stat line."""
@@ -61,6 +62,7 @@ class AddHeroDialog(Dialog):
         """Name, build, the custom line (when chosen), buttons."""
         options = [(a.name, a.id) for a in self.pack.system.archetypes]
         options.append((f"Custom {self.pack.system.stat_label.lower()}", CUSTOM))
+        yield KeyBar()
         with Vertical(classes="dialog wide"):
             yield Label(self.dialog_title, classes="dialog-title")
             with Horizontal(classes="row"):
