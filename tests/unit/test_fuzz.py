@@ -79,6 +79,11 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
                                  "influenced_by", "hp"]),
         "key": ids, "value": st.one_of(st.booleans(), st.integers(-4, 8)),
         "reason": st.text(max_size=10),
+        "hero": st.sampled_from(["Nova", "nova", "Wren", "Zed", ""]),
+        "archetype": st.one_of(st.none(), st.sampled_from(
+            [*(a.id for a in pack.system.archetypes), "nope"])),
+        "stats": st.dictionaries(st.sampled_from([*pack.stats, "luck"]),
+                                 st.integers(-3, 4), max_size=5),
         "comment": junk,
     }
 
