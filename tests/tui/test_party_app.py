@@ -115,6 +115,8 @@ async def test_a_party_of_three_switches_and_helps(make_campaign: Callable[..., 
         assert isinstance(app.screen, PlayScreen)
         assert game.state.hero.name == "Tin"
         assert "▶ Tin acting · with Nova, Ash (F3)" in topbar(app)
+        assert app.screen.query_one("#fiction", Input).placeholder.startswith(
+            "Describe what Tin does")
         # Tin's move: 4 + 5 + Danger 0 = 9, a weak hit; Nova spends Team for +1
         await fill(pilot, "#fiction", "I punch Dusk off the crane")
         await pilot.press("enter")

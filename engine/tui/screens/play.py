@@ -231,7 +231,10 @@ class PlayScreen(Screen[None]):
                 head.append("   Enter for moves · F2 all moves · ^G ask the"
                             f" {game.pack.system.gm_title}", DIM)
             title.update(head)
-            self.query_one("#fiction", Input).focus()
+            box = self.query_one("#fiction", Input)
+            if who:  # in a party the box says whose turn it is
+                box.placeholder = f"Describe what {game.state.hero.name} does, then Enter"
+            box.focus()
         elif p.kind == "move":
             fiction = p.context.get("fiction", "")
             sugs = game.flow.suggestions
