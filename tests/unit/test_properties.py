@@ -25,6 +25,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_of
 from engine.rules import events as ev
+from engine.rules.masks import InfluenceChanged
 from engine.rules.state import CampaignState
 
 NewGame = Callable[..., Game]
@@ -110,10 +111,10 @@ def test_modifier_is_clamped_whatever_the_sources(new_game: NewGame, h: Any, mas
                         reason="test") for i, (k, a) in enumerate(bonuses)],
         ev.TrackChanged(track="team", scope="campaign", delta=0, value=spend),
         # Bo tells the hero who they are, so Reject Influence can target Bo
-        ev.InfluenceChanged(npc="bo", direction="over_hero", held=True),
+        InfluenceChanged(npc="bo", direction="over_hero", held=True),
     ]
     if influence:
-        setup.append(ev.InfluenceChanged(npc="bo", direction="hero_over", held=True))
+        setup.append(InfluenceChanged(npc="bo", direction="hero_over", held=True))
     h.setup(game, *setup)
     game.trigger(move_id, "Bo")
     for _ in range(spend):
