@@ -375,3 +375,21 @@ def test_a_party_journal_names_the_acting_hero(party: Game) -> None:
     # without the names, the first switch says who acted before it
     bare = "\n".join(render_all(_log(party), party.pack))
     assert "🎭 The spotlight turns to Ash (from nova)" in bare
+
+
+def test_a_party_formed_mid_campaign_names_heroes_from_then_on(new_game: Any) -> None:
+    game: Game = new_game()
+    vic = Helpers.npc(game, "Vic Rook")
+    game.trigger("directly_engage", "Vic Rook")
+    Helpers.roll(game, [1, 1])
+    Helpers.settle(game)
+    game.add_hero("Wren", "margin_runner")
+    Helpers.setup(game, InfluenceChanged(npc=vic, direction="hero_over", held=True),
+                  ev.TakenOut(out=True))
+    names = {a.id: a.name for a in game.state.actors.values()}
+    lines = render_all(_log(game), game.pack, names, "nova")
+    joined = lines.index("• Wren (Margin Runner) joins the party")
+    before, after = "\n".join(lines[:joined]), "\n".join(lines[joined:])
+    assert "### Directly engage a threat" in before and "Nova:" not in before
+    assert "⇄ Nova gains Influence over Vic Rook" in after
+    assert "✖ Nova is taken out of the scene" in after
