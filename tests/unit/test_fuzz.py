@@ -19,8 +19,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.checks import load_checked
 from engine.cli import main
-from engine.content.loader import get_pack, load_pack
+from engine.content.loader import get_pack
 from engine.errors import ContentError, EngineError
 from engine.script import ACTIONS, STEP_KEYS, run_script
 
@@ -255,7 +256,7 @@ def test_fuzzed_content_fails_validation_or_plays(tmp_path_factory: Any, muts: l
     for n, d in docs.items():
         (path / f"{n}.yaml").write_text(yaml.safe_dump(d, sort_keys=False))
     try:
-        pack = load_pack(path)
+        pack = load_checked(path)  # what validate and a new campaign check
     except ContentError as e:
         assert e.problems and all("\n" not in p for p in e.problems)
         return
@@ -320,7 +321,7 @@ def test_any_leaf_of_content_changed_fails_validation_or_plays(
     for n, d in docs.items():
         (path / f"{n}.yaml").write_text(yaml.safe_dump(d, sort_keys=False))
     try:
-        pack = load_pack(path)
+        pack = load_checked(path)  # what validate and a new campaign check
     except ContentError:
         return
     roles = pack.system.roles
