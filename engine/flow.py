@@ -194,10 +194,8 @@ class MoveFlow:
 
     def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item],
                  roll: RollDict) -> None:
-        table = "outcomes"
-        if (target and move.vs_teammate
-                and self.rules.is_teammate(self.state, self.state.actor(target))):
-            table = "vs_teammate"
+        table = "vs_teammate" if self.rules.uses_vs_teammate(self.state, move, target) \
+            else "outcomes"
         first = self.rules.after_roll(self.state, move, roll)
         self._run(first + self._outcome_items(move, f"{table}.{band}", target,
                                               self.state.flow.fiction) + rest, roll=roll)

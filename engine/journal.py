@@ -6,10 +6,11 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from engine.content.loader import Pack
+from engine.rules import RULESETS, ruleset_class
 
 SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat"}
 
@@ -92,6 +93,13 @@ def scene_heading(e: dict[str, Any]) -> str:
     return f"{title} — {where}"
 
 
+def _ruleset_line(pack: Pack | None, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+    """The line the pack's ruleset writes for one of its own events (Masks: Influence)."""
+    if pack is None or pack.system.ruleset not in RULESETS:
+        return None
+    return ruleset_class(pack.system.ruleset).journal_line(e, who)
+
+
 def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | None = None
            ) -> str | None:
     """The journal line for one event dict, or None for bookkeeping events.
@@ -112,6 +120,9 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
         return "" if x == "hero" and not acting else f"{upper_first(who(x))}: "
 
+    own = _ruleset_line(pack, e, who)
+    if own is not None:
+        return own
     match t:
         case _ if t in SILENT:
             return None
@@ -156,20 +167,6 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return f"↕ {whose(e.get('who', 'hero'))}Labels shift: {parts}"
         case "LabelLocked":
             return f"🔒 {_name(pack, 'stat', e['stat'])} is locked for good"
-        case "InfluenceChanged":
-            npc = who(e["npc"])
-            if e["direction"] == "hero_over":
-                if acting:
-                    line = f"{acting} {'gains' if e['held'] else 'loses'} Influence over {npc}"
-                else:
-                    verb = "You gain Influence over" if e["held"] else "You lose Influence over"
-                    line = f"{verb} {npc}"
-            else:
-                line = (f"{npc} {'gains' if e['held'] else 'loses'} Influence over"
-                        f" {acting or 'you'}")
-                if e.get("permanent"):
-                    line += " for good"
-            return f"⇄ {line}" + (f" ({e['reason']})" if e.get("reason") else "")
         case "TrackChanged":
             name = _name(pack, "track", e["track"])
             why = f" ({e['reason']})" if e.get("reason") else ""

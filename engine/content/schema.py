@@ -306,6 +306,9 @@ class Move(Model):
     vs_teammate: dict[Id, Outcome] = Field(
         default_factory=dict, description="Outcomes used instead when the target is a teammate."
     )
+    vs_teammate_optional: bool = Field(
+        False, description="The player may declare before the roll that a teammate target is"
+        " the one they protect, not the one they stand against: the usual outcomes apply.")
     result: Outcome | None = Field(None, description="The outcome of a move with no roll.")
     questions: list[str] = Field(default_factory=list)
     requires_flag: Id | None = Field(None, description="Hero flag needed to use the move.")

@@ -253,6 +253,12 @@ class Ruleset:
         return out
 
     @classmethod
+    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+        """The journal line of an event this system registered (None: not one of its own).
+        ``who`` names a character by id ("hero": the acting hero)."""
+        return None
+
+    @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
         """Problems with the data this ruleset reads (``system.yaml`` ``data`` blocks), for
         ``sidekick validate``; each names the file and key path. None by default."""
@@ -288,8 +294,34 @@ class Ruleset:
         return stat_def.name, state.hero.stats.get(stat, 0)
 
     def declarations(self, state: CampaignState, move: s.Move) -> list[Declaration]:
-        """What the player may declare before this roll (use a belief, spend an asset...)."""
-        return []
+        """What the player may declare before this roll (use a belief, spend an asset...).
+        By default: that a teammate target is the one you protect, for a move whose
+        ``vs_teammate`` outcomes are optional."""
+        return self.protect_teammate(state, move)
+
+    PROTECT = "protect_teammate"
+    """The declaration that a teammate target is the one you protect, not a threat."""
+
+    def protect_teammate(self, state: CampaignState, move: s.Move) -> list[Declaration]:
+        """The ``protect_teammate`` declaration, when ``move`` offers it and its target is a
+        teammate."""
+        target = state.flow.target if state.flow.move == move.id else None
+        if (not move.vs_teammate or not move.vs_teammate_optional or not target
+                or target not in state.actors
+                or not self.is_teammate(state, state.actors[target])):
+            return []
+        name = state.actors[target].name
+        return [Declaration(self.PROTECT, f"You protect {name}, not stand against them",
+                            "the usual outcomes apply, not those against a teammate")]
+
+    def uses_vs_teammate(self, state: CampaignState, move: s.Move, target: str | None) -> bool:
+        """Whether ``move``'s outcome comes from its ``vs_teammate`` table: the target is a
+        teammate, and the player did not declare they protect them."""
+        if not target or not move.vs_teammate or target not in state.actors:
+            return False
+        if not self.is_teammate(state, state.actors[target]):
+            return False
+        return not (move.vs_teammate_optional and self.PROTECT in state.flow.declared)
 
     def declaration_name(self, state: CampaignState, move: s.Move, declaration: str) -> str:
         """A declaration's name for messages (its label when offered, else the id quoted)."""

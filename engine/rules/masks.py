@@ -86,18 +86,41 @@ class InfluenceChanged(ev.Event):
     held: bool
     permanent: bool = False
     reason: str = ""
+    hero: str = "hero"
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("hero",)
+    """``hero``: which hero of the party, when not the acting one (adults introduced to a
+    party hold Influence over every hero)."""
 
 
 @applier("InfluenceChanged")
 def _influence_changed(state: CampaignState, e: InfluenceChanged) -> None:
-    hero = state.actors[state.acting]
+    hid = state.actor_id(e.hero)
+    hero = state.actors[hid]
     other = state.actors[e.npc]
     if e.direction == "hero_over":
         _set_in(hero, "influence", e.npc, e.held)
     else:
-        _set_in(other, "influence", state.acting, e.held)
+        _set_in(other, "influence", hid, e.held)
         if e.permanent:
             _set_in(hero, "barred", e.npc, True)
+
+
+def influence_line(e: dict[str, Any], who: Callable[[str], str]) -> str:
+    """The journal line of an ``InfluenceChanged`` event: ``who`` names a character by id
+    ("hero": the acting hero, "you" in a one-hero journal)."""
+    npc = who(e["npc"])
+    hero = who(e.get("hero", "hero"))
+    if e["direction"] == "hero_over":
+        if hero == "you":
+            verb = "You gain Influence over" if e["held"] else "You lose Influence over"
+            line = f"{verb} {npc}"
+        else:
+            line = f"{hero} {'gains' if e['held'] else 'loses'} Influence over {npc}"
+    else:
+        line = f"{npc} {'gains' if e['held'] else 'loses'} Influence over {hero}"
+        if e.get("permanent"):
+            line += " for good"
+    return f"⇄ {line}" + (f" ({e['reason']})" if e.get("reason") else "")
 
 
 @ev.edit_applier("influence")
@@ -169,11 +192,20 @@ class MasksRules(Ruleset):
     # --- creation -------------------------------------------------------------------
 
     def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
-        """Every adult holds Influence over the hero when first introduced."""
-        if role == "adult":
-            return [InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
-                                        reason="adults have Influence over you when you meet")]
-        return []
+        """Every adult holds Influence over each hero of the party when first introduced."""
+        if role != "adult":
+            return []
+        reason = "adults have Influence over you when you meet"
+        return [InfluenceChanged(npc=npc_id, direction="over_hero", held=True, reason=reason,
+                                 hero="hero" if hid == state.acting else hid)
+                for hid in state.party]
+
+    @classmethod
+    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+        """Masks's own events in the journal: Influence gained and lost."""
+        if e.get("type") == "InfluenceChanged":
+            return influence_line(e, who)
+        return None
 
     def editable(self, state: CampaignState, who: str) -> list[Editable]:
         """The generic fields, and Influence both ways between ``who`` and each other

@@ -177,6 +177,28 @@ def test_defending_against_a_hero_gives_them_minus_two(party: Game) -> None:
     assert party.state.bonuses == []
 
 
+def test_protecting_a_hero_is_declared_and_uses_the_usual_outcomes(party: Game) -> None:
+    party.trigger("defend_someone", "Ash")
+    offered = party.pending.context["declarations"]
+    assert [d["id"] for d in offered] == ["protect_teammate"]
+    assert offered[0]["label"] == "You protect Ash, not stand against them"
+    party.declare("protect_teammate")
+    Helpers.roll(party, [5, 5])  # 10 + Savior 1: a strong hit
+    prompt = party.pending
+    assert prompt.kind == "choose"  # +1 Team, Influence over Ash, or clear a condition
+    assert {o["id"] for o in prompt.options} >= {"team", "influence"}
+    party.choose(["influence"])
+    assert influence(party.state, "nova", "ash")
+    assert party.state.bonuses == []  # no -2 for the one you protected
+
+
+def test_protecting_is_not_offered_for_someone_who_is_no_teammate(party: Game) -> None:
+    party.trigger("defend_someone", "Parveen")
+    assert party.pending.context["declarations"] == []
+    with pytest.raises(IllegalAction, match="cannot be declared"):
+        party.declare("protect_teammate")
+
+
 def test_a_weak_hit_against_a_hero_also_exposes_you(party: Game) -> None:
     party.trigger("defend_someone", "Ash")
     events = Helpers.roll(party, [3, 4])  # 7 + 1 = 8: weak hit
@@ -393,3 +415,30 @@ def test_a_party_formed_mid_campaign_names_heroes_from_then_on(new_game: Any) ->
     assert "### Directly engage a threat" in before and "Nova:" not in before
     assert "⇄ Nova gains Influence over Vic Rook" in after
     assert "✖ Nova is taken out of the scene" in after
+
+
+# ------------------------------------------------------------------ adults meet the whole party
+
+
+def test_an_adult_holds_influence_over_every_hero_of_the_party(party: Game) -> None:
+    party.add_npc("Coach Reyes", "adult")
+    for hero in ("nova", "tin", "ash"):
+        assert influence(party.state, "coach_reyes", hero), hero
+    lines = render_all(_log(party), party.pack,
+                       {a.id: a.name for a in party.state.actors.values()})
+    said = [x for x in lines if "Coach Reyes gains Influence" in x]
+    assert [x.split(" (")[0] for x in said] == [
+        "⇄ Coach Reyes gains Influence over you", "⇄ Coach Reyes gains Influence over Tin",
+        "⇄ Coach Reyes gains Influence over Ash"]
+
+
+def test_influence_lines_are_the_masks_rules_own(masks: Pack) -> None:
+    from engine.rules import ruleset_class
+
+    line = ruleset_class("masks").journal_line(
+        {"type": "InfluenceChanged", "npc": "vic", "direction": "over_hero", "held": False,
+         "permanent": True, "hero": "tin"}, {"vic": "Vic", "tin": "Tin"}.__getitem__)
+    assert line == "⇄ Vic loses Influence over Tin for good"
+    assert ruleset_class("city_of_whispers").journal_line(
+        {"type": "InfluenceChanged", "npc": "vic", "direction": "over_hero", "held": True},
+        str) is None
