@@ -231,7 +231,7 @@ class MoveFlow:
                 prompt = res.to_prompt(item)
                 gm = item_ctx(item).get("gm")
                 if gm:
-                    prompt["context"] = {"gm": gm}  # what the GM said, for the dialog
+                    prompt["context"] = {**prompt.get("context", {}), "gm": gm}  # what the GM said
                 self._set_flow(Flow(stage="effects", move=self.state.flow.move,
                                     target=self.state.flow.target, queue=queue,
                                     prompt=prompt, roll=roll))

@@ -31,10 +31,12 @@ class Need:
     options: list[dict[str, Any]]
     min: int = 1
     max: int = 1
+    title: str = ""
+    """The dialog's title, when the rules name it (Masks: "Entering battle")."""
 
     def to_prompt(self, item: Item) -> PromptDict:
         """The prompt as stored in the flow."""
-        return {
+        prompt: PromptDict = {
             "kind": self.kind,
             "message": self.message,
             "options": self.options,
@@ -42,6 +44,9 @@ class Need:
             "max": self.max,
             "item": item,
         }
+        if self.title:
+            prompt["context"] = {"title": self.title}
+        return prompt
 
 
 @dataclass

@@ -518,7 +518,7 @@ class MasksRules(Ruleset):
             case "enter_battle":
                 return Need("battle", "Entering battle as a team: +2 Team. Which of these are"
                             " true?", [opt(i, text) for i, text, _ in BATTLE_QUESTIONS], 0,
-                            len(BATTLE_QUESTIONS))
+                            len(BATTLE_QUESTIONS), title="Entering battle")
             case "time_passes":
                 team = state.pools.get("team", 0)
                 return Step([ev.TrackChanged(track="team", scope="campaign", delta=1 - team,

@@ -54,7 +54,6 @@ from engine.tui.text import (
     GOOD,
     PRIMARY,
     TONES,
-    band_dicts,
     band_tones,
     clip,
     odds_text,
@@ -73,7 +72,9 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 """The parameters of a Game action run through ``act``."""
 
-CHOICE_KINDS = ("choose", "pick", "questions", "battle")
+FLOW_KINDS = ("fiction", "move", "target", "roll", "adjust")
+"""Prompts the play screen answers in place; any other kind (choose, pick, questions, or one a
+ruleset names, such as Masks's battle) is a choice from a list, in a dialog."""
 """Prompt kinds answered in the choice dialog."""
 NOBODY = "__nobody__"
 """The option id for 'no one in particular' when a target is optional."""
@@ -345,7 +346,7 @@ class PlayScreen(Screen[None]):
 
     def _maybe_open_choice(self) -> None:
         """Open the choice dialog once the result of the action is on screen."""
-        if self.game.pending.kind in CHOICE_KINDS:
+        if self.game.pending.kind not in FLOW_KINDS:
             self.call_after_refresh(self.open_choice)
 
     def _submit(self, fn: Callable[P, list[dict[str, Any]]], *args: P.args,
@@ -471,7 +472,7 @@ class PlayScreen(Screen[None]):
                 if move.roll is not None and move.roll.stat != "choice":
                     pv = game.preview(move.id)
                     prompt.append("\n")
-                    prompt.append_text(odds_text(pv.odds, band_dicts(game.pack, move.id)))
+                    prompt.append_text(odds_text(pv.odds, pv.bands))
                 elif move.roll is None:
                     prompt.append("\nno roll", DIM)
                 prompt.append(f"\n{move.trigger}", DIM)
@@ -586,7 +587,7 @@ class PlayScreen(Screen[None]):
 
     def _choice_dialog(self) -> ChoiceDialog | None:
         p = self.game.pending
-        if p.kind not in CHOICE_KINDS:
+        if p.kind in FLOW_KINDS:
             return None
         ctx = self._choice_context()
         # the core says which roll this choice follows, as it stands after any adjustment
@@ -600,7 +601,7 @@ class PlayScreen(Screen[None]):
         else:
             move = self.game.pack.moves.get(self.game.flow.move or "")
             title = move.name if move else ctx["move"]["name"] if "move" in ctx else "Choose"
-        title = {"questions": "Questions to ask", "battle": "Entering battle"}.get(p.kind, title)
+        title = p.context.get("title") or ("Questions to ask" if p.kind == "questions" else title)
         message = self._recent_outcome(ctx)
         message.append(p.message, "bold " + FG)
         return ChoiceDialog(title, message, p.options, p.min, p.max,
@@ -635,7 +636,7 @@ class PlayScreen(Screen[None]):
         out = Text()
         now = ctx.get("rolled")
         if now is not None:
-            tone = band_tones(self.game.pack, now["move"]).get(now["band"], "mixed")
+            tone = band_tones(self.game.pack, now["move"], now).get(now["band"], "mixed")
             out.append(f" {result_label(now['band_name'], now['total'])} ",
                        f"bold #1a1b26 on {TONES[tone]}")
             out.append(" ")
