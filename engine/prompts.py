@@ -69,8 +69,7 @@ def pending_prompt(game: PromptHost) -> Prompt:
                                     game.rules.declarations(game.state, move)],
                    "declared": list(f.declared),
                    "pre_roll": [o.__dict__ for o in
-                                game.rules.pre_roll_options(game.state, move)],
-                   "team": game.state.pools.get("team")}
+                                game.rules.pre_roll_options(game.state, move)]}
         return Prompt("roll", f"{move.name}: roll {game.pack.dice_for(move).notation}",
                       context=context)
     if f.stage == "adjust":

@@ -18,7 +18,8 @@ HELP = """\
    that matched and the exact odds of each result. **1-5** pick a suggestion, **m** opens every
    move, **n** keeps it as plain fiction.
 3. **Roll.** The roll panel shows every modifier and where it comes from. **Enter** rolls
-   (or asks for the faces of your own dice), **t** spends Team for +1.
+   (or asks for the faces of your own dice), **t** takes what the rules offer before the
+   roll (in Masks: spend Team for +1).
 4. **Live with it.** Outcomes are applied for you; when a result says *choose*, a dialog asks
    (Space marks, Enter confirms). On a miss the GM makes a move: it is in the journal, with why.
 5. **Keep going.** End the scene when the story moves on, frame the next one, and end the

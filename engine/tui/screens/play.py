@@ -202,8 +202,9 @@ class PlayScreen(Screen[None]):
         others = [h.name for h in st.heroes if h.id != st.acting]
         if others:
             out.append(f" acting · with {', '.join(others)} (F3)", DIM)
-        if "team" in st.pools:
-            out.append(f" · Team {st.pools['team']}", GOOD)
+        for track in self.game.pack.system.tracks:  # the campaign's pools (Masks: Team)
+            if track.scope == "campaign" and track.id in st.pools:
+                out.append(f" · {track.name} {st.pools[track.id]}", GOOD)
         scene = (f"Scene {st.scene.number}: {st.scene.title}" if st.scene.open
                  else f"after scene {st.scene.number}")
         out.append(f"  ·  Session {st.session} · {scene}", FG)
@@ -269,8 +270,7 @@ class PlayScreen(Screen[None]):
             stat_name = game.pack.stats[stat].name if stat in game.pack.stats else stat
             if game.flow.advantage:
                 name += f" (with {game.flow.advantage})"
-            panel.show(name, p.context, game.state.pools.get("team"),
-                       stat_name if game.flow.stat else "")
+            panel.show(name, p.context, stat_name if game.flow.stat else "")
             switcher.current = "roll"
             panel.focus()
         elif p.kind == "adjust":
@@ -510,8 +510,16 @@ class PlayScreen(Screen[None]):
                 self.open_dice(mixed=True)
             else:
                 self.perform(game.roll)
-        elif event.kind == "team":
-            self.perform(game.spend_team)
+        elif event.kind == "pre_roll":
+            offered = p.context.get("pre_roll") or []
+            if len(offered) == 1:
+                self.perform(game.pre_roll, offered[0]["id"])
+            elif offered:
+                options = [{"id": o["id"], "label": o["label"], "detail": o.get("detail", "")}
+                           for o in offered]
+                self.push_dialog(lambda: ChoiceDialog(
+                    "Before the roll", "", options, 1, 1,
+                    lambda ids: self._submit(game.pre_roll, ids[0])))
         elif event.kind == "stat":
             choices = p.context.get("stat_choices") or []
             options = [{"id": s, "label": game.pack.stats[s].name if s in game.pack.stats else s,

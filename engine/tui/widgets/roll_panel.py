@@ -15,7 +15,8 @@ from engine.tui.text import ACCENT, DIM, FG, GOOD, MIXED, bands_text, odds_bar, 
 
 
 class RollPanel(Widget, can_focus=True):
-    """Shows a roll preview; Enter rolls, t spends Team, s changes the stat, a toggles advantage."""
+    """Shows a roll preview; Enter rolls, t takes what the rules offer before the roll (Masks:
+    spend Team), s changes the stat, a toggles advantage."""
 
     DEFAULT_CSS = """
     RollPanel { height: auto; padding: 0 1; }
@@ -23,7 +24,7 @@ class RollPanel(Widget, can_focus=True):
 
     BINDINGS = [
         Binding("enter", "command('roll')", "Roll", priority=False),
-        Binding("t", "command('team')", "Spend Team +1"),
+        Binding("t", "command('pre_roll')", "Before the roll"),
         Binding("s", "command('stat')", "Stat"),
         Binding("a", "command('advantage')", "Advantage"),
         Binding("d", "command('declare')", "Declare"),
@@ -34,14 +35,12 @@ class RollPanel(Widget, can_focus=True):
         super().__init__(**kwargs)
         self.title = ""
         self.context: dict[str, Any] = {}
-        self.team: int | None = None
         self.stat_name = ""
 
-    def show(self, title: str, context: dict[str, Any], team: int | None, stat_name: str) -> None:
+    def show(self, title: str, context: dict[str, Any], stat_name: str) -> None:
         """Show the preview of the pending roll."""
         self.title = title
         self.context = context
-        self.team = team
         self.stat_name = stat_name
         self.refresh(layout=True)
 
@@ -50,8 +49,8 @@ class RollPanel(Widget, can_focus=True):
         if action != "command" or not parameters:
             return True
         kind = parameters[0]
-        if kind == "team":
-            return self.team is not None and self.team > 0
+        if kind == "pre_roll":
+            return bool(self.context.get("pre_roll"))
         if kind == "stat":
             return bool(self.context.get("stat_choices"))
         if kind == "advantage":
@@ -101,9 +100,13 @@ class RollPanel(Widget, can_focus=True):
         mixed = self.context.get("entry") == "mixed"
         out.append("enter your dice" if physical else "roll: your dice or mine" if mixed
                    else "roll", FG)
-        if self.team:
+        offered = self.context.get("pre_roll") or []
+        if offered:
             out.append("   t ", "bold " + GOOD)
-            out.append(f"spend Team +1 (pool {self.team})", FG)
+            first = offered[0]
+            detail = f" ({first['detail']})" if first.get("detail") else ""
+            out.append(f"{first['label'][:1].lower()}{first['label'][1:]}{detail}"
+                       if len(offered) == 1 else "before the roll…", FG)
         if self.context.get("stat_choices"):
             out.append("   s ", "bold " + GOOD)
             out.append(f"stat: {self.stat_name or 'choose'}", FG)
