@@ -144,7 +144,8 @@ class Game(MoveFlow):
             dump = self.state.model_dump(mode="json")
             scene = self.state.scene
             self.store.save(events, dump, {"scene": f"{scene.number}. {scene.title}".strip(),
-                                           "hero": self.state.hero.name},
+                                           "hero": ", ".join(h.name for h in
+                                                             self.state.heroes)},
                             new_chunk=self._new_chunk)
         except BaseException:
             self.state = CampaignState.model_validate(self._saved)

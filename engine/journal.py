@@ -164,7 +164,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "LabelsShifted":
             parts = ", ".join(f"{_name(pack, 'stat', k)} {v:+d} (now {e['values'][k]:+d})"
                               for k, v in e["changes"].items())
-            return f"↕ {whose(e.get('who', 'hero'))}Labels shift: {parts}"
+            label = pack.system.stat_label if pack is not None else "Stats"
+            return f"↕ {whose(e.get('who', 'hero'))}{label} shift: {parts}"
         case "LabelLocked":
             return f"🔒 {_name(pack, 'stat', e['stat'])} is locked for good"
         case "TrackChanged":

@@ -442,3 +442,17 @@ def test_influence_lines_are_the_masks_rules_own(masks: Pack) -> None:
     assert ruleset_class("city_of_whispers").journal_line(
         {"type": "InfluenceChanged", "npc": "vic", "direction": "over_hero", "held": True},
         str) is None
+
+
+def test_the_campaign_list_names_the_whole_party(tmp_path: Path) -> None:
+    from engine.campaigns import close_game, new_game
+    from engine.store import list_campaigns
+
+    game = new_game(tmp_path, system="masks", name="Night Shift", hero_name="Nova",
+                    archetype="signal_fire", party=PARTY, npcs=NPCS, seed=3)
+    try:
+        game.narrate("The three of them take the roof.")
+    finally:
+        close_game(game)
+    [summary] = list_campaigns(tmp_path)
+    assert summary.hero == "Nova, Tin, Ash"
