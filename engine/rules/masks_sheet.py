@@ -28,7 +28,7 @@ def masks_sheet(pack: Pack, state: CampaignState, actor_id: str | None = None
                 ) -> list[Section]:
     """The generic sheet with Influence tags in the cast and the Team pool at the end."""
     hero_id = state.actor_id(actor_id or HERO)
-    tags = {n: influence_tags(state, hero_id, n) for n in state.npcs}
+    tags = {n: influence_tags(state, hero_id, n) for n in state.actors if n != hero_id}
     sections = default_sheet(pack, state, hero_id, cast_tags=tags)
     team = state.pools.get("team")
     if team is not None:

@@ -150,12 +150,14 @@ def tracks(pack: Pack, state: CampaignState, actor: Actor) -> Section | None:
     return Section(title="Tracks", rows=list(rows)) if rows else None
 
 
-def bonuses(pack: Pack, state: CampaignState) -> Section | None:
-    """Forward and ongoing bonuses, and hold."""
-    if not state.bonuses and not state.holds:
+def bonuses(pack: Pack, state: CampaignState, actor: Actor | None = None) -> Section | None:
+    """Forward and ongoing bonuses (``actor``'s own, and any without an owner), and hold."""
+    mine = [b for b in state.bonuses
+            if actor is None or b.owner is None or b.owner == actor.id]
+    if not mine and not state.holds:
         return None
     rows: list[Line] = []
-    for b in state.bonuses:
+    for b in mine:
         scope = (" on " + ", ".join(_move_name(pack, m) for m in b.moves)) if b.moves else ""
         vs = f" vs {state.npcs[b.target].name}" if b.target in state.npcs else ""
         until = "next roll" if b.expires == "roll" else f"this {b.expires}"
@@ -197,6 +199,28 @@ def cast(pack: Pack, state: CampaignState, tags: dict[str, list[Tag]] | None = N
     return Section(title="Cast", rows=list(rows))
 
 
+def party(pack: Pack, state: CampaignState, actor: Actor,
+          tags: dict[str, list[Tag]] | None = None) -> Section | None:
+    """The party's other heroes (a one-hero campaign has none): who acts, their build, their
+    conditions, and any ``tags`` a ruleset adds per hero id (Masks: Influence)."""
+    others = [h for h in state.heroes if h.id != actor.id]
+    if not others:
+        return None
+    rows: list[Line] = []
+    for hero in others:
+        extra = list((tags or {}).get(hero.id, []))
+        if hero.conditions:
+            extra.append(Tag(text=", ".join(pack.conditions[c].name if c in pack.conditions
+                                            else c for c in hero.conditions), tone="bad"))
+        acting = hero.id == state.acting
+        build = (pack.archetypes[hero.archetype].name if hero.archetype in pack.archetypes
+                 else "custom hero")
+        rows.append(Line(bullet="▶" if acting else "●", bullet_tone="good", text=hero.name,
+                         bold=acting, detail=f"{build}{', acting' if acting else ''}",
+                         tags=extra))
+    return Section(title="Party", rows=list(rows))
+
+
 def threats(state: CampaignState) -> Section | None:
     """Threats and their clocks, with the next step or the doom."""
     if not state.threats:
@@ -232,6 +256,7 @@ def default_sheet(pack: Pack, state: CampaignState, actor_id: str | None = None,
     then ``middle`` (a ruleset's own sections), the cast, threats and the session."""
     actor = state.actor(actor_id or HERO)
     parts = [header(pack, actor), stats(pack, actor), conditions(pack, state, actor),
-             tracks(pack, state, actor), bonuses(pack, state), growth(actor), *(middle or []),
-             cast(pack, state, cast_tags), threats(state), session(state)]
+             tracks(pack, state, actor), bonuses(pack, state, actor), growth(actor),
+             *(middle or []), party(pack, state, actor, cast_tags), cast(pack, state, cast_tags),
+             threats(state), session(state)]
     return [p for p in parts if p is not None]

@@ -456,3 +456,23 @@ def test_the_campaign_list_names_the_whole_party(tmp_path: Path) -> None:
         close_game(game)
     [summary] = list_campaigns(tmp_path)
     assert summary.hero == "Nova, Tin, Ash"
+
+
+def test_the_sheet_shows_the_party_and_only_the_actors_own_bonuses(party: Game) -> None:
+    Helpers.setup(party, _bonus("tin", amount=-2))
+    party.trigger("give_influence", "Tin")  # Tin now holds Influence over Nova
+    sections = {s.title: s for s in party.rules.sheet(party.state)}
+    rows = sections["Party"].rows
+    assert [r.text for r in rows] == ["Tin", "Ash"]  # type: ignore[union-attr]
+    tin_tags = [t.text for t in rows[0].tags]  # type: ignore[union-attr]
+    assert "⇐ Influence on you" in tin_tags
+    assert "Bonuses and hold" not in sections  # Tin's -2 is not Nova's
+    party.switch_hero("Tin")
+    sections = {s.title: s for s in party.rules.sheet(party.state)}
+    assert [r.text for r in sections["Party"].rows] == ["Nova", "Ash"]  # type: ignore[union-attr]
+    assert "Bonuses and hold" in sections
+
+
+def test_a_one_hero_sheet_has_no_party_section(masks: Pack) -> None:
+    game = Game.new(masks, name="Solo", hero_name="Nova", stats=dict(FLAT), npcs=NPCS, seed=5)
+    assert "Party" not in [s.title for s in game.rules.sheet(game.state)]
