@@ -3,7 +3,7 @@ and their ``HeroAdded`` events, and ids for new characters."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
@@ -81,3 +81,19 @@ def hero_problems(pack: Pack, stats: dict[str, int]) -> list[str]:
             out.append(f"{pack.system.stat_label} add up to {total:+d}; they must add up to"
                        f" {rules.stat_total:+d}")
     return out
+
+
+def parse_stats(pack: Pack, typed: Mapping[str, str]) -> tuple[dict[str, int], list[str]]:
+    """A custom stat line as typed (stat id -> text): the numbers, and every problem with them
+    (not a whole number, then ``hero_problems``). Blank, "-" and "+" count as not typed yet."""
+    stats: dict[str, int] = {}
+    problems: list[str] = []
+    for sid, st in pack.stats.items():
+        raw = typed.get(sid, "").strip()
+        if raw in ("", "-", "+"):
+            continue
+        try:
+            stats[sid] = int(raw)
+        except ValueError:
+            problems.append(f"{st.name}: {raw!r} is not a whole number")
+    return stats, problems + hero_problems(pack, stats)

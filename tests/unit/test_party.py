@@ -476,3 +476,13 @@ def test_the_sheet_shows_the_party_and_only_the_actors_own_bonuses(party: Game) 
 def test_a_one_hero_sheet_has_no_party_section(masks: Pack) -> None:
     game = Game.new(masks, name="Solo", hero_name="Nova", stats=dict(FLAT), npcs=NPCS, seed=5)
     assert "Party" not in [s.title for s in game.rules.sheet(game.state)]
+
+
+def test_a_typed_stat_line_is_parsed_once_for_both_forms(masks: Pack) -> None:
+    from engine.heroes import parse_stats
+
+    stats, problems = parse_stats(masks, {"danger": "2", "freak": "x", "savior": "-",
+                                          "superior": " 0 ", "mundane": "+"})
+    assert stats == {"danger": 2, "superior": 0}
+    assert problems[0] == "Freak: 'x' is not a whole number"
+    assert any(p.startswith("missing") for p in problems[1:])

@@ -23,7 +23,7 @@ from textual.widgets import (
 
 from engine.content.loader import Pack, discover, get_pack
 from engine.errors import EngineError
-from engine.game import hero_problems
+from engine.heroes import parse_stats
 from engine.tui.screens.party import AddHeroDialog, hero_summary
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD
 from engine.tui.widgets.keybar import KeyBar
@@ -286,24 +286,14 @@ class NewCampaignScreen(Screen[None]):
 
     def _custom_stats(self) -> tuple[dict[str, int], list[str]]:
         assert self.pack is not None
-        stats: dict[str, int] = {}
-        problems: list[str] = []
-        for sid, st in self.pack.stats.items():
-            raw = self.query_one(f"#stat-{sid}", Input).value.strip()
-            if raw in ("", "-", "+"):
-                continue
-            try:
-                stats[sid] = int(raw)
-            except ValueError:
-                problems.append(f"{st.name}: {raw!r} is not a whole number")
-        return stats, problems
+        return parse_stats(self.pack, {sid: self.query_one(f"#stat-{sid}", Input).value
+                                       for sid in self.pack.stats})
 
     @on(Input.Changed, ".stat")
     def _validate(self) -> None:
         if self.pack is None:
             return
-        stats, problems = self._custom_stats()
-        problems += hero_problems(self.pack, stats)
+        _, problems = self._custom_stats()
         out = Text()
         if problems:
             out.append("✗ " + "; ".join(problems), BAD)
@@ -390,7 +380,6 @@ class NewCampaignScreen(Screen[None]):
         stats: dict[str, int] | None = None
         if value == CUSTOM:
             stats, problems = self._custom_stats()
-            problems += hero_problems(self.pack, stats)
             if problems:
                 return "The hero's line is not valid: " + "; ".join(problems)
         else:

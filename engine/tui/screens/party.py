@@ -13,7 +13,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.content.loader import Pack
-from engine.game import Game, hero_problems
+from engine.game import Game
+from engine.heroes import parse_stats
 from engine.tui.screens.dialogs import ChoiceDialog, Dialog, Submit
 from engine.tui.text import BAD, DIM, FG, GOOD
 from engine.tui.widgets.keybar import KeyBar
@@ -94,17 +95,8 @@ class AddHeroDialog(Dialog):
         return self.query_one("#hero-build", Select).value == CUSTOM
 
     def _stats(self) -> tuple[dict[str, int], list[str]]:
-        stats: dict[str, int] = {}
-        problems: list[str] = []
-        for sid, st in self.pack.stats.items():
-            raw = self.query_one(f"#hero-stat-{sid}", Input).value.strip()
-            if raw in ("", "-", "+"):
-                continue
-            try:
-                stats[sid] = int(raw)
-            except ValueError:
-                problems.append(f"{st.name}: {raw!r} is not a whole number")
-        return stats, problems + hero_problems(self.pack, stats)
+        return parse_stats(self.pack, {sid: self.query_one(f"#hero-stat-{sid}", Input).value
+                                       for sid in self.pack.stats})
 
     @on(Select.Changed, "#hero-build")
     def _build_changed(self) -> None:
