@@ -259,7 +259,7 @@ def test_the_roll_panel_names_the_bands_chosen_for_the_roll(dc_game: Game) -> No
 
     panel = RollPanel()
     pv = dc_game.preview("directly_engage", npc(dc_game, "Vic Rook")).to_dict()
-    panel.show("Directly engage", {"preview": pv}, None, "")
+    panel.show("Directly engage", {"preview": pv}, "")
     lines = panel.render_text(80).plain.splitlines()
     assert "bands: Miss ≤9 · Weak hit 10-14 · Strong hit 15+" in lines
     pv["bands_chosen"] = False
