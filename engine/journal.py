@@ -236,6 +236,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "ThreadsChanged":
             changes = [f"+ {t}" for t in e["added"]] + [f"- {t}" for t in e["removed"]]
             return "Threads: " + "; ".join(changes) if changes else None
+        case "LedgerChanged":
+            return ledger_line(e, npcs)
         case "OracleAnswered":
             word = ("Exceptional " if e["exceptional"] else "") + e["answer"]
             twist = ", and a twist!" if e["twist"] else ""
@@ -258,6 +260,35 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "TensionChanged":
             return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
     return f"({t})"
+
+
+def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:
+    """The journal line of a ``LedgerChanged`` event (``names``: actor id -> name)."""
+    text, was, kind, op = e.get("text", ""), e.get("was", ""), e["kind"], e["op"]
+    by = f" _({e['source']})_" if e.get("source") and e["source"] != "by hand" else ""
+    if kind == "where":
+        who = names.get(e["id"], e["id"])
+        return (f"📍 {who} is now at: {text}" if text
+                else f"📍 {who}'s whereabouts are unknown")
+    if kind == "thread":
+        note = f" — {e['note']}" if e.get("note") else ""
+        return {
+            "open": f"🧵 New thread: {text}{note}{by}",
+            "edit": f"🧵 Thread reworded: {was} → {text}{note}" if was != text
+            else f"🧵 Thread {text}: note{note or ' cleared'}",
+            "resolve": f"🧵 Thread resolved: ~~{text}~~",
+            "reopen": f"🧵 Thread open again: {text}",
+            "remove": f"🧵 Thread struck from the ledger: {was}",
+        }.get(op)
+    if kind == "fact":
+        about = [names.get(a, a) for a in e.get("about", [])]
+        whom = f" (about {', '.join(about)})" if about else ""
+        return {
+            "record": f"📜 Fact: {text}{whom}{by}",
+            "edit": f"📜 Fact corrected: {was} → {text}{whom}",
+            "remove": f"📜 Fact struck from the ledger: {was}",
+        }.get(op)
+    return None
 
 
 def spotlight(events: Iterable[dict[str, Any]], names: dict[str, str],

@@ -19,7 +19,8 @@ from engine.game import Game
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
            "advance_threat", "add_thread", "resolve_thread", "dice_mode", "switch_hero",
-           "add_hero", "edit"}
+           "add_hero", "edit", "edit_thread", "reopen_thread", "remove_thread", "add_fact",
+           "edit_fact", "remove_fact", "whereabouts"}
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
 
@@ -117,6 +118,11 @@ class Step(_Strict):
     key: Text | None = None
     value: bool | Annotated[int, Field(ge=-(10**6), le=10**6)] | None = None
     reason: Text | None = None
+    # the story ledger (do: add_thread, edit_thread, add_fact, whereabouts...)
+    thread: Text | None = Field(None, description="A thread's id (t1) or words.")
+    fact: Text | None = Field(None, description="A fact's id (f1) or words.")
+    about: Text | list[Text] | None = Field(None, description="Whom a fact is about.")
+    where: Text | None = Field(None, description="An NPC's whereabouts ('' unknown).")
     comment: Any = None
 
 
@@ -224,6 +230,14 @@ def parse_campaign(data: Any) -> CampaignSpec:
     return spec
 
 
+def _named(key: str | None, what: str) -> str:
+    """The ``thread``/``fact`` key of an edit step, required."""
+    if not key:
+        raise IllegalAction(f"'do: edit_{what}' needs {what} (its id or words) and the new"
+                            " words")
+    return key
+
+
 def _as_list(v: Any) -> list[Any]:
     if v is None:
         return []
@@ -277,9 +291,27 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
                 out += game.advance_threat(step.threat or "",
                                            1 if step.delta is None else step.delta)
             case "add_thread":
-                out += game.add_thread(step.text or "")
+                out += game.add_thread(step.text or "", step.note or "")
             case "resolve_thread":
-                out += game.resolve_thread(step.text or "")
+                out += game.resolve_thread(step.thread or step.text or "")
+            case "reopen_thread":
+                out += game.reopen_thread(step.thread or step.text or "")
+            case "edit_thread":
+                out += game.edit_thread(_named(step.thread, "thread"), step.text, step.note)
+            case "remove_thread":
+                out += game.remove_thread(step.thread or step.text or "")
+            case "add_fact":
+                out += game.add_fact(step.text or "", _as_list(step.about))
+            case "edit_fact":
+                about = None if step.about is None else _as_list(step.about)
+                out += game.edit_fact(_named(step.fact, "fact"), step.text, about)
+            case "remove_fact":
+                out += game.remove_fact(step.fact or step.text or "")
+            case "whereabouts":
+                where = step.where if step.where is not None else step.text
+                if where is None:
+                    raise IllegalAction("'do: whereabouts' needs npc and where")
+                out += game.set_whereabouts(step.npc or step.name or "", where)
             case "dice_mode":
                 out += game.set_dice_mode(step.text or "")
             case "edit":

@@ -178,6 +178,35 @@ class Note(Model):
     text: str
 
 
+class OpenThread(Model):
+    """Open a story thread in the ledger; ``text`` may use the GM's names ({npc}, {teammate},
+    {villain}, {hero}, {location}, {threat}...). Nothing happens if the same thread is open."""
+
+    type: Literal["thread"]
+    text: str = Field(min_length=1)
+    note: str = ""
+
+
+class RecordFact(Model):
+    """Record a fact in the ledger (words as ``thread``), about the NPC the move is about
+    and/or the hero (``about``)."""
+
+    type: Literal["fact"]
+    text: str = Field(min_length=1)
+    about: list[Literal["npc", "hero"]] = Field(default_factory=lambda: _about_npc())
+
+
+def _about_npc() -> list[Literal["npc", "hero"]]:
+    return ["npc"]
+
+
+class Whereabouts(Model):
+    """Note where the NPC the move is about (its target) now is, in words ("" unknown)."""
+
+    type: Literal["whereabouts"]
+    text: str = ""
+
+
 class OneOf(Model):
     """The player picks one of these options, each with its own effects."""
 
@@ -213,6 +242,9 @@ Effect = Annotated[
     | Advance
     | Clock
     | Note
+    | OpenThread
+    | RecordFact
+    | Whereabouts
     | OneOf
     | Rule,
     Field(discriminator="type"),

@@ -73,6 +73,18 @@ def scene_end_steps(pack: Pack, state: CampaignState) -> list[Step]:
     return steps
 
 
+THREAD_STAKES = 0.7
+"""How often a framed scene's stakes are an open thread (when there is one): the ledger's
+threads come first, then the most pressing threat, then a complication."""
+
+
+def _away(where: str, location: str) -> bool:
+    """Whether an NPC whose whereabouts are ``where`` is kept out of a scene at ``location``:
+    known to be elsewhere (captured, gone home...) unless the place names them."""
+    place = where.strip().lower()
+    return bool(place) and place not in location.lower()
+
+
 def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
                   place_roll: int | None = None) -> dict[str, Any]:
     """An opening for the next scene: where, who, what is at stake, and a line to start it.
@@ -88,13 +100,16 @@ def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
     active = [t for t in state.threats.values() if t.active]
     threat = max(active, key=lambda t: (t.clock / t.size, t.id)) if active else None
     present: list[str] = []
-    if threat and threat.npc and threat.npc in state.npcs and rng.random() < 0.6:
+    away = {n.id for n in state.npcs.values() if _away(n.where, location)}
+    if (threat and threat.npc and threat.npc in state.npcs and rng.random() < 0.6
+            and threat.npc not in away):
         present.append(threat.npc)
     others = [n for n in state.npcs.values() if n.id not in present]
     rng.shuffle(others)
-    present += [n.id for n in others[: rng.randint(1, 2)]]
-    if state.threads and rng.random() < 0.5:
-        stakes = rng.choice(state.threads)
+    present += [n.id for n in others[: rng.randint(1, 2)] if n.id not in away]
+    threads = state.open_threads
+    if threads and rng.random() < THREAD_STAKES:
+        stakes = rng.choice(threads).text
     elif threat:
         nxt = threat.steps[threat.clock] if threat.clock < len(threat.steps) else threat.doom
         stakes = f"{threat.name} is closing in. Next: {nxt}"
@@ -103,6 +118,8 @@ def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
         stakes = comp.text if comp else "What does the hero risk here?"
     names = {"hero": state.hero.name, "location": location,
              "threat": threat.name if threat else "trouble"}
+    if threads:
+        names["thread"] = threads[-1].text
     for role in ("villain", "adult", "teammate", "bystander"):
         for nid in present:
             if state.npcs[nid].role == role:

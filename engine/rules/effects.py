@@ -17,7 +17,7 @@ from engine.errors import ContentError, IllegalAction
 from engine.rules import events as ev
 from engine.rules.base import Need, Ruleset, Step, effect_item, opt
 from engine.rules.state import HERO, CampaignState
-from engine.rules.threats import advance_threat
+from engine.rules.threats import advance_threat, fill
 from engine.rules.threats import clock_step as clock_step  # re-exported: its old home
 from engine.rules.types import ChooseItem, EffectContext, Item, item_ctx
 
@@ -366,6 +366,43 @@ class Interpreter:
     def _e_note(self, state: CampaignState, eff: s.Note, ctx: EffectContext) -> Step:
         return Step([ev.Narrated(text=eff.text, by="engine")])
 
+    # --- the story ledger -----------------------------------------------------------------
+
+    def _e_thread(self, state: CampaignState, eff: s.OpenThread, ctx: EffectContext) -> Step:
+        text = _one_line(fill(eff.text, ledger_names(state, ctx)))
+        if any(t.text == text for t in state.open_threads):
+            return Step()
+        return Step([ev.LedgerChanged(kind="thread", op="open", id=state.next_ledger_id("t"),
+                                      text=text, source=ctx.get("source", ""),
+                                      note=eff.note)])
+
+    def _e_fact(self, state: CampaignState, eff: s.RecordFact, ctx: EffectContext) -> Step:
+        text = _one_line(fill(eff.text, ledger_names(state, ctx)))
+        if any(f.text == text for f in state.facts):
+            return Step()
+        npc = ctx.get("npc") or ctx.get("target")
+        about: list[str] = []
+        for word in eff.about:
+            who = state.acting if word == "hero" else npc
+            if who and who in state.actors and who not in about:
+                about.append(who)
+        return Step([ev.LedgerChanged(kind="fact", op="record", id=state.next_ledger_id("f"),
+                                      text=text, source=ctx.get("source", ""), about=about)])
+
+    def _e_whereabouts(self, state: CampaignState, eff: s.Whereabouts, ctx: EffectContext
+                       ) -> Step:
+        npc = ctx.get("target") or ctx.get("npc")
+        if not npc or npc not in state.npcs:
+            return Step()
+        where = _one_line(fill(eff.text, ledger_names(state, ctx)))
+        if eff.text[:1].islower():  # a place, not a sentence: "captured", "at the docks"
+            where = where[:1].lower() + where[1:]
+        if state.npcs[npc].where == where:
+            return Step()
+        return Step([ev.LedgerChanged(kind="where", op="set", id=npc, text=where,
+                                      was=state.npcs[npc].where,
+                                      source=ctx.get("source", ""))])
+
     def _e_one_of(self, state: CampaignState, eff: s.OneOf, ctx: EffectContext) -> Need:
         return Need("pick", "Choose one", [self._option(state, o, ctx) for o in eff.options])
 
@@ -442,6 +479,33 @@ class Interpreter:
             case "rule":
                 return self.rules.rule_answer(state, eff, ctx, ids)
         raise IllegalAction(f"nothing to answer for {eff.type}")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def ledger_names(state: CampaignState, ctx: EffectContext) -> dict[str, str]:
+    """The names a ledger effect's words may use: the GM move's own (``ctx["names"]``) over
+    what the state knows: {hero}, {location}, the NPC the effect is about as {npc} and as its
+    role ({teammate}...), the present NPCs by role, the most pressing {threat}, the newest
+    open {thread}."""
+    names = {"hero": state.hero.name, "location": state.scene.location or "the street"}
+    for npc in state.npcs.values():
+        if npc.present:
+            names.setdefault(npc.role, npc.name)
+    active = [t for t in state.threats.values() if t.active]
+    if active:
+        names["threat"] = max(active, key=lambda t: (t.clock / t.size, t.id)).name
+    if state.open_threads:
+        names["thread"] = state.open_threads[-1].text
+    who = ctx.get("npc") or ctx.get("target")
+    if who and who in state.actors:
+        actor = state.actors[who]
+        names["npc"] = actor.name
+        names[actor.role] = actor.name
+    names.update(ctx.get("names") or {})
+    return names
 
 
 def _skip_if_all_disabled(result: Step | Need) -> Step | Need:

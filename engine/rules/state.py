@@ -53,6 +53,7 @@ class Actor(StateModel):
     taken_out: bool = False
     advances: list[str] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict, description="System-specific state.")
+    where: str = Field("", description="Last known whereabouts, in words (the ledger).")
 
 
 class Hero(StateModel):
@@ -99,8 +100,35 @@ def migrate(data: Any) -> Any:
 
     Format 1 had one ``hero`` and ``npcs`` with Masks Influence flags; format 2 has ``actors``
     (heroes and NPCs alike), the ``party`` and the ``acting`` hero, and keeps Influence in the
-    actors' data where the Masks rules read it.
+    actors' data where the Masks rules read it. Threads were plain texts; they are ledger
+    entries now (``Thread``, ids t1, t2... in order).
     """
+    return _migrate_threads(_migrate_actors(data))
+
+
+def _migrate_threads(data: Any) -> Any:
+    """Threads saved as a list of texts, as ``Thread`` entries (all open)."""
+    if not isinstance(data, dict):
+        return data
+    threads = data.get("threads")
+    if not isinstance(threads, list) or not any(isinstance(t, str) for t in threads):
+        return data
+    d = dict(data)
+    counters = dict(d.get("ledger_ids") or {})
+    out: list[Any] = []
+    for t in threads:
+        if isinstance(t, str):
+            counters["t"] = int(counters.get("t", 0)) + 1
+            out.append({"id": f"t{counters['t']}", "text": t})
+        else:
+            out.append(t)
+    d["threads"] = out
+    d["ledger_ids"] = counters
+    return d
+
+
+def _migrate_actors(data: Any) -> Any:
+    """Format 1 (one ``hero``, ``npcs``) as format 2 (``actors``, ``party``, ``acting``)."""
     if not isinstance(data, dict) or "hero" not in data or "actors" in data:
         return data
     d = dict(data)
@@ -201,6 +229,25 @@ class Threat(StateModel):
     npc: str | None = None
 
 
+class Thread(StateModel):
+    """A story thread in the ledger: something the story still has to settle."""
+
+    id: str
+    text: str
+    status: Literal["open", "resolved"] = "open"
+    source: str = Field("", description="Who or what opened it (a GM move, 'by hand').")
+    note: str = ""
+
+
+class Fact(StateModel):
+    """An established truth in the ledger (from a move, an oracle answer or by hand)."""
+
+    id: str
+    text: str
+    source: str = ""
+    about: list[str] = Field(default_factory=list, description="The actor ids it concerns.")
+
+
 class Flow(StateModel):
     """Where the current action stands: what the engine waits for."""
 
@@ -244,7 +291,10 @@ class CampaignState(StateModel):
     session: int = 0
     used: list[str] = Field(default_factory=list, description="Once-per keys already used.")
     threats: dict[str, Threat] = Field(default_factory=dict)
-    threads: list[str] = Field(default_factory=list)
+    threads: list[Thread] = Field(default_factory=list, description="Open and resolved.")
+    facts: list[Fact] = Field(default_factory=list)
+    ledger_ids: dict[str, int] = Field(
+        default_factory=dict, description="The last number given to a ledger kind's ids.")
     tension: int = 5
     gm_recent: list[str] = Field(default_factory=list)
     gm_lines: list[str] = Field(default_factory=list, description="Recent narration templates.")
@@ -281,6 +331,15 @@ class CampaignState(StateModel):
     def npcs(self) -> dict[str, Actor]:
         """The non-player characters by id (a new dict: add NPCs with events)."""
         return {k: a for k, a in self.actors.items() if a.kind == "npc"}
+
+    @property
+    def open_threads(self) -> list[Thread]:
+        """The threads still open, oldest first."""
+        return [t for t in self.threads if t.status == "open"]
+
+    def next_ledger_id(self, prefix: str) -> str:
+        """The id the next ledger entry of a kind gets: ``t3`` (threads), ``f2`` (facts)."""
+        return f"{prefix}{self.ledger_ids.get(prefix, 0) + 1}"
 
     def actor(self, who: str) -> Actor:
         """The actor ``who`` names: an id, or ``"hero"`` for the acting hero."""

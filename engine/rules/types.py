@@ -78,6 +78,9 @@ class EffectContext(TypedDict, total=False):
     """The NPC a GM move is about."""
     gm: GMSaid
     """The GM move this effect is part of."""
+    names: dict[str, str]
+    """The names the GM move's narration used ({npc}, {teammate}, {location}...), for the
+    words of ledger effects (``thread``, ``fact``)."""
 
 
 class ChooseSpec(TypedDict):

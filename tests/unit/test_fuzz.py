@@ -85,6 +85,11 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
             [*(a.id for a in pack.system.archetypes), "nope"])),
         "stats": st.dictionaries(st.sampled_from([*pack.stats, "luck"]),
                                  st.integers(-3, 4), max_size=5),
+        "thread": st.sampled_from(["t1", "t2", "Rescue Tin", "nope", ""]),
+        "fact": st.sampled_from(["f1", "f2", "Tin knows", "nope", ""]),
+        "about": st.one_of(npcs, st.lists(st.sampled_from(["Tin", "hero", "nobody"]),
+                                          max_size=2)),
+        "where": st.one_of(st.text(max_size=10), st.sampled_from(["captured", ""])),
         "comment": junk,
     }
 

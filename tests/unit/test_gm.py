@@ -314,7 +314,7 @@ def test_open_threads_feed_the_stakes() -> None:
     stakes = {game.propose_scene(reroll=i)["stakes"] for i in range(12)}
     assert "Who sent the ticking package?" in stakes
     game.resolve_thread("Who sent the ticking package?")
-    assert game.state.threads == []
+    assert game.state.open_threads == []
 
 
 # ------------------------------------------------------------------ a whole scene

@@ -79,7 +79,7 @@ def test_bad_campaign_values(campaign: dict[str, Any], message: str) -> None:
     ({"move": "directly_engage", "auto": "yes"}, "step 1: auto: expected true or false, got"),
     ({"move": "directly_engage", "stat": [1]}, "step 1: stat: expected text, got [1]"),
     ({"move": "directly_engage", "colour": "red"}, "step 1: unknown key(s) colour; a step takes"),
-    ({"do": "dance"}, "step 1: unknown action 'dance'; actions: add_hero, add_npc, add_thread,"),
+    ({"do": "dance"}, "step 1: unknown action 'dance'; actions: add_fact, add_hero, add_npc,"),
     ({"fiction": "x" * 20_001}, "step 1: fiction: expected shorter text"),
 ])
 def test_bad_step_values(step: dict[str, Any], message: str) -> None:
