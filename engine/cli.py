@@ -152,6 +152,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_recap(args: argparse.Namespace) -> int:
+    """Print "Previously...": a short recap of a campaign, from its log (Markdown)."""
+    from engine.campaigns import close_game, open_game
+    from engine.recap import recap
+
+    game = open_game(_saves(args), args.campaign, _content(args), read_only=True)
+    try:
+        lines = recap(game.store.events(markers=True), game.state, game.pack)
+    finally:
+        close_game(game)
+    for line in lines or [f"Nothing to recap in '{game.state.name}' yet: nothing has been"
+                          " played."]:
+        _out(line)
+    return 0
+
+
 def cmd_delete(args: argparse.Namespace) -> int:
     """Delete a campaign: only the files Sidekick made (anything else is left and named)."""
     from engine.store import delete_campaign, list_campaigns
@@ -392,6 +408,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("export", help="print a campaign's journal as Markdown")
     sp.add_argument("campaign", help="campaign id")
     sp.set_defaults(fn=cmd_export)
+
+    sp = sub.add_parser("recap", help="print 'Previously...': a short recap of a campaign")
+    sp.add_argument("campaign", help="campaign id")
+    sp.set_defaults(fn=cmd_recap)
 
     sp = sub.add_parser("delete", help="delete a campaign (only the files Sidekick made)")
     sp.add_argument("campaign", help="campaign id")

@@ -1,0 +1,269 @@
+""""Previously...": a short recap of a campaign, for resuming play.
+
+Built from the event log and the state alone, procedurally: the scene where play stopped and
+what is at stake, where the player left off, what went wrong lately (misses and the GM's
+answers, dooms, heroes taken out), the conditions the heroes carry, the open threads and the
+most pressing threat clocks. No randomness and no language model: the same log gives the
+same recap, line for line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.content.loader import Pack
+from engine.journal import result_label, scene_heading, spotlight, upper_first
+from engine.rules.state import CampaignState, Threat
+
+MAX_SETBACKS = 2
+"""The most recent setbacks a recap names."""
+MAX_THREADS = 3
+"""Open threads named (the newest); the rest are counted."""
+MAX_CLOCKS = 2
+"""Threat clocks named, the most pressing first."""
+CLIP = 140
+"""Quoted text (fiction, a GM line) is cut to about this many characters."""
+
+ACTED = {"MoveTriggered", "OracleAnswered", "GMMoveMade"}
+"""Events that mean play happened (and the player's own fiction): a campaign that has none
+has nothing to recap."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’']?\s+(?=[A-Z“\"'])")
+
+
+@dataclass
+class _Setback:
+    """Something that went wrong: a miss (and what the GM did about it), or a GM move."""
+
+    text: str
+    answers: list[str] = field(default_factory=list)
+    miss: bool = False
+    open: bool = True
+    """Still taking the GM's answers (no other move has begun since)."""
+
+
+@dataclass
+class _Reading:
+    """What one pass over the log found."""
+
+    scene: dict[str, Any] | None = None
+    stakes: str = ""
+    """The stakes of the latest scene that had any."""
+    acted: bool = False
+    left_off: str = ""
+    result: str = ""
+    """The result of the roll where play stopped ("Weak hit (8)"), if any."""
+    setbacks: list[_Setback] = field(default_factory=list)
+    moved: dict[str, int] = field(default_factory=dict)
+    """Threat id -> how far its clock moved in the last two scenes."""
+
+
+def clip(text: str, limit: int = CLIP) -> str:
+    """``text`` on one line, cut at a word before ``limit`` characters (with "…")."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (all of it when it is one), clipped."""
+    parts = _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)
+    return clip(parts[0], 100)
+
+
+def open_threads(state: CampaignState) -> list[str]:
+    """The texts of the open threads, oldest first. Reads both shapes of ``state.threads``:
+    plain strings (save format 2) and typed entries with ``text`` and ``status``."""
+    out: list[str] = []
+    for entry in state.threads:
+        item: object = entry
+        if isinstance(item, str):
+            text, status = item, "open"
+        elif isinstance(item, dict):
+            text, status = str(item.get("text", "")), str(item.get("status", "open"))
+        else:
+            text = str(getattr(item, "text", "") or "")
+            status = str(getattr(item, "status", "open") or "open")
+        if text.strip() and status == "open":
+            out.append(text.strip())
+    return out
+
+
+def pressing(state: CampaignState) -> list[Threat]:
+    """The active threats, the nearest to its doom first (fewest steps left, then the
+    fullest clock, then by name)."""
+    active = [t for t in state.threats.values() if t.active]
+    return sorted(active, key=lambda t: (t.size - t.clock, -t.clock / max(t.size, 1), t.name))
+
+
+def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str) -> _Reading:
+    """One pass over the log: the last scene, the stakes, where play stopped, and the
+    setbacks and clock moves of the last two scenes."""
+    names = {a.id: a.name for a in state.actors.values()}
+    out = _Reading()
+    window: list[dict[str, Any]] = []  # the events of the previous scene and of the last
+    current: list[dict[str, Any]] = []
+    events = list(events)
+    # who acted first: the hero the first switch of the spotlight is from (as the journal)
+    first = next((str(e["was"]) for e in events if e.get("type") == "HeroSwitched"
+                  and e.get("was")), state.party[0] if state.party else None)
+    for e in spotlight(events, names, first):
+        t = e.get("type")
+        if t == "SceneStarted":
+            reframed = (out.scene is not None and out.scene.get("number") == e.get("number")
+                        and not any(x.get("type") in ACTED for x in current))
+            if reframed:  # framed anew before anything happened: the same scene
+                current = [e]
+            else:
+                window, current = current, [e]
+            out.scene = e
+            if e.get("stakes"):
+                out.stakes = str(e["stakes"])
+            continue
+        current.append(e)
+        if t in ACTED or (t == "Narrated" and e.get("by") == "player"):
+            out.acted = True
+    window += current
+
+    def who(x: str | None, e: dict[str, Any]) -> str:
+        if x in (None, "", "hero"):
+            return str(e.get("acting") or "you")
+        return names.get(str(x), str(x))
+
+    move: dict[str, Any] | None = None
+    fiction = ""
+    for e in window:
+        t = e.get("type")
+        last = out.setbacks[-1] if out.setbacks else None
+        if t == "Narrated" and e.get("by") == "player":
+            fiction = str(e.get("text", ""))
+            out.left_off, out.result = f"“{clip(fiction, 70)}”", ""
+        elif t == "MoveTriggered":
+            move = e
+            if last is not None:
+                last.open = False
+            target = f" → {who(e['target'], e)}" if e.get("target") else ""
+            said = f"“{clip(fiction, 70)}”: " if fiction else ""
+            out.left_off = f"{said}{e.get('name', e.get('move', ''))}{target}"
+            out.result = ""
+            fiction = ""
+        elif t == "Rolled" and move is not None:
+            out.result = _result(e)
+            if e.get("tone") == "bad":
+                out.setbacks.append(_Setback(_missed(move, e, who), miss=True))
+        elif t == "RollAdjusted" and move is not None and e.get("tone") and e.get("was"):
+            out.result = f"{out.result}, now {_result(e)}" if out.result else _result(e)
+            if e["was"] == "bad" and e["tone"] != "bad" and last is not None and last.miss:
+                out.setbacks.pop()  # the roll was pulled out of the miss
+            elif e["tone"] == "bad" and e["was"] != "bad":
+                out.setbacks.append(_Setback(_missed(move, e, who), miss=True))
+        elif t == "GMMoveMade":
+            line = f"**{gm} — {e.get('name', e.get('move', ''))}:** {first_sentence(e['text'])}"
+            if last is not None and last.open:
+                last.answers.append(line)
+            else:
+                out.setbacks.append(_Setback(line))
+        elif t == "ClockChanged" and int(e.get("delta", 0)) > 0:
+            key = str(e.get("threat", ""))
+            out.moved[key] = out.moved.get(key, 0) + int(e["delta"])
+        elif t == "DoomStruck":
+            out.setbacks.append(_Setback(f"☠ **Doom:** {clip(str(e.get('text', '')))}",
+                                         open=False))
+        elif t == "TakenOut" and e.get("out", True):
+            out.setbacks.append(_Setback(f"✖ {upper_first(who(e.get('who'), e))} was taken out"
+                                         " of the scene", open=False))
+    return out
+
+
+def _result(roll: dict[str, Any]) -> str:
+    """A roll's band and total: "Weak hit (8)", "Weak hit (7-9): 8"."""
+    return result_label(str(roll.get("band_name") or roll.get("band", "")),
+                        int(roll.get("total", 0)))
+
+
+def _missed(move: dict[str, Any], roll: dict[str, Any], who: Callable[..., str]) -> str:
+    target = f" → {who(move['target'], move)}" if move.get("target") else ""
+    actor = upper_first(who(None, move))
+    return f"✗ {actor} missed **{move.get('name', move.get('move', ''))}**{target}" \
+           f" — {_result(roll)}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _conditions(state: CampaignState, pack: Pack | None) -> str:
+    """The conditions the party's heroes carry, as one line ("" if none)."""
+
+    def name(c: str) -> str:
+        return pack.conditions[c].name if pack is not None and c in pack.conditions else c
+
+    heroes = [state.actors[h] for h in state.party if h in state.actors]
+    marked = [(h, [name(c) for c in h.conditions]) for h in heroes if h.conditions]
+    if not marked:
+        return ""
+    if len(heroes) == 1:
+        return f"- You carry {_and(marked[0][1])}."
+    return "- Marked: " + "; ".join(f"{h.name}: {', '.join(c)}" for h, c in marked) + "."
+
+
+def _clock_line(threats: list[Threat], moved: dict[str, int]) -> str:
+    parts = []
+    for t in threats:
+        text = f"**{t.name}** {t.clock}/{t.size}"
+        left = t.size - t.clock
+        text += f", {left} step{'s' if left != 1 else ''} from its doom"
+        if moved.get(t.id):
+            text += f" (+{moved[t.id]} lately)"
+        if 0 < t.clock <= len(t.steps):
+            text += f": {clip(t.steps[t.clock - 1], 90)}"
+        parts.append(text)
+    return "- ⏱ Pressing: " + "; ".join(parts)
+
+
+def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | None = None
+          ) -> list[str]:
+    """"Previously...": 3 to 8 Markdown lines recapping the campaign from its log
+    (``events``: the event dicts, as ``store.events()`` gives them) and its ``state``; an
+    empty list when nothing has been played yet. The first line is the heading; the others
+    are list items."""
+    gm = pack.system.gm_title if pack is not None else "GM"
+    r = _read(events, state, gm)
+    if not r.acted:
+        return []
+    lines = [f"**Previously on {state.name}** (session {max(state.session, 1)})"]
+    if r.scene is not None:
+        head = f"Scene {r.scene.get('number', state.scene.number)}: {scene_heading(r.scene)}"
+        ended = "" if state.scene.open else " (it has ended)"
+        stakes = str(r.scene.get("stakes") or "")
+        if stakes:
+            head += f"{ended}. At stake: _{clip(stakes)}_"
+        elif r.stakes:
+            head += f"{ended}. Still at stake: _{clip(r.stakes)}_"
+        else:
+            head += ended + "."
+        lines.append(f"- {head}")
+    if r.left_off:
+        result = f" — {r.result}" if r.result else ""
+        lines.append(f"- Where you left off: {r.left_off}{result}.")
+    for s in r.setbacks[-MAX_SETBACKS:]:
+        answer = f"; {s.answers[0]}" if s.answers else ""  # the GM's first answer
+        lines.append(f"- {s.text}{answer}")
+    conditions = _conditions(state, pack)
+    if conditions:
+        lines.append(conditions)
+    threads = open_threads(state)
+    if threads:
+        shown = threads[-MAX_THREADS:][::-1]
+        more = f" (and {len(threads) - len(shown)} more)" if len(threads) > len(shown) else ""
+        lines.append("- Open threads: " + "; ".join(clip(t, 80) for t in shown) + more + ".")
+    threats = pressing(state)
+    if threats:
+        named = [threats[0], *[t for t in threats[1:MAX_CLOCKS] if t.clock > 0]]
+        lines.append(_clock_line(named, r.moved))
+    return lines[:8]

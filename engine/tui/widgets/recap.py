@@ -1,0 +1,92 @@
+"""The "Previously..." panel: a short recap above the journal when a campaign is resumed.
+
+It shows what ``engine.recap.recap`` makes of the log, closes with Esc, a click or the first
+action taken, and ^R brings it back (rebuilt from the log as it is then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import re
+
+from rich.text import Text
+from textual import events
+from textual.widgets import Static
+
+from engine.content.loader import Pack
+from engine.recap import recap
+from engine.rules.state import CampaignState
+
+
+_MARKS = re.compile(r"\*\*(.+?)\*\*|(?<![\w])_(.+?)_(?![\w])")
+
+
+def styled(line: str) -> Text:
+    """One recap line for the screen: a list item's "- " as a bullet, ``**bold**`` and
+    ``_italic_`` as styles (the marks themselves dropped)."""
+    out = Text()
+    if line.startswith("- "):
+        out.append("• ", "bold")
+        line = line[2:]
+    at = 0
+    for m in _MARKS.finditer(line):
+        out.append(line[at:m.start()])
+        out.append(m.group(1) or m.group(2), "bold" if m.group(1) else "italic")
+        at = m.end()
+    out.append(line[at:])
+    return out
+
+
+class RecapPanel(Static):
+    """"Previously...": hidden until ``show_recap`` has something to say."""
+
+    DEFAULT_CSS = """
+    RecapPanel {
+        display: none;
+        height: auto;
+        max-height: 65%;
+        overflow-y: auto;
+        border: round $accent 70%;
+        border-title-color: $accent;
+        border-subtitle-color: $text-muted;
+        background: $surface;
+        padding: 0 1;
+    }
+    RecapPanel.-shown { display: block; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.lines: list[str] = []
+        """The recap's Markdown lines (the heading first), as last shown."""
+        self.border_subtitle = "Esc closes · ^R recap"
+
+    @property
+    def shown(self) -> bool:
+        """Whether the panel is on screen."""
+        return self.has_class("-shown")
+
+    def show_recap(self, events_: Iterable[dict[str, Any]], state: CampaignState,
+                   pack: Pack | None) -> bool:
+        """Build the recap from the log and show it; False (and hidden) if there is nothing
+        to recap yet."""
+        self.lines = recap(events_, state, pack)
+        if not self.lines:
+            self.dismiss()
+            return False
+        head, *rest = self.lines
+        self.border_title = head.replace("**", "")
+        self.update(Text("\n").join(styled(line) for line in rest))
+        self.add_class("-shown")
+        return True
+
+    def dismiss(self) -> None:
+        """Hide the panel (harmless when hidden)."""
+        self.remove_class("-shown")
+
+    def on_click(self, event: events.Click) -> None:
+        """A click closes it."""
+        event.stop()
+        self.dismiss()
