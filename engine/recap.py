@@ -140,15 +140,16 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str) -> _R
     for e in window:
         t = e.get("type")
         last = out.setbacks[-1] if out.setbacks else None
+        hero = f"{e['acting']}: " if e.get("acting") else ""  # in a party, whose turn
         if t == "Narrated" and e.get("by") == "player":
             fiction = str(e.get("text", ""))
-            out.left_off, out.result = f"“{clip(fiction, 70)}”", ""
+            out.left_off, out.result = f"{hero}“{clip(fiction, 70)}”", ""
         elif t == "MoveTriggered":
             move = e
             if last is not None:
                 last.open = False
             target = f" → {who(e['target'], e)}" if e.get("target") else ""
-            said = f"“{clip(fiction, 70)}”: " if fiction else ""
+            said = hero + (f"“{clip(fiction, 70)}”: " if fiction else "")
             out.left_off = f"{said}{e.get('name', e.get('move', ''))}{target}"
             out.result = ""
             fiction = ""
@@ -264,6 +265,9 @@ def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | N
         lines.append("- Open threads: " + "; ".join(clip(t, 80) for t in shown) + more + ".")
     threats = pressing(state)
     if threats:
-        named = [threats[0], *[t for t in threats[1:MAX_CLOCKS] if t.clock > 0]]
+        # the nearest to its doom, then those that moved lately, then any under way
+        rest = sorted(threats[1:], key=lambda t: (not r.moved.get(t.id), t.clock <= 0))
+        named = [threats[0], *[t for t in rest if r.moved.get(t.id) or t.clock > 0]]
+        named = named[:MAX_CLOCKS]
         lines.append(_clock_line(named, r.moved))
     return lines[:8]

@@ -14,7 +14,7 @@ from engine.campaigns import close_game, new_game, open_game
 from engine.cli import main
 from engine.game import Game
 from engine.recap import clip, first_sentence, open_threads, recap
-from engine.rules.state import CampaignState
+from engine.rules.state import CampaignState, Threat
 from engine.script import run_script
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "saves-v1"
@@ -151,6 +151,23 @@ def test_a_party_names_who_missed(saves: Path) -> None:
     ]
     text = _text(recap(events, state, pack))
     assert "✗ Bolt missed **Directly engage a threat** — Miss (4)" in text
+    assert "Where you left off: Bolt: Directly engage a threat — Miss (4)." in text
+
+
+def test_clocks_the_nearest_to_doom_then_the_one_that_moved(saves: Path) -> None:
+    game = open_game(saves, COW, read_only=True)
+    try:
+        state, pack = game.state.model_copy(deep=True), game.pack
+        events = list(game.store.events())
+    finally:
+        close_game(game)
+    state.threats["watch"] = Threat(id="watch", name="The Vigil's watch", size=4, clock=3,
+                                    steps=["a", "b", "The Vigil posts a man at your door."])
+    state.threats["idle"] = Threat(id="idle", name="An idle feud", size=8, clock=1)
+    line = next(x for x in recap(events, state, pack) if "Pressing" in x)
+    assert line.index("The Vigil's watch** 3/4, 1 step from its doom: The Vigil posts") \
+        < line.index("Silas Quill: A vendetta** 2/6")  # nearest first; then the one that moved
+    assert "An idle feud" not in line
 
 
 def test_open_threads_reads_both_shapes() -> None:
