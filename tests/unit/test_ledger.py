@@ -287,3 +287,63 @@ def test_a_script_keeps_the_ledger() -> None:
     assert [(f.text, f.about) for f in game.state.facts] == [("Tin might be a clone", ["tin"])]
     assert game.state.npcs["tin"].where == "at the lab"
     assert sum(e["type"] == "LedgerChanged" for e in events) == 10
+
+
+# ------------------------------------------------------------------ the GM's names and checks
+
+
+def test_the_gm_passes_its_names_to_ledger_effects_and_knows_open_threads() -> None:
+    game = new_game()
+    step = gm_move_step(game, "capture_someone")
+    names = step.push[0]["ctx"]["names"]
+    assert names["teammate"] == "Tin" and names["hero"] == "Nova" and "npc_id" not in names
+    from engine.gm.moves import PRECONDITIONS
+
+    assert not PRECONDITIONS["thread_open"](MASKS, game.state)
+    game.add_thread("Find the mole")
+    assert PRECONDITIONS["thread_open"](MASKS, game.state)
+    assert gm_move_step(game, "capture_someone").push[0]["ctx"]["names"]["thread"] == (
+        "Find the mole")
+    # the words come from the GM's names first ({threat} reads as the narration reads it)
+    item = {"effect": {"type": "thread", "text": "Stop {threat} before {thread} is moot"},
+            "ctx": {"names": {"threat": "Dusk's takeover"}}}
+    run_items(game, [item])
+    assert game.state.open_threads[-1].text == "Stop Dusk's takeover before Find the mole is moot"
+
+
+def test_validate_checks_the_words_of_ledger_effects(tmp_path: Path) -> None:
+    import yaml
+
+    from engine.checks import load_checked
+    from engine.errors import ContentError
+
+    dst = tmp_path / "masks"
+    shutil.copytree(ROOT / "content" / "masks", dst)
+    gm = yaml.safe_load((dst / "gm.yaml").read_text(encoding="utf-8"))
+    capture = next(m for m in gm["moves"] if m["id"] == "capture_someone")
+    capture["effects"].append({"type": "fact", "text": "{captor} took {teammate}"})
+    (dst / "gm.yaml").write_text(yaml.safe_dump(gm, sort_keys=False), encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_checked(dst)
+    assert any("moves.capture_someone.effects[" in p and "captor" in p
+               for p in err.value.problems)
+
+
+def test_the_ledger_survives_saving_and_reopening(tmp_path: Path) -> None:
+    script = {"campaign": {"system": "masks", "seed": 3,
+                           "hero": {"name": "Nova", "archetype": "signal_fire"},
+                           "npcs": [{"name": "Tin", "role": "teammate"}]},
+              "steps": [{"do": "add_thread", "text": "Find the mole"},
+                        {"do": "add_fact", "text": "Tin is a clone", "about": ["Tin", "Nova"]},
+                        {"do": "whereabouts", "npc": "Tin", "where": "at the lab"}]}
+    game = run_script(script, saves=tmp_path, content=[], campaign=None, emit=lambda e: None)
+    ledger, cid = game.ledger(), game.store.id  # type: ignore[attr-defined]
+    close_game(game)
+    again = open_game(tmp_path, cid)
+    try:
+        assert again.ledger() == ledger
+        assert again.ledger().facts[0].about == ("tin", "nova")
+        text = journal(again)
+        assert "🧵 New thread: Find the mole" in text and "📍 Tin is now at: at the lab" in text
+    finally:
+        close_game(again)
