@@ -19,7 +19,7 @@ from engine.content.loader import Pack
 from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces, entered_die
 from engine.errors import IllegalAction
 from engine.flow import MoveFlow
-from engine.gm import oracle, scenes
+from engine.gm import answers, oracle, scenes
 from engine.gm.moves import make_gm_move
 from engine.heroes import actor_id, hero_added, hero_problems, new_hero, validate_hero
 from engine.odds import percent
@@ -32,7 +32,7 @@ from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
 from engine.rules.state import CampaignState, Flow
-from engine.rules.types import EffectContext
+from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
 from engine.triggers import Matcher
 
 __all__ = ["CAMPAIGN", "DICE_MODES", "Edit", "Editable", "Game", "MemoryStore", "Persistence",
@@ -54,7 +54,7 @@ class Game(MoveFlow):
         self.store: Persistence = store or MemoryStore(state.model_dump(mode="json"))
         self.rules = ruleset_for(pack)
         self.matcher = Matcher(m for m in pack.moves.values() if not m.hidden)
-        self.interp = Interpreter(pack, self.rules, self._gm)
+        self.interp = Interpreter(pack, self.rules, self._gm, self._offer)
         self._events: list[dict[str, Any]] = []
         self._new_chunk = False
         self._saved: dict[str, Any] = state.model_dump(mode="json")
@@ -165,6 +165,10 @@ class Game(MoveFlow):
 
     def _gm(self, state: CampaignState, kind: str, ctx: EffectContext) -> Step:
         return make_gm_move(self.pack, state, kind, ctx, self.rules)
+
+    def _offer(self, state: CampaignState, spec: AnswerSpec, ctx: EffectContext
+               ) -> AnswerOffer:
+        return answers.offer(self.pack, state, spec, ctx)
 
     def _add_npc(self, name: str, role: str, note: str = "") -> str:
         if role not in self.pack.system.roles:
@@ -440,6 +444,24 @@ class Game(MoveFlow):
             raise IllegalAction(f"pick {want} (you picked {len(ids)})")
         with self._action("choose"):
             replacement = self.interp.answer(self.state, item, ids)
+            self._run(replacement + list(f.queue[1:]))
+        return self.last_events
+
+    # ------------------------------------------------------------------ the GM answers
+
+    def answer_text(self, text: str) -> list[dict[str, Any]]:
+        """Answer the pending question in your own words, instead of the GM's offer.
+
+        The ``answer`` prompt (a question a move let you ask) takes ``choose(["accept"])``
+        (the GM's offer, shown with how it was drawn), ``choose(["another"])`` (a new draw) or
+        this; the answer is journaled (``QuestionAnswered``) and recorded as a fact."""
+        self._require_stage("effects")
+        f = self.state.flow
+        assert f.prompt is not None
+        if f.prompt.get("kind") != "answer":
+            raise IllegalAction(f"no question is waiting for an answer: {self.pending_message}")
+        with self._action("own answer"):
+            replacement = self.interp.answer_own(self.state, f.prompt["item"], text)
             self._run(replacement + list(f.queue[1:]))
         return self.last_events
 
@@ -965,6 +987,9 @@ class Game(MoveFlow):
             return self.roll(None if value in (None, "roll") else list(value))
         if stage == "adjust":
             return self.adjust(None if value is None else str(value))
+        if (self.pending.kind == "answer" and isinstance(value, str)
+                and value not in ("accept", "another")):
+            return self.answer_text(value)
         ids = [value] if isinstance(value, str | int) else list(value)
         return self.choose([str(i) for i in ids])
 

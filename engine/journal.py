@@ -153,6 +153,11 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             return "Chosen: " + joined
         case "QuestionsAsked":
             return "Asked: " + " / ".join(e["questions"])
+        case "QuestionAnswered":
+            if e.get("by") == "player":
+                return f"? {e['question']} — {e['answer']} _(your answer)_"
+            drawn = f" _({e['drawn_from']})_" if e.get("drawn_from") else ""
+            return f"? {e['question']} — **{gm}:** {e['answer']}{drawn}"
         case "ConditionMarked":
             why = f" ({e['reason']})" if e.get("reason") else ""
             cond = _name(pack, "cond", e["condition"])

@@ -83,6 +83,9 @@ class Step(_Strict):
     dice: list[Face] | list[list[Face]] | None = None
     roll: bool | Annotated[int, Field(ge=-(10**9), le=10**9)] | None = None
     choose: AnswerId | list[AnswerId | list[AnswerId]] | None = None
+    answer: Text | list[Text] | None = None
+    """The questions a move let you ask, in order: ``accept`` the GM's offer, ``another``
+    (a new draw for the same question) or your own words; past the list, the GM's offer."""
     adjust: Text | list[Text] | None = None
     spend_team: Count | None = None
     stat: Text | None = None
@@ -131,6 +134,8 @@ STEP_KEYS = set(Step.model_fields)
 _EXPECTED = {
     "dice": "a list of whole numbers like [3, 5], or one list per roll like [[1, 2], [5, 6]]",
     "choose": "one entry per prompt, each an id or a list of ids, like [[\"1\", \"2\"], resist]",
+    "answer": ("one entry per offered answer: accept, another, or your own words, like"
+               " [accept, another, \"She works for Dusk\"]"),
     "roll": "true, false or the number you rolled",
     "params": "a mapping of names to whole numbers, e.g. {complexity: 2}",
     "stats": "a mapping of stat ids to whole numbers, e.g. {danger: 1, freak: 0}",
@@ -366,6 +371,7 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
     """Answer what the engine asks after a step, from the step's own keys (typed already)."""
     out: list[dict[str, Any]] = []
     answers = list(_as_list(step.get("choose")))
+    said = list(_as_list(step.get("answer")))
     adjusts = list(_as_list(step.get("adjust")))
     dice_rolls = _as_list(step.get("dice"))
     if dice_rolls and not isinstance(dice_rolls[0], list):
@@ -389,6 +395,11 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
                 "dice", "spend_team", "stat", "advantage", "declare", "params")}
         elif stage == "adjust":
             out += game.adjust(str(adjusts.pop(0)) if adjusts else None)
+        elif stage == "effects" and game.pending.kind == "answer":
+            # the GM offers an answer to an asked question: take the step's next word on it
+            word = str(said.pop(0)) if said else "accept"
+            out += (game.choose([word]) if word in ("accept", "another")
+                    else game.answer_text(word))
         elif stage == "effects":
             prompt = game.pending
             if not answers and step.get("auto"):
@@ -409,6 +420,8 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
                             " asks: does the content trigger moves in a loop?")
     if answers:
         raise IllegalAction(f"unused answers in 'choose': {answers}")
+    if said:
+        raise IllegalAction(f"unused answers in 'answer': {said} (no question was waiting)")
     return out
 
 

@@ -19,9 +19,20 @@ from engine.rules.base import Need, Ruleset, Step, effect_item, opt
 from engine.rules.state import HERO, CampaignState
 from engine.rules.threats import advance_threat, fill
 from engine.rules.threats import clock_step as clock_step  # re-exported: its old home
-from engine.rules.types import ChooseItem, EffectContext, Item, item_ctx
+from engine.rules.types import (
+    AnswerItem,
+    AnswerOffer,
+    AnswerSpec,
+    ChooseItem,
+    EffectContext,
+    Item,
+    answer_item,
+    item_ctx,
+)
 
 GMHook = Callable[[CampaignState, str, EffectContext], Step]
+AnswerHook = Callable[[CampaignState, AnswerSpec, EffectContext], AnswerOffer]
+"""The GM's offer for an asked question (engine/gm/answers.py ``offer``, bound to a pack)."""
 
 
 def outcome_for(move: s.Move, key: str) -> s.Outcome:
@@ -36,10 +47,13 @@ def outcome_for(move: s.Move, key: str) -> s.Outcome:
 class Interpreter:
     """Steps through queue items against one state, pack and ruleset."""
 
-    def __init__(self, pack: Pack, rules: Ruleset, gm: GMHook) -> None:
+    def __init__(self, pack: Pack, rules: Ruleset, gm: GMHook,
+                 answers: AnswerHook | None = None) -> None:
         self.pack = pack
         self.rules = rules
         self.gm = gm
+        self.answers = answers
+        """The GM's answers to asked questions (None: questions are asked, not answered)."""
 
     # ------------------------------------------------------------------ helpers
 
@@ -71,6 +85,8 @@ class Interpreter:
             return Step([ev.from_dict(item["emit"])])
         if "choose" in item:
             return _skip_if_all_disabled(self._choose_need(state, item))
+        if "answer" in item:
+            return self._answer_step(state, item)
         if "effect" not in item:
             raise IllegalAction(f"not an effect to apply: {sorted(item)}")
         eff = parse_effect(item["effect"])
@@ -310,6 +326,69 @@ class Interpreter:
         return Need("questions", f"{move.name}: ask {n}",
                     [opt(str(i), q) for i, q in enumerate(qs)], n, n)
 
+    def _answer_step(self, state: CampaignState, item: AnswerItem) -> Step | Need:
+        """An asked question: the GM draws its offer (kept in the item), then the player
+        accepts it, asks for another, or writes their own (``answer_own``)."""
+        spec = item["answer"]
+        ctx = item.get("ctx", {})
+        offer = spec.get("offer")
+        if offer is None:
+            if self.answers is None:
+                return Step()
+            drawn: AnswerItem = {"answer": {**spec, "offer": self.answers(state, spec, ctx)},
+                                 "ctx": ctx}
+            return Step(push=[drawn])
+        move = self.pack.moves[spec["move"]]
+        gm = self.pack.system.gm_title
+        need = Need("answer", spec["question"],
+                    [opt("accept", offer["text"], offer["drawn"]),
+                     opt("another", "Ask for another answer",
+                         f"the {gm} draws again from the tables")],
+                    title=f"{move.name}: the {gm} answers")
+        return need
+
+    def _answered(self, state: CampaignState, item: AnswerItem, text: str, drawn: str,
+                  by: str) -> list[Item]:
+        """The events that journal an answer and record it as a fact in the ledger."""
+        spec = item["answer"]
+        ctx = item.get("ctx", {})
+        out: list[Item] = [{"emit": ev.QuestionAnswered(
+            move=spec["move"], question=spec["question"], answer=text, drawn_from=drawn,
+            by=by).to_dict()}]
+        target = ctx.get("target")
+        about = [target] if target and target in state.actors else []
+        whose = ("your answer" if by == "player"
+                 else f"the {self.pack.system.gm_title}'s answer")
+        fact = ev.LedgerChanged(kind="fact", op="record", id=state.next_ledger_id("f"),
+                                text=f"{spec['question']} {text}", about=about,
+                                source=f"{self.pack.moves[spec['move']].name}: {whose}")
+        out.append({"emit": fact.to_dict()})
+        return out
+
+    def answer_own(self, state: CampaignState, item: Item, text: str) -> list[Item]:
+        """The items that replace an ``answer`` item when the player writes their own."""
+        if "answer" not in item:
+            raise IllegalAction("no question is waiting for an answer")
+        words = " ".join(text.split())
+        if not words:
+            raise IllegalAction("write an answer first")
+        return self._answered(state, item, words, "", "player")
+
+    def _answer_pick(self, state: CampaignState, item: AnswerItem, ids: list[str]
+                     ) -> list[Item]:
+        spec = item["answer"]
+        offer = spec.get("offer")
+        if offer is None:
+            raise IllegalAction("the GM has not offered an answer yet")
+        if ids == ["accept"]:
+            return self._answered(state, item, offer["text"], offer["drawn"], "gm")
+        if ids == ["another"]:
+            again: AnswerItem = {"answer": {
+                "move": spec["move"], "question": spec["question"], "draw": spec["draw"] + 1,
+                "seen": [*spec.get("seen", []), offer["text"]]}, "ctx": item.get("ctx", {})}
+            return [again]
+        raise IllegalAction("accept the answer, or ask for another")
+
     def _e_gm_move(self, state: CampaignState, eff: s.GMMove, ctx: EffectContext) -> Step:
         return self.gm(state, eff.kind, ctx)
 
@@ -424,6 +503,13 @@ class Interpreter:
 
     # ------------------------------------------------------------------ answers
 
+    def answer_items(self, move: str, questions: Sequence[str], ctx: EffectContext
+                     ) -> list[Item]:
+        """One ``answer`` item per asked question (none when no GM answers)."""
+        if self.answers is None:
+            return []
+        return [answer_item(move, q, ctx) for q in questions]
+
     def answer(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
         """The items that replace ``item`` once the player picked ``ids``."""
         ctx = item_ctx(item)
@@ -440,6 +526,8 @@ class Interpreter:
                 out += [effect_item(e, {**ctx, "source": f"{move.name}: {o.text}"})
                         for e in o.effects]
             return out
+        if "answer" in item:
+            return self._answer_pick(state, item, ids)
         if "effect" not in item:
             raise IllegalAction(f"nothing to answer for {sorted(item)}")
         eff = parse_effect(item["effect"])
@@ -474,8 +562,10 @@ class Interpreter:
                 ]
             case "ask":
                 qs = self.pack.moves[ctx["move"]].questions
+                asked = [qs[int(i)] for i in ids]
                 return [{"emit": ev.QuestionsAsked(move=ctx["move"],
-                                                   questions=[qs[int(i)] for i in ids]).to_dict()}]
+                                                   questions=asked).to_dict()},
+                        *self.answer_items(ctx["move"], asked, ctx)]
             case "rule":
                 return self.rules.rule_answer(state, eff, ctx, ids)
         raise IllegalAction(f"nothing to answer for {eff.type}")

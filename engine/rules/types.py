@@ -141,8 +141,42 @@ class RollStageItem(TypedDict):
     roll_stage: RollStage
 
 
-Item = EffectItem | ChooseItem | EmitItem | TriggerItem | RollStageItem
+class AnswerOffer(TypedDict):
+    """An answer the GM offers to a question: its words, and how it was drawn."""
+
+    text: str
+    drawn: str
+    """How: "meaning: betray + a mentor (quietly); present: Dusk Meridian"."""
+
+
+class AnswerSpec(TypedDict):
+    """A question a move let the player ask, waiting for its answer (engine/gm/answers.py)."""
+
+    move: str
+    question: str
+    draw: int
+    """Which draw this is: 0 the first offer, one more for each "another"."""
+    offer: NotRequired[AnswerOffer]
+    """The GM's offer, once drawn (kept so a save resumes with the same offer)."""
+    seen: NotRequired[list[str]]
+    """The offers already turned down: another draw differs from them."""
+
+
+@final
+class AnswerItem(TypedDict):
+    """A question to answer: the GM offers, the player accepts, asks another or writes."""
+
+    answer: AnswerSpec
+    ctx: NotRequired[EffectContext]
+
+
+Item = EffectItem | ChooseItem | EmitItem | TriggerItem | RollStageItem | AnswerItem
 """A unit of pending work in the flow queue."""
+
+
+def answer_item(move: str, question: str, ctx: EffectContext) -> AnswerItem:
+    """A question asked from ``move``, waiting for the GM's offer (its first draw)."""
+    return {"answer": {"move": move, "question": question, "draw": 0}, "ctx": ctx}
 
 
 def item_ctx(item: Item) -> EffectContext:

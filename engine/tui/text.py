@@ -145,7 +145,7 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
         return indent(out)
     if t == "OutcomeReached":
         return indent(inline(line, FG))
-    if t in ("OptionsChosen", "QuestionsAsked"):
+    if t in ("OptionsChosen", "QuestionsAsked", "QuestionAnswered"):
         return indent(inline("✔ " + line, GOOD))
     if t in ("SceneEnded", "SessionEnded"):
         return inline(line, DIM)

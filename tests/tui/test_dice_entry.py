@@ -13,6 +13,7 @@ from textual.widgets import Input, OptionList
 
 from engine.campaigns import close_game, new_game, open_game
 from engine.tui.app import SidekickApp
+from engine.tui.screens.answer import AnswerDialog
 from engine.tui.screens.dialogs import ChoiceDialog
 from engine.tui.screens.gm_dialogs import (
     FramedSceneDialog,
@@ -249,6 +250,9 @@ async def test_the_seeds_order_in_the_app_questions_then_dice(saves: Path, app_f
         assert isinstance(app.screen, ChoiceDialog)  # the question comes first
         assert game.pending.kind == "questions" and game.pending.max == 2
         await pilot.press("space", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, AnswerDialog)  # the Magistrate answers it: accept
+        await pilot.press("a")
         await settle(pilot)
         assert game.flow.stage == "roll"
         asked = [e for e in game.store.events() if e["type"] == "QuestionsAsked"]

@@ -109,6 +109,9 @@ def test_get_your_bearings_asks_its_question_before_the_roll(cow: Pack) -> None:
         game.roll([4, 4])
     events = game.choose(["3"])
     assert of(events, "QuestionsAsked")[0]["questions"] == ["Which way should I avoid?"]
+    assert game.pending.kind == "answer"  # the Magistrate answers it, before the roll
+    events += game.choose(["accept"])
+    assert of(events, "QuestionAnswered")[0]["question"] == "Which way should I avoid?"
     assert game.state.flow.stage == "roll"
     events = game.roll([4, 4])  # 8: weak hit, no further question
     assert not of(events, "QuestionsAsked")
@@ -122,6 +125,8 @@ def test_get_your_bearings_second_question_when_connected_here(cow: Pack) -> Non
     assert (game.pending.min, game.pending.max) == (1, 2)
     assert "Copperkettle" in game.pending.message
     game.choose(["0", "4"])
+    game.choose(["accept"])
+    game.choose(["accept"])
     game.roll([6, 6])  # 12: one more after the roll
     assert game.pending.kind == "questions" and game.pending.max == 1
 

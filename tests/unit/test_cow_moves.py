@@ -80,10 +80,13 @@ def roll(game: Game, move: str, faces: list[int], target: str | None = None,
 
 
 def pick(game: Game, *answers: Any) -> list[dict[str, Any]]:
-    """Answer the open prompts in order (an id, or a list of ids)."""
+    """Answer the open prompts in order (an id, or a list of ids); the Magistrate's answers
+    to asked questions are accepted as they come (tests/unit/test_gm_answers.py checks them)."""
     out: list[dict[str, Any]] = []
     for a in answers:
         out += game.choose(a if isinstance(a, list) else [a])
+        while game.state.flow.stage == "effects" and game.pending.kind == "answer":
+            out += game.choose(["accept"])
     return out
 
 

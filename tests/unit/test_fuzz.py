@@ -58,6 +58,10 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
         "choose": st.lists(st.one_of(ids, st.lists(ids, max_size=3), st.integers(0, 5)),
                            max_size=3),
         "adjust": st.one_of(ids, st.lists(ids, max_size=2)),
+        "answer": st.one_of(
+            st.sampled_from(["accept", "another", "She works for Dusk"]), st.text(max_size=12),
+            st.lists(st.one_of(st.sampled_from(["accept", "another"]), st.text(max_size=8)),
+                     max_size=3)),
         "spend_team": st.integers(0, 3), "stat": ids,
         "advantage": st.sampled_from(["advantage", "disadvantage", "none", "sideways"]),
         "params": st.dictionaries(st.sampled_from(["complexity", "x"]), st.integers(-2, 12),

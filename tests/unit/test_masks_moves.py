@@ -319,6 +319,7 @@ def test_assess_asks_questions_and_gives_ongoing(new_game: NewGame, h: Any, mask
     with pytest.raises(IllegalAction):
         game.choose([str(i) for i in range(count + 1)])
     events = game.choose([str(i) for i in range(count)])
+    events += h.settle(game)  # accept the GM's answers
     [asked] = h.of(events, "QuestionsAsked")
     assert asked["questions"] == qs[:count]
     [bonus] = h.of(events, "BonusAdded")

@@ -51,6 +51,8 @@ def test_old_save_resumes_mid_choice(saves: Path, cid: str) -> None:
         assert prompt.context["roll"]["band"] == "weak_hit"
         hero_name = game.state.hero.name
         game.choose(["1"])
+        assert game.pending.kind == "answer"  # the GM (new since format 1) answers it
+        game.choose(["accept"])
         assert game.pending.kind == "fiction"
         journal = "\n".join(render_all(game.store.events(), game.pack))
         assert hero_name in journal
@@ -88,6 +90,7 @@ def test_old_save_plays_on_and_reopens(saves: Path, cid: str) -> None:
     game = _open(saves, cid)
     try:
         game.choose(["2"])
+        game.choose(["accept"])
         game.describe("I take a breath and look for the way forward")
         move = next(m for m in game.available_moves() if m.roll is not None and m.target == "none")
         game.choose_move(move.id)

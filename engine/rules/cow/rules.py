@@ -67,7 +67,7 @@ from engine.rules.cow.view import city_sheet
 from engine.rules.sheet import Section
 from engine.rules.state import CampaignState
 from engine.rules.threats import threat_event
-from engine.rules.types import EffectContext, Modifier, RollDict
+from engine.rules.types import EffectContext, Modifier, RollDict, answer_item
 
 
 def _heat(pack: Pack, state: CampaignState) -> tuple[int, int]:
@@ -923,7 +923,9 @@ class CityRules(FactionRules):
         move = self.pack.moves[str(ctx.get("move"))]
         if args.get("pick") is not None:
             qs = [move.questions[int(i)] for i in str(args["pick"]).split(",") if i != ""]
-            return Step([ev.QuestionsAsked(move=move.id, questions=qs)])
+            # the Magistrate answers each (engine/gm/answers.py), before the roll
+            return Step([ev.QuestionsAsked(move=move.id, questions=qs)],
+                        push=[answer_item(move.id, q, ctx) for q in qs])
         conns = self.connections_here(state, move)
         here = self.scene_neighborhood(state)
         if conns:

@@ -27,6 +27,7 @@ from engine.game import Game
 from engine.journal import result_label, spotlight
 from engine.tui.commands import PlayCommands
 from engine.tui.messages import MenuPicked, RollCommand
+from engine.tui.screens.answer import OWN, AnswerDialog
 from engine.tui.screens.dialogs import (
     AddNpcDialog,
     ChoiceDialog,
@@ -593,7 +594,13 @@ class PlayScreen(Screen[None]):
         """Open the dialog for the pending choice (choose N, pick one, questions, battle)."""
         self.push_dialog(self._choice_dialog)
 
-    def _choice_dialog(self) -> ChoiceDialog | None:
+    def _answer(self, value: Any) -> str | None:
+        """The answer dialog's choice: accept, another, or (OWN, your words)."""
+        if isinstance(value, tuple) and value[0] == OWN:
+            return self._submit(self.game.answer_text, str(value[1]))
+        return self._submit(self.game.choose, [str(value)])
+
+    def _choice_dialog(self) -> Dialog | None:
         p = self.game.pending
         if p.kind in FLOW_KINDS:
             return None
@@ -611,6 +618,8 @@ class PlayScreen(Screen[None]):
             title = move.name if move else ctx["move"]["name"] if "move" in ctx else "Choose"
         title = p.context.get("title") or ("Questions to ask" if p.kind == "questions" else title)
         message = self._recent_outcome(ctx)
+        if p.kind == "answer":  # the GM offers an answer to an asked question
+            return AnswerDialog(title, p.message, p.options, self._answer, before=message)
         message.append(p.message, "bold " + FG)
         return ChoiceDialog(title, message, p.options, p.min, p.max,
                             lambda ids: self._submit(self.game.choose, ids))
