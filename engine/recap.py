@@ -53,6 +53,8 @@ class _Reading:
     stakes: str = ""
     """The stakes of the latest scene that had any."""
     acted: bool = False
+    session_ended: bool = False
+    """The session closed after the last scene."""
     left_off: str = ""
     result: str = ""
     """The result of the roll where play stopped ("Weak hit (8)"), if any."""
@@ -72,8 +74,11 @@ def clip(text: str, limit: int = CLIP) -> str:
 
 def first_sentence(text: str) -> str:
     """The first sentence of ``text`` (all of it when it is one), clipped."""
-    parts = _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)
-    return clip(parts[0], 100)
+    text = " ".join(text.split())
+    first = _SENTENCE_END.split(text, maxsplit=1)[0]
+    if first.count('"') % 2 or first.count("“") > first.count("”"):
+        first = text  # the sentence ends inside a quotation: no cut there
+    return clip(first, 100)
 
 
 def open_threads(state: CampaignState) -> list[str]:
@@ -101,7 +106,8 @@ def pressing(state: CampaignState) -> list[Threat]:
     return sorted(active, key=lambda t: (t.size - t.clock, -t.clock / max(t.size, 1), t.name))
 
 
-def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str) -> _Reading:
+def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
+          end_move: str | None = None) -> _Reading:
     """One pass over the log: the last scene, the stakes, where play stopped, and the
     setbacks and clock moves of the last two scenes."""
     names = {a.id: a.name for a in state.actors.values()}
@@ -126,6 +132,8 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str) -> _R
                 out.stakes = str(e["stakes"])
             continue
         current.append(e)
+        if t in ("SessionEnded", "SessionStarted"):
+            out.session_ended = t == "SessionEnded"
         if t in ACTED or (t == "Narrated" and e.get("by") == "player"):
             out.acted = True
     window += current
@@ -144,6 +152,9 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str) -> _R
         if t == "Narrated" and e.get("by") == "player":
             fiction = str(e.get("text", ""))
             out.left_off, out.result = f"{hero}“{clip(fiction, 70)}”", ""
+        elif t == "MoveTriggered" and end_move and e.get("move") == end_move:
+            move = None  # the session's closing move: the scene line says the session ended
+            fiction = ""
         elif t == "MoveTriggered":
             move = e
             if last is not None:
@@ -234,13 +245,15 @@ def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | N
     empty list when nothing has been played yet. The first line is the heading; the others
     are list items."""
     gm = pack.system.gm_title if pack is not None else "GM"
-    r = _read(events, state, gm)
+    r = _read(events, state, gm, pack.system.session.end_move if pack is not None else None)
     if not r.acted:
         return []
     lines = [f"**Previously on {state.name}** (session {max(state.session, 1)})"]
     if r.scene is not None:
         head = f"Scene {r.scene.get('number', state.scene.number)}: {scene_heading(r.scene)}"
         ended = "" if state.scene.open else " (it has ended)"
+        if r.session_ended:
+            head, ended = f"Session {state.session} ended after {head[:1].lower()}{head[1:]}", ""
         stakes = str(r.scene.get("stakes") or "")
         if stakes:
             head += f"{ended}. At stake: _{clip(stakes)}_"
