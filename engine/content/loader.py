@@ -42,6 +42,7 @@ class Pack:
     gm_moves: list[s.GMMoveDef] = field(default_factory=list)
     tables: dict[str, s.Table] = field(default_factory=dict)
     gm: s.GMPack = field(default_factory=s.GMPack)
+    narration: s.NarrationPack = field(default_factory=s.NarrationPack)
 
     @property
     def id(self) -> str:
@@ -211,6 +212,18 @@ def _line_of(node: yaml.Node | None, loc: Iterable[Any]) -> int | None:
     return line
 
 
+def _node_at(node: yaml.Node | None, loc: Iterable[Any]) -> yaml.Node | None:
+    """The node at ``loc`` under ``node``, if the whole path is found."""
+    for key in loc:
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == key), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
+            node = node.value[key] if 0 <= key < len(node.value) else None
+        else:
+            return None
+    return node
+
+
 def _key_path(loc: Iterable[Any]) -> str:
     out = ""
     for part in loc:
@@ -241,7 +254,7 @@ def _clean_loc(loc: tuple[Any, ...]) -> list[Any]:
         "mark_condition", "clear_condition", "shift_labels", "shift_label", "take_influence",
         "give_influence", "cancel_influence", "track", "hold", "forward", "ongoing", "ask",
         "gm_move", "trigger_move", "taken_out", "lock_label", "flag", "advance", "clock", "note",
-        "thread", "fact", "whereabouts", "one_of", "rule",
+        "one_of", "rule",
     }
     return [p for p in loc if not (isinstance(p, str) and p in effect_tags)]
 
@@ -436,7 +449,7 @@ def itertools_pairwise(items: list[Any]) -> Iterator[tuple[Any, Any]]:
 # ------------------------------------------------------------------ what play would trip on
 
 GM_NAMES = frozenset({"hero", "location", "npc", "threat", "adult", "villain", "teammate",
-                      "bystander", "thread"})
+                      "bystander"})
 """Placeholders a GM move's narration may use (besides the system's roles)."""
 THREAT_NAMES = frozenset({"hero", "villain"})
 """Placeholders a threat's steps and doom may use."""
@@ -477,9 +490,6 @@ def _template_sites(pack: Pack) -> Iterator[tuple[str, str, str, frozenset[str]]
     for g in pack.gm_moves:
         for i, text in enumerate(g.narration):
             yield "gm.yaml", f"moves.{g.id}.narration[{i}]", text, gm_names
-        for i, eff in enumerate(g.effects):  # the ledger's words (thread, fact, whereabouts)
-            if isinstance(eff, s.OpenThread | s.RecordFact | s.Whereabouts):
-                yield "gm.yaml", f"moves.{g.id}.effects[{i}].text", eff.text, gm_names
     for th in pack.gm.threats:
         for i, text in enumerate(th.steps):
             yield "gm.yaml", f"threats.{th.id}.steps[{i}]", text, THREAT_NAMES
@@ -488,6 +498,48 @@ def _template_sites(pack: Pack) -> Iterator[tuple[str, str, str, frozenset[str]]
     if openings is not None:
         for i, e in enumerate(openings.entries):
             yield "tables.yaml", f"scene_openings.entries[{i}].text", e.text, OPENING_NAMES
+
+
+NARRATION_FILE = "narration.yaml"
+THREAT_WORDS_NAMES = {"named": frozenset({"villain"}), "plain": frozenset()}
+"""Placeholders a threat's words in ``narration.yaml`` may use."""
+
+
+def narration_problems(pack: Pack) -> list[str]:
+    """Problems in ``narration.yaml``: GM move and threat ids the pack does not have, and
+    templates the GM cannot fill; each as ``narration.yaml:LINE: key.path: message``."""
+    node: list[yaml.Node | None] = []
+
+    def at(loc: Loc, message: str) -> str:
+        if not node:  # parsed again only when there is something to report
+            node.append(yaml_node(pack.path / NARRATION_FILE))
+        line = _line_of(node[0], loc)
+        parent = _node_at(node[0], loc[:-1])
+        if isinstance(parent, yaml.MappingNode):  # a key: its own line, not its value's
+            line = next((k.start_mark.line + 1 for k, _v in parent.value
+                         if k.value == loc[-1]), line)
+        return f"{NARRATION_FILE}{f':{line}' if line else ''}: {_key_path(loc)}: {message}"
+
+    problems: list[str] = []
+    gm_ids = [g.id for g in pack.gm_moves]
+    gm_names = GM_NAMES | set(pack.system.roles)
+    for mid, parts in pack.narration.moves.items():
+        if mid not in gm_ids:
+            problems.append(at(("moves", mid), f"unknown GM move {mid!r} (gm.yaml has:"
+                                               f" {', '.join(sorted(gm_ids)) or 'none'})"))
+        for slot in ("open", "act", "stake"):
+            for i, text in enumerate(getattr(parts, slot)):
+                problems += [at(("moves", mid, slot, i), p)
+                             for p in template_problems(text, gm_names)]
+    threat_ids = [t.id for t in pack.gm.threats]
+    for tid, words in pack.narration.threats.items():
+        if tid not in threat_ids:
+            problems.append(at(("threats", tid), f"unknown threat {tid!r} (gm.yaml has:"
+                                                 f" {', '.join(sorted(threat_ids)) or 'none'})"))
+        for slot, known in THREAT_WORDS_NAMES.items():
+            problems += [at(("threats", tid, slot), p)
+                         for p in template_problems(getattr(words, slot), known)]
+    return problems
 
 
 def _triggers_of(move: s.Move) -> set[str]:
@@ -546,6 +598,7 @@ def play_checks(pack: Pack) -> list[str]:
                         f" {' -> '.join(loop)} (trigger_move effects)")
     for file, where, text, known in _template_sites(pack):
         problems += [f"{file}: {where}: {p}" for p in template_problems(text, known)]
+    problems += narration_problems(pack)
 
     def dice(where: str, notation: str, advantage: bool) -> None:
         try:
@@ -763,6 +816,7 @@ _FILES: dict[str, type[BaseModel]] = {
     "moves.yaml": s.MovesPack,
     "gm.yaml": s.GMPack,
     "tables.yaml": s.TablesPack,
+    "narration.yaml": s.NarrationPack,
 }
 
 
@@ -806,6 +860,7 @@ def load_pack(path: Path | str, *, check: bool = True,
         gm_moves=list(gm.moves) if gm else [],
         tables={t.id: t for t in tables.tables} if tables else {},
         gm=gm or s.GMPack(),
+        narration=parsed.get("narration.yaml") or s.NarrationPack(),
     )
     if check:
         problems = [f"{path}/{p}" for p in cross_check(pack)]

@@ -483,6 +483,33 @@ class GMMoveDef(Model):
     effects: list[Effect] = Field(default_factory=list)
 
 
+class NarrationParts(Model):
+    """A GM move's narration built from parts: one opener, one act and one stake, joined.
+
+    Empty strings are allowed in ``open`` and ``stake`` (no opener, no stake). Every
+    combination must read as a line; the GM avoids combinations it used recently."""
+
+    open: list[str] = Field(default_factory=lambda: [""],
+                            description="Openers: a lead-in, an address, or nothing.")
+    act: list[str] = Field(min_length=1, description="What happens, the heart of the line.")
+    stake: list[str] = Field(default_factory=lambda: [""],
+                             description="What it means or costs: a closing sentence, or nothing.")
+
+
+class ThreatWords(Model):
+    """How a threat reads inside a sentence (``{threat}``)."""
+
+    named: str = Field("", description="With its villain: \"{villain}'s takeover\".")
+    plain: str = Field(description="With no one named behind it: \"the takeover\".")
+
+
+class NarrationPack(Model):
+    """The ``narration.yaml`` of a pack: GM move id -> parts, threat id -> words."""
+
+    moves: dict[str, NarrationParts] = Field(default_factory=dict)
+    threats: dict[str, ThreatWords] = Field(default_factory=dict)
+
+
 class TableEntry(Model):
     """One row of a table; ``weight`` makes it more likely; ``effects`` apply when drawn."""
 

@@ -7,6 +7,8 @@ the narration from the scene's own names, and says why it chose what it chose. P
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +17,7 @@ from engine.content.loader import Pack
 from engine.rules import events as ev
 from engine.rules import ruleset_class
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
-from engine.rules.state import Actor, CampaignState
+from engine.rules.state import Actor, CampaignState, Threat
 from engine.rules.threats import fill
 from engine.rules.types import EffectContext
 
@@ -35,7 +37,6 @@ PRECONDITIONS: dict[str, Precondition] = {
     "hero_not_taken_out": lambda p, st: not st.hero.taken_out,
     "npc_present": lambda p, st: bool(_present(st)),
     "threat_active": lambda p, st: any(t.active for t in st.threats.values()),
-    "thread_open": lambda p, st: bool(st.open_threads),
     "hero_has_condition": lambda p, st: bool(st.hero.conditions),
 }
 """Preconditions every system may use. ``<role>_present`` holds for each of the pack's roles;
@@ -128,10 +129,87 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
         names[focus.role] = focus.name
     active = [t for t in state.threats.values() if t.active]
     if active:
-        names["threat"] = max(active, key=lambda t: t.clock / t.size).name
-    if state.open_threads:  # the newest open thread of the ledger (precondition thread_open)
-        names["thread"] = state.open_threads[-1].text
+        names["threat"] = threat_words(pack, state, max(active, key=lambda t: t.clock / t.size))
     return names
+
+
+# ------------------------------------------------------------------ how a line is composed
+
+_COPY = re.compile(r"_\d+$")
+_ARTICLE = re.compile(r"^(The|A|An) (?=\S)")
+
+
+def threat_words(pack: Pack, state: CampaignState, threat: Threat) -> str:
+    """How ``threat`` reads inside a sentence: its words from ``narration.yaml`` ("Dusk
+    Meridian's takeover", "the rising tide"), else its name made to fit ("Dusk Meridian:
+    the takeover" reads "Dusk Meridian's takeover"; a leading article in lower case)."""
+    villain = state.actors[threat.npc].name if threat.npc in state.actors else ""
+    tdef = next((t for t in pack.gm.threats if t.id == _COPY.sub("", threat.id)
+                 or t.id == threat.id), None)
+    words = pack.narration.threats.get(tdef.id) if tdef is not None else None
+    if tdef is not None and words is not None \
+            and threat.name in (tdef.name, f"{villain}: {tdef.name}"):
+        if villain and words.named:
+            return fill(words.named, {"villain": villain})
+        return words.plain
+    name = threat.name
+    if villain and name.startswith(f"{villain}: "):
+        rest = name[len(villain) + 2:]
+        article = re.match(r"(?i)(the|a|an) ", rest)
+        return f"{villain}'s {rest[article.end():]}" if article else rest
+    return _ARTICLE.sub(lambda m: m.group(1).lower() + " ", name)
+
+
+LINE_MEMORY = ev.GM_LINE_MEMORY
+"""GM moves within which a line is never said twice (when the move has lines enough)."""
+
+
+def lines(pack: Pack, move: s.GMMoveDef) -> list[tuple[str, str]]:
+    """Every line ``move`` can say, as (key, template): composed from its parts in
+    ``narration.yaml`` (key ``"open.act.stake"``, indices), else its whole ``narration`` lines
+    in ``gm.yaml`` (key ``"i"``)."""
+    parts = pack.narration.moves.get(move.id)
+    if parts is None:
+        return [(str(i), text) for i, text in enumerate(move.narration)]
+    out: list[tuple[str, str]] = []
+    for (i, o), (j, a), (k, st) in itertools.product(
+            enumerate(parts.open), enumerate(parts.act), enumerate(parts.stake)):
+        text = " ".join(x.strip() for x in (o, a, st) if x.strip())
+        out.append((f"{i}.{j}.{k}", text))
+    return out
+
+
+def _template(pack: Pack, line_key: str) -> str:
+    """The template behind a remembered ``move:key`` ("" if the content no longer has it)."""
+    mid, _, key = line_key.partition(":")
+    move = next((m for m in pack.gm_moves if m.id == mid), None)
+    if move is None:
+        return ""
+    return dict(lines(pack, move)).get(key, "")
+
+
+def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[str, str]:
+    """The line the GM says for ``move``, as (key, template): never one said in the last
+    ``LINE_MEMORY`` GM moves while another is left; among the rest, the ones sharing the fewest
+    parts with the move's recent lines, and not opening on the hero's name twice running."""
+    options = lines(pack, move)
+    recent = state.gm_lines[-(LINE_MEMORY - 1):] if LINE_MEMORY > 1 else []
+    age = {k: n for n, k in enumerate(reversed(recent))}  # 0: the line just said
+    mine = [k.partition(":")[2].split(".") for k in recent if k.startswith(f"{move.id}:")]
+    used = [{p[slot] for p in mine if len(p) == 3} for slot in range(3)]
+    hero_last = any(_template(pack, k).startswith("{hero}") for k in recent[-2:])
+
+    def cost(option: tuple[str, str]) -> tuple[int, int]:
+        key, text = option
+        said = age.get(f"{move.id}:{key}")
+        if said is not None:  # said already: only when nothing else is left, the oldest first
+            return 1, LINE_MEMORY - said
+        shared = sum(1 for slot, i in enumerate(key.split(".")) if slot < 3 and i in used[slot])
+        return 0, shared + (2 if hero_last and text.startswith("{hero}") else 0)
+
+    best = min(cost(o) for o in options)
+    pool = [o for o in options if cost(o) == best]
+    return gm_random(state, f"line:{move.id}").choice(pool)
 
 
 def occasion(pack: Pack, ctx: EffectContext) -> str:
@@ -165,19 +243,17 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     rng = gm_random(state, f"gm:{kind}")
     move = rng.choices(options, weights=weights, k=1)[0]
     names = _names(pack, state, move, rules)
-    fresh = [i for i in range(len(move.narration))
-             if f"{move.id}:{i}" not in state.gm_lines] or list(range(len(move.narration)))
-    index = rng.choice(fresh)
-    text = fill(move.narration[index], names)
+    line_key, template = choose_line(pack, state, move)
+    text = fill(template, names)
     why = occasion(pack, ctx)
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
-                               template=index)])
+                               template=int(line_key) if line_key.isdigit() else 0,
+                               line="" if line_key.isdigit() else line_key)])
     sub_ctx: EffectContext = {
         "source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
         "target": names.get("npc_id") or None,
-        "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text},
-        "names": {k: str(v) for k, v in names.items() if k != "npc_id"}}
+        "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text}}
     step.push = [effect_item(e, sub_ctx) for e in move.effects]
     return step

@@ -260,19 +260,6 @@ class QuestionsAsked(Event):
     questions: list[str]
 
 
-@event
-@dataclass(frozen=True, slots=True)
-class QuestionAnswered(Event):
-    """One asked question answered: ``by`` the GM (its offer accepted, drawn as
-    ``drawn_from`` says) or the player (their own words)."""
-
-    move: str
-    question: str
-    answer: str
-    drawn_from: str = ""
-    by: str = "gm"
-
-
 # ------------------------------------------------------------------ hero and NPCs
 
 
@@ -669,12 +656,21 @@ class GMMoveMade(Event):
     text: str
     reason: str = ""
     template: int = 0
+    line: str = ""
+    """Which parts of the move's ``narration.yaml`` made the line ("open.act.stake" indices);
+    empty for a whole line of ``gm.yaml`` (``template``)."""
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("line",)
+
+
+GM_LINE_MEMORY = 40
+"""GM lines remembered (``state.gm_lines``): none is said again within this many GM moves."""
 
 
 @applier("GMMoveMade")
 def _gm_move(state: CampaignState, ev: GMMoveMade) -> None:
     state.gm_recent = [*state.gm_recent[-5:], ev.move]
-    state.gm_lines = [*state.gm_lines[-23:], f"{ev.move}:{ev.template}"]
+    said = f"{ev.move}:{ev.line or ev.template}"
+    state.gm_lines = [*state.gm_lines[-(GM_LINE_MEMORY - 1):], said]
     state.scene.quiet = 0
 
 
