@@ -447,6 +447,12 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
         if saves is None:
             raise ScriptError("--campaign needs a save folder (not --dry-run)")
         game = open_game(saves, campaign, content)
+        if journal:  # "Previously...": where the campaign stood, before the new steps
+            from engine.recap import recap
+
+            lines = recap(game.store.events(markers=True), game.state, game.pack)
+            for line in [*lines, ""] if lines else []:
+                emit({"type": "JournalLine", "text": line})
     elif spec is not None:
         cs = parse_campaign(spec)
         npcs = [(n.name, n.role, n.note) for n in cs.npcs]
