@@ -254,7 +254,7 @@ def _clean_loc(loc: tuple[Any, ...]) -> list[Any]:
         "mark_condition", "clear_condition", "shift_labels", "shift_label", "take_influence",
         "give_influence", "cancel_influence", "track", "hold", "forward", "ongoing", "ask",
         "gm_move", "trigger_move", "taken_out", "lock_label", "flag", "advance", "clock", "note",
-        "one_of", "rule",
+        "thread", "fact", "whereabouts", "one_of", "rule",
     }
     return [p for p in loc if not (isinstance(p, str) and p in effect_tags)]
 
@@ -449,7 +449,7 @@ def itertools_pairwise(items: list[Any]) -> Iterator[tuple[Any, Any]]:
 # ------------------------------------------------------------------ what play would trip on
 
 GM_NAMES = frozenset({"hero", "location", "npc", "threat", "adult", "villain", "teammate",
-                      "bystander"})
+                      "bystander", "thread"})
 """Placeholders a GM move's narration may use (besides the system's roles)."""
 THREAT_NAMES = frozenset({"hero", "villain"})
 """Placeholders a threat's steps and doom may use."""
@@ -490,6 +490,9 @@ def _template_sites(pack: Pack) -> Iterator[tuple[str, str, str, frozenset[str]]
     for g in pack.gm_moves:
         for i, text in enumerate(g.narration):
             yield "gm.yaml", f"moves.{g.id}.narration[{i}]", text, gm_names
+        for i, eff in enumerate(g.effects):  # the ledger's words (thread, fact, whereabouts)
+            if isinstance(eff, s.OpenThread | s.RecordFact | s.Whereabouts):
+                yield "gm.yaml", f"moves.{g.id}.effects[{i}].text", eff.text, gm_names
     for th in pack.gm.threats:
         for i, text in enumerate(th.steps):
             yield "gm.yaml", f"threats.{th.id}.steps[{i}]", text, THREAT_NAMES

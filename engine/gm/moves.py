@@ -37,6 +37,7 @@ PRECONDITIONS: dict[str, Precondition] = {
     "hero_not_taken_out": lambda p, st: not st.hero.taken_out,
     "npc_present": lambda p, st: bool(_present(st)),
     "threat_active": lambda p, st: any(t.active for t in st.threats.values()),
+    "thread_open": lambda p, st: bool(st.open_threads),
     "hero_has_condition": lambda p, st: bool(st.hero.conditions),
 }
 """Preconditions every system may use. ``<role>_present`` holds for each of the pack's roles;
@@ -130,6 +131,8 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
     active = [t for t in state.threats.values() if t.active]
     if active:
         names["threat"] = threat_words(pack, state, max(active, key=lambda t: t.clock / t.size))
+    if state.open_threads:  # the newest open thread of the ledger (precondition thread_open)
+        names["thread"] = state.open_threads[-1].text
     return names
 
 
@@ -254,6 +257,7 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     sub_ctx: EffectContext = {
         "source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
         "target": names.get("npc_id") or None,
-        "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text}}
+        "gm": {"move": move.id, "name": move.name, "kind": kind, "text": text},
+        "names": {k: str(v) for k, v in names.items() if k != "npc_id"}}
     step.push = [effect_item(e, sub_ctx) for e in move.effects]
     return step

@@ -260,6 +260,19 @@ class QuestionsAsked(Event):
     questions: list[str]
 
 
+@event
+@dataclass(frozen=True, slots=True)
+class QuestionAnswered(Event):
+    """One asked question answered: ``by`` the GM (its offer accepted, drawn as
+    ``drawn_from`` says) or the player (their own words)."""
+
+    move: str
+    question: str
+    answer: str
+    drawn_from: str = ""
+    by: str = "gm"
+
+
 # ------------------------------------------------------------------ hero and NPCs
 
 
