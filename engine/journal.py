@@ -273,8 +273,8 @@ def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:
     by = f" _({e['source']})_" if e.get("source") and e["source"] != "by hand" else ""
     if kind == "where":
         who = names.get(e["id"], e["id"])
-        return (f"📍 {who} is now at: {text}" if text
-                else f"📍 {who}'s whereabouts are unknown")
+        return (f"📍 Where {who} is now: {text}" if text
+                else f"📍 Where {who} is now: unknown")
     if kind == "thread":
         note = f" — {e['note']}" if e.get("note") else ""
         return {

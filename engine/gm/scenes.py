@@ -81,8 +81,14 @@ threads come first, then the most pressing threat, then a complication."""
 def _away(where: str, location: str) -> bool:
     """Whether an NPC whose whereabouts are ``where`` is kept out of a scene at ``location``:
     known to be elsewhere (captured, gone home...) unless the place names them."""
-    place = where.strip().lower()
-    return bool(place) and place not in location.lower()
+    place = " ".join(where.lower().split())
+    for word in _PLACE_WORDS:
+        place = place.removeprefix(word)
+    return bool(place) and place not in " ".join(location.lower().split())
+
+
+_PLACE_WORDS = ("at ", "in ", "on ", "near ", "by ", "inside ", "the ")
+"""Leading words a whereabouts may have that a scene's location does not ("at the pier")."""
 
 
 def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,

@@ -199,7 +199,7 @@ def test_ledger_actions_change_the_ledger_and_each_undoes() -> None:
                  "📜 Fact corrected: Rosalind was a hero once → Rosalind was a hero once"
                  " (about Rosalind, Nova)",
                  "📜 Fact struck from the ledger: Rosalind was a hero once",
-                 "📍 Tin is now at: at the hospital", "📍 Tin's whereabouts are unknown"):
+                 "📍 Where Tin is now: at the hospital", "📍 Where Tin is now: unknown"):
         assert line in text
 
 
@@ -262,6 +262,12 @@ def test_scene_framing_prefers_open_threads_and_keeps_away_npcs_out() -> None:
     assert "Find the mole" not in {game.propose_scene(reroll=i)["stakes"] for i in range(30)}
     game.set_whereabouts("Rosalind", "out of town")
     assert all("rosalind" not in game.propose_scene(reroll=i)["present"] for i in range(30))
+    # known to be at a place: framed there when the scene is there
+    game.set_whereabouts("Rosalind", "at the old pier")
+    from engine.gm.scenes import _away
+
+    assert _away("at the old pier", "the harbour") and not _away("at the old pier",
+                                                                  "The Old Pier, at dusk")
 
 
 def test_a_script_keeps_the_ledger() -> None:
@@ -344,6 +350,6 @@ def test_the_ledger_survives_saving_and_reopening(tmp_path: Path) -> None:
         assert again.ledger() == ledger
         assert again.ledger().facts[0].about == ("tin", "nova")
         text = journal(again)
-        assert "🧵 New thread: Find the mole" in text and "📍 Tin is now at: at the lab" in text
+        assert "🧵 New thread: Find the mole" in text and "📍 Where Tin is now: at the lab" in text
     finally:
         close_game(again)
