@@ -489,11 +489,12 @@ class NarrationParts(Model):
     Empty strings are allowed in ``open`` and ``stake`` (no opener, no stake). Every
     combination must read as a line; the GM avoids combinations it used recently."""
 
-    open: list[str] = Field(default_factory=lambda: [""],
+    open: list[str] = Field(default_factory=lambda: [""], min_length=1,
                             description="Openers: a lead-in, an address, or nothing.")
     act: list[str] = Field(min_length=1, description="What happens, the heart of the line.")
-    stake: list[str] = Field(default_factory=lambda: [""],
-                             description="What it means or costs: a closing sentence, or nothing.")
+    stake: list[str] = Field(default_factory=lambda: [""], min_length=1,
+                             description="What it means or costs: a closing sentence, or"
+                                         " nothing.")
 
 
 class ThreatWords(Model):
