@@ -62,6 +62,7 @@ from engine.tui.text import (
 from engine.tui.widgets.action_menu import ActionMenu, plain_prompt, suggestion_prompt
 from engine.tui.widgets.journal import Journal
 from engine.tui.widgets.keybar import KeyBar
+from engine.tui.widgets.recap import RecapPanel
 from engine.tui.widgets.roll_panel import RollPanel
 from engine.tui.widgets.sheet import Sheet
 
@@ -107,6 +108,8 @@ class PlayScreen(Screen[None]):
         Binding("f3", "party_solo", "Heroes", show=False),
         Binding("f7", "end_session", "End session", show=False),
         Binding("f10", "leave", "Campaigns"),
+        Binding("ctrl+r", "recap", "Recap", show=False),
+        Binding("escape", "close_recap", show=False),
     ]
 
     def __init__(self, game: Game) -> None:
@@ -132,6 +135,7 @@ class PlayScreen(Screen[None]):
         yield Static(id="topbar")
         with Horizontal(id="main"):
             with Vertical(id="story"):
+                yield RecapPanel(id="recap")
                 yield Journal(self.game.pack, id="journal")
                 with Vertical(id="prompt-box"):
                     yield Static(id="prompt-title")
@@ -158,6 +162,7 @@ class PlayScreen(Screen[None]):
                       if e.get("type") == "HeroSwitched" and e.get("was")), st.party[0])
         self.query_one(Journal).reset(self._spotlit(self.events, first, False),
                                       self._npc_names())
+        self.query_one(RecapPanel).show_recap(self.events, st, self.game.pack)
         self._refresh_all(open_dialogs=True)
 
     def on_unmount(self) -> None:
@@ -316,6 +321,7 @@ class PlayScreen(Screen[None]):
             ) -> str | None:
         """Run one Game action; show its events. Return the error message, or None."""
         before = self.game.state.action_no
+        fresh = self.game.flow.stage == "fiction"  # a new beat, not the end of a pending one
         acting, party = self.game.state.acting, len(self.game.state.party) > 1
         try:
             new = fn(*args, **kwargs)
@@ -324,6 +330,8 @@ class PlayScreen(Screen[None]):
         except Exception as e:  # a bug in the engine: report it, the state was rolled back
             log.exception("action failed")
             return f"Unexpected error ({type(e).__name__}): {e}"
+        if fresh:  # play goes on: "Previously..." makes room
+            self.query_one(RecapPanel).dismiss()
         if fn == self.game.undo:
             self.events = [e for e in self.events if e.get("a", 0) < before]
             self._names_seen = min(self._names_seen, len(self.events))
@@ -877,6 +885,18 @@ class PlayScreen(Screen[None]):
         shown = self.query_one("#sidebar").display
         self.set_class(shown, "sheet-hidden")
         self.set_class(not shown, "sheet-shown")
+
+    def action_recap(self) -> None:
+        """Show "Previously..." again (or hide it)."""
+        panel = self.query_one(RecapPanel)
+        if panel.shown:
+            panel.dismiss()
+        elif not panel.show_recap(self.events, self.game.state, self.game.pack):
+            self.notify("Nothing to recap yet.", timeout=3)
+
+    def action_close_recap(self) -> None:
+        """Esc: close "Previously..."."""
+        self.query_one(RecapPanel).dismiss()
 
     def action_leave(self) -> None:
         """Back to the campaign list (everything is saved)."""
