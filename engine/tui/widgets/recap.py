@@ -6,10 +6,9 @@ action taken, and ^R brings it back (rebuilt from the log as it is then).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
-
-import re
 
 from rich.text import Text
 from textual import events
@@ -18,7 +17,6 @@ from textual.widgets import Static
 from engine.content.loader import Pack
 from engine.recap import recap
 from engine.rules.state import CampaignState
-
 
 _MARKS = re.compile(r"\*\*(.+?)\*\*|(?<![\w])_(.+?)_(?![\w])")
 
