@@ -152,8 +152,8 @@ def threat_words(pack: Pack, state: CampaignState, threat: Threat) -> str:
     words = pack.narration.threats.get(tdef.id) if tdef is not None else None
     if tdef is not None and words is not None \
             and threat.name in (tdef.name, f"{villain}: {tdef.name}"):
-        if villain and words.named:
-            return fill(words.named, {"villain": villain})
+        if villain and words.named:  # a phrase inside a sentence: no capital added
+            return words.named.replace("{villain}", villain)
         return words.plain
     name = threat.name
     if villain and name.startswith(f"{villain}: "):

@@ -225,6 +225,15 @@ def test_a_threat_reads_naturally_in_a_sentence(masks_game: Game, template: str,
     assert threat_words(masks_game.pack, masks_game.state, threat) == reads
 
 
+def test_a_threat_phrase_keeps_its_case() -> None:
+    cast = CAST["city-of-whispers"]
+    game = Game.new(load_pack(ROOT / "content" / "city-of-whispers"), name="Vell",
+                    hero_name="Mira", archetype="go_between", npcs=cast["npcs"], seed=3)
+    game.add_threat("court_expands", "", "Silas Quill")
+    threat = list(game.state.threats.values())[-1]
+    assert threat_words(game.pack, game.state, threat) == "the Ashen Court under Silas Quill"
+
+
 def test_announcing_a_threat_names_it_in_words(masks_game: Game) -> None:
     masks_game.add_threat("takeover", "", "Dusk Meridian")
     takeover = list(masks_game.state.threats)[-1]
