@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
@@ -22,12 +23,9 @@ _MARKS = re.compile(r"\*\*(.+?)\*\*|(?<![\w])_(.+?)_(?![\w])")
 
 
 def styled(line: str) -> Text:
-    """One recap line for the screen: a list item's "- " as a bullet, ``**bold**`` and
-    ``_italic_`` as styles (the marks themselves dropped)."""
+    """One recap line for the screen: ``**bold**`` and ``_italic_`` as styles (the marks
+    themselves dropped)."""
     out = Text()
-    if line.startswith("- "):
-        out.append("• ", "bold")
-        line = line[2:]
     at = 0
     for m in _MARKS.finditer(line):
         out.append(line[at:m.start()])
@@ -76,7 +74,13 @@ class RecapPanel(Static):
             return False
         head, *rest = self.lines
         self.border_title = head.replace("**", "")
-        self.update(Text("\n").join(styled(line) for line in rest))
+        grid = Table.grid(padding=(0, 1))  # list items with a hanging indent
+        grid.add_column(width=1, style="bold")
+        grid.add_column(ratio=1)
+        for line in rest:
+            bullet = line.startswith("- ")
+            grid.add_row("•" if bullet else "", styled(line[2:] if bullet else line))
+        self.update(grid)
         self.add_class("-shown")
         return True
 
