@@ -58,6 +58,15 @@ def test_every_gm_move_has_eight_distinct_lines(pack: Pack) -> None:
         assert len(texts) >= 8, (pack.id, move.id, len(texts))
 
 
+def test_every_gm_move_outlasts_the_memory(pack: Pack) -> None:
+    # with more distinct lines than GM moves remembered, a fresh line is always left: no
+    # campaign, whatever its seed, repeats a line within LINE_MEMORY GM moves
+    for move in pack.narration.moves:
+        gm_move = next(m for m in pack.gm_moves if m.id == move)
+        texts = {text for _key, text in lines(pack, gm_move)}
+        assert len(texts) >= LINE_MEMORY, (pack.id, move, len(texts))
+
+
 def test_every_gm_move_is_narrated_from_parts(pack: Pack) -> None:
     assert {m.id for m in pack.gm_moves} <= set(pack.narration.moves)
     assert {t.id for t in pack.gm.threats} <= set(pack.narration.threats)
