@@ -31,6 +31,9 @@ ACTED = {"MoveTriggered", "OracleAnswered", "GMMoveMade"}
 """Events that mean play happened (and the player's own fiction): a campaign that has none
 has nothing to recap."""
 
+STANCES = ("hostile", "wary", "neutral", "warm", "devoted")
+"""NPC stances from worst to best: a turn for the worse is a setback (unknown words are not)."""
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’']?\s+(?=[A-Z“\"'])")
 
 
@@ -186,10 +189,20 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
         elif t == "DoomStruck":
             out.setbacks.append(_Setback(f"☠ **Doom:** {clip(str(e.get('text', '')))}",
                                          open=False))
+        elif t == "StanceChanged" and _worse(str(e.get("stance", "")), str(e.get("was", ""))):
+            out.setbacks.append(_Setback(
+                f"⚠ {upper_first(who(e.get('npc'), e))} turned {e['stance']} toward"
+                f" {who(e.get('hero'), e)} (was {e['was']})", open=False))
         elif t == "TakenOut" and e.get("out", True):
             out.setbacks.append(_Setback(f"✖ {upper_first(who(e.get('who'), e))} was taken out"
                                          " of the scene", open=False))
     return out
+
+
+def _worse(stance: str, was: str) -> bool:
+    """Whether an NPC's stance turned for the worse (to wary or hostile, from a better one)."""
+    return (stance in STANCES[:2] and was in STANCES
+            and STANCES.index(stance) < STANCES.index(was))
 
 
 def _result(roll: dict[str, Any]) -> str:

@@ -154,6 +154,24 @@ def test_a_party_names_who_missed(saves: Path) -> None:
     assert "Where you left off: Bolt: Directly engage a threat — Miss (4)." in text
 
 
+def test_a_stance_turned_for_the_worse_is_a_setback(saves: Path) -> None:
+    game = open_game(saves, MASKS, read_only=True)
+    try:
+        state, pack = game.state, game.pack
+    finally:
+        close_game(game)
+    events: list[dict[str, Any]] = [
+        {"type": "SceneStarted", "number": 1, "title": "Pier", "stakes": "Save the ferry"},
+        {"type": "Narrated", "by": "player", "text": "I tell Rosalind to back off"},
+        {"type": "StanceChanged", "npc": "rosalind_okafor_haig", "stance": "hostile",
+         "was": "warm"},
+        {"type": "StanceChanged", "npc": "tin", "stance": "warm", "was": "neutral"},
+    ]
+    text = _text(recap(events, state, pack))
+    assert "⚠ Rosalind Okafor-Haig turned hostile toward you (was warm)" in text
+    assert "Tin turned" not in text  # a turn for the better is no setback
+
+
 def test_clocks_the_nearest_to_doom_then_the_one_that_moved(saves: Path) -> None:
     game = open_game(saves, COW, read_only=True)
     try:
