@@ -75,6 +75,8 @@ class PlayCommands(_Commands):
             if cond and cid not in game.state.scene.clearing:
                 yield (f"I took the clearing action for {cond.name}",
                        partial(screen.took_clearing_action, cid), cond.clear_by)
+        yield ("Open the story ledger", screen.action_ledger,
+               "threads, characters, facts, threats: Ctrl+L")
         yield ("Show or hide the character sheet", screen.action_toggle_sheet, "Ctrl+B")
         if game.flow.stage == "fiction":
             yield ("Edit the sheet by hand", screen.action_edit_sheet, "F4")

@@ -77,7 +77,25 @@ HELP = """\
 | F7 | end the session (the end-of-session move) |
 | Ctrl+B | show or hide the character sheet |
 | F4 | fix the sheet by hand: a condition, a stat, a track, Influence, a clock (journaled) |
+| Ctrl+L | the story ledger: threads, characters, facts, threats (see below) |
 | F10 | back to the campaigns |
+
+## Story ledger (Ctrl+L)
+
+Mythic-like lists of what the story remembers. Every change is journaled and ^Z undoes it.
+
+| Key | Does |
+|---|---|
+| 1-4, ← → | Threads, Characters, Facts, Threats |
+| ↑ ↓ | move |
+| a | add: a thread, an NPC, a fact, a threat |
+| e, Enter | edit a thread (and its note) or a fact (and whom it is about) |
+| r | resolve an open thread / reopen a resolved one |
+| x | remove a thread or a fact (asks first) |
+| w, s, p | an NPC's whereabouts, stance toward the acting hero, in or out of the scene |
+| + / - | move a threat's clock (the doom strikes when it fills) |
+| Ctrl+Z | undo the last action |
+| Esc | back to play |
 
 ## Dialogs
 

@@ -46,6 +46,7 @@ from engine.tui.screens.gm_dialogs import (
     RollDiceDialog,
     TableDialog,
 )
+from engine.tui.screens.ledger import LedgerScreen
 from engine.tui.screens.party import AddHeroDialog, SwitchHeroDialog
 from engine.tui.text import (
     ACCENT,
@@ -100,6 +101,7 @@ class PlayScreen(Screen[None]):
         Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+b", "toggle_sheet", "Sheet"),
         Binding("f4", "edit_sheet", "Edit"),
+        Binding("ctrl+l", "ledger", "Ledger"),
         Binding("ctrl+g", "ask_gm", "Ask GM"),
         Binding("ctrl+o", "oracle", "Oracle"),
         Binding("f5", "end_scene", "End scene"),
@@ -871,6 +873,10 @@ class PlayScreen(Screen[None]):
 
         self.push_dialog(lambda: EditDialog(game.edit_subjects(), game.editable, submit,
                                             who=game.state.acting))
+
+    def action_ledger(self) -> None:
+        """The story ledger: threads, characters, facts, threats (each change undoable)."""
+        self.app.push_screen(LedgerScreen(self.game, self._submit))
 
     def set_presence(self, npc_id: str, present: bool) -> None:
         """An NPC enters or leaves the scene."""
