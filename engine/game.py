@@ -28,7 +28,7 @@ from engine.preview import RollPreview, dice_for, roll_preview
 from engine.prompts import Prompt, pending_prompt
 from engine.rules import events as ev
 from engine.rules import resolve, ruleset_for, threats
-from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item
+from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
 from engine.rules.state import CampaignState, Flow
@@ -463,6 +463,25 @@ class Game(MoveFlow):
         with self._action("own answer"):
             replacement = self.interp.answer_own(self.state, f.prompt["item"], text)
             self._run(replacement + list(f.queue[1:]))
+        return self.last_events
+
+    def gm_set_params(self) -> list[dict[str, Any]]:
+        """Before the roll: "GM, you choose" for the roll's parameters the player would set
+        standing in for the GM (City of Whispers: a working's complexity): the GM picks each
+        (seeded), says so, and the odds update."""
+        self._require_stage("roll")
+        f = self.state.flow
+        move = self._move(f.move or "")
+        if move.roll is None or not move.roll.params:
+            raise IllegalAction(f"{move.name} has nothing for the"
+                                f" {self.pack.system.gm_title} to set")
+        rng = gm_random(self.state, f"gm_params:{move.id}")
+        picked = {p.id: rng.randint(p.min, p.max) for p in move.roll.params}
+        gm = self.pack.system.gm_title
+        said = ", ".join(f"{p.name} {picked[p.id]}" for p in move.roll.params)
+        with self._action("GM sets the roll"):
+            self._emit(ev.Narrated(text=f"{gm}, you choose: the {gm} sets {said}", by="engine"))
+            self._set_flow(f.model_copy(update={"params": {**f.params, **picked}}))
         return self.last_events
 
     # ------------------------------------------------------------------ actions: table talk

@@ -212,6 +212,8 @@ class OneOf(Model):
 
     type: Literal["one_of"]
     options: list[Option] = Field(min_length=2)
+    for_gm: bool = Field(False, description="The player picks standing in for the GM: a"
+                         " 'GM, you choose' option lets the GM pick (seeded).")
 
 
 class Rule(Model):
@@ -276,6 +278,8 @@ class Choose(Model):
     options: list[Option] = Field(min_length=1)
     prompt: str = ""
     repeat: bool = Field(False, description="An option may be picked more than once.")
+    for_gm: bool = Field(False, description="The player picks standing in for the GM: when"
+                         " one is picked, a 'GM, you choose' option lets the GM pick (seeded).")
 
 
 class Outcome(Model):

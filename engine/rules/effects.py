@@ -15,7 +15,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack, parse_effect
 from engine.errors import ContentError, IllegalAction
 from engine.rules import events as ev
-from engine.rules.base import Need, Ruleset, Step, effect_item, opt
+from engine.rules.base import Need, Ruleset, Step, effect_item, gm_random, opt
 from engine.rules.state import HERO, CampaignState
 from engine.rules.threats import advance_threat, fill
 from engine.rules.threats import clock_step as clock_step  # re-exported: its old home
@@ -117,7 +117,30 @@ class Interpreter:
         # disabled options do not count: pick as many as can still do something
         enabled = sum(1 for o in options if "disabled" not in o)
         most = count if choose.repeat and enabled else min(count, enabled)
-        return Need("choose", message, options, 0 if choose.up_to else most, most)
+        lo = 0 if choose.up_to else most
+        if choose.for_gm and most == 1 and enabled > 1:
+            options.append(self._gm_option())
+        return Need("choose", message, options, lo, most)
+
+    GM_CHOOSES = "gm_chooses"
+    """The option id of "GM, you choose" (a choice the player makes standing in for the GM)."""
+
+    def _gm_option(self) -> dict[str, Any]:
+        gm = self.pack.system.gm_title
+        return opt(self.GM_CHOOSES, f"{gm}, you choose",
+                   f"you are deciding for the {gm}: let the {gm} pick instead")
+
+    def _gm_pick(self, state: CampaignState, options: list[dict[str, Any]], salt: str
+                 ) -> tuple[str, list[Item]]:
+        """The GM's seeded pick among the usable ``options``, and the line that says so."""
+        usable = [o for o in options if "disabled" not in o and o["id"] != self.GM_CHOOSES]
+        if not usable:
+            raise IllegalAction("nothing here can be picked")
+        picked = gm_random(state, f"gm_chooses:{salt}").choice(usable)
+        gm = self.pack.system.gm_title
+        said = ev.Narrated(text=f"{gm}, you choose: the {gm} picks “{picked['label']}”",
+                           by="engine")
+        return str(picked["id"]), [{"emit": said.to_dict()}]
 
     def _option(self, state: CampaignState, o: s.Option, ctx: EffectContext) -> dict[str, Any]:
         """A prompt option for ``o``, disabled (with the reason) when it could do nothing."""
@@ -483,7 +506,10 @@ class Interpreter:
                                       source=ctx.get("source", ""))])
 
     def _e_one_of(self, state: CampaignState, eff: s.OneOf, ctx: EffectContext) -> Need:
-        return Need("pick", "Choose one", [self._option(state, o, ctx) for o in eff.options])
+        options = [self._option(state, o, ctx) for o in eff.options]
+        if eff.for_gm and sum(1 for o in options if "disabled" not in o) > 1:
+            options.append(self._gm_option())
+        return Need("pick", "Choose one", options)
 
     def _e_rule(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
         if eff.name == "npc_leaves":
@@ -519,6 +545,10 @@ class Interpreter:
             choose = outcome_for(move, spec["key"]).choose
             assert choose is not None
             by_id = {o.id: o for o in choose.options}
+            if ids == [self.GM_CHOOSES]:
+                pick, by_gm = self._gm_pick(state, self._choose_need(state, item).options,
+                                            f"{move.id}:{spec['key']}")
+                return by_gm + self.answer(state, item, [pick])
             picked = [by_id[i] for i in ids]
             out: list[Item] = [{"emit": ev.OptionsChosen(
                 move=move.id, options=ids, texts=[o.text for o in picked]).to_dict()}]
@@ -546,6 +576,11 @@ class Interpreter:
                 data["stat"] = one
                 return [{"effect": data, "ctx": ctx}]
             case "one_of":
+                if one == self.GM_CHOOSES:
+                    pick, by_gm = self._gm_pick(
+                        state, [self._option(state, o, ctx) for o in eff.options],
+                        f"{ctx.get('move', '')}:one_of")
+                    return by_gm + self.answer(state, item, [pick])
                 chosen = next(o for o in eff.options if o.id == one)
                 said = ev.OptionsChosen(move=ctx.get("move") or "", options=[chosen.id],
                                         texts=[chosen.text])

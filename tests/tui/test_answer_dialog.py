@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 
 from engine.tui.app import SidekickApp
 from engine.tui.screens.answer import AnswerDialog
@@ -100,3 +100,29 @@ async def test_escape_leaves_the_question_waiting(make_campaign: Callable[..., s
         await settle(pilot)
         assert game.pending.kind == "fiction"
 
+
+
+async def test_gm_you_choose_in_a_choice_you_make_for_the_gm(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(dice_mode="seeded"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        game.trigger("provoke", "Dusk Meridian")
+        screen.act(game.roll, [3, 4])  # a weak hit: decide how they react, for the GM
+        screen.open_choice()
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        choices = app.screen.query_one("#choices", OptionList)
+        ids = [o["id"] for o in game.pending.options]
+        assert ids[-1] == "gm_chooses"
+        choices.focus()
+        choices.highlighted = len(ids) - 1
+        await pilot.press("enter")
+        await settle(pilot)
+        assert game.pending.kind == "fiction"
+        told = [e for e in game.store.events() if e["type"] == "Narrated"
+                and e["text"].startswith("GM, you choose")]
+        assert told and [e for e in game.store.events() if e["type"] == "OptionsChosen"]

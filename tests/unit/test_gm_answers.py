@@ -18,6 +18,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.gm import answers
 from engine.journal import render_all
+from engine.rules import events as ev
 from engine.rules.base import effect_item
 from engine.script import ScriptError, run_script
 
@@ -273,3 +274,67 @@ def test_scripts_accept_ask_another_or_write(masks: Pack) -> None:
     bad = {**data, "steps": [{**data["steps"][0], "answer": ["accept"] * 4}]}
     with pytest.raises(ScriptError, match=r"unused answers in 'answer'"):
         run_script(bad, saves=None, content=[], campaign=None, emit=lambda e: None)
+
+
+# --------------------------------------------------------------------------- GM, you choose
+
+
+def test_gm_you_choose_where_you_decide_for_the_gm(masks: Pack) -> None:
+    picks = set()
+    for seed in range(6):
+        game = masks_game(masks, seed)
+        game.trigger("provoke", "Dusk Meridian")
+        game.roll([3, 4])  # a weak hit: decide how they react, standing in for the GM
+        p = game.pending
+        gm = next(o for o in p.options if o["id"] == "gm_chooses")
+        assert gm["label"] == "GM, you choose"
+        events = game.choose(["gm_chooses"])
+        [told] = [e for e in of(events, "Narrated") if e["text"].startswith("GM, you choose")]
+        [chosen] = of(events, "OptionsChosen")
+        assert chosen["options"][0] in {o["id"] for o in p.options} - {"gm_chooses"}
+        assert chosen["texts"][0] in told["text"]
+        picks.add(chosen["options"][0])
+    assert len(picks) > 1  # seeded, not fixed
+
+
+def test_gm_you_choose_is_offered_only_for_the_gm(masks: Pack) -> None:
+    game = masks_game(masks)
+    game.trigger("directly_engage", "Dusk Meridian")
+    game.roll([3, 4])
+    assert game.pending.kind == "choose"
+    assert "gm_chooses" not in {o["id"] for o in game.pending.options}
+
+
+def test_gm_you_choose_on_a_one_of_and_undo(masks: Pack) -> None:
+    game = masks_game(masks)
+    with game._action("test set-up"):
+        game._emit(ev.FlagSet(flag="adult_moves", value=True))
+    game.trigger("empathize", "Ms. Vale")
+    game.roll([3, 4])  # they let you see a weakness or it shakes them: you choose for them
+    assert "gm_chooses" in {o["id"] for o in game.pending.options}
+    before = game.pending
+    events = game.choose(["gm_chooses"])
+    [chosen] = of(events, "OptionsChosen")
+    assert chosen["options"][0] in ("reveal", "condition")
+    game.undo()
+    assert game.pending == before
+    again = game.choose(["gm_chooses"])
+    assert of(again, "OptionsChosen") == [chosen]  # the same seed, the same pick
+
+
+def test_gm_you_choose_the_complexity_of_a_working(cow: Pack) -> None:
+    game = cow_game(cow)
+    game.trigger("use_power")
+    assert game.pending.kind == "roll"
+    events = game.gm_set_params()
+    [told] = of(events, "Narrated")
+    value = game.state.flow.params["complexity"]
+    assert 1 <= value <= 6 and told["text"] == (
+        f"Magistrate, you choose: the Magistrate sets Complexity {value}")
+    game.roll()  # seeded: above the hero's max complexity it rolls with disadvantage
+    with pytest.raises(IllegalAction, match="waiting for"):
+        game.gm_set_params()
+    game2 = masks_game(load_pack(ROOT / "content" / "masks"))
+    game2.trigger("unleash_powers")
+    with pytest.raises(IllegalAction, match="nothing for the GM to set"):
+        game2.gm_set_params()

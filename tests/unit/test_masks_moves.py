@@ -348,7 +348,8 @@ def test_provoke_npc_weak_hit_options(new_game: NewGame, h: Any) -> None:
     game = new_game()
     start(game, "provoke", "Vic Rook")
     game.roll(WEAK)
-    assert options(game) == {"take_bait", "stumble", "err", "overreact"}
+    # decided standing in for the GM: "GM, you choose" (gm_chooses) is on offer too
+    assert options(game) == {"take_bait", "stumble", "err", "overreact", "gm_chooses"}
     assert (game.pending.min, game.pending.max) == (1, 1)
 
 
@@ -647,7 +648,7 @@ def test_empathize(new_game: NewGame, h: Any, faces: list[int], influence: bool)
     game = adult(new_game(), h)
     start(game, "empathize", "Vic Rook")
     game.roll(faces)
-    assert options(game) == {"reveal", "condition"}
+    assert options(game) == {"reveal", "condition", "gm_chooses"}  # "GM, you choose" too
     game.choose(["condition"])
     game.choose(["afraid"])
     assert game.state.npcs["vic_rook"].conditions == ["afraid"]

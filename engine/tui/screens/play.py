@@ -557,15 +557,22 @@ class PlayScreen(Screen[None]):
                 options, 0, len(options), declare, preselect=sorted(declared)))
         elif event.kind == "params":
             params = p.context.get("params") or []
+            gm = game.pack.system.gm_title
             options = [{"id": f"{prm['id']}={v}", "label": f"{prm['name']}: {v}",
                         "detail": prm.get("help", "")}
                        for prm in params for v in range(prm["min"], prm["max"] + 1)]
+            options.append({"id": "gm", "label": f"{gm}, you choose",
+                            "detail": f"the {gm} sets it (seeded)"})
+
+            def set_params(ids: list[str]) -> str | None:
+                if ids == ["gm"]:
+                    return self._submit(game.gm_set_params)
+                return self._submit(game.set_roll_options, params={
+                    ids[0].split("=")[0]: int(ids[0].split("=")[1])})
+
             self.push_dialog(lambda: ChoiceDialog(
-                "Set the roll",
-                f"Pick the value (standing in for the {game.pack.system.gm_title}).",
-                options, 1, 1,
-                lambda ids: self._submit(game.set_roll_options, params={
-                    ids[0].split("=")[0]: int(ids[0].split("=")[1])})))
+                "Set the roll", f"Pick the value (standing in for the {gm}).",
+                options, 1, 1, set_params))
         elif event.kind == "advantage":
             cycle = {None: "advantage", "advantage": "disadvantage", "disadvantage": "none"}
             self.perform(game.set_roll_options, advantage=cycle.get(game.flow.advantage,
