@@ -48,6 +48,8 @@ class Situation:
     threat_next: str
     thread: str
     place: str
+    elsewhere: str = ""
+    """A place drawn from the pack's places (for "where" questions)."""
 
 
 def _words(pack: Pack, rng: random.Random, kind: str) -> str:
@@ -70,7 +72,15 @@ def _open_threads(state: CampaignState) -> list[str]:
     return out
 
 
-def situation(state: CampaignState, ctx: EffectContext, rng: random.Random) -> Situation:
+def _elsewhere(pack: Pack, rng: random.Random) -> str:
+    table = pack.tables.get("locations")
+    if table is None:
+        return ""
+    return rng.choices(table.entries, weights=[e.weight for e in table.entries], k=1)[0].text
+
+
+def situation(pack: Pack, state: CampaignState, ctx: EffectContext, rng: random.Random
+              ) -> Situation:
     """The names and lines an answer may draw on, picked with ``rng`` where there are many."""
     target_id = ctx.get("target")
     target = state.actors[target_id].name if target_id and target_id in state.actors else ""
@@ -87,7 +97,7 @@ def situation(state: CampaignState, ctx: EffectContext, rng: random.Random) -> S
     threads = _open_threads(state)
     return Situation(target=target, present=present, threat=name, threat_next=threat_next,
                      thread=rng.choice(threads) if threads else "",
-                     place=state.scene.location)
+                     place=state.scene.location, elsewhere=_elsewhere(pack, rng))
 
 
 _KINDS: list[tuple[str, tuple[str, ...]]] = [
@@ -112,6 +122,29 @@ def question_kind(question: str) -> str:
     return "what"
 
 
+def _split_article(noun: str) -> tuple[str, str]:
+    """("a", "mentor") for "a mentor"; ("", "mentor") for a bare "mentor"."""
+    first, _, rest = noun.strip().partition(" ")
+    if first.lower() in ("a", "an", "the") and rest:
+        return first.lower(), rest
+    return "", noun.strip()
+
+
+def noun(subject: str) -> str:
+    """A table's subject as a noun phrase: "a mentor" stays, a bare "mentor" gets "the"."""
+    article, rest = _split_article(subject)
+    return f"{article or 'the'} {rest}"
+
+
+def qualified(quality: str, subject: str) -> str:
+    """A subject with a quality before it: "a masked robot", "an ancient debt", "the hidden
+    past"."""
+    article, rest = _split_article(subject)
+    if article in ("a", "an"):
+        article = "an" if quality[:1].lower() in "aeiou" else "a"
+    return f"{article or 'the'} {quality} {rest}"
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     if not text:
@@ -123,7 +156,7 @@ def _sentence(text: str) -> str:
 def compose(kind: str, sit: Situation, words: dict[str, str], rng: random.Random
             ) -> tuple[str, list[str]]:
     """The offered answer to a question of ``kind``, and the parts of the situation it used."""
-    act, subj = words["action"], words["subject"]
+    act, subj = words["action"], noun(words["subject"])
     how, like = words["descriptor"], words["quality"]
     used: list[str] = []
     who = sit.target or "they"
@@ -140,7 +173,8 @@ def compose(kind: str, sit: Situation, words: dict[str, str], rng: random.Random
     if kind == "fear":
         if sit.target:
             used.append(f"target: {sit.target}")
-        return f"{who} fears {like} {subj}: anything that could {act} it", used
+        return (f"{who} fears {qualified(like, words['subject'])}: anything that could {act}"
+                f" it", used)
     if kind == "danger":
         if sit.threat and rng.random() < 0.7:
             used.append(f"threat: {sit.threat}")
@@ -152,10 +186,20 @@ def compose(kind: str, sit: Situation, words: dict[str, str], rng: random.Random
             return f"{person}, ready to {act} {subj}, {how}", used
         return f"Something {like}: {act} {subj}, {how}", used
     if kind == "where":
+        place = sit.elsewhere or sit.place
+        if sit.target and place:
+            used.append(f"place: {place}")
+            return f"At {place}, {how}, looking to {act} {subj}", used
         if sit.place and rng.random() < 0.4:
             used.append(f"place: {sit.place}")
-            return f"Close by, in {sit.place}: where {like} {subj} is kept, {how}", used
-        return f"Where {like} {subj} waits: go {how}, and beware those who {act}", used
+            return (f"Close by, in {sit.place}: where {qualified(like, words['subject'])} is"
+                    f" kept, {how}", used)
+        if place:
+            used.append(f"place: {place}")
+            return (f"{place}, where {qualified(like, words['subject'])} waits: go {how}, and"
+                    f" beware those who {act}", used)
+        return (f"Where {qualified(like, words['subject'])} waits: go {how}, and beware"
+                f" those who {act}", used)
     if kind == "who":
         if sit.present and rng.random() < 0.7:
             person = rng.choice(sit.present)
@@ -169,8 +213,9 @@ def compose(kind: str, sit: Situation, words: dict[str, str], rng: random.Random
         return f"{how[0].upper()}{how[1:]}: {act} {subj}, and mind what is {like}", used
     if sit.thread and rng.random() < 0.4:
         used.append(f"thread: {sit.thread}")
-        return f"{like[0].upper()}{like[1:]} {subj}: {act} it, and {sit.thread}", used
-    return f"{like[0].upper()}{like[1:]} {subj}: something meant to {act} it, {how}", used
+        return f"{qualified(like, words['subject'])}: {act} it, and {sit.thread}", used
+    return (f"{qualified(like, words['subject'])}: something meant to {act} it, {how}",
+            used)
 
 
 def _draw(pack: Pack, state: CampaignState, spec: AnswerSpec, ctx: EffectContext, tries: int
@@ -178,7 +223,7 @@ def _draw(pack: Pack, state: CampaignState, spec: AnswerSpec, ctx: EffectContext
     rng = gm_random(state, f"answer:{spec['move']}:{spec['question']}:{spec['draw']}:{tries}")
     words = {k: _words(pack, rng, k) for k in TABLES}
     kind = question_kind(spec["question"])
-    sit = situation(state, ctx, rng)
+    sit = situation(pack, state, ctx, rng)
     text, used = compose(kind, sit, words, rng)
     pair = ((words["descriptor"], words["quality"]) if kind in ("fear", "where", "how", "what")
             else (words["action"], words["subject"]))
