@@ -40,7 +40,8 @@ junk = st.one_of(
                                                                st.integers(), max_size=2),
 )
 ids = st.sampled_from(["1", "2", "0", "resist", "err", "team", "influence", "angry", "guilty",
-                       "hopeless", "danger", "freak", "x", "compensation", "heat", "kept"])
+                       "hopeless", "danger", "freak", "x", "compensation", "heat", "kept",
+                       "gm_chooses", "accept", "another"])
 
 
 def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
