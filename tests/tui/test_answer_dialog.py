@@ -5,10 +5,13 @@ your own words. At 80x24."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from textual.widgets import Input, OptionList, Static
 
+from engine.campaigns import close_game, new_game
 from engine.tui.app import SidekickApp
+from engine.tui.messages import RollCommand
 from engine.tui.screens.answer import AnswerDialog
 from engine.tui.screens.dialogs import ChoiceDialog
 from engine.tui.screens.play import PlayScreen
@@ -126,3 +129,30 @@ async def test_gm_you_choose_in_a_choice_you_make_for_the_gm(
         told = [e for e in game.store.events() if e["type"] == "Narrated"
                 and e["text"].startswith("GM, you choose")]
         assert told and [e for e in game.store.events() if e["type"] == "OptionsChosen"]
+
+
+async def test_gm_you_choose_the_complexity(saves: Path, app_for: App) -> None:
+    game = new_game(saves, system="city-of-whispers", name="Working", hero_name="Mira Vess",
+                    archetype="go_between", npcs=[], seed=7)
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    app = app_for(cid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.use_move("use_power")
+        await settle(pilot)
+        screen.post_message(RollCommand("params"))
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        choices = app.screen.query_one("#choices", OptionList)
+        choices.focus()
+        choices.highlighted = choices.option_count - 1  # "Magistrate, you choose"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and game.flow.stage == "roll"
+        told = [e for e in game.store.events() if e["type"] == "Narrated"]
+        assert told[-1]["text"].startswith("Magistrate, you choose: the Magistrate sets")
+        assert "complexity" in game.flow.params
