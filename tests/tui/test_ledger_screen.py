@@ -5,7 +5,9 @@ and refusals shown inline or as a notification."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from engine.tui.app import SidekickApp
@@ -15,7 +17,7 @@ from engine.tui.screens.ledger import FieldsDialog, LedgerScreen, StanceDialog, 
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.keybar import KeyBar
 from engine.tui.widgets.sheet import Sheet
-from tests.tui.conftest import fill, game_of, journal_text, settle
+from tests.tui.conftest import fill, game_of, journal_text, settle, type_text
 
 App = Callable[..., SidekickApp]
 SMALL = (80, 24)
@@ -304,3 +306,23 @@ class _FakeProvider:
 
     def __init__(self, screen: object) -> None:
         self.screen = screen
+
+
+def test_ledger_snapshot(snap_compare: Any, make_campaign: Callable[..., str], app_for: App
+                         ) -> None:
+    """The threads list at 80x24: one open, one resolved (dimmed, last)."""
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        for words in ("Who sent the storm drones?", "Is the bridge safe?"):
+            await pilot.press("a")
+            await settle(pilot)
+            await type_text(pilot, words)
+            await pilot.press("enter")
+            await settle(pilot)
+        await pilot.press("up", "r")
+        await settle(pilot)
+
+    assert snap_compare(app_for(make_campaign()), terminal_size=SMALL, run_before=before)

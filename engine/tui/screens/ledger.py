@@ -260,12 +260,12 @@ class LedgerScreen(Screen[None]):
         counts = {"threads": len(ledger.open_threads), "characters": len(ledger.characters),
                   "facts": len(ledger.facts),
                   "threats": sum(t.active for t in ledger.threats)}
-        tabs = Text(" Story ledger ", "bold #1a1b26 on #bb9af7")
+        tabs = Text(" Ledger ", "bold #1a1b26 on #bb9af7")
         for i, k in enumerate(LISTS, 1):
             label = f" {i} {TITLES[k]} ({counts[k]}) "
             tabs.append(" ")
             tabs.append(label, ("bold #1a1b26 on " + ACCENT) if k == self.kind else FG)
-        tabs.append("  ←→ switch", DIM)
+        tabs.append("  ←→", DIM)
         self.query_one("#ledger-tabs", Static).update(tabs)
 
         ol = self.query_one(OptionList)
