@@ -17,7 +17,10 @@ from engine.rules.state import CampaignState
 @dataclass
 class Prompt:
     """What the engine waits for. ``kind``: fiction, move, target, roll, adjust, choose,
-    pick, questions or battle. ``context`` carries a roll preview (modifiers, odds)."""
+    pick, questions, answer (the GM offers an answer to an asked question: options ``accept``
+    (its label the offer, its detail how it was drawn) and ``another``; ``Game.answer_text``
+    takes your own words) or one a ruleset names (battle). ``context`` carries a roll preview
+    (modifiers, odds)."""
 
     kind: str
     message: str
