@@ -50,6 +50,10 @@ class Situation:
     place: str
     elsewhere: str = ""
     """A place drawn from the pack's places (for "where" questions)."""
+    stance: str = ""
+    """How the target stands toward the acting hero, when the ledger knows it."""
+    fact: str = ""
+    """A fact the ledger records about the target (or any fact), when there is one."""
 
 
 def _words(pack: Pack, rng: random.Random, kind: str) -> str:
@@ -95,9 +99,17 @@ def situation(pack: Pack, state: CampaignState, ctx: EffectContext, rng: random.
         name = t.name
         threat_next = t.steps[t.clock] if t.clock < len(t.steps) else t.doom
     threads = _open_threads(state)
+    stance = ""
+    if target_id and target_id in state.actors:
+        stances = getattr(state.actors[target_id], "stance", None)
+        if isinstance(stances, dict):
+            stance = str(stances.get(state.acting, ""))
+    facts = [str(getattr(f, "text", "")) for f in getattr(state, "facts", [])
+             if target_id and target_id in getattr(f, "about", [])]
     return Situation(target=target, present=present, threat=name, threat_next=threat_next,
                      thread=rng.choice(threads) if threads else "",
-                     place=state.scene.location, elsewhere=_elsewhere(pack, rng))
+                     place=state.scene.location, elsewhere=_elsewhere(pack, rng),
+                     stance=stance, fact=rng.choice(facts) if facts else "")
 
 
 _KINDS: list[tuple[str, tuple[str, ...]]] = [
@@ -163,6 +175,14 @@ def compose(kind: str, sit: Situation, words: dict[str, str], rng: random.Random
     if kind == "plan":
         if sit.target:
             used.append(f"target: {sit.target}")
+        if sit.stance in ("hostile", "wary", "warm", "devoted") and rng.random() < 0.5:
+            used.append(f"stance: {sit.stance}")
+            side = ("and you are in the way" if sit.stance in ("hostile", "wary")
+                    else "and they hope you will help")
+            return f"{who} means to {act} {subj}, {how}, {side}", used
+        if sit.fact and rng.random() < 0.4:
+            used.append(f"fact: {sit.fact}")
+            return f"{who} means to {act} {subj}, {how}; remember: {sit.fact}", used
         if sit.threat and sit.threat_next and rng.random() < 0.6:
             used.append(f"threat: {sit.threat}")
             return f"{who} means to {act} {subj}, {how}. Next: {sit.threat_next}", used

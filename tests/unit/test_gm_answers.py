@@ -338,3 +338,15 @@ def test_gm_you_choose_the_complexity_of_a_working(cow: Pack) -> None:
     game2.trigger("unleash_powers")
     with pytest.raises(IllegalAction, match="nothing for the GM to set"):
         game2.gm_set_params()
+
+
+def test_answers_read_the_ledger_facts_about_the_target(masks: Pack) -> None:
+    game = masks_game(masks)
+    game.add_fact("Dusk Meridian cannot stand the dark", about=["Dusk Meridian"])
+    pierce(game, 1)  # What are they actually up to?
+    drawn = [game.pending.options[0]["detail"]]
+    for _ in range(12):
+        game.choose(["another"])
+        drawn.append(game.pending.options[0]["detail"])
+    assert any("fact: Dusk Meridian cannot stand the dark" in d for d in drawn)
+    assert any("threat: " in d for d in drawn)
