@@ -574,6 +574,7 @@ def test_every_rolled_move_reaches_every_band(cow: Pack, move: str, band: str) -
           declare=["connection:copperkettle"] if move == "use_power" else ())
     if game.state.flow.stage == "effects":  # Get Your Bearings asks before the roll
         game.choose(["0"])
+        game.choose(["accept"])  # and the Magistrate answers it
     preview = game.pending.context["preview"]
     count = int(preview["dice"][0])
     wanted = [t for t in RANGES[band] if 2 <= t - preview["modifier"] <= 12]
