@@ -31,6 +31,7 @@ from engine.rules import resolve, ruleset_for, threats
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
+from engine.rules.stance import stance_event, stance_of
 from engine.rules.state import CampaignState, Flow
 from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
 from engine.triggers import Matcher
@@ -525,6 +526,36 @@ class Game(MoveFlow):
         with self._action("presence"):
             self._emit(ev.NPCPresence(npc=found.id, present=present))
         return self.last_events
+
+    def stance(self, npc: str, hero: str | None = None) -> str:
+        """How ``npc`` stands toward ``hero`` (a name or id; None: the acting hero)."""
+        found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
+        if found is None:
+            raise IllegalAction(f"no NPC called {npc!r}")
+        return stance_of(self.pack, self.state, found.id, self._hero_id(hero))
+
+    def set_stance(self, npc: str, stance: str, hero: str | None = None, reason: str = ""
+                   ) -> list[dict[str, Any]]:
+        """Set how ``npc`` stands toward ``hero`` (None: the acting hero): hostile, wary,
+        neutral, warm or devoted. One undoable action; nothing happens if it is already so."""
+        found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
+        if found is None:
+            raise IllegalAction(f"no NPC called {npc!r}")
+        with self._action("stance"):
+            e = stance_event(self.pack, self.state, found.id, stance, hero=self._hero_id(hero),
+                             reason=reason.strip() or "set by hand")
+            if e is not None:
+                self._emit(e)
+        return self.last_events
+
+    def _hero_id(self, hero: str | None) -> str:
+        if hero is None:
+            return "hero"
+        found = self.state.actor_by_name(hero, kinds=("hero",))
+        if found is None:
+            names = ", ".join(h.name for h in self.state.heroes)
+            raise IllegalAction(f"no hero called {hero!r} (heroes: {names})")
+        return found.id
 
     def set_dice_mode(self, mode: str) -> list[dict[str, Any]]:
         """Switch the campaign's dice: seeded, physical or mixed (saved, and undone by undo)."""

@@ -236,6 +236,17 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "ClockChanged":
             step = f": {e['step']}" if e.get("step") else ""
             return f"⏱ {e.get('name') or e['threat']}: clock {e['delta']:+d} → {e['value']}{step}"
+        case "StanceChanged":
+            why = f" ({e['reason']})" if e.get("reason") else ""
+            toward = who(e.get("hero", "hero"))
+            was = f", was {e['was']}" if e.get("was") else ""
+            return f"♥ {upper_first(who(e['npc']))} is now {e['stance']} toward {toward}{was}{why}"
+        case "ThreatIgnored":
+            name = e.get("name") or e["threat"]
+            if not e["scenes"]:
+                return f"⏳ {name} was confronted: its count of quiet scenes starts again"
+            runs = "a scene" if e["scenes"] == 1 else f"{e['scenes']} scenes running"
+            return f"⏳ Nobody stood against {name} this scene ({runs})"
         case "DoomStruck":
             return f"☠ **Doom:** {e['text']}"
         case "ThreadsChanged":

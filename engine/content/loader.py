@@ -254,7 +254,8 @@ def _clean_loc(loc: tuple[Any, ...]) -> list[Any]:
         "mark_condition", "clear_condition", "shift_labels", "shift_label", "take_influence",
         "give_influence", "cancel_influence", "track", "hold", "forward", "ongoing", "ask",
         "gm_move", "trigger_move", "taken_out", "lock_label", "flag", "advance", "clock", "note",
-        "thread", "fact", "whereabouts", "one_of", "rule",
+        "thread", "fact", "whereabouts",
+        "one_of", "rule", "stance",
     }
     return [p for p in loc if not (isinstance(p, str) and p in effect_tags)]
 
@@ -715,11 +716,20 @@ def cross_check(pack: Pack) -> list[str]:
     if sys_.session.end_move and sys_.session.end_move not in pack.moves:
         problems.append(f"{sysf}: session.end_move: unknown move {sys_.session.end_move!r}")
 
+    gm_ids = [g.id for g in pack.gm_moves]
+    for role in pack.gm.stances:
+        if role not in sys_.roles:
+            problems.append(f"gm.yaml: stances.{role}: unknown role {role!r}"
+                            f" (roles: {', '.join(sys_.roles)})")
     for i, m in enumerate(pack.moves.values()):
         where = f"{movf}: moves[{i}] ({m.id})"
         for role in m.target_roles:
             if role not in sys_.roles:
                 problems.append(f"{where}.target_roles: unknown role {role!r}")
+        for gid in m.miss_gm:
+            if gid not in gm_ids:
+                problems.append(f"{where}.miss_gm: unknown GM move {gid!r}"
+                                f" (GM moves: {', '.join(gm_ids) or 'none'})")
         if m.roll is None:
             if m.outcomes:
                 problems.append(f"{where}: has outcomes but no roll (use 'result' for no roll)")

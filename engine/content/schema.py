@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A stable snake_case id.")]
 Who = Literal["self", "target"]
 
+Stance = Literal["hostile", "wary", "neutral", "warm", "devoted"]
+"""How an NPC stands toward a hero, worst to best."""
+STANCES: tuple[Stance, ...] = ("hostile", "wary", "neutral", "warm", "devoted")
+
 
 class Model(BaseModel):
     """Base of every content model: strict keys, immutable."""
@@ -171,6 +175,17 @@ class Clock(Model):
     delta: int = 1
 
 
+class StanceEffect(Model):
+    """Change how the target (a move's target, the NPC a GM move is about) stands toward the
+    acting hero: to ``stance``, or ``by`` steps along the scale (hostile, wary, neutral, warm,
+    devoted; -1 is one step colder). No target: nothing changes."""
+
+    type: Literal["stance"]
+    stance: Stance | None = None
+    by: int = 0
+    reason: str = ""
+
+
 class Note(Model):
     """A reminder with no mechanical effect, shown in the journal."""
 
@@ -243,6 +258,7 @@ Effect = Annotated[
     | Flag
     | Advance
     | Clock
+    | StanceEffect
     | Note
     | OpenThread
     | RecordFact
@@ -351,6 +367,9 @@ class Move(Model):
     once_per: Literal["scene", "session"] | None = None
     hidden: bool = Field(False, description="Not suggested from fiction; reached by other moves.")
     penalised_by_note: str = ""
+    miss_gm: list[Id] = Field(
+        default_factory=list, description="GM moves a miss on this move calls for first (by"
+        " id, in gm.yaml), when their preconditions hold.")
 
 
 # --------------------------------------------------------------------------- system
@@ -542,6 +561,9 @@ class ThreatDef(Model):
     steps: list[str] = Field(default_factory=list, description="What each segment brings.")
     doom: str
     doom_effects: list[Effect] = Field(default_factory=list)
+    ignored_after: int = Field(
+        1, ge=1, description="Scenes in a row left alone (its NPC absent, or nobody acting"
+        " against it) that advance its clock one segment at the scene's end.")
 
 
 class OracleLevel(Model):
@@ -561,6 +583,9 @@ class GMPack(Model):
     random_events: list[TableEntry] = Field(
         default_factory=list, description="What a random event focuses on."
     )
+    stances: dict[Id, Stance] = Field(
+        default_factory=dict, description="Each role's stance toward the heroes when an NPC of"
+        " that role is introduced (role id -> stance); unlisted roles: neutral.")
 
 
 class TablesPack(Model):

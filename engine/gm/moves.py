@@ -17,6 +17,7 @@ from engine.content.loader import Pack
 from engine.rules import events as ev
 from engine.rules import ruleset_class
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
+from engine.rules.stance import STANCES, rank, stance_of
 from engine.rules.state import Actor, CampaignState, Threat
 from engine.rules.threats import fill
 from engine.rules.types import EffectContext
@@ -54,21 +55,84 @@ def _rules(pack: Pack, rules: Ruleset | None) -> type[Ruleset]:
     return type(rules) if rules is not None else ruleset_class(pack.system.ruleset)
 
 
+NpcTest = Callable[[Pack, CampaignState, Actor], bool]
+
+
+def stance_tests() -> dict[str, NpcTest]:
+    """The stance preconditions, each a test of one NPC's stance toward the acting hero:
+    ``focus_<stance>`` (exactly), ``focus_<stance>_or_better``, ``focus_<stance>_or_worse``
+    (hostile, wary, neutral, warm, devoted, worst to best)."""
+    def test(low: int, high: int) -> NpcTest:
+        return lambda p, st, n: low <= rank(stance_of(p, st, n.id)) <= high
+
+    out: dict[str, NpcTest] = {}
+    top = len(STANCES) - 1
+    for i, name in enumerate(STANCES):
+        out[f"focus_{name}"] = test(i, i)
+        out[f"focus_{name}_or_better"] = test(i, top)
+        out[f"focus_{name}_or_worse"] = test(0, i)
+    return out
+
+
+STANCE_TESTS = stance_tests()
+
+
+def _npc_test(test: NpcTest) -> Precondition:
+    return lambda p, st: any(test(p, st, n) for n in _present(st))
+
+
+def npc_tests(pack: Pack, move: s.GMMoveDef, rules: Ruleset | None = None
+              ) -> list[NpcTest]:
+    """The tests ``move``'s preconditions put on the NPC it is about: its roles
+    (``<role>_present``), the ruleset's focus tests (Masks's Influence), its stances."""
+    focus = dict(_rules(pack, rules).GM_FOCUS)
+    roles = set(pack.system.roles)
+    out: list[NpcTest] = []
+    for w in move.when:
+        if w in STANCE_TESTS:
+            out.append(STANCE_TESTS[w])
+        elif w in focus:
+            out.append(_rules_test(focus[w]))
+        elif w.endswith(ROLE_PRESENT) and w.removesuffix(ROLE_PRESENT) in roles:
+            out.append(_of_role(w.removesuffix(ROLE_PRESENT)))
+    return out
+
+
+def _rules_test(test: Callable[[CampaignState, Actor], bool]) -> NpcTest:
+    return lambda p, st, n: test(st, n)
+
+
+def _of_role(role: str) -> NpcTest:
+    return lambda p, st, n: n.role == role
+
+
+def fitting(pack: Pack, state: CampaignState, move: s.GMMoveDef,
+            rules: Ruleset | None = None) -> list[Actor]:
+    """The present NPCs ``move`` may be about: those passing every test its preconditions put
+    on one NPC (all present NPCs when it names none)."""
+    tests = npc_tests(pack, move, rules)
+    return [n for n in _present(state) if all(t(pack, state, n) for t in tests)]
+
+
 def preconditions(pack: Pack, rules: Ruleset | None = None) -> dict[str, Precondition]:
     """Every precondition a GM move of ``pack`` may name, by name (``rules``: the pack's
     ruleset, found from the pack when not given)."""
     out: dict[str, Precondition] = {f"{r}{ROLE_PRESENT}": _role_present(r)
                                     for r in pack.system.roles}
     out.update(PRECONDITIONS)
+    out.update({k: _npc_test(t) for k, t in STANCE_TESTS.items()})
     out.update(_rules(pack, rules).GM_PRECONDITIONS)
     return out
 
 
 def legal(pack: Pack, state: CampaignState, move: s.GMMoveDef,
           rules: Ruleset | None = None) -> bool:
-    """Whether every precondition of ``move`` holds (unknown names fail closed)."""
+    """Whether every precondition of ``move`` holds (unknown names fail closed), and, when
+    several are about the NPC it concerns, one present NPC passes them all."""
     known = preconditions(pack, rules)
-    return all(name in known and known[name](pack, state) for name in move.when)
+    if not all(name in known and known[name](pack, state) for name in move.when):
+        return False
+    return len(npc_tests(pack, move, rules)) < 2 or bool(fitting(pack, state, move, rules))
 
 
 def candidates(pack: Pack, state: CampaignState, kind: str,
@@ -92,11 +156,19 @@ def weight(state: CampaignState, move: s.GMMoveDef) -> float:
 
 
 def focus_npc(state: CampaignState, move: s.GMMoveDef, salt: str,
-              rules: Ruleset | None = None) -> Actor | None:
-    """The NPC a GM move is about: the one its first fitting precondition points at (the
-    ruleset's own tests first, then ``<role>_present`` in the order the move names them)."""
+              rules: Ruleset | None = None, prefer: str | None = None) -> Actor | None:
+    """The NPC a GM move is about: ``prefer`` (the target of the move that called for it)
+    when it is present and fits every test the move's preconditions put on one NPC; else the
+    one its first fitting precondition points at (the ruleset's own tests first, then
+    ``<role>_present`` in the order the move names them)."""
     rng = gm_random(state, f"focus:{salt}")
     present = _present(state)
+    if rules is not None:
+        fits = fitting(rules.pack, state, move, rules)
+        if prefer is not None and any(n.id == prefer for n in fits):
+            return state.actors[prefer]
+        if len(npc_tests(rules.pack, move, rules)) >= 2 and fits:
+            return rng.choice(fits)
     order = list(rules.GM_FOCUS) if rules is not None else []
     order += [(w, _role_test(w.removesuffix(ROLE_PRESENT))) for w in move.when
               if w.endswith(ROLE_PRESENT) and w != "npc_present"]
@@ -113,7 +185,7 @@ def _role_test(role: str) -> Callable[[CampaignState, Actor], bool]:
 
 
 def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
-           rules: Ruleset | None = None) -> dict[str, Any]:
+           rules: Ruleset | None = None, prefer: str | None = None) -> dict[str, Any]:
     rng = gm_random(state, f"names:{move.id}")
     names: dict[str, Any] = {
         "hero": state.hero.name,
@@ -124,7 +196,7 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
         of_role = _present(state, role)
         if of_role:
             names[role] = rng.choice(of_role).name
-    focus = focus_npc(state, move, move.id, rules or _rules(pack, None)(pack))
+    focus = focus_npc(state, move, move.id, rules or _rules(pack, None)(pack), prefer)
     if focus is not None:
         names["npc"], names["npc_id"] = focus.name, focus.id
         names[focus.role] = focus.name
@@ -230,10 +302,39 @@ def occasion(pack: Pack, ctx: EffectContext) -> str:
     return str(ctx.get("source") or "") or "the GM's turn"
 
 
+def missed(pack: Pack, ctx: EffectContext) -> s.Move | None:
+    """The move whose miss calls for this GM move (its band has a bad tone), if any."""
+    move = pack.moves.get(str(ctx.get("move") or ""))
+    band = str(ctx.get("band") or "")
+    if move is None or move.roll is None or not band:
+        return None
+    tone = next((b.tone for b in pack.bands_for(move) if b.id == band), "")
+    return move if tone == "bad" else None
+
+
+def called_for(pack: Pack, state: CampaignState, ctx: EffectContext,
+               rules: Ruleset | None = None) -> list[s.GMMoveDef]:
+    """The GM moves a miss calls for (the failed move's ``miss_gm``, in its order) whose
+    preconditions hold now; empty when the GM was not called by a miss. The GM makes the
+    first of them it has not made in its last three moves (else any fitting move, so that
+    misses in a row still vary)."""
+    move = missed(pack, ctx)
+    if move is None or not move.miss_gm:
+        return []
+    by_id = {m.id: m for m in pack.gm_moves}
+    return [by_id[g] for g in move.miss_gm
+            if g in by_id and legal(pack, state, by_id[g], rules)]
+
+
 def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
                  rules: Ruleset | None = None) -> Step:
-    """Choose and make a GM move of ``kind`` ("hard" or "soft")."""
-    options = candidates(pack, state, kind, rules)
+    """Choose and make a GM move of ``kind`` ("hard" or "soft"): after a miss, one of the GM
+    moves the failed move calls for (its ``miss_gm``) when one fits, about its target when
+    the target fits."""
+    # the first GM move the miss calls for that fits and was not among the GM's last three
+    called = [m for m in called_for(pack, state, ctx, rules)
+              if m.id not in state.gm_recent[-3:]][:1]
+    options = called or candidates(pack, state, kind, rules)
     weights = [weight(state, m) for m in options]
     if not options or sum(weights) == 0:
         options = [m for m in pack.gm_moves
@@ -245,10 +346,13 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
                                    text=text, reason="no GM move fits the situation")])
     rng = gm_random(state, f"gm:{kind}")
     move = rng.choices(options, weights=weights, k=1)[0]
-    names = _names(pack, state, move, rules)
+    target = ctx.get("target")
+    names = _names(pack, state, move, rules, target if isinstance(target, str) else None)
     line_key, template = choose_line(pack, state, move)
     text = fill(template, names)
     why = occasion(pack, ctx)
+    if move in called:
+        why += ", which calls for it"
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,

@@ -15,7 +15,7 @@ from engine.content.loader import Pack
 from engine.gm.oracle import clamp_tension, event_focus
 from engine.rules import events as ev
 from engine.rules.base import Step, effect_item, gm_random
-from engine.rules.state import CampaignState
+from engine.rules.state import CampaignState, Threat
 from engine.rules.threats import advance_threat, fill, threat_event
 
 
@@ -55,12 +55,44 @@ def threat_for_villain(pack: Pack, state: CampaignState, npc_id: str) -> ev.Thre
     return threat_event(tdef, state, f"{npc.name}: {tdef.name}", npc_id)
 
 
-def scene_end_steps(pack: Pack, state: CampaignState) -> list[Step]:
-    """At a scene's end: threats whose villain was not in the scene advance; tension moves."""
+def ignored_after(pack: Pack, threat: Threat) -> int:
+    """Scenes in a row ``threat`` may be left alone before its clock moves (its template's
+    ``ignored_after``; 1 when it has none)."""
+    tdef = next((t for t in pack.gm.threats if t.id == threat.id), None) or next(
+        (t for t in pack.gm.threats if threat.id.startswith(f"{t.id}_")), None)
+    return tdef.ignored_after if tdef is not None else 1
+
+
+def threat_pacing(pack: Pack, state: CampaignState) -> list[Step]:
+    """At a scene's end, each active threat nobody acted against this scene (no move targeted
+    its NPC: absent, or present and left alone) counts one more scene ignored; every
+    ``ignored_after`` such scenes in a row its clock moves one segment (its doom strikes when
+    the clock fills). A threat confronted this scene starts its count again."""
     steps: list[Step] = []
+    number = state.scene.number
     for t in state.threats.values():
-        if t.active and (t.npc is None or t.npc not in state.scene.present):
-            steps.append(advance_threat(pack, state, t, 1, "left unchecked this scene"))
+        if not t.active:
+            continue
+        if t.npc is not None and t.confronted == number:
+            if t.ignored:
+                steps.append(Step([ev.ThreatIgnored(threat=t.id, scenes=0, name=t.name)]))
+            continue
+        n, after = t.ignored + 1, ignored_after(pack, t)
+        step = Step([ev.ThreatIgnored(threat=t.id, scenes=n, name=t.name)])
+        if n % after == 0:
+            why = ("left unchecked this scene" if after == 1
+                   else f"left alone for {n} scenes")
+            moved = advance_threat(pack, state, t, 1, why)
+            step.events += moved.events
+            step.push += moved.push
+        steps.append(step)
+    return steps
+
+
+def scene_end_steps(pack: Pack, state: CampaignState) -> list[Step]:
+    """At a scene's end: threats left alone move toward their doom (``threat_pacing``);
+    tension moves."""
+    steps = threat_pacing(pack, state)
     sc = state.scene
     if sc.misses > sc.hits:
         new, why = clamp_tension(state.tension + 1), "the scene slipped out of your control"
@@ -91,6 +123,16 @@ _PLACE_WORDS = ("at ", "in ", "on ", "near ", "by ", "inside ", "the ")
 """Leading words a whereabouts may have that a scene's location does not ("at the pier")."""
 
 
+VILLAIN_SHOWS = 0.35
+"""How often the most pressing threat's NPC is in a framed scene when its clock is empty; the
+chance grows with the clock (to 0.75 when it is nearly full), so quiet threats move off-page."""
+
+
+def villain_chance(threat: Threat) -> float:
+    """The chance that ``threat``'s NPC is in the next framed scene."""
+    return VILLAIN_SHOWS + 0.4 * threat.clock / max(1, threat.size)
+
+
 def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
                   place_roll: int | None = None) -> dict[str, Any]:
     """An opening for the next scene: where, who, what is at stake, and a line to start it.
@@ -107,10 +149,12 @@ def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
     threat = max(active, key=lambda t: (t.clock / t.size, t.id)) if active else None
     present: list[str] = []
     away = {n.id for n in state.npcs.values() if _away(n.where, location)}
-    if (threat and threat.npc and threat.npc in state.npcs and rng.random() < 0.6
-            and threat.npc not in away):
+    if (threat and threat.npc and threat.npc in state.npcs
+            and rng.random() < villain_chance(threat) and threat.npc not in away):
         present.append(threat.npc)
-    others = [n for n in state.npcs.values() if n.id not in present]
+    # a threat's NPC comes only on its own terms (above), never as a passer-by
+    behind = {t.npc for t in active if t.npc}
+    others = [n for n in state.npcs.values() if n.id not in present and n.id not in behind]
     rng.shuffle(others)
     present += [n.id for n in others[: rng.randint(1, 2)] if n.id not in away]
     threads = state.open_threads

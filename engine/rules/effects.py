@@ -16,6 +16,7 @@ from engine.content.loader import Pack, parse_effect
 from engine.errors import ContentError, IllegalAction
 from engine.rules import events as ev
 from engine.rules.base import Need, Ruleset, Step, effect_item, gm_random, opt
+from engine.rules.stance import stance_event
 from engine.rules.state import HERO, CampaignState
 from engine.rules.threats import advance_threat, fill
 from engine.rules.threats import clock_step as clock_step  # re-exported: its old home
@@ -464,6 +465,14 @@ class Interpreter:
         if threat is None or not threat.active:
             return Step()
         return advance_threat(self.pack, state, threat, eff.delta, ctx.get("source") or "GM")
+
+    def _e_stance(self, state: CampaignState, eff: s.StanceEffect, ctx: EffectContext) -> Step:
+        npc = ctx.get("target") or ctx.get("npc")
+        if not npc or npc not in state.actors or state.actors[npc].kind != "npc":
+            return Step()
+        e = stance_event(self.pack, state, npc, eff.stance, eff.by,
+                         reason=eff.reason or ctx.get("source", ""))
+        return Step([e] if e is not None else [])
 
     def _e_note(self, state: CampaignState, eff: s.Note, ctx: EffectContext) -> Step:
         return Step([ev.Narrated(text=eff.text, by="engine")])

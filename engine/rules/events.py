@@ -148,6 +148,9 @@ class MoveTriggered(Event):
 def _move(state: CampaignState, ev: MoveTriggered) -> None:
     state.scene.quiet = 0
     state.scene.beats += 1
+    for threat in state.threats.values():  # acting against a threat's NPC confronts it
+        if ev.target is not None and threat.npc == ev.target:
+            threat.confronted = state.scene.number
     if ev.once_key and ev.once_key not in state.used:
         state.used.append(ev.once_key)
 
@@ -800,6 +803,40 @@ class DoomStruck(Event):
 @applier("DoomStruck")
 def _doom(state: CampaignState, ev: DoomStruck) -> None:
     state.threats[ev.threat].active = False
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ThreatIgnored(Event):
+    """At a scene's end: how many scenes in a row a threat has been left alone (0: it was
+    confronted, and the count starts again)."""
+
+    threat: str
+    scenes: int
+    name: str = ""
+
+
+@applier("ThreatIgnored")
+def _ignored(state: CampaignState, ev: ThreatIgnored) -> None:
+    state.threats[ev.threat].ignored = ev.scenes
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class StanceChanged(Event):
+    """An NPC's stance toward a hero changed (``hero``: a hero id, or "hero" for the acting
+    one)."""
+
+    npc: str
+    stance: str
+    hero: str = HERO
+    was: str = ""
+    reason: str = ""
+
+
+@applier("StanceChanged")
+def _stance(state: CampaignState, ev: StanceChanged) -> None:
+    state.actors[ev.npc].stance[state.actor_id(ev.hero)] = ev.stance
 
 
 @event

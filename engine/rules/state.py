@@ -53,6 +53,9 @@ class Actor(StateModel):
     taken_out: bool = False
     advances: list[str] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict, description="System-specific state.")
+    stance: dict[str, str] = Field(
+        default_factory=dict, description="An NPC's stance toward each hero (hero id -> hostile,"
+        " wary, neutral, warm or devoted), set by StanceChanged; unset: its role's default.")
     where: str = Field("", description="Last known whereabouts, in words (the ledger).")
 
 
@@ -227,6 +230,8 @@ class Threat(StateModel):
     doom: str = ""
     active: bool = True
     npc: str | None = None
+    ignored: int = Field(0, description="Scenes in a row it was left alone (ThreatIgnored).")
+    confronted: int = Field(0, description="The last scene in which a move targeted its NPC.")
 
 
 class Thread(StateModel):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from engine.content.loader import load_pack
 from engine.dice import DiceSpec, SeededDice
 from engine.game import Game
-from engine.gm import oracle
+from engine.gm import oracle, scenes
 from engine.gm.moves import candidates, legal, make_gm_move, preconditions
 from engine.journal import render_all
 from engine.rules.state import NPC, CampaignState, Hero, Threat
@@ -198,8 +198,10 @@ def test_doom_effects_apply_to_the_state() -> None:
 def test_scene_end_advances_threats_whose_villain_stayed_away() -> None:
     game = new_game()
     tid = next(iter(game.state.threats))
-    game.start_scene("Away from Dusk", present=["Tin"])
-    game.end_scene()
+    for n in range(scenes.ignored_after(PACK, game.state.threats[tid])):  # N from content
+        assert game.state.threats[tid].clock == 0
+        game.start_scene(f"Away from Dusk {n}", present=["Tin"])
+        game.end_scene()
     assert game.state.threats[tid].clock == 1
     game.start_scene("Facing Dusk", present=["Dusk Meridian"])
     game.end_scene()
