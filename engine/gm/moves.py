@@ -352,7 +352,7 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     text = fill(template, names)
     why = occasion(pack, ctx)
     if move in called:
-        why += ", which calls for it"
+        why += "; the miss calls for it"
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,

@@ -99,7 +99,8 @@ def test_a_failed_attack_on_a_present_villain_lets_the_villain_strike_back(seed:
     made = gm_made(events)
     assert [m["move"] for m in made] == ["villain_strikes_back"]
     assert "Dusk Meridian" in made[0]["text"]
-    assert "calls for it" in made[0]["reason"]
+    assert made[0]["reason"].startswith(
+        "after a miss on Directly engage a threat; the miss calls for it; fits because")
     assert of(events, "ConditionMarked")  # the blow lands: a condition is marked
     journal = "\n".join(render_all(events, MASKS, {"dusk_meridian": "Dusk Meridian"}))
     assert "The villain strikes back" in journal
