@@ -8,7 +8,6 @@ the narration from the scene's own names, and says why it chose what it chose. P
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,8 +17,8 @@ from engine.rules import events as ev
 from engine.rules import ruleset_class
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
 from engine.rules.stance import STANCES, rank, stance_of
-from engine.rules.state import Actor, CampaignState, Threat
-from engine.rules.threats import fill
+from engine.rules.state import Actor, CampaignState
+from engine.rules.threats import fill, threat_words
 from engine.rules.types import EffectContext
 
 
@@ -209,31 +208,6 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
 
 
 # ------------------------------------------------------------------ how a line is composed
-
-_COPY = re.compile(r"_\d+$")
-_ARTICLE = re.compile(r"^(The|A|An) (?=\S)")
-
-
-def threat_words(pack: Pack, state: CampaignState, threat: Threat) -> str:
-    """How ``threat`` reads inside a sentence: its words from ``narration.yaml`` ("Dusk
-    Meridian's takeover", "the rising tide"), else its name made to fit ("Dusk Meridian:
-    the takeover" reads "Dusk Meridian's takeover"; a leading article in lower case)."""
-    villain = state.actors[threat.npc].name if threat.npc in state.actors else ""
-    tdef = next((t for t in pack.gm.threats if t.id == _COPY.sub("", threat.id)
-                 or t.id == threat.id), None)
-    words = pack.narration.threats.get(tdef.id) if tdef is not None else None
-    if tdef is not None and words is not None \
-            and threat.name in (tdef.name, f"{villain}: {tdef.name}"):
-        if villain and words.named:  # a phrase inside a sentence: no capital added
-            return words.named.replace("{villain}", villain)
-        return words.plain
-    name = threat.name
-    if villain and name.startswith(f"{villain}: "):
-        rest = name[len(villain) + 2:]
-        article = re.match(r"(?i)(the|a|an) ", rest)
-        return f"{villain}'s {rest[article.end():]}" if article else rest
-    return _ARTICLE.sub(lambda m: m.group(1).lower() + " ", name)
-
 
 LINE_MEMORY = ev.GM_LINE_MEMORY
 """GM moves within which a line is never said twice (when the move has lines enough)."""

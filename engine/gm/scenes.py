@@ -16,7 +16,7 @@ from engine.gm.oracle import clamp_tension, event_focus
 from engine.rules import events as ev
 from engine.rules.base import Step, effect_item, gm_random
 from engine.rules.state import CampaignState, Threat
-from engine.rules.threats import advance_threat, fill, threat_event
+from engine.rules.threats import advance_threat, fill, threat_event, threat_words
 
 
 def draw(pack: Pack, state: CampaignState, table_id: str, salt: str) -> s.TableEntry | None:
@@ -75,10 +75,11 @@ def threat_pacing(pack: Pack, state: CampaignState) -> list[Step]:
             continue
         if t.npc is not None and t.confronted == number:
             if t.ignored:
-                steps.append(Step([ev.ThreatIgnored(threat=t.id, scenes=0, name=t.name)]))
+                steps.append(Step([ev.ThreatIgnored(threat=t.id, scenes=0,
+                                                        name=threat_words(pack, state, t))]))
             continue
         n, after = t.ignored + 1, ignored_after(pack, t)
-        step = Step([ev.ThreatIgnored(threat=t.id, scenes=n, name=t.name)])
+        step = Step([ev.ThreatIgnored(threat=t.id, scenes=n, name=threat_words(pack, state, t))])
         if n % after == 0:
             why = ("left unchecked this scene" if after == 1
                    else f"left alone for {n} scenes")

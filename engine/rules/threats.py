@@ -58,6 +58,31 @@ def fill(template: str, names: dict[str, str]) -> str:
     return _SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 
+_COPY = re.compile(r"_\d+$")
+_ARTICLE = re.compile(r"^(The|A|An) (?=\S)")
+
+
+def threat_words(pack: Pack, state: CampaignState, threat: Threat) -> str:
+    """How ``threat`` reads inside a sentence: its words from ``narration.yaml`` ("Dusk
+    Meridian's takeover", "the rising tide"), else its name made to fit ("Dusk Meridian:
+    the takeover" reads "Dusk Meridian's takeover"; a leading article in lower case)."""
+    villain = state.actors[threat.npc].name if threat.npc in state.actors else ""
+    tdef = next((t for t in pack.gm.threats if t.id == _COPY.sub("", threat.id)
+                 or t.id == threat.id), None)
+    words = pack.narration.threats.get(tdef.id) if tdef is not None else None
+    if tdef is not None and words is not None \
+            and threat.name in (tdef.name, f"{villain}: {tdef.name}"):
+        if villain and words.named:  # a phrase inside a sentence: no capital added
+            return words.named.replace("{villain}", villain)
+        return words.plain
+    name = threat.name
+    if villain and name.startswith(f"{villain}: "):
+        rest = name[len(villain) + 2:]
+        article = re.match(r"(?i)(the|a|an) ", rest)
+        return f"{villain}'s {rest[article.end():]}" if article else rest
+    return _ARTICLE.sub(lambda m: m.group(1).lower() + " ", name)
+
+
 def clock_step(threat_id: str, clock: int, size: int, steps: list[str], doom: str, name: str,
                delta: int) -> Step:
     """Move a threat clock; its doom strikes exactly when the clock fills."""
@@ -94,5 +119,7 @@ def advance_threat(pack: Pack, state: CampaignState, threat: Threat, delta: int,
         if tdef is not None:
             step.push += [effect_item(e, {"source": f"doom of {threat.name}"})
                           for e in tdef.doom_effects]
-    step.events.insert(0, ev.Narrated(text=f"{threat.name} moves forward ({why}).", by="gm"))
+    words = threat_words(pack, state, threat)
+    step.events.insert(0, ev.Narrated(text=f"{words[:1].upper()}{words[1:]} moves forward"
+                                           f" ({why}).", by="gm"))
     return step

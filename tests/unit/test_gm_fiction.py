@@ -17,6 +17,7 @@ from engine.gm import scenes
 from engine.gm.moves import legal, make_gm_move
 from engine.journal import render_all
 from engine.rules.state import CampaignState
+from engine.rules.threats import threat_words
 
 ROOT = Path(__file__).resolve().parents[2]
 MASKS = load_pack(ROOT / "content" / "masks")
@@ -290,8 +291,9 @@ def test_a_threat_ignored_for_n_scenes_moves_and_reaches_its_doom() -> None:
     assert of(events, "DoomStruck")
     names = {"dusk_meridian": "Dusk Meridian", "tin": "Tin"}
     journal = "\n".join(render_all(events, MASKS, names))
-    assert f"Nobody stood against {threat.name} this scene (a scene)" in journal
-    assert f"{threat.name} moves forward (left alone for {n} scenes)" in journal
+    words = threat_words(MASKS, game.state, threat)  # the threat as it reads in a sentence
+    assert f"Nobody stood against {words} this scene (a scene)" in journal
+    assert f"{words[0].upper()}{words[1:]} moves forward (left alone for {n} scenes)" in journal
     assert "Doom:" in journal
 
 
