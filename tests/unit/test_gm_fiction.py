@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
+from engine.content import schema as s
 from engine.content.loader import Pack, cross_check, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
@@ -350,3 +352,24 @@ def test_a_pressing_threat_brings_its_villain_more_often() -> None:
     calm = scenes.villain_chance(threat)
     pressing = scenes.villain_chance(threat.model_copy(update={"clock": threat.size - 1}))
     assert calm < pressing < 1
+
+
+def test_stance_content_is_checked() -> None:
+    bad_role = copy.copy(MASKS)
+    bad_role.gm = MASKS.gm.model_copy(update={"stances": {"mentor": "warm"}})
+    problems = [p for p in cross_check(bad_role) if "stances" in p]
+    assert len(problems) == 1 and "'mentor'" in problems[0]
+    with pytest.raises(ValidationError):
+        s.GMPack.model_validate({"stances": {"adult": "furious"}})
+    with pytest.raises(ValidationError):
+        s.StanceEffect.model_validate({"type": "stance", "stance": "furious"})
+    with pytest.raises(ValidationError):
+        s.ThreatDef.model_validate({"id": "t", "name": "T", "doom": "d", "ignored_after": 0})
+
+
+def test_a_stance_effect_without_a_target_changes_nothing() -> None:
+    game = masks()
+    eff = s.StanceEffect(type="stance", stance="devoted")
+    assert game.interp._e_stance(game.state, eff, {"source": "x"}).events == []
+    step = game.interp._e_stance(game.state, eff, {"source": "x", "target": "tin"})
+    assert [e.stance for e in step.events] == ["devoted"]  # type: ignore[attr-defined]
