@@ -20,7 +20,7 @@ ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
            "advance_threat", "add_thread", "resolve_thread", "dice_mode", "switch_hero",
            "add_hero", "edit", "edit_thread", "reopen_thread", "remove_thread", "add_fact",
-           "edit_fact", "remove_fact", "whereabouts"}
+           "edit_fact", "remove_fact", "whereabouts", "stance"}
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
 
@@ -126,6 +126,8 @@ class Step(_Strict):
     fact: Text | None = Field(None, description="A fact's id (f1) or words.")
     about: Text | list[Text] | None = Field(None, description="Whom a fact is about.")
     where: Text | None = Field(None, description="An NPC's whereabouts ('' unknown).")
+    stance: Text | None = Field(None, description="do: stance: hostile, wary, neutral, warm or"
+                                " devoted (toward `hero`, else the acting hero).")
     comment: Any = None
 
 
@@ -312,6 +314,11 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
                 out += game.edit_fact(_named(step.fact, "fact"), step.text, about)
             case "remove_fact":
                 out += game.remove_fact(step.fact or step.text or "")
+            case "stance":
+                if step.stance is None or not (step.npc or step.name):
+                    raise IllegalAction("'do: stance' needs npc and stance")
+                out += game.set_stance(step.npc or step.name or "", step.stance, step.hero,
+                                       step.reason or "")
             case "whereabouts":
                 where = step.where if step.where is not None else step.text
                 if where is None:

@@ -95,6 +95,7 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
         "about": st.one_of(npcs, st.lists(st.sampled_from(["Tin", "hero", "nobody"]),
                                           max_size=2)),
         "where": st.one_of(st.text(max_size=10), st.sampled_from(["captured", ""])),
+        "stance": st.one_of(st.text(max_size=8), st.sampled_from(["hostile", "warm", "x"])),
         "comment": junk,
     }
 

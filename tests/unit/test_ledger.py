@@ -353,3 +353,19 @@ def test_the_ledger_survives_saving_and_reopening(tmp_path: Path) -> None:
         assert "🧵 New thread: Find the mole" in text and "📍 Where Tin is now: at the lab" in text
     finally:
         close_game(again)
+
+
+def test_a_script_sets_a_stance_and_refuses_a_bad_one() -> None:
+    from engine.rules.stance import stance_of
+    from engine.script import ScriptError, run_script
+
+    campaign = {"system": "masks", "seed": 3, "hero": {"name": "Nova", "archetype": "signal_fire"},
+                "npcs": [{"name": "Rosalind", "role": "adult"}]}
+    steps = [{"do": "stance", "npc": "Rosalind", "stance": "hostile", "reason": "the pier"}]
+    game = run_script({"campaign": campaign, "steps": steps}, saves=None, content=[],
+                      campaign=None, emit=lambda e: None)
+    assert stance_of(game.pack, game.state, "rosalind", game.state.acting) == "hostile"
+    with pytest.raises(ScriptError, match=r"step 1 .*unknown stance .grumpy."):
+        run_script({"campaign": campaign, "steps": [
+            {"do": "stance", "npc": "Rosalind", "stance": "grumpy"}]}, saves=None, content=[],
+            campaign=None, emit=lambda e: None)
