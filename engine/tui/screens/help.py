@@ -78,6 +78,7 @@ HELP = """\
 | Ctrl+B | show or hide the character sheet |
 | F4 | fix the sheet by hand: a condition, a stat, a track, Influence, a clock (journaled) |
 | Ctrl+L | the story ledger: threads, characters, facts, threats (see below) |
+| Ctrl+R | "Previously...": show or hide the recap of where the story stands (Esc closes it) |
 | F10 | back to the campaigns |
 
 ## Story ledger (Ctrl+L)
