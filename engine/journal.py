@@ -263,7 +263,9 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
                     f" {e['odds'].get('exceptional yes', '?')},"
                     f" twist {e['odds'].get('twist', '?')})")
         case "RandomEvent":
-            return f"⚡ **Random event:** {e['focus']} — _{e['action']} / {e['subject']}_"
+            about = f" ({e['about']})" if e.get("about") else ""
+            return (f"⚡ **Random event:** {e['focus']}{about} — _{e['action']} /"
+                    f" {e['subject']}_")
         case "CitySheetChanged" | "CityFactionChanged":  # City of Whispers (rules/cow.py)
             return f"✎ {e['text']}" if e.get("text") else None
         case "Edited":  # a value set by hand (Game.edit): its words were made then

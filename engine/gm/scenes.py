@@ -8,6 +8,7 @@ the same campaign frames the same scenes.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.content import schema as s
@@ -184,6 +185,21 @@ def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
             "present": present, "opening": opening, "reroll": reroll}
 
 
+def event_about(state: CampaignState, focus: str, rng: random.Random) -> str:
+    """What the ledger names for a random event's focus: an open thread when the focus is a
+    thread, a character of the scene (else of the story) when it is someone, else ""."""
+    words = focus.lower()
+    if "thread" in words:
+        threads = [t.text for t in state.threads if t.status == "open"]
+        return rng.choice(threads) if threads else ""
+    if any(w in words for w in ("someone", "npc", "character", "ally", "rival", "contact")):
+        npcs = sorted(state.npcs.values(), key=lambda n: n.id)
+        here = [n.name for n in npcs if n.present]
+        pool = here or [n.name for n in npcs]
+        return rng.choice(pool) if pool else ""
+    return ""
+
+
 def random_event(pack: Pack, state: CampaignState, salt: str) -> Step:
     """A twist: a focus from the event table and two inspiration words, with its effects."""
     rng = gm_random(state, f"event:{salt}")
@@ -192,7 +208,8 @@ def random_event(pack: Pack, state: CampaignState, salt: str) -> Step:
     act = draw(pack, state, "oracle_actions", f"{salt}:a")
     subj = draw(pack, state, "oracle_subjects", f"{salt}:s")
     step = Step([ev.RandomEvent(focus=focus.text, action=act.text if act else "",
-                                subject=subj.text if subj else "")])
+                                subject=subj.text if subj else "",
+                                about=event_about(state, focus.text, rng))])
     step.push = [effect_item(e, {"source": f"random event: {focus.text}"})
                  for e in focus.effects]
     return step

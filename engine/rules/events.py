@@ -745,11 +745,14 @@ def _oracle(state: CampaignState, ev: OracleAnswered) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class RandomEvent(Event):
-    """Something unplanned happens: a focus and two inspiration words."""
+    """Something unplanned happens: a focus, two inspiration words and, when the focus is a
+    thread or a character, which one the story's ledger names."""
 
     focus: str
     action: str
     subject: str
+    about: str = ""
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("about",)
 
 
 @event

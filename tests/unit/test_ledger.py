@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.campaigns import close_game, open_game
-from engine.content.loader import load_pack
+from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.gm.moves import make_gm_move
@@ -369,3 +369,27 @@ def test_a_script_sets_a_stance_and_refuses_a_bad_one() -> None:
         run_script({"campaign": campaign, "steps": [
             {"do": "stance", "npc": "Rosalind", "stance": "grumpy"}]}, saves=None, content=[],
             campaign=None, emit=lambda e: None)
+
+
+def test_a_random_event_about_a_thread_names_an_open_one(masks: Pack) -> None:
+    import random
+
+    from engine.game import Game
+    from engine.gm.scenes import event_about
+    from engine.journal import render
+    from engine.rules import events as rev
+
+    game = Game.new(masks, name="t", hero_name="Nova", archetype="signal_fire", seed=4,
+                    npcs=[("Dusk Meridian", "villain", "")])
+    assert event_about(game.state, "An open thread comes back", random.Random(1)) == ""
+    game.add_thread("Find out who hired Dusk")
+    assert event_about(game.state, "An open thread comes back",
+                       random.Random(1)) == "Find out who hired Dusk"
+    assert event_about(game.state, "Someone in the scene acts on their own",
+                       random.Random(1)) == "Dusk Meridian"
+    assert event_about(game.state, "The place itself changes", random.Random(1)) == ""
+    quiet = rev.RandomEvent(focus="The place itself changes", action="a", subject="b")
+    assert "about" not in quiet.to_dict()  # the saved form of older events is unchanged
+    named = rev.RandomEvent(focus="An open thread comes back", action="a", subject="b",
+                            about="Find out who hired Dusk").to_dict()
+    assert "(Find out who hired Dusk)" in (render(named, masks) or "")
