@@ -86,6 +86,11 @@ class Dialog(ModalScreen[Any]):
         """The inline error line every dialog has."""
         return Static("", id="dialog-error")
 
+    def ok_cancel(self, ok: str, cancel: str = "Cancel (esc)") -> Horizontal:
+        """The row of buttons most dialogs end with: ``ok`` (primary, id ok) and ``cancel``."""
+        return Horizontal(Button(ok, variant="primary", id="ok", compact=True),
+                          Button(cancel, id="cancel", compact=True), classes="buttons")
+
 
 class MessageDialog(Dialog):
     """An error or information message with an OK button."""
@@ -406,9 +411,7 @@ class AddNpcDialog(Dialog):
                 yield Label("Note", classes="row-label")
                 yield _field("who they are to you (optional)", id="npc-note")
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Add (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+            yield self.ok_cancel("Add (enter)")
 
     def on_mount(self) -> None:
         """Focus the name."""
@@ -457,9 +460,7 @@ class SceneDialog(Dialog):
                                                for nid, name, present in self.npcs],
                                              id="scene-cast")
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Start (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Not yet (esc)", id="cancel", compact=True)
+            yield self.ok_cancel("Start (enter)", "Not yet (esc)")
 
     def on_mount(self) -> None:
         """Focus the title."""

@@ -85,9 +85,7 @@ class EditDialog(Dialog):
                 yield Input(placeholder="the reason, for the journal (optional)",
                             compact=True, id="edit-reason")
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Edit (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+            yield self.ok_cancel("Edit (enter)")
 
     def on_mount(self) -> None:
         """List the values of the first character; the list has the focus."""

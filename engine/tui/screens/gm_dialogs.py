@@ -75,9 +75,7 @@ class OracleDialog(Dialog):
                 yield Input(placeholder="1-100" if self.dice_mode == "physical" else
                             "1-100, or leave empty", id="d100", compact=True)
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Ask (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+            yield self.ok_cancel("Ask (enter)")
 
     def on_mount(self) -> None:
         """Start on the question, with 50/50 highlighted."""
@@ -252,9 +250,7 @@ class TableDialog(Dialog):
                     "" if self.dice_mode == "physical" else
                     f", or leave empty for the {self.gm_title}'s pick"), id="roll", compact=True)
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Roll (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+            yield self.ok_cancel("Roll (enter)")
 
     def _table(self) -> dict[str, Any]:
         tables = self.query_one("#tables", OptionList)

@@ -90,9 +90,7 @@ class FieldsDialog(Dialog):
                     yield Input(f.value, placeholder=f.placeholder, compact=True,
                                 id=f"field-{f.key}")
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button(f"{self.ok} (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+            yield self.ok_cancel(f"{self.ok} (enter)")
 
     def on_mount(self) -> None:
         """Focus the first field, the cursor at its end."""
@@ -147,9 +145,7 @@ class AddThreatDialog(Dialog):
                              value=self.NOBODY, allow_blank=False, compact=True,
                              id="threat-npc")
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Add (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+            yield self.ok_cancel("Add (enter)")
 
     def on_mount(self) -> None:
         """Focus the template."""

@@ -82,9 +82,7 @@ class AddHeroDialog(Dialog):
                                      classes="hero-stat-input")
             yield Static(id="hero-check")
             yield self.error_line()
-            with Horizontal(classes="buttons"):
-                yield Button("Add (enter)", variant="primary", id="ok", compact=True)
-                yield Button("Cancel (esc)", id="cancel", compact=True)
+            yield self.ok_cancel("Add (enter)")
 
     def on_mount(self) -> None:
         """Show the first build; focus the name."""
