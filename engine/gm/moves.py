@@ -113,14 +113,24 @@ def fitting(pack: Pack, state: CampaignState, move: s.GMMoveDef,
     return [n for n in _present(state) if all(t(pack, state, n) for t in tests)]
 
 
+_PRECONDITIONS: dict[tuple[int, type[Ruleset]], tuple[Pack, dict[str, Precondition]]] = {}
+
+
 def preconditions(pack: Pack, rules: Ruleset | None = None) -> dict[str, Precondition]:
     """Every precondition a GM move of ``pack`` may name, by name (``rules``: the pack's
-    ruleset, found from the pack when not given)."""
+    ruleset, found from the pack when not given). Made once per pack and ruleset (content
+    does not change while it is loaded); do not change the dict."""
+    cls = _rules(pack, rules)
+    cached = _PRECONDITIONS.get((id(pack), cls))
+    if cached is not None and cached[0] is pack:
+        return cached[1]
     out: dict[str, Precondition] = {f"{r}{ROLE_PRESENT}": _role_present(r)
                                     for r in pack.system.roles}
     out.update(PRECONDITIONS)
     out.update({k: _npc_test(t) for k, t in STANCE_TESTS.items()})
-    out.update(_rules(pack, rules).GM_PRECONDITIONS)
+    out.update(cls.GM_PRECONDITIONS)
+    if len(_PRECONDITIONS) < 64:
+        _PRECONDITIONS[(id(pack), cls)] = (pack, out)
     return out
 
 
@@ -213,18 +223,27 @@ LINE_MEMORY = ev.GM_LINE_MEMORY
 """GM moves within which a line is never said twice (when the move has lines enough)."""
 
 
+_LINES: dict[tuple[int, str], tuple[s.GMMoveDef, list[tuple[str, str]]]] = {}
+
+
 def lines(pack: Pack, move: s.GMMoveDef) -> list[tuple[str, str]]:
     """Every line ``move`` can say, as (key, template): composed from its parts in
     ``narration.yaml`` (key ``"open.act.stake"``, indices), else its whole ``narration`` lines
-    in ``gm.yaml`` (key ``"i"``)."""
+    in ``gm.yaml`` (key ``"i"``). Composed once per loaded move; do not change the list."""
+    cached = _LINES.get((id(pack), move.id))
+    if cached is not None and cached[0] is move:
+        return cached[1]
     parts = pack.narration.moves.get(move.id)
-    if parts is None:
-        return [(str(i), text) for i, text in enumerate(move.narration)]
     out: list[tuple[str, str]] = []
-    for (i, o), (j, a), (k, st) in itertools.product(
-            enumerate(parts.open), enumerate(parts.act), enumerate(parts.stake)):
-        text = " ".join(x.strip() for x in (o, a, st) if x.strip())
-        out.append((f"{i}.{j}.{k}", text))
+    if parts is None:
+        out = [(str(i), text) for i, text in enumerate(move.narration)]
+    else:
+        for (i, o), (j, a), (k, st) in itertools.product(
+                enumerate(parts.open), enumerate(parts.act), enumerate(parts.stake)):
+            text = " ".join(x.strip() for x in (o, a, st) if x.strip())
+            out.append((f"{i}.{j}.{k}", text))
+    if len(_LINES) < 4096:
+        _LINES[(id(pack), move.id)] = (move, out)
     return out
 
 
@@ -256,8 +275,9 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[st
         shared = sum(1 for slot, i in enumerate(key.split(".")) if slot < 3 and i in used[slot])
         return 0, shared + (2 if hero_last and text.startswith("{hero}") else 0)
 
-    best = min(cost(o) for o in options)
-    pool = [o for o in options if cost(o) == best]
+    costs = [cost(o) for o in options]
+    best = min(costs)
+    pool = [o for o, c in zip(options, costs, strict=True) if c == best]
     return gm_random(state, f"line:{move.id}").choice(pool)
 
 
