@@ -244,7 +244,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         case "ThreatIgnored":
             name = e.get("name") or e["threat"]
             if not e["scenes"]:
-                return f"⏳ {name} was confronted: its count of quiet scenes starts again"
+                return (f"⏳ {upper_first(name)} was confronted: its count of quiet scenes starts"
+                        " again")
             runs = "a scene" if e["scenes"] == 1 else f"{e['scenes']} scenes running"
             return f"⏳ Nobody stood against {name} this scene ({runs})"
         case "DoomStruck":

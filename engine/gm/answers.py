@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from engine.content.loader import Pack
 from engine.rules.base import gm_random
 from engine.rules.state import CampaignState
+from engine.rules.threats import threat_words
 from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
 
 TABLES = {
@@ -96,7 +97,7 @@ def situation(pack: Pack, state: CampaignState, ctx: EffectContext, rng: random.
     name = threat_next = ""
     if threat:
         t = threat[0]
-        name = t.name
+        name = threat_words(pack, state, t)  # "Dusk Meridian's takeover", as narration says
         threat_next = t.steps[t.clock] if t.clock < len(t.steps) else t.doom
     threads = _open_threads(state)
     stance = ""

@@ -350,3 +350,14 @@ def test_answers_read_the_ledger_facts_about_the_target(masks: Pack) -> None:
         drawn.append(game.pending.options[0]["detail"])
     assert any("fact: Dusk Meridian cannot stand the dark" in d for d in drawn)
     assert any("threat: " in d for d in drawn)
+
+
+def test_an_answer_names_a_threat_as_narration_does(masks: Pack) -> None:
+    import random
+
+    game = Game.new(masks, name="t", hero_name="Nova", archetype="signal_fire", seed=8,
+                    npcs=[("Dusk Meridian", "villain", "")])
+    [threat] = game.state.threats.values()
+    assert ":" in threat.name  # its name in the list: "Dusk Meridian: the ..."
+    sit = answers.situation(masks, game.state, {"target": "dusk_meridian"}, random.Random(2))
+    assert sit.threat.startswith("Dusk Meridian's ") and ":" not in sit.threat
