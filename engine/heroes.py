@@ -8,16 +8,12 @@ from collections.abc import Mapping, Sequence
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import events as ev
-from engine.rules.state import Actor
+from engine.rules.state import Actor, new_id
 
 
 def actor_id(name: str, taken: Sequence[str]) -> str:
-    base = "".join(ch if ch.isalnum() else "_" for ch in name.lower()).strip("_") or "npc"
-    base = "_".join(p for p in base.split("_") if p)
-    nid, i = base, 2
-    while nid in taken:
-        nid, i = f"{base}_{i}", i + 1
-    return nid
+    """An id for a new character (``state.new_id``)."""
+    return new_id(name, set(taken))
 
 
 def new_hero(pack: Pack, name: str, archetype: str | None, stats: dict[str, int],

@@ -66,17 +66,6 @@ def _words(pack: Pack, rng: random.Random, kind: str) -> str:
     return entry.text
 
 
-def _open_threads(state: CampaignState) -> list[str]:
-    """The open threads' texts (read whether threads are plain texts or ledger entries)."""
-    out: list[str] = []
-    for t in state.threads:
-        if isinstance(t, str):
-            out.append(t)
-        elif getattr(t, "status", "open") == "open" and getattr(t, "text", ""):
-            out.append(str(t.text))
-    return out
-
-
 def _elsewhere(pack: Pack, rng: random.Random) -> str:
     table = pack.tables.get("locations")
     if table is None:
@@ -99,14 +88,11 @@ def situation(pack: Pack, state: CampaignState, ctx: EffectContext, rng: random.
         t = threat[0]
         name = threat_words(pack, state, t)  # "Dusk Meridian's takeover", as narration says
         threat_next = t.steps[t.clock] if t.clock < len(t.steps) else t.doom
-    threads = _open_threads(state)
-    stance = ""
+    threads = [t.text for t in state.open_threads]
+    stance = ""  # only a stance an event set: a role's default says nothing about them
     if target_id and target_id in state.actors:
-        stances = getattr(state.actors[target_id], "stance", None)
-        if isinstance(stances, dict):
-            stance = str(stances.get(state.acting, ""))
-    facts = [str(getattr(f, "text", "")) for f in getattr(state, "facts", [])
-             if target_id and target_id in getattr(f, "about", [])]
+        stance = state.actors[target_id].stance.get(state.acting, "")
+    facts = [f.text for f in state.facts if target_id and target_id in f.about]
     return Situation(target=target, present=present, threat=name, threat_next=threat_next,
                      thread=rng.choice(threads) if threads else "",
                      place=state.scene.location, elsewhere=_elsewhere(pack, rng),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -139,11 +140,7 @@ def _migrate_actors(data: Any) -> Any:
     npcs = {k: _plain(v) for k, v in (d.pop("npcs", None) or {}).items()}
     if not isinstance(hero, dict) or not isinstance(npcs, dict):
         return data  # let validation say what is wrong
-    taken = set(npcs)
-    base = _slug(str(hero.get("name", ""))) or HERO
-    hid, n = base, 2
-    while hid in taken:
-        hid, n = f"{base}_{n}", n + 1
+    hid = new_id(str(hero.get("name", "")), npcs, fallback=HERO)
     hero_data = dict(hero.get("data") or {})
     actors: dict[str, Any] = {hid: {**hero, "id": hid, "kind": "hero", "role": "hero",
                                     "data": hero_data}}
@@ -174,9 +171,15 @@ def _migrate_actors(data: Any) -> Any:
     return d
 
 
-def _slug(name: str) -> str:
+def new_id(name: str, taken: Collection[str], fallback: str = "npc") -> str:
+    """An id for a new character named ``name``: its words in lower case joined by ``_``
+    (``fallback`` when it has none), with ``_2``, ``_3``... when ``taken``."""
     out = "".join(c if c.isalnum() else "_" for c in name.lower())
-    return "_".join(p for p in out.split("_") if p)
+    base = "_".join(p for p in out.split("_") if p) or fallback
+    nid, n = base, 2
+    while nid in taken:
+        nid, n = f"{base}_{n}", n + 1
+    return nid
 
 
 class ActiveBonus(StateModel):
