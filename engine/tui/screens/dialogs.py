@@ -3,9 +3,10 @@ keeping what the player typed) or None, in which case the dialog closes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.text import Text
 from textual import on
@@ -481,10 +482,39 @@ class SceneDialog(Dialog):
         self.finish(None)
 
 
-class MovesDialog(Dialog):
-    """Every move, filtered as you type; unavailable ones say why."""
+class MoveEntry(NamedTuple):
+    """One move in the move list: its id, how it shows, whether it can be used now, its name
+    (a match there ranks first) and the text the filter searches (name, trigger, cues...)."""
 
-    def __init__(self, entries: Sequence[tuple[str, Text, bool, str]], submit: Submit) -> None:
+    id: str
+    prompt: Text
+    enabled: bool
+    name: str
+    search: str
+
+
+def move_rank(entry: MoveEntry, words: Sequence[str]) -> tuple[int, ...] | None:
+    """How well the typed ``words`` match ``entry``, smaller first; None when some word is
+    found nowhere. The whole phrase in the name ranks first, then words that begin words of
+    the name ("dir som": Direct Someone to Act), then words found inside the name; a match only
+    in the trigger or cues comes after. An unavailable move follows the available ones of the
+    same rank."""
+    name = entry.name.lower()
+    search = f"{name} {entry.search.lower()}"
+    if not all(w in search for w in words):
+        return None
+    name_words = re.findall(r"\w+", name)
+    phrase = bool(words) and " ".join(words) in name
+    starts = sum(any(nw.startswith(w) for nw in name_words) for w in words)
+    inside = sum(w in name for w in words)
+    return (-int(phrase), -starts, -inside, int(not entry.enabled))
+
+
+class MovesDialog(Dialog):
+    """Every move, filtered as you type (a match in a move's name first); unavailable ones say
+    why."""
+
+    def __init__(self, entries: Sequence[MoveEntry], submit: Submit) -> None:
         super().__init__("All moves")
         self.entries = list(entries)
         self.submit = submit
@@ -507,9 +537,14 @@ class MovesDialog(Dialog):
         ol = self.query_one("#moves", OptionList)
         ol.clear_options()
         words = text.lower().split()
-        for move_id, prompt, enabled, search in self.entries:
-            if all(w in search for w in words):
-                ol.add_option(Option(prompt, id=move_id, disabled=not enabled))
+        ranked = []
+        for i, entry in enumerate(self.entries):
+            rank = move_rank(entry, words)
+            if rank is not None:
+                ranked.append((rank, i, entry))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        for _rank, _i, entry in ranked:
+            ol.add_option(Option(entry.prompt, id=entry.id, disabled=not entry.enabled))
         first = next((i for i, o in enumerate(ol.options) if not o.disabled), None)
         ol.highlighted = first
 

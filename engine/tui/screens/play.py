@@ -35,6 +35,7 @@ from engine.tui.screens.dialogs import (
     Dialog,
     DiceDialog,
     EndSceneDialog,
+    MoveEntry,
     MovesDialog,
     SceneDialog,
 )
@@ -248,14 +249,24 @@ class PlayScreen(Screen[None]):
         elif p.kind == "move":
             fiction = p.context.get("fiction", "")
             sugs = game.flow.suggestions
-            head = Text(p.message if sugs else "No move matched that. Pick one, or keep it as"
-                        " fiction.", "bold " + ACCENT)
+            if sugs and sugs[0].get("move") is None:
+                message = "That reads as plain fiction. Keep it, or pick a move:"
+            elif any(s.get("move") for s in sugs):
+                message = p.message
+            else:
+                message = "No move matched that. Pick one, or keep it as fiction."
+            width = self._menu_width()
+            head = Text(message, "bold " + ACCENT)
             head.append("   Esc: back", DIM)
-            head.append(f"\n“{clip(fiction)}”", "italic " + DIM)
+            # one line: the whole fiction is in the journal just above; the menu needs the room
+            head.append(f"\n“{clip(fiction, max(width - 2, 20))}”", "italic " + DIM)
             title.update(head)
-            entries: list[tuple[str, Text | str]] = [
-                (f"move:{s['move']}", suggestion_prompt(game.pack, i, s))
-                for i, s in enumerate(sugs, 1)]
+            entries: list[tuple[str, Text | str]] = []
+            for s in sugs:
+                key = f"move:{s.get('move') or ''}"  # "move:" is "No move, just fiction"
+                if key not in (k for k, _ in entries):
+                    entries.append((key, suggestion_prompt(game.pack, len(entries) + 1, s,
+                                                           width)))
             if entries:
                 entries.append(("-", ""))
             entries += [("all", plain_prompt("☰ All moves…", "the full list", "m")),
@@ -297,6 +308,12 @@ class PlayScreen(Screen[None]):
             button.focus()
             if open_dialogs:
                 self.open_choice()
+
+    def _menu_width(self) -> int:
+        """Cells a menu entry has on one line: the prompt box less the menu's padding and room
+        for a scrollbar (the menu itself may be hidden, so measure the box)."""
+        box = self.query_one("#prompt-box").size.width or self.size.width
+        return max(box - 4, 20)
 
     def _option_menu(self, kind: str, options: list[dict[str, Any]]) -> None:
         """Show ``options`` in the inline menu; options that can do nothing are dimmed with
@@ -380,7 +397,8 @@ class PlayScreen(Screen[None]):
         if self.perform(self.game.describe, text):
             event.input.value = ""
             # nothing matched: it is plain fiction, one Enter (F2 still lists every move)
-            if (self.game.flow.stage == "move" and not self.game.flow.suggestions
+            if (self.game.flow.stage == "move"
+                    and not any(s.get("move") for s in self.game.flow.suggestions)
                     and self.perform(self.game.choose_move, None)):
                 self.notify("No move matched: kept as fiction. F2 lists every move.",
                             timeout=4)
@@ -388,8 +406,11 @@ class PlayScreen(Screen[None]):
     @on(MenuPicked)
     def _picked(self, event: MenuPicked) -> None:
         kind, _, value = event.key.partition(":")
-        if kind == "move":
-            self.use_move(value)
+        if kind == "move" and not value:  # the "No move, just fiction" suggestion
+            self.perform(self.game.choose_move, None)
+        elif kind == "move":
+            sug = next((s for s in self.game.flow.suggestions if s.get("move") == value), {})
+            self.use_move(value, sug.get("target"))
         elif kind == "all":
             self.action_moves()
         elif kind == "none":
@@ -433,8 +454,10 @@ class PlayScreen(Screen[None]):
         else:
             self.notify("Back: pick another move.", timeout=3)
 
-    def use_move(self, move_id: str) -> None:
-        """Use a move now: from the suggestions, the move list or the command palette."""
+    def use_move(self, move_id: str, target_hint: str | None = None) -> None:
+        """Use a move now: from the suggestions, the move list or the command palette. A
+        suggestion passes the target its fiction names (``target_hint``): when the move's
+        target is optional, that target comes first (highlighted) in the question."""
         game = self.game
         stage = game.flow.stage
         if stage not in ("fiction", "move"):
@@ -450,6 +473,8 @@ class PlayScreen(Screen[None]):
         targets = game.targets_for(move) if move.target == "optional" else []
         if targets:
             options = [{"id": NOBODY, "label": "No one in particular", "detail": ""}, *targets]
+            named = [o for o in options if target_hint and o["id"] == target_hint]
+            options = named + [o for o in options if o not in named]
             self.push_dialog(lambda: ChoiceDialog(
                 move.name, "Is someone in particular the target?", options, 1, 1,
                 lambda ids: self._start_move(move_id, None if ids[0] == NOBODY else ids[0])))
@@ -467,8 +492,9 @@ class PlayScreen(Screen[None]):
             fiction.value = ""
         return error
 
-    def move_entries(self) -> list[tuple[str, Text, bool, str]]:
-        """Every move the player could pick, for the move list: id, prompt, enabled, search."""
+    def move_entries(self) -> list[MoveEntry]:
+        """Every move the player could pick, for the move list: id, prompt, enabled, name (a
+        match there ranks first) and the text the filter searches."""
         game = self.game
         out = []
         for move in game.pack.moves.values():
@@ -488,7 +514,7 @@ class PlayScreen(Screen[None]):
                     prompt.append("\nno roll", DIM)
                 prompt.append(f"\n{move.trigger}", DIM)
             search = f"{move.name} {move.category} {move.trigger} {' '.join(move.cues)}".lower()
-            out.append((move.id, prompt, why is None, search))
+            out.append(MoveEntry(move.id, prompt, why is None, move.name, search))
         return out
 
     def action_moves(self) -> None:

@@ -1,8 +1,9 @@
-"""The action menu: suggested moves with cue and odds, targets, after-roll options."""
+"""The action menu: suggested moves with the words that led to them and their odds, the "No
+move" suggestion, targets, after-roll options."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -15,23 +16,59 @@ from engine.tui.messages import MenuPicked
 from engine.tui.text import ACCENT, DIM, FG, band_dicts, odds_text
 
 
-def suggestion_prompt(pack: Pack, index: int, sug: dict[str, Any]) -> Text:
-    """One suggested move: number, name and matched cue; the exact odds below."""
-    out = Text()
-    out.append(f"{index}. ", DIM)
-    out.append(sug["name"], "bold " + ACCENT)
-    out.append(f"  cue “{sug['cue']}”", DIM)
+def suggestion_reason(sug: Mapping[str, Any], room: int | None = None) -> Text:
+    """Why the engine suggests this: the player's own words that led to it, or (a flow saved
+    before words were kept) the matched cue; empty when neither is known. With ``room``, words
+    are left off the end ("…") until the reason fits in that many cells (empty if none fit)."""
+    words = [str(w) for w in sug.get("words") or [] if str(w).strip()]
+    if not words:
+        cue = sug.get("cue")
+        out = Text(f"cue “{cue}”", DIM) if cue else Text()
+        return out if room is None or out.cell_len <= room else Text()
+    for keep in range(len(words), 0, -1):
+        shown = ", ".join(f"“{w}”" for w in words[:keep]) + (", …" if keep < len(words) else "")
+        out = Text("you said " + shown, DIM)
+        if room is None or out.cell_len <= room:
+            return out
+    return Text()
+
+
+def suggestion_prompt(pack: Pack, index: int, sug: Mapping[str, Any],
+                      width: int | None = None) -> Text:
+    """One suggestion in two lines at most: number, name, the target the fiction names and the
+    words that led to it; below, the exact odds (or what picking it means). The "No move"
+    suggestion (``move`` None) is one line. ``width`` cuts each line to fit, words left off
+    first, instead of wrapping."""
+    move_id = sug.get("move")
+    head = Text()
+    head.append(f"{index}. ", DIM)
+    head.append(str(sug.get("name") or (move_id or "No move, just fiction")), "bold " + ACCENT)
+    target = sug.get("target_name") or sug.get("target")
+    if target and move_id:
+        head.append(f" → {target}", "bold " + FG)
+    room = None if width is None else width - head.cell_len - 2
+    reason = suggestion_reason(sug, room)
+    if reason.plain:
+        head.append("  ")
+        head.append_text(reason)
+    below = Text("   ")
     odds = sug.get("odds")
-    if odds:
-        out.append("\n   ")
-        out.append_text(odds_text(odds, band_dicts(pack, sug["move"])))
+    move = pack.moves.get(move_id) if move_id else None
+    if move_id is None:  # one line, so the menu's own entries stay in view at 80x24
+        below = Text()
+    elif odds:
+        below.append_text(odds_text(odds, band_dicts(pack, move_id)))
+    elif move is not None and move.roll is None:
+        below.append("no roll: it just happens", DIM)
+    elif move is not None:
+        below.append("you choose the stat when you roll", DIM)
     else:
-        move = pack.moves.get(sug["move"])
-        if move is not None and move.roll is None:
-            out.append("\n   no roll: it just happens", DIM)
-        elif move is not None:
-            out.append("\n   you choose the stat when you roll", DIM)
-    return out
+        below = Text()
+    lines = [head, below] if below.plain else [head]
+    if width is not None and width > 8:
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+    return Text("\n").join(lines)
 
 
 def plain_prompt(label: str, detail: str = "", hotkey: str = "", disabled: str = "") -> Text:
@@ -81,7 +118,8 @@ class ActionMenu(OptionList):
             self.post_message(MenuPicked(key))
 
     def action_number(self, index: int) -> None:
-        """Choose the n-th suggested move."""
+        """Choose the n-th numbered suggestion (ids ``move:ID``; ``move:`` alone is the "No
+        move, just fiction" suggestion)."""
         moves = [o.id for o in self.options
                  if o.id and o.id.startswith("move:") and not o.disabled]
         if index < len(moves):
