@@ -14,9 +14,12 @@ HELP = """\
 # How to play
 
 1. **Say what your hero does.** Type it at *What do you do?* and press **Enter**.
-2. **Pick the move it triggers.** The engine suggests moves, best match first, with the words
-   that matched and the exact odds of each result. **1-5** pick a suggestion, **m** opens every
-   move, **n** keeps it as plain fiction.
+2. **Pick the move it triggers.** The engine suggests moves, best match first. Each shows the
+   words of yours that led to it, the character your fiction names (→ Dusk Meridian) and the
+   exact odds of each result. When what you wrote reads as plain description, *No move, just
+   fiction* comes first (Enter keeps it) with the likeliest moves after it. **1-5** pick a
+   suggestion, **m** opens every move, **n** keeps it as plain fiction. When the move asks for
+   a target, the one your fiction named is offered first.
 3. **Roll.** The roll panel shows every modifier and where it comes from. **Enter** rolls
    (or asks for the faces of your own dice), **t** takes what the rules offer before the
    roll (in Masks: spend Team for +1).
@@ -62,11 +65,11 @@ HELP = """\
 | Key | Does |
 |---|---|
 | Enter | send your fiction / choose / roll |
-| 1-5, m, n | in the move menu: a suggestion, all moves, just fiction |
+| 1-5, m, n | in the move menu: a suggestion (1 may be "No move"), all moves, just fiction |
 | Esc | in the move menu or the target list: back (nothing is rolled) |
 | t, s, a | before a roll: spend Team, choose the stat, advantage |
 | d, p | before a roll: declare (a belief, a secret, an offer...), set the roll (a complexity...) |
-| F2 | every move, filtered as you type |
+| F2 | every move, filtered as you type (a match in a move's name first; "dir som" works) |
 | Ctrl+Z | undo the last action |
 | Ctrl+G | ask the GM "what happens next?" |
 | Ctrl+O | ask the oracle a yes/no question (exact odds shown) |
