@@ -82,6 +82,11 @@ class MoveFlow:
                             and resolve.bonus_fits(b, move))
                 o["detail"] = f"{o['detail']}; {bonus:+d} held against them"
         options.sort(key=lambda o: o["id"] not in held)
+        hint = self.state.flow.target if self.state.flow.stage == "target" else None
+        for o in options:
+            if o["id"] == hint:  # the one the fiction named: pre-selected, first
+                o["detail"] = f"{o['detail']}; named in your fiction"
+        options.sort(key=lambda o: o["id"] != hint)
         if move.target != "required":
             options.append(opt("none", "No one in particular", "no target for this roll"))
         return options
@@ -97,13 +102,20 @@ class MoveFlow:
             raise IllegalAction(f"unknown move {move_id!r}{hint}")
         return move
 
-    def _begin_move(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]
-                    ) -> None:
+    def _begin_move(self, move: s.Move, target: str | None, fiction: str, rest: list[Item],
+                    hint: str | None = None) -> None:
+        """Start ``move``; ``hint``: the character the fiction named, pre-selected on the
+        target prompt (asked even for a move that may go without a target)."""
         why = self.move_available(move)
         if why:
             raise IllegalAction(why)
         nobody = self._no_target(move, target)  # "none": the player said no one
         tid = self._resolve_target(move, target) if target and not nobody else None
+        if (tid is None and not nobody and hint is not None
+                and any(o["id"] == hint for o in self.targets_for(move))):
+            self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest,
+                                target=hint))
+            return
         if move.target == "required" and tid is None:
             if not self.targets_for(move):
                 raise IllegalAction(f"{move.name} needs a target, and there is no one to target;"

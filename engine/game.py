@@ -34,7 +34,7 @@ from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger
 from engine.rules.stance import stance_event, stance_of
 from engine.rules.state import CampaignState, Flow
 from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
-from engine.triggers import Matcher
+from engine.triggers import Matcher, matcher_for, mentions_someone, name_variants, people_named
 
 __all__ = ["CAMPAIGN", "DICE_MODES", "Edit", "Editable", "Game", "MemoryStore", "Persistence",
            "Prompt", "RollPreview", "entered_die", "hero_problems", "validate_hero"]
@@ -54,7 +54,6 @@ class Game(MoveFlow):
         self.state = state
         self.store: Persistence = store or MemoryStore(state.model_dump(mode="json"))
         self.rules = ruleset_for(pack)
-        self.matcher = Matcher(m for m in pack.moves.values() if not m.hidden)
         self.interp = Interpreter(pack, self.rules, self._gm, self._offer)
         self._events: list[dict[str, Any]] = []
         self._new_chunk = False
@@ -192,15 +191,39 @@ class Game(MoveFlow):
         """Where the current action stands."""
         return self.state.flow
 
-    def suggest(self, text: str) -> list[dict[str, Any]]:
-        """Moves the fiction suggests, best first, with the matched cue and exact odds."""
-        allowed = [m.id for m in self.available_moves() if not m.hidden]
+    @property
+    def matcher(self) -> Matcher:
+        """The pack's move matcher (built once per loaded pack)."""
+        return matcher_for(self.pack)
+
+    def suggest(self, text: str, limit: int = 3, everything: bool = False
+                ) -> list[dict[str, Any]]:
+        """Moves the fiction suggests, best first (``move`` None: no move, when the fiction
+        reads as plain description), each with the words that led to it, the exact odds and
+        the character the fiction names or points at (``target``, ``target_name``).
+
+        Only moves usable now, unless ``everything``."""
+        st = self.state
+        allowed = None if everything else [m.id for m in self.available_moves() if not m.hidden]
+        others = [(a.id, a.name) for a in st.actors.values() if a.id != st.acting]
+        names = [v for _i, n in others for v in name_variants(n)]
+        named = people_named(text, others)
+        if not named and mentions_someone(text):
+            here = [a.id for a in st.npcs.values() if a.present]
+            named = here if len(here) == 1 else []
         out = []
-        for sug in self.matcher.suggest(text, allowed):
+        for sug in self.matcher.suggest(text, allowed, limit, names):
             d = sug.to_dict()
-            move = self.pack.moves[sug.move]
-            if move.roll is not None and move.roll.stat != "choice":
-                d["odds"] = self.preview(move.id).odds
+            d["target"] = d["target_name"] = None
+            if sug.move is not None:
+                move = self.pack.moves[sug.move]
+                if move.roll is not None and move.roll.stat != "choice":
+                    d["odds"] = self.preview(move.id).odds
+                if move.target != "none" and named:
+                    ok = {o["id"] for o in self.targets_for(move)}
+                    tid = next((n for n in named if n in ok), None)
+                    if tid is not None:
+                        d["target"], d["target_name"] = tid, st.actors[tid].name
             out.append(d)
         return out
 
@@ -249,7 +272,10 @@ class Game(MoveFlow):
                 self._set_flow(Flow())
                 self._quiet_beat()
             else:
-                self._begin_move(self._move(move_id), target, self.state.flow.fiction, [])
+                hint = next((x.get("target") for x in self.state.flow.suggestions
+                             if x.get("move") == move_id and x.get("target")), None)
+                self._begin_move(self._move(move_id), target, self.state.flow.fiction, [],
+                                 hint if isinstance(hint, str) else None)
         return self.last_events
 
     def trigger(self, move_id: str, target: str | None = None, fiction: str = ""

@@ -43,13 +43,23 @@ class PromptHost(Protocol):
     def target_options(self, move: s.Move) -> list[dict[str, Any]]: ...
 
 
+def _why(sug: dict[str, Any]) -> str:
+    """A suggestion's reason: the player's words that led to it (older saves: the cue)."""
+    words = sug.get("words") or []
+    why = f"from: {', '.join(map(str, words))}" if words else f"cue: {sug.get('cue', '')}"
+    if sug.get("target_name"):
+        why += f"; target {sug['target_name']}"
+    return why
+
+
 def pending_prompt(game: PromptHost) -> Prompt:
     """What the engine waits for now."""
     f = game.state.flow
     if f.stage == "fiction":
         return Prompt("fiction", "What do you do?", min=0)
     if f.stage == "move":
-        options = [opt(x["move"], x["name"], f"cue: {x['cue']}") for x in f.suggestions]
+        options = [opt(x.get("move") or "none", x.get("name", ""), _why(x))
+                   for x in f.suggestions]
         return Prompt("move", "Which move does this trigger?", options, min=0,
                       context={"fiction": f.fiction})
     move = game.pack.moves[f.move] if f.move else None

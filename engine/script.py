@@ -365,11 +365,15 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
     else:
         out += game.trigger(move, step.target)
     if game.state.flow.stage == "target":
-        if not step.target:
+        named = game.state.flow.target  # the character the fiction named, pre-selected
+        if not step.target and named:
+            out += game.choose_target(named)
+        elif not step.target:
             optional = any(o.get("id") == "none" for o in game.pending.options)
             hint = " or 'target: none' (a bonus you hold makes it ask)" if optional else ""
             raise IllegalAction(f"{move} needs a target: add 'target: NAME'{hint}")
-        out += game.choose_target(step.target)
+        else:
+            out += game.choose_target(step.target)
     out += _answer_prompts(game, s)
     return out
 

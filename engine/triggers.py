@@ -1,99 +1,394 @@
-"""Fiction text to ranked move suggestions, each with the cue that matched.
+"""Fiction text to ranked move suggestions, each with the player's words that led to it.
 
-A simple, explainable matcher: words are lower-cased and stemmed by trimming common endings;
-a cue matches when its stems appear in order, next to each other, in the fiction. Longer cues
-weigh more. Every suggestion says which cue matched, so the player sees why.
+How it reads a line ("I study Dusk. What is he hiding behind that grin?"):
+
+1. ``engine.nlp.english`` splits it into words, opens contractions, lemmatises each word
+   ("hiding" -> "hide"), drops the words a negation covers ("I don't attack, I talk him
+   down"), and marks people (pronouns, NPC names, unknown capitalised words) and questions.
+2. Each word gives features: its lemma, the concepts of the shipped English lexicon it belongs
+   to ("slug" -> strike), lexicon phrases ("talk him down"), and three marks of intent:
+   a question, a person acted on, and speech in quotes. A word no dictionary knows is
+   corrected to the nearest word the pack uses ("grabbign" -> "grab").
+3. Each move is learned from its content: name, trigger, cues and example fictions (``examples``
+   in ``moves.yaml`` or ``examples.yaml``); ``none`` examples teach plain description.
+   Moves are ranked by a multinomial naive Bayes score over those features (chosen by
+   measurement against the alternatives in ``benchmarks/bench_detection.py``), and a cue
+   found word for word in the fiction adds a bonus.
+4. "No move" ranks like a move; when it comes first, the best moves still follow it.
+
+Every suggestion lists the words that weighed most for it, so the player sees why.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.nlp.english import PRONOUNS, STOPWORDS, Token, find_names, known, lemma, tokens, words
+from engine.nlp.lexicon import Lexicon, default_lexicon
 
-_WORD = re.compile(r"[a-z0-9']+")
-_SUFFIXES = ("ingly", "ing", "edly", "ed", "ies", "es", "s", "ly")
-STOPWORDS = frozenset({
-    "a", "an", "the", "to", "of", "and", "or", "in", "on", "at", "for", "with", "my", "your",
-    "his", "her", "their", "our", "is", "are", "be", "i", "you", "we", "it", "this", "that",
-    "someone", "something",
-})
+NO_MOVE = "none"
+"""The key of plain-description examples, and the class "no move"."""
+
+# Feature weights, chosen on the development lines (benchmarks/detection/dev/).
+WORD_W = 1.0
+CONCEPT_W = 0.6
+PHRASE_W = 0.9
+BIGRAM_W = 0.5
+QUESTION_W = 1.0
+PERSON_W = 0.6
+SPEECH_W = 0.6
+WE_W = 0.6
+NAME_W = 2.0  # a move's name, as one training line
+TRIGGER_W = 1.0
+CUE_W = 1.0
+CUE_BONUS = 1.5  # log-score added per cue found word for word
+ALPHA = 0.1  # additive smoothing
+BALANCE = True
+NONE_MODE = "class"
+NONE_BIAS = 0.0
+NONE_PER = 0.0
+NONE_MARGIN = 0.5  # how much better per feature a move must explain the line
+
+_WE = frozenset({"we", "us", "our", "ours", "ourselves"})
 
 
-def stem(word: str) -> str:
-    """A crude stem: strip one common ending, keeping at least three letters."""
-    word = word.strip("'")
-    if word.endswith("'s"):
-        word = word[:-2]
-    for suf in _SUFFIXES:
-        # "ies" may leave two letters, since it gives back a "y": flies -> fly, cries -> cry
-        if word.endswith(suf) and len(word) - len(suf) >= (2 if suf == "ies" else 3):
-            word = word[: -len(suf)]
-            if suf in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2]:
-                word = word[:-1]  # running -> run, stopped -> stop
-            elif suf == "ies":
-                word += "y"
-            break
-    if len(word) > 3 and word.endswith("e"):
-        word = word[:-1]  # charge / charged / charging all meet at "charg"
-    return word
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """One feature of a line: its key, weight and the words it came from."""
+
+    key: str
+    weight: float
+    at: tuple[int, ...]
 
 
-def stems(text: str) -> list[str]:
-    """The stems of every word in ``text``."""
-    return [stem(w) for w in _WORD.findall(text.lower())]
+def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
+    """The features of a tokenised line (see the module's docstring, step 2)."""
+    out: list[Feature] = []
+    content: list[int] = []
+    for i, t in enumerate(toks):
+        if t.neg or t.stop or t.person:
+            continue
+        content.append(i)
+        out.append(Feature("w:" + t.lemma, WORD_W, (i,)))
+        out += [Feature("c:" + c, CONCEPT_W, (i,)) for c in lexicon.concepts(t.lemma)]
+    for a, b in zip(content, content[1:], strict=False):
+        if b - a <= 2:
+            out.append(Feature(f"b:{toks[a].lemma}_{toks[b].lemma}", BIGRAM_W, (a, b)))
+    lems = [t.lemma if not t.neg else "" for t in toks]
+    out += [Feature("c:" + c, PHRASE_W, tuple(at)) for c, at in lexicon.phrase_hits(lems)]
+    asked = next((i for i, t in enumerate(toks) if t.question and not t.quoted), None)
+    if asked is None:
+        asked = next((i for i, t in enumerate(toks) if t.question), None)
+    if asked is not None:
+        q = next((i for i, t in enumerate(toks) if t.lemma == "?"), asked)
+        out.append(Feature("Q", QUESTION_W, (q,)))
+    person = next((i for i, t in enumerate(toks) if t.person and not t.neg), None)
+    if person is not None:
+        out.append(Feature("PERSON", PERSON_W, (person,)))
+    we = next((i for i, t in enumerate(toks) if t.lemma in _WE and not t.neg), None)
+    if we is not None:
+        out.append(Feature("WE", WE_W, (we,)))
+    said = next((i for i, t in enumerate(toks) if t.quoted), None)
+    if said is not None:
+        out.append(Feature("SAY", SPEECH_W, (said,)))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """A move the fiction may trigger, why, and how strongly."""
+    """A move the fiction may trigger (``move`` None: no move), why, and how strongly."""
 
-    move: str
+    move: str | None
     name: str
     score: float
-    cue: str
+    words: tuple[str, ...] = ()
+    cue: str = ""
 
     def to_dict(self) -> dict[str, object]:
         """Plain form for the flow and JSON output."""
-        return {"move": self.move, "name": self.name, "score": self.score, "cue": self.cue}
+        return {"move": self.move, "name": self.name, "score": self.score,
+                "cue": self.cue or ", ".join(self.words), "words": list(self.words)}
+
+
+NO_MOVE_NAME = "No move, just fiction"
+
+
+@dataclass
+class _Class:
+    counts: Counter[str] = field(default_factory=Counter)
+    total: float = 0.0
+    cues: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
 
 class Matcher:
-    """Ranks a pack's moves against fiction; build once per pack."""
+    """Ranks a pack's moves against fiction; build once per pack (``Matcher.for_pack``)."""
 
-    def __init__(self, moves: Iterable[s.Move]) -> None:
-        self._cues: list[tuple[str, str, tuple[str, ...], float]] = []
+    def __init__(self, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]] | None
+                 = None, no_move: Sequence[str] = (), lexicon: Lexicon | None = None,
+                 names: Iterable[str] = ()) -> None:
+        self.lexicon = lexicon if lexicon is not None else default_lexicon()
         self._names: dict[str, str] = {}
+        self._classes: dict[str, _Class] = {}
+        self._known_names = [tuple(n.lower().split()) for n in names if n.strip()]
+        examples = examples or {}
         for m in moves:
             self._names[m.id] = m.name
+            c = self._classes[m.id] = _Class()
+            self._learn(c, m.name, NAME_W)
+            self._learn(c, m.trigger, TRIGGER_W)
             for cue in m.cues:
-                st = tuple(x for x in stems(cue) if x)
-                if st:
-                    self._cues.append((m.id, cue, st, 1.0 + 0.75 * (len(st) - 1)))
-            name_stems = tuple(x for x in stems(m.name) if x not in STOPWORDS)
-            if len(name_stems) > 1:
-                self._cues.append((m.id, m.name.lower(), name_stems, 1.5 + 0.5 * len(name_stems)))
+                self._learn(c, cue, CUE_W)
+                lems = tuple(x.lemma for x in tokens(cue) if not x.mark)
+                if lems:
+                    c.cues.append((cue, lems))
+            for line in (*m.examples, *examples.get(m.id, ())):
+                self._learn(c, line, 1.0)
+        if no_move:
+            c = self._classes[NO_MOVE] = _Class()
+            for line in no_move:
+                self._learn(c, line, 1.0)
+        self._vocab = {f for c in self._classes.values() for f in c.counts}
+        self._words = {f[2:] for f in self._vocab if f.startswith("w:")}
+        self._words.update(self.lexicon.words)
+        self._fix_index = _deletes_index(w for w in self._words if len(w) >= 4)
+        self._logp: dict[str, tuple[dict[str, float], float]] = {}
+        size = len(self._vocab) or 1
+        mass = sum(c.total for c in self._classes.values()) / (len(self._classes) or 1)
+        for cid, c in self._classes.items():
+            # every move weighs the same in total, however many examples it has
+            scale = mass / c.total if BALANCE and c.total else 1.0
+            denom = c.total * scale + ALPHA * size
+            self._logp[cid] = ({f: math.log((n * scale + ALPHA) / denom)
+                                for f, n in c.counts.items()}, math.log(ALPHA / denom))
+        pooled: Counter[str] = Counter()
+        for cid, c in self._classes.items():
+            if cid != NO_MOVE and c.total:
+                for f, n in c.counts.items():
+                    pooled[f] += n * mass / c.total
+        denom = sum(pooled.values()) + ALPHA * size
+        self._bg = ({f: math.log((n + ALPHA) / denom) for f, n in pooled.items()},
+                    math.log(ALPHA / denom))
 
-    def suggest(self, text: str, allowed: Iterable[str] | None = None, limit: int = 5
-                ) -> list[Suggestion]:
-        """Moves ranked best first; only moves in ``allowed`` when given."""
-        words = stems(text)
-        if not words:
-            return []
-        joined = " " + " ".join(words) + " "
-        # a move's name is matched without its stopwords, so the text is searched without them
-        content = " " + " ".join(w for w in words if w not in STOPWORDS) + " "
-        allow = set(allowed) if allowed is not None else None
-        best: dict[str, tuple[float, str]] = {}
-        for move_id, cue, st, weight in self._cues:
-            if allow is not None and move_id not in allow:
+    @classmethod
+    def for_pack(cls, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]],
+                 names: Iterable[str] = ()) -> Matcher:
+        """A matcher over ``moves`` with the pack's ``examples`` (``none``: no move)."""
+        return cls(moves, examples, examples.get(NO_MOVE, ()), names=names)
+
+    def _tokens(self, text: str, names: Iterable[Sequence[str]] = ()) -> list[Token]:
+        return tokens(text, [*self._known_names, *names])
+
+    def _learn(self, c: _Class, text: str, weight: float) -> None:
+        for f in features(self._tokens(text), self.lexicon):
+            c.counts[f.key] += f.weight * weight
+            c.total += f.weight * weight
+
+    def _fixed(self, toks: list[Token]) -> list[Token]:
+        """Words no dictionary knows, corrected to the nearest word the pack uses."""
+        out = []
+        for t in toks:
+            word = t.text.lower()
+            if (not t.person and not t.stop and t.lemma not in self._words and len(word) >= 4
+                    and not known(word)):
+                fix = _correct(word, self._fix_index)
+                if fix:
+                    t = Token(t.text, lemma(fix), t.neg, t.person, t.question, t.quoted)
+            out.append(t)
+        return out
+
+    def scores(self, text: str, allowed: Iterable[str] | None = None,
+               names: Iterable[Sequence[str]] = ()) -> tuple[dict[str, float], list[Token],
+                                                             list[Feature]]:
+        """Each move's (and "none"'s) log-score, the tokens and the features read."""
+        toks = self._fixed(self._tokens(text, names))
+        feats = [f for f in features(toks, self.lexicon) if f.key in self._vocab]
+        allow = set(allowed) | {NO_MOVE} if allowed is not None else None
+        out: dict[str, float] = {}
+        lemmas = [t.lemma for t in toks]
+        joined = " " + " ".join(lemmas) + " "
+        for cid, (logp, unseen) in self._logp.items():
+            if allow is not None and cid not in allow:
                 continue
-            hay = content if cue == self._names[move_id].lower() else joined
-            if " " + " ".join(st) + " " in hay:
-                score, shown = best.get(move_id, (0.0, ""))
-                best[move_id] = (score + weight, shown if score >= weight else cue)
-        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
-        return [Suggestion(m, self._names[m], round(sc, 2), cue) for m, (sc, cue) in
-                ranked[:limit]]
+            score = sum(f.weight * logp.get(f.key, unseen) for f in feats)
+            for _cue, lems in self._classes[cid].cues:
+                if " " + " ".join(lems) + " " in joined:
+                    score += CUE_BONUS
+            out[cid] = score
+        # "no move": when no move explains the words better than moves in general do
+        bg, unseen = self._bg
+        plain = sum(f.weight * (bg.get(f.key, unseen) + NONE_MARGIN) for f in feats)
+        if NONE_MODE == "bg" or NO_MOVE not in out:
+            out[NO_MOVE] = plain
+        elif NONE_MODE == "both":
+            out[NO_MOVE] = max(out[NO_MOVE], plain)
+        elif NONE_MODE == "class":
+            out[NO_MOVE] += NONE_BIAS + NONE_PER * sum(f.weight for f in feats)
+        return out, toks, feats
+
+    def suggest(self, text: str, allowed: Iterable[str] | None = None, limit: int = 3,
+                names: Iterable[Sequence[str]] = ()) -> list[Suggestion]:
+        """The best moves for ``text``, best first (only moves in ``allowed`` when given);
+        "no move" (``move`` None) among them when plain fiction ranks in the top ``limit``.
+
+        Empty when the text has no words."""
+        raw, toks, feats = self.scores(text, allowed, names)
+        if not any(not t.mark for t in toks):
+            return []
+        if not feats:  # nothing the pack knows: plain fiction, the rest by prior alone
+            raw = {k: (v if k != NO_MOVE else max(raw.values(), default=0.0) + 1.0)
+                   for k, v in raw.items()}
+            if NO_MOVE not in raw:
+                raw[NO_MOVE] = max(raw.values(), default=0.0) + 1.0
+        ranked = sorted(raw.items(), key=lambda kv: (-kv[1], kv[0]))
+        top = ranked[0][1] if ranked else 0.0
+        norm = sum(math.exp(v - top) for _k, v in ranked) or 1.0
+        out: list[Suggestion] = []
+        moves_shown = 0
+        for cid, sc in ranked:
+            prob = round(math.exp(sc - top) / norm, 3)
+            if cid == NO_MOVE:
+                if len(out) < limit:  # in its place among the best; never past them
+                    out.append(Suggestion(None, NO_MOVE_NAME, prob, self._why(NO_MOVE, toks,
+                                                                              feats)))
+                continue
+            if moves_shown >= limit:
+                break
+            moves_shown += 1
+            out.append(Suggestion(cid, self._names[cid], prob, self._why(cid, toks, feats),
+                                  self._cue_found(cid, toks)))
+        return out
+
+    def _cue_found(self, cid: str, toks: Sequence[Token]) -> str:
+        joined = " " + " ".join(t.lemma for t in toks) + " "
+        found = [cue for cue, lems in self._classes[cid].cues
+                 if " " + " ".join(lems) + " " in joined]
+        return max(found, key=len) if found else ""
+
+    def _why(self, cid: str, toks: Sequence[Token], feats: Sequence[Feature]) -> tuple[str, ...]:
+        """The player's words that weigh most for ``cid`` against the average move."""
+        logp, unseen = self._logp[cid]
+        weight: Counter[int] = Counter()
+        n = len(self._logp)
+        for f in feats:
+            mine = logp.get(f.key, unseen)
+            mean = sum(lp.get(f.key, u) for lp, u in self._logp.values()) / n
+            gain = f.weight * (mine - mean)
+            if gain > 0:
+                for i in f.at:
+                    weight[i] += gain / len(f.at)
+        best = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        return tuple(_shown(toks[i]) for i, _w in sorted(best))
+
+    def similar_examples(self, threshold: float = 0.8) -> list[tuple[str, str, str, str, float]]:
+        """Pairs of example lines of different moves that read alike: (move, line, other
+        move, other line, similarity), the most alike first."""
+        raise NotImplementedError
+
+
+TITLES = frozenset("""mr mrs ms miss dr doctor sir lady lord madam madame brother sister father
+mother captain capt officer agent professor mayor judge master mistress aunt uncle old young
+""".split())
+
+
+def name_variants(name: str) -> list[tuple[str, ...]]:
+    """How fiction may name someone: the full name, and each of its words but titles
+    ("Captain Renn Aldous": "captain renn aldous", "renn", "aldous")."""
+    ws = tuple(w.lower() for w in words(name) if w[:1].isalnum())
+    out = [ws] if ws else []
+    out += [(w,) for w in ws if len(w) >= 3 and w not in TITLES and w not in STOPWORDS
+            and (w,) not in out]
+    return out
+
+
+def people_named(text: str, people: Sequence[tuple[str, str]]) -> list[str]:
+    """Ids of the ``people`` ((id, name) pairs) that ``text`` names, in order of appearance."""
+    variants: list[tuple[str, ...]] = []
+    owner: list[str] = []
+    for pid, name in people:
+        for v in name_variants(name):
+            variants.append(v)
+            owner.append(pid)
+    hits = find_names(words(text), variants)
+    out: list[str] = []
+    for i in sorted(hits):
+        pid = owner[hits[i]]
+        if pid not in out:
+            out.append(pid)
+    return out
+
+
+def mentions_someone(text: str) -> bool:
+    """Whether the text points at a person with a pronoun (him, her, them...)."""
+    return any(w.lower() in PRONOUNS for w in words(text))
+
+
+def _shown(t: Token) -> str:
+    return t.text if t.lemma != "?" else "?"
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+def _deletes_index(words: Iterable[str]) -> dict[str, list[str]]:
+    """Each word, and each word less one letter, -> the words it comes from."""
+    index: dict[str, list[str]] = {}
+    for w in words:
+        for key in {w, *_deletes(w)}:
+            index.setdefault(key, []).append(w)
+    return index
+
+
+def _correct(word: str, index: Mapping[str, Sequence[str]]) -> str | None:
+    """The one known word within one edit (a letter added, dropped, changed or two swapped)."""
+    found: set[str] = set()
+    for key in {word, *_deletes(word)}:
+        found.update(c for c in index.get(key, ()) if _one_edit(word, c))
+    if not found:
+        return None
+    return min(found, key=lambda c: (abs(len(c) - len(word)), c))
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    if abs(len(a) - len(b)) != 1:
+        return False
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+_MATCHERS: dict[int, tuple[object, Matcher]] = {}
+_BY_CONTENT: dict[tuple[object, ...], Matcher] = {}
+
+
+def matcher_for(pack: Pack) -> Matcher:
+    """The matcher of a loaded pack's visible moves, built once per pack content (it reads
+    the examples and the lexicon: about half a second the first time)."""
+    cached = _MATCHERS.get(id(pack))
+    if cached is not None and cached[0] is pack:
+        return cached[1]
+    moves = [m for m in pack.moves.values() if not m.hidden]
+    key = (tuple((m.id, m.name, m.trigger, tuple(m.cues), tuple(m.examples)) for m in moves),
+           tuple((k, tuple(v)) for k, v in sorted(pack.examples.items())))
+    matcher = _BY_CONTENT.get(key)
+    if matcher is None:
+        matcher = Matcher.for_pack(moves, pack.examples)
+        if len(_BY_CONTENT) >= 8:
+            _BY_CONTENT.pop(next(iter(_BY_CONTENT)))
+        _BY_CONTENT[key] = matcher
+    _MATCHERS[id(pack)] = (pack, matcher)
+    return matcher
+
+
+__all__ = ["NO_MOVE", "NO_MOVE_NAME", "Matcher", "Suggestion", "features", "matcher_for",
+           "mentions_someone", "name_variants", "people_named"]

@@ -43,6 +43,13 @@ class Pack:
     tables: dict[str, s.Table] = field(default_factory=dict)
     gm: s.GMPack = field(default_factory=s.GMPack)
     narration: s.NarrationPack = field(default_factory=s.NarrationPack)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    """``examples.yaml``: move id (or ``none``) -> example fictions for move detection."""
+
+    def examples_of(self, move_id: str) -> list[str]:
+        """A move's example fictions: its own ``examples`` and those in ``examples.yaml``."""
+        move = self.moves.get(move_id)
+        return [*(move.examples if move else ()), *self.examples.get(move_id, ())]
 
     @property
     def id(self) -> str:
@@ -546,6 +553,29 @@ def narration_problems(pack: Pack) -> list[str]:
     return problems
 
 
+EXAMPLES_FILE = "examples.yaml"
+
+
+def examples_problems(pack: Pack) -> list[str]:
+    """Keys of ``examples.yaml`` that name no move of the pack (``none`` is plain fiction)."""
+    import difflib
+
+    problems: list[str] = []
+    node: yaml.Node | None = None
+    for key in pack.examples:
+        if key == "none" or key in pack.moves:
+            continue
+        node = node or yaml_node(pack.path / EXAMPLES_FILE)
+        line = None
+        if isinstance(node, yaml.MappingNode):
+            line = next((k.start_mark.line + 1 for k, _v in node.value if k.value == key), None)
+        close = difflib.get_close_matches(key, list(pack.moves), 1)
+        hint = f"; did you mean {close[0]!r}?" if close else " (use a move id, or none)"
+        problems.append(f"{EXAMPLES_FILE}{f':{line}' if line else ''}: {key}: unknown move"
+                        f" {key!r}{hint}")
+    return problems
+
+
 def _triggers_of(move: s.Move) -> set[str]:
     """The moves ``move`` can trigger with ``trigger_move`` effects, anywhere in it."""
     effects: list[Any] = list(_walk_effects(move.before))
@@ -603,6 +633,7 @@ def play_checks(pack: Pack) -> list[str]:
     for file, where, text, known in _template_sites(pack):
         problems += [f"{file}: {where}: {p}" for p in template_problems(text, known)]
     problems += narration_problems(pack)
+    problems += examples_problems(pack)
 
     def dice(where: str, notation: str, advantage: bool) -> None:
         try:
@@ -830,6 +861,7 @@ _FILES: dict[str, type[BaseModel]] = {
     "gm.yaml": s.GMPack,
     "tables.yaml": s.TablesPack,
     "narration.yaml": s.NarrationPack,
+    "examples.yaml": s.ExamplesPack,
 }
 
 
@@ -874,6 +906,7 @@ def load_pack(path: Path | str, *, check: bool = True,
         tables={t.id: t for t in tables.tables} if tables else {},
         gm=gm or s.GMPack(),
         narration=parsed.get("narration.yaml") or s.NarrationPack(),
+        examples=dict(parsed["examples.yaml"].root) if "examples.yaml" in parsed else {},
     )
     if check:
         problems = [f"{path}/{p}" for p in cross_check(pack)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
 
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A stable snake_case id.")]
 Who = Literal["self", "target"]
@@ -345,6 +345,9 @@ class Move(Model):
     category: Id = "basic"
     trigger: str = Field(description="When the move triggers, in our own words.")
     cues: list[str] = Field(default_factory=list, description="Words and phrases that suggest it.")
+    examples: list[str] = Field(
+        default_factory=list, description="Fiction a player might type when the move triggers,"
+        " in our own words; move detection learns from them (with ``examples.yaml``).")
     roll: RollSpec | None = None
     target: Literal["none", "optional", "required"] = "none"
     target_roles: list[Id] = Field(default_factory=list, description="Roles a target may have.")
@@ -532,6 +535,16 @@ class NarrationPack(Model):
 
     moves: dict[str, NarrationParts] = Field(default_factory=dict)
     threats: dict[str, ThreatWords] = Field(default_factory=dict)
+
+
+ExampleLine = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class ExamplesPack(RootModel[dict[Id, list[ExampleLine]]]):
+    """The ``examples.yaml`` of a pack: move id -> example fictions; ``none``: plain fiction
+    that triggers no move. Move detection learns what each move sounds like from them."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 class TableEntry(Model):
