@@ -293,3 +293,40 @@ def test_move_rank_orders_name_matches_and_keeps_unavailable_after() -> None:
     assert [x[2] for x in ranked] == ["direct", "later", "get"]
     assert move_rank(entries[3], words) is None
     assert move_rank(entries[0], []) is not None  # nothing typed: everything shows
+
+
+async def test_no_move_second_is_picked_by_its_number(make_campaign: Callable[..., str],
+                                                      app_for: App,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "suggest", fixed(lambda g: [pierce(g), dict(NO_MOVE)]))
+    app = app_for(make_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await describe(pilot, "I study Dusk. What is he hiding behind that grin?")
+        game = game_of(app)
+        menu = app.screen.query_one(ActionMenu)
+        assert [key for key, _ in menu_lines(menu)][:2] == ["move:pierce_the_mask", "move:"]
+        assert menu_lines(menu)[1][1][0].startswith("2. No move, just fiction")
+        await pilot.press("2")
+        await settle(pilot)
+        assert stage(game) == "fiction" and game.flow.move is None
+
+
+async def test_suggestions_fit_again_when_the_sheet_is_shown(
+        make_campaign: Callable[..., str], app_for: App,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "suggest", fixed(plain_fiction_first))
+    app = app_for(make_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await describe(pilot, "I lean on the railing and watch the harbour lights")
+        menu = app.screen.query_one(ActionMenu)
+        wide = menu.scrollable_content_region.width
+        await pilot.press("down")  # Pierce the Mask
+        await pilot.press("ctrl+b")  # the sheet takes part of the width
+        await settle(pilot)
+        await settle(pilot)
+        assert menu.scrollable_content_region.width < wide
+        assert_fits(menu)
+        assert menu.highlighted_option is not None
+        assert menu.highlighted_option.id == "move:pierce_the_mask"

@@ -255,7 +255,7 @@ class PlayScreen(Screen[None]):
                 message = p.message
             else:
                 message = "No move matched that. Pick one, or keep it as fiction."
-            width = self._menu_width()
+            width = self._fitted_width = self._menu_width()
             head = Text(message, "bold " + ACCENT)
             head.append("   Esc: back", DIM)
             # one line: the whole fiction is in the journal just above; the menu needs the room
@@ -309,11 +309,26 @@ class PlayScreen(Screen[None]):
             if open_dialogs:
                 self.open_choice()
 
+    _fitted_width = 0
+    """The width the move suggestions were last cut to fit."""
+
     def _menu_width(self) -> int:
         """Cells a menu entry has on one line: the prompt box less the menu's padding and room
         for a scrollbar (the menu itself may be hidden, so measure the box)."""
         box = self.query_one("#prompt-box").size.width or self.size.width
         return max(box - 4, 20)
+
+    @on(ActionMenu.Resized)
+    def _menu_resized(self) -> None:
+        """The menu changed width (the sheet shown or hidden): fit the move suggestions to it
+        again, keeping the entry that was highlighted."""
+        if self.game.flow.stage != "move" or self._menu_width() == self._fitted_width:
+            return
+        menu = self.query_one(ActionMenu)
+        keep = menu.highlighted
+        self._draw_prompt(open_dialogs=False)
+        if keep is not None and keep < menu.option_count:
+            menu.highlighted = keep
 
     def _option_menu(self, kind: str, options: list[dict[str, Any]]) -> None:
         """Show ``options`` in the inline menu; options that can do nothing are dimmed with

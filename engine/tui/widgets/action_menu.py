@@ -7,7 +7,9 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
+from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -87,6 +89,10 @@ def plain_prompt(label: str, detail: str = "", hotkey: str = "", disabled: str =
 class ActionMenu(OptionList):
     """An option list whose entries carry ``kind:value`` ids; choosing one posts MenuPicked."""
 
+    class Resized(Message):
+        """The menu's width changed (the sheet shown or hidden, the terminal resized): entries
+        cut to fit the old width may be drawn again."""
+
     BINDINGS = [
         Binding("escape", "pick('back')", "Back", show=False),
         Binding("m", "pick('all')", "All moves", show=False),
@@ -110,6 +116,12 @@ class ActionMenu(OptionList):
         self.add_options(opts)
         first = next((i for i, o in enumerate(self.options) if not o.disabled), None)
         self.highlighted = first
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Say so when the width changes (a height change needs nothing)."""
+        if event.size.width != getattr(self, "_last_width", event.size.width):
+            self.post_message(self.Resized())
+        self._last_width = event.size.width
 
     def action_pick(self, key: str) -> None:
         """Choose the entry with id ``key`` if the menu has it ("back" always posts)."""
