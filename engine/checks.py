@@ -144,3 +144,11 @@ def require_checked(pack: Pack) -> Pack:
     if len(_CHECKED) < 1000:
         _CHECKED[id(pack)] = pack
     return pack
+
+
+def pack_warnings(pack: Pack) -> list[str]:
+    """What is legal but likely a mistake: example fictions of two moves that read alike (the
+    matcher cannot tell those moves apart)."""
+    from engine.triggers import alike_examples
+
+    return alike_examples(pack)

@@ -291,7 +291,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validate content packs: schema, id references, band coverage, and what the rulesets
     and the GM define (rulesets, rule effects, preconditions)."""
-    from engine.checks import load_checked
+    from engine.checks import load_checked, pack_warnings
     from engine.content.loader import discover
     from engine.errors import ContentError
 
@@ -309,6 +309,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             continue
         _out(f"✓ {p}: {pack.system.name}: {len(pack.moves)} moves, {len(pack.gm_moves)} GM moves,"
              f" {len(pack.tables)} tables")
+        for warning in pack_warnings(pack):
+            _out(f"  ⚠ {warning}")
     return EXIT_ERROR if bad else 0
 
 

@@ -46,13 +46,11 @@ WE_W = 0.6
 NAME_W = 2.0  # a move's name, as one training line
 TRIGGER_W = 1.0
 CUE_W = 1.0
-CUE_BONUS = 1.5  # log-score added per cue found word for word
+CUE_BONUS = 3.0  # log-score added per cue found word for word
 ALPHA = 0.1  # additive smoothing
 BALANCE = True
-NONE_MODE = "class"
-NONE_BIAS = 0.0
-NONE_PER = 0.0
-NONE_MARGIN = 0.5  # how much better per feature a move must explain the line
+NONE_BIAS = 2.0  # log-score added to "no move": a move must explain the words clearly,
+NONE_PER = 0.4  # and more so the more words there are
 
 _WE = frozenset({"we", "us", "our", "ours", "ourselves"})
 
@@ -165,14 +163,6 @@ class Matcher:
             denom = c.total * scale + ALPHA * size
             self._logp[cid] = ({f: math.log((n * scale + ALPHA) / denom)
                                 for f, n in c.counts.items()}, math.log(ALPHA / denom))
-        pooled: Counter[str] = Counter()
-        for cid, c in self._classes.items():
-            if cid != NO_MOVE and c.total:
-                for f, n in c.counts.items():
-                    pooled[f] += n * mass / c.total
-        denom = sum(pooled.values()) + ALPHA * size
-        self._bg = ({f: math.log((n + ALPHA) / denom) for f, n in pooled.items()},
-                    math.log(ALPHA / denom))
 
     @classmethod
     def for_pack(cls, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]],
@@ -219,15 +209,10 @@ class Matcher:
                 if " " + " ".join(lems) + " " in joined:
                     score += CUE_BONUS
             out[cid] = score
-        # "no move": when no move explains the words better than moves in general do
-        bg, unseen = self._bg
-        plain = sum(f.weight * (bg.get(f.key, unseen) + NONE_MARGIN) for f in feats)
-        if NONE_MODE == "bg" or NO_MOVE not in out:
-            out[NO_MOVE] = plain
-        elif NONE_MODE == "both":
-            out[NO_MOVE] = max(out[NO_MOVE], plain)
-        elif NONE_MODE == "class":
+        if NO_MOVE in out:
             out[NO_MOVE] += NONE_BIAS + NONE_PER * sum(f.weight for f in feats)
+        elif out:  # a pack with no plain examples: "no move" only when no word is known
+            out[NO_MOVE] = min(out.values()) - 1.0
         return out, toks, feats
 
     def suggest(self, text: str, allowed: Iterable[str] | None = None, limit: int = 3,
@@ -284,10 +269,41 @@ class Matcher:
         best = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
         return tuple(_shown(toks[i]) for i, _w in sorted(best))
 
-    def similar_examples(self, threshold: float = 0.8) -> list[tuple[str, str, str, str, float]]:
-        """Pairs of example lines of different moves that read alike: (move, line, other
-        move, other line, similarity), the most alike first."""
-        raise NotImplementedError
+
+
+ALIKE = 0.75
+"""Two example lines of different moves whose words overlap this much (Jaccard) read alike."""
+
+
+def alike_examples(pack: Pack, threshold: float = ALIKE, limit: int = 10) -> list[str]:
+    """Warnings for example lines of two different moves that read alike: the matcher cannot
+    tell such moves apart by them. Each names the file, both moves and both lines."""
+    lines: list[tuple[str, str, frozenset[str]]] = []
+    for move in pack.moves.values():
+        for line in pack.examples_of(move.id):
+            words_ = frozenset(t.lemma for t in tokens(line) if not (t.stop or t.neg))
+            if len(words_) >= 3:
+                lines.append((move.id, line, words_))
+    postings: dict[str, list[int]] = {}
+    for i, (_m, _l, ws) in enumerate(lines):
+        for w in ws:
+            postings.setdefault(w, []).append(i)
+    found: list[tuple[float, int, int]] = []
+    for i, (move, _line, ws) in enumerate(lines):
+        shared: Counter[int] = Counter()
+        for w in ws:
+            shared.update(j for j in postings[w] if j > i and lines[j][0] != move)
+        for j, n in shared.items():
+            sim = n / len(ws | lines[j][2])
+            if sim >= threshold:
+                found.append((sim, i, j))
+    found.sort(key=lambda x: (-x[0], x[1], x[2]))
+    out = [f"examples: {lines[i][0]} and {lines[j][0]} have examples that read alike"
+           f" ({sim:.0%} of their words): {lines[i][1]!r} / {lines[j][1]!r}; the matcher"
+           f" cannot tell the moves apart by them" for sim, i, j in found[:limit]]
+    if len(found) > limit:
+        out.append(f"examples: ... and {len(found) - limit} more pairs that read alike")
+    return out
 
 
 TITLES = frozenset("""mr mrs ms miss dr doctor sir lady lord madam madame brother sister father
@@ -390,5 +406,5 @@ def matcher_for(pack: Pack) -> Matcher:
     return matcher
 
 
-__all__ = ["NO_MOVE", "NO_MOVE_NAME", "Matcher", "Suggestion", "features", "matcher_for",
+__all__ = ["ALIKE", "NO_MOVE", "NO_MOVE_NAME", "Matcher", "alike_examples", "Suggestion", "features", "matcher_for",
            "mentions_someone", "name_variants", "people_named"]

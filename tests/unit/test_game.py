@@ -395,38 +395,81 @@ def test_memory_store_keeps_every_event_numbered(new_game: NewGame, h: Any) -> N
     ("I taunt him until he snaps", "provoke", "taunt"),
     ("The robot slams into me and I'm knocked flying", "take_powerful_blow", "into me"),
 ])
-def test_suggestions_are_ranked_with_the_cue(new_game: NewGame, text: str, move: str, cue: str
-                                             ) -> None:
+def test_suggestions_are_ranked_with_the_words_that_led_to_them(
+        new_game: NewGame, text: str, move: str, cue: str) -> None:
     game = new_game()
     game.describe(text)
     first = game.state.flow.suggestions[0]
-    assert (first["move"], first["cue"]) == (move, cue)
-    assert game.pending.options[0] == {"id": move, "label": game.pack.moves[move].name,
-                                       "detail": f"cue: {cue}"}
+    assert first["move"] == move
+    assert first["words"] and all(w in text for w in first["words"])
+    option = game.pending.options[0]
+    assert (option["id"], option["label"]) == (move, game.pack.moves[move].name)
+    assert option["detail"].startswith("from: ")
     scores = [s["score"] for s in game.state.flow.suggestions]
     assert scores == sorted(scores, reverse=True)
 
 
 def test_suggestions_carry_exact_odds(new_game: NewGame, masks: Pack) -> None:
     game = new_game()
-    [sug] = game.suggest("I punch the robot")
+    sug = game.suggest("I punch the robot")[0]
+    assert sug["move"] == "directly_engage"
     expected = band_odds(DiceSpec.parse("2d6"), 1, masks.system.bands["default"])
     assert sug["odds"] == {b: percent(p) for b, p in expected.items()}
 
 
 def test_locked_moves_are_not_suggested(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    assert game.suggest("I finish them off with a knockout blow") == []
+    text = "I finish them off with a knockout blow"
+    assert "overwhelm_foe" not in [s["move"] for s in game.suggest(text)]
+    assert "overwhelm_foe" in [s["move"] for s in game.suggest(text, everything=True)]
     game2 = new_game()
     h.setup(game2, ev.FlagSet(flag="adult_moves"))
-    assert game2.suggest("I finish them off with a knockout blow")[0]["move"] == "overwhelm_foe"
+    assert game2.suggest(text)[0]["move"] == "overwhelm_foe"
 
 
-def test_nothing_suggested_for_plain_talk(new_game: NewGame) -> None:
+def test_plain_talk_suggests_no_move_first_then_three_moves(new_game: NewGame) -> None:
     game = new_game()
     game.describe("I order a coffee and watch the rain")
     assert game.pending.kind == "move"
-    assert game.pending.options == []
+    ids = [o["id"] for o in game.pending.options]
+    assert ids[0] == "none" and len(ids) == 4 and "none" not in ids[1:]
+    assert game.pending.options[0]["label"] == "No move, just fiction"
+    game.answer("none")
+    assert game.state.flow.stage == "fiction"
+
+
+def test_the_named_npc_is_the_suggested_target_and_comes_first(new_game: NewGame) -> None:
+    game = new_game()
+    game.add_npc("Dusk Meridian", "villain")
+    game.add_npc("Parveen Lal", "bystander")
+    game.describe("I study Dusk. What is he hiding behind that grin?")
+    first = game.state.flow.suggestions[0]
+    assert first["move"] == "pierce_the_mask"
+    assert (first["target"], first["target_name"]) == ("dusk_meridian", "Dusk Meridian")
+    assert "target Dusk Meridian" in game.pending.options[0]["detail"]
+    game.choose_move("pierce_the_mask")
+    assert game.pending.kind == "target"
+    top = game.pending.options[0]
+    assert top["id"] == "dusk_meridian" and "named in your fiction" in top["detail"]
+    assert game.state.flow.target == "dusk_meridian"
+    game.choose_target("parveen_lal")  # the player may still pick someone else
+    assert game.state.flow.target == "parveen_lal"
+
+
+def test_a_pronoun_points_at_the_only_npc_in_the_scene(new_game: NewGame) -> None:
+    game = new_game(npcs=())
+    game.add_npc("Dusk Meridian", "villain")
+    sug = game.suggest("I watch his face. Is he lying to me?")[0]
+    assert sug["move"] == "pierce_the_mask" and sug["target"] == "dusk_meridian"
+    game.add_npc("Parveen Lal", "bystander")  # two in the scene: a pronoun is not enough
+    assert game.suggest("I watch his face. Is he lying to me?")[0]["target"] is None
+
+
+def test_a_move_without_a_target_gets_none(new_game: NewGame) -> None:
+    game = new_game()
+    game.add_npc("Dusk Meridian", "villain")
+    sug = game.suggest("I punch Dusk in the jaw")[0]
+    assert sug["move"] == "directly_engage" and sug["target"] is None
 
 
 @pytest.mark.parametrize("conditions", [[], ["afraid"], ["afraid", "angry"]])

@@ -241,7 +241,7 @@ def test_validate_parses_each_file_once(pack: Maker, monkeypatch: pytest.MonkeyP
     probs = problems_of(path)
     moves = yaml.safe_load((path / "moves.yaml").read_text())["moves"]
     assert len(probs) == len(moves) > 20
-    assert len(calls) == 5  # system, moves, gm, tables, narration: once each
+    assert len(calls) == 6  # system, moves, gm, tables, narration, examples: once each
     text = (path / "moves.yaml").read_text().splitlines()
     line = int(probs[3].split(":")[1])  # the line named is the key's own line
     assert text[line - 1].strip().startswith("colour:")
