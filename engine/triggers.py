@@ -48,9 +48,11 @@ TRIGGER_W = 1.0
 CUE_W = 1.0
 CUE_BONUS = 3.0  # log-score added per cue found word for word
 ALPHA = 0.1  # additive smoothing
+NEAREST_W = 0.6  # weight of the nearest-line ranking against the naive Bayes ranking
+RANK_K = 3  # reciprocal-rank fusion: a place r scores 1 / (RANK_K + r)
 BALANCE = True
 NONE_BIAS = 2.0  # log-score added to "no move": a move must explain the words clearly,
-NONE_PER = 0.4  # and more so the more words there are
+NONE_PER = 0.2  # and more so the more words there are
 
 _WE = frozenset({"we", "us", "our", "ours", "ourselves"})
 
@@ -118,6 +120,7 @@ NO_MOVE_NAME = "No move, just fiction"
 
 @dataclass
 class _Class:
+    cid: str = ""
     counts: Counter[str] = field(default_factory=Counter)
     total: float = 0.0
     cues: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
@@ -133,10 +136,11 @@ class Matcher:
         self._names: dict[str, str] = {}
         self._classes: dict[str, _Class] = {}
         self._known_names = [tuple(n.lower().split()) for n in names if n.strip()]
+        self._docs: list[tuple[_Class, Counter[str]]] = []
         examples = examples or {}
         for m in moves:
             self._names[m.id] = m.name
-            c = self._classes[m.id] = _Class()
+            c = self._classes[m.id] = _Class(m.id)
             self._learn(c, m.name, NAME_W)
             self._learn(c, m.trigger, TRIGGER_W)
             for cue in m.cues:
@@ -147,10 +151,11 @@ class Matcher:
             for line in (*m.examples, *examples.get(m.id, ())):
                 self._learn(c, line, 1.0)
         if no_move:
-            c = self._classes[NO_MOVE] = _Class()
+            c = self._classes[NO_MOVE] = _Class(NO_MOVE)
             for line in no_move:
                 self._learn(c, line, 1.0)
         self._vocab = {f for c in self._classes.values() for f in c.counts}
+        self._index_lines()
         self._words = {f[2:] for f in self._vocab if f.startswith("w:")}
         self._words.update(self.lexicon.words)
         self._fix_index = _deletes_index(w for w in self._words if len(w) >= 4)
@@ -164,6 +169,41 @@ class Matcher:
             self._logp[cid] = ({f: math.log((n * scale + ALPHA) / denom)
                                 for f, n in c.counts.items()}, math.log(ALPHA / denom))
 
+    def _index_lines(self) -> None:
+        """Every learned line as a tf-idf vector, in an inverted index (feature -> lines)."""
+        df: Counter[str] = Counter(f for _c, doc in self._docs for f in doc)
+        n = len(self._docs) or 1
+        self._idf = {f: math.log(n / k) for f, k in df.items()}
+        self._line_class: list[str] = []
+        self._postings: dict[str, list[tuple[int, float]]] = {}
+        for i, (c, doc) in enumerate(self._docs):
+            vec = self._weigh(doc)
+            self._line_class.append(c.cid)
+            for f, w in vec.items():
+                self._postings.setdefault(f, []).append((i, w))
+        self._docs = []  # only the index is kept
+
+    def _weigh(self, doc: Mapping[str, float]) -> dict[str, float]:
+        vec = {f: math.log1p(x) * self._idf.get(f, 0.0) for f, x in doc.items()}
+        norm = math.sqrt(sum(x * x for x in vec.values())) or 1.0
+        return {f: x / norm for f, x in vec.items() if x}
+
+    def nearest(self, feats: Sequence[Feature]) -> dict[str, float]:
+        """Each class's best cosine similarity between the line and one of its learned lines."""
+        doc: Counter[str] = Counter()
+        for f in feats:
+            doc[f.key] += f.weight
+        sims: dict[int, float] = {}
+        for f, w in self._weigh(doc).items():
+            for i, x in self._postings.get(f, ()):
+                sims[i] = sims.get(i, 0.0) + w * x
+        best: dict[str, float] = {}
+        for i, sim in sims.items():
+            cid = self._line_class[i]
+            if sim > best.get(cid, 0.0):
+                best[cid] = sim
+        return best
+
     @classmethod
     def for_pack(cls, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]],
                  names: Iterable[str] = ()) -> Matcher:
@@ -174,9 +214,13 @@ class Matcher:
         return tokens(text, [*self._known_names, *names])
 
     def _learn(self, c: _Class, text: str, weight: float) -> None:
+        doc: Counter[str] = Counter()
         for f in features(self._tokens(text), self.lexicon):
             c.counts[f.key] += f.weight * weight
             c.total += f.weight * weight
+            doc[f.key] += f.weight
+        if doc:
+            self._docs.append((c, doc))
 
     def _fixed(self, toks: list[Token]) -> list[Token]:
         """Words no dictionary knows, corrected to the nearest word the pack uses."""
@@ -229,13 +273,14 @@ class Matcher:
                    for k, v in raw.items()}
             if NO_MOVE not in raw:
                 raw[NO_MOVE] = max(raw.values(), default=0.0) + 1.0
-        ranked = sorted(raw.items(), key=lambda kv: (-kv[1], kv[0]))
-        top = ranked[0][1] if ranked else 0.0
-        norm = sum(math.exp(v - top) for _k, v in ranked) or 1.0
+        # the nearest lines count only for a line with words in it, not marks alone
+        lexical = [f for f in feats if f.key[:2] in ("w:", "c:", "b:")]
+        fused = self._fuse(raw, self.nearest(feats) if lexical else {})
+        ranked = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         out: list[Suggestion] = []
         moves_shown = 0
         for cid, sc in ranked:
-            prob = round(math.exp(sc - top) / norm, 3)
+            prob = round(sc, 3)
             if cid == NO_MOVE:
                 if len(out) < limit:  # in its place among the best; never past them
                     out.append(Suggestion(None, NO_MOVE_NAME, prob, self._why(NO_MOVE, toks,
@@ -247,6 +292,18 @@ class Matcher:
             out.append(Suggestion(cid, self._names[cid], prob, self._why(cid, toks, feats),
                                   self._cue_found(cid, toks)))
         return out
+
+    @staticmethod
+    def _fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> dict[str, float]:
+        """Reciprocal-rank fusion of the naive Bayes ranking and the nearest-line ranking,
+        scaled so that first in both is 1.0."""
+        top = 1 / RANK_K + NEAREST_W / RANK_K
+        out = {cid: 1 / (RANK_K + r) for r, (cid, _s) in enumerate(
+            sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])))}
+        for r, (cid, _s) in enumerate(sorted(((c, v) for c, v in near.items() if c in out),
+                                             key=lambda kv: (-kv[1], kv[0]))):
+            out[cid] += NEAREST_W / (RANK_K + r)
+        return {cid: v / top for cid, v in out.items()}
 
     def _cue_found(self, cid: str, toks: Sequence[Token]) -> str:
         joined = " " + " ".join(t.lemma for t in toks) + " "
