@@ -1,10 +1,11 @@
 """Move detection: accuracy on held-out fiction, and speed.
 
-Run: ``python benchmarks/bench_detection.py`` (the test lines), ``--dev`` (the development
-lines the weights were chosen on), ``--compare`` (the alternatives tried, on both), ``--misses``
+Run: ``python benchmarks/bench_detection.py`` (the test lines), ``--dev`` (the two development
+sets the weights were chosen on), ``--compare`` (the alternatives tried, on both), ``--misses``
 (print each line whose right move was not first).
 
-The lines live in ``benchmarks/detection/<system>.yaml`` (test) and ``.../dev/`` (development),
+The lines live in ``benchmarks/detection/<system>.yaml`` (test), ``.../dev/`` and ``.../dev2/``
+(development),
 written apart from the packs' examples by people who did not see them. Each line names the move
 a referee would call (or ``none``) and the NPC it is aimed at, if any. A campaign per system is
 made with every suggested NPC of every archetype, so names resolve as they do in play.
@@ -42,9 +43,12 @@ Ranker = Callable[[str], list[str | None]]
 
 
 def lines_of(system: str, dev: bool) -> list[dict[str, str]]:
-    """The labelled lines of one system."""
-    path = ROOT / "benchmarks" / "detection" / ("dev" if dev else "") / f"{system}.yaml"
-    return list(yaml.safe_load(path.read_text())["lines"])
+    """The labelled lines of one system: the test lines, or both development sets."""
+    base = ROOT / "benchmarks" / "detection"
+    paths = [base / "dev" / f"{system}.yaml", base / "dev2" / f"{system}.yaml"] if dev else [
+        base / f"{system}.yaml"]
+    return [line for p in paths if p.exists()
+            for line in yaml.safe_load(p.read_text(encoding="utf-8"))["lines"]]
 
 
 def campaign(system: str) -> Game:

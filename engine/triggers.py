@@ -28,7 +28,17 @@ from dataclasses import dataclass, field
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.nlp.english import PRONOUNS, STOPWORDS, Token, find_names, known, lemma, tokens, words
+from engine.nlp.english import (
+    PRONOUNS,
+    STOPWORDS,
+    Token,
+    find_names,
+    is_verb,
+    known,
+    lemma,
+    tokens,
+    words,
+)
 from engine.nlp.lexicon import Lexicon, default_lexicon
 
 NO_MOVE = "none"
@@ -43,12 +53,14 @@ QUESTION_W = 1.0
 PERSON_W = 0.6
 SPEECH_W = 0.6
 WE_W = 0.6
+ORDER_W = 1.0
 NAME_W = 2.0  # a move's name, as one training line
 TRIGGER_W = 1.0
 CUE_W = 1.0
 CUE_BONUS = 3.0  # log-score added per cue found word for word
 ALPHA = 0.1  # additive smoothing
 NEAREST_W = 0.6  # weight of the nearest-line ranking against the naive Bayes ranking
+COMMON = 10  # nearest lines ignore features found in more than 1 line in COMMON
 RANK_K = 3  # reciprocal-rank fusion: a place r scores 1 / (RANK_K + r)
 BALANCE = True
 NONE_BIAS = 2.0  # log-score added to "no move": a move must explain the words clearly,
@@ -90,6 +102,9 @@ def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
     person = next((i for i, t in enumerate(toks) if t.person and not t.neg), None)
     if person is not None:
         out.append(Feature("PERSON", PERSON_W, (person,)))
+    bid = _order_at(toks)
+    if bid is not None:
+        out.append(Feature("ORDER", ORDER_W, (bid,)))
     we = next((i for i, t in enumerate(toks) if t.lemma in _WE and not t.neg), None)
     if we is not None:
         out.append(Feature("WE", WE_W, (we,)))
@@ -97,6 +112,32 @@ def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
     if said is not None:
         out.append(Feature("SAY", SPEECH_W, (said,)))
     return out
+
+
+def _order_at(toks: Sequence[Token]) -> int | None:
+    """Where someone is told to do something: a verb in its bare form that opens what is said
+    in quotes, or follows a name and a comma ("Hester, find me the minutes")."""
+    for i, t in enumerate(toks):
+        opens = i == 0 or toks[i - 1].lemma == '"'
+        if t.lemma == '"' or not opens:
+            continue
+        j = i
+        while j < len(toks) and toks[j].person and not toks[j].text.lower() in PRONOUNS:
+            j += 1
+        if j > i:  # a name said first, then a comma
+            if j >= len(toks) or toks[j].lemma != ",":
+                continue
+            j += 1
+        elif not t.quoted:
+            continue  # a bare "grab the kid" is the player's own action, not an order
+        if j < len(toks) and _bare_verb(toks[j]):
+            return j
+    return None
+
+
+def _bare_verb(t: Token) -> bool:
+    word = t.text.lower()
+    return not t.stop and not t.person and t.lemma == word and is_verb(word)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +214,8 @@ class Matcher:
         """Every learned line as a tf-idf vector, in an inverted index (feature -> lines)."""
         df: Counter[str] = Counter(f for _c, doc in self._docs for f in doc)
         n = len(self._docs) or 1
-        self._idf = {f: math.log(n / k) for f, k in df.items()}
+        # a feature in more than one line in COMMON says little about which line is nearest
+        self._idf = {f: math.log(n / k) for f, k in df.items() if k * COMMON <= n}
         self._line_class: list[str] = []
         self._postings: dict[str, list[tuple[int, float]]] = {}
         for i, (c, doc) in enumerate(self._docs):

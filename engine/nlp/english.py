@@ -106,6 +106,12 @@ def lemmas(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=65536)
+def is_verb(word: str) -> bool:
+    """Whether the dictionary knows this lower-case word as a verb."""
+    return "VERB" in _lemmatiser().getAllLemmas(word)
+
+
 def lemma(word: str) -> str:
     """The lemma of a word ("hiding" -> "hide"); the word itself when no dictionary knows it."""
     word = word.lower()
