@@ -21,6 +21,7 @@ Every suggestion lists the words that weighed most for it, so the player sees wh
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -88,7 +89,7 @@ def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
         content.append(i)
         out.append(Feature("w:" + t.lemma, WORD_W, (i,)))
         out += [Feature("c:" + c, CONCEPT_W, (i,)) for c in lexicon.concepts(t.lemma)]
-    for a, b in zip(content, content[1:], strict=False):
+    for a, b in itertools.pairwise(content):
         if b - a <= 2:
             out.append(Feature(f"b:{toks[a].lemma}_{toks[b].lemma}", BIGRAM_W, (a, b)))
     lems = [t.lemma if not t.neg else "" for t in toks]
@@ -122,7 +123,7 @@ def _order_at(toks: Sequence[Token]) -> int | None:
         if t.lemma == '"' or not opens:
             continue
         j = i
-        while j < len(toks) and toks[j].person and not toks[j].text.lower() in PRONOUNS:
+        while j < len(toks) and toks[j].person and toks[j].text.lower() not in PRONOUNS:
             j += 1
         if j > i:  # a name said first, then a comma
             if j >= len(toks) or toks[j].lemma != ",":
@@ -162,7 +163,7 @@ NO_MOVE_NAME = "No move, just fiction"
 @dataclass
 class _Class:
     cid: str = ""
-    counts: Counter[str] = field(default_factory=Counter)
+    counts: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
     cues: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
@@ -177,7 +178,7 @@ class Matcher:
         self._names: dict[str, str] = {}
         self._classes: dict[str, _Class] = {}
         self._known_names = [tuple(n.lower().split()) for n in names if n.strip()]
-        self._docs: list[tuple[_Class, Counter[str]]] = []
+        self._docs: list[tuple[_Class, dict[str, float]]] = []
         examples = examples or {}
         for m in moves:
             self._names[m.id] = m.name
@@ -232,12 +233,12 @@ class Matcher:
 
     def nearest(self, feats: Sequence[Feature]) -> dict[str, float]:
         """Each class's best cosine similarity between the line and one of its learned lines."""
-        doc: Counter[str] = Counter()
+        doc: dict[str, float] = {}
         for f in feats:
-            doc[f.key] += f.weight
+            doc[f.key] = doc.get(f.key, 0.0) + f.weight
         sims: dict[int, float] = {}
-        for f, w in self._weigh(doc).items():
-            for i, x in self._postings.get(f, ()):
+        for key, w in self._weigh(doc).items():
+            for i, x in self._postings.get(key, ()):
                 sims[i] = sims.get(i, 0.0) + w * x
         best: dict[str, float] = {}
         for i, sim in sims.items():
@@ -256,11 +257,11 @@ class Matcher:
         return tokens(text, [*self._known_names, *names])
 
     def _learn(self, c: _Class, text: str, weight: float) -> None:
-        doc: Counter[str] = Counter()
+        doc: dict[str, float] = {}
         for f in features(self._tokens(text), self.lexicon):
-            c.counts[f.key] += f.weight * weight
+            c.counts[f.key] = c.counts.get(f.key, 0.0) + f.weight * weight
             c.total += f.weight * weight
-            doc[f.key] += f.weight
+            doc[f.key] = doc.get(f.key, 0.0) + f.weight
         if doc:
             self._docs.append((c, doc))
 
@@ -356,7 +357,7 @@ class Matcher:
     def _why(self, cid: str, toks: Sequence[Token], feats: Sequence[Feature]) -> tuple[str, ...]:
         """The player's words that weigh most for ``cid`` against the average move."""
         logp, unseen = self._logp[cid]
-        weight: Counter[int] = Counter()
+        weight: dict[int, float] = {}
         n = len(self._logp)
         for f in feats:
             mine = logp.get(f.key, unseen)
@@ -364,7 +365,7 @@ class Matcher:
             gain = f.weight * (mine - mean)
             if gain > 0:
                 for i in f.at:
-                    weight[i] += gain / len(f.at)
+                    weight[i] = weight.get(i, 0.0) + gain / len(f.at)
         best = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
         return tuple(_shown(toks[i]) for i, _w in sorted(best))
 
@@ -388,10 +389,10 @@ def alike_examples(pack: Pack, threshold: float = ALIKE, limit: int = 10) -> lis
         for w in ws:
             postings.setdefault(w, []).append(i)
     found: list[tuple[float, int, int]] = []
-    for i, (move, _line, ws) in enumerate(lines):
+    for i, (mid, _line, ws) in enumerate(lines):
         shared: Counter[int] = Counter()
         for w in ws:
-            shared.update(j for j in postings[w] if j > i and lines[j][0] != move)
+            shared.update(j for j in postings[w] if j > i and lines[j][0] != mid)
         for j, n in shared.items():
             sim = n / len(ws | lines[j][2])
             if sim >= threshold:
@@ -405,9 +406,9 @@ def alike_examples(pack: Pack, threshold: float = ALIKE, limit: int = 10) -> lis
     return out
 
 
-TITLES = frozenset("""mr mrs ms miss dr doctor sir lady lord madam madame brother sister father
-mother captain capt officer agent professor mayor judge master mistress aunt uncle old young
-""".split())
+_TITLE_TEXT = """mr mrs ms miss dr doctor sir lady lord madam madame brother sister father
+mother captain capt officer agent professor mayor judge master mistress aunt uncle old young"""
+TITLES = frozenset(_TITLE_TEXT.split())
 
 
 def name_variants(name: str) -> list[tuple[str, ...]]:
@@ -505,5 +506,5 @@ def matcher_for(pack: Pack) -> Matcher:
     return matcher
 
 
-__all__ = ["ALIKE", "NO_MOVE", "NO_MOVE_NAME", "Matcher", "alike_examples", "Suggestion", "features", "matcher_for",
-           "mentions_someone", "name_variants", "people_named"]
+__all__ = ["ALIKE", "NO_MOVE", "NO_MOVE_NAME", "Matcher", "Suggestion", "alike_examples",
+           "features", "matcher_for", "mentions_someone", "name_variants", "people_named"]

@@ -10,16 +10,15 @@ no dictionary knows) and questions ("is he lying?", "what is she hiding").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)*|[?!.,;:\"()]")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "`": "'"})
 
 #: Function words: never features on their own (phrases still see them).
-STOPWORDS = frozenset("""
+_STOP_TEXT = """
 a an the and or but so yet nor if then than that this these those there here of to in on at
 for with from by as into onto upon about over under up down off out through across around
 i me my mine myself we us our ours ourselves you your yours yourself it its itself
@@ -27,11 +26,12 @@ be am is are was were been being do does did doing have has had having will woul
 should can could may might must just very really quite also too even still again ever
 some any all every each both either neither one ones something someone somebody anything
 anyone everyone everything nothing let get got go going gonna wanna gotta try trying
-""".split())
+"""
+STOPWORDS = frozenset(_STOP_TEXT.split())
 
 #: Words that point at a person who is not the speaker.
-PRONOUNS = frozenset("he him his she her hers they them their theirs himself herself "
-                     "themselves".split())
+_PRONOUN_TEXT = "he him his she her hers they them their theirs himself herself themselves"
+PRONOUNS = frozenset(_PRONOUN_TEXT.split())
 
 _NEGATORS = frozenset({"not", "never", "nor"})
 _SCOPE_END = frozenset({",", ";", ".", "!", "?", ":", '"', "(", ")", "but", "instead",
@@ -83,17 +83,18 @@ class Token:
         return self.mark or self.lemma in STOPWORDS
 
 
-@lru_cache(maxsize=1)
-def _lemmatiser() -> Any:
-    import lemminflect  # a dictionary lemmatiser; loaded on first use (about 0.2 s)
+def _all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's lemmas of ``word`` by part of speech (its tables load on first use,
+    about 0.2 s)."""
+    import lemminflect
 
-    return lemminflect
+    return lemminflect.getAllLemmas(word)
 
 
 @lru_cache(maxsize=65536)
 def lemmas(word: str) -> tuple[str, ...]:
     """The dictionary lemmas of a lower-case word, verbs first; () when it is unknown."""
-    found: dict[str, tuple[str, ...]] = _lemmatiser().getAllLemmas(word)
+    found = _all_lemmas(word)
     out: list[str] = []
     for pos in _POS_ORDER:
         for lem in found.get(pos, ()):
@@ -109,7 +110,7 @@ def lemmas(word: str) -> tuple[str, ...]:
 @lru_cache(maxsize=65536)
 def is_verb(word: str) -> bool:
     """Whether the dictionary knows this lower-case word as a verb."""
-    return "VERB" in _lemmatiser().getAllLemmas(word)
+    return "VERB" in _all_lemmas(word)
 
 
 def lemma(word: str) -> str:

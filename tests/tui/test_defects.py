@@ -289,13 +289,19 @@ async def test_gm_move_asked_for_does_not_show_an_old_roll(make_campaign: Callab
 # ---------------------------------------------------------------- 18: one Enter for fiction
 
 
-async def test_plain_fiction_takes_one_enter(make_campaign: Callable[..., str],
-                                             app_for: App) -> None:
+async def test_plain_fiction_is_kept_with_enter_on_no_move(make_campaign: Callable[..., str],
+                                                           app_for: App) -> None:
+    # issue 8 kept plain fiction with one Enter when nothing matched; since issue 11 plain
+    # fiction shows "No move" first and highlighted, with the best three moves after it,
+    # so a second Enter keeps it
     app = app_for(make_campaign(dice_mode="seeded"))
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         await miss_and_describe(pilot, "I hum a tune and wait for the bus")
         game = game_of(app)
+        assert game.flow.stage == "move" and game.flow.suggestions[0]["move"] is None
+        await pilot.press("enter")
+        await settle(pilot)
         assert game.flow.stage == "fiction"
         assert "│ I hum a tune and wait for the bus" in journal_text(app)
         assert app.focused is app.screen.query_one("#fiction", Input)

@@ -54,7 +54,8 @@ async def test_fiction_roll_choice_round(make_campaign: Callable[..., str], app_
         first = menu.get_option_at_index(0)
         assert first.id == "move:directly_engage"
         prompt = str(first.prompt)
-        assert "cue “punch”" in prompt and "Miss 58.3%" in prompt and "Strong hit 8.3%" in prompt
+        assert "you said “punch”" in prompt
+        assert "Miss 58.3%" in prompt and "Strong hit 8.3%" in prompt
         await pilot.press("enter")
         await settle(pilot)
         assert game.flow.stage == "roll"
@@ -154,8 +155,13 @@ async def test_no_move_and_full_list(make_campaign: Callable[..., str], app_for:
         await settle(pilot)
         await describe(pilot, "I sit on the roof and watch the rain")
         game = game_of(app)
-        # nothing matched: one Enter kept it as fiction (issue 8 item 18; it used to wait
-        # for a second Enter on "No move, just fiction")
+        # plain fiction: "No move" comes first, highlighted, with the best three moves after
+        # it (issue 11); Enter keeps it as fiction
+        assert game.flow.stage == "move"
+        assert game.flow.suggestions[0]["move"] is None
+        assert len(game.flow.suggestions) == 4
+        await pilot.press("enter")
+        await settle(pilot)
         assert game.flow.stage == "fiction"
         assert "│ I sit on the roof and watch the rain" in journal_text(app)
         await describe(pilot, "I punch the drones")

@@ -167,6 +167,12 @@ class PlayScreen(Screen[None]):
                                       self._npc_names())
         self.query_one(RecapPanel).show_recap(self.events, st, self.game.pack)
         self._refresh_all(open_dialogs=True)
+        # learn the pack's moves while the player reads and types (about a second, once)
+        self.run_worker(self._warm_matcher, thread=True, exit_on_error=False,
+                        name="learn moves")
+
+    def _warm_matcher(self) -> None:
+        self.game.matcher  # noqa: B018 (built and cached on first use)
 
     def on_unmount(self) -> None:
         """Release the campaign."""
