@@ -67,6 +67,11 @@ BALANCE = True
 NONE_BIAS = 2.0  # log-score added to "no move": a move must explain the words clearly,
 NONE_PER = 0.2  # and more so the more words there are
 
+MAX_TEXT = 4000
+"""Only the first characters of a very long line are read (a line of play is far shorter)."""
+MAX_FIX = 20
+"""Longer unknown words are not spell-corrected."""
+
 _WE = frozenset({"we", "us", "our", "ours", "ourselves"})
 
 
@@ -270,8 +275,8 @@ class Matcher:
         out = []
         for t in toks:
             word = t.text.lower()
-            if (not t.person and not t.stop and t.lemma not in self._words and len(word) >= 4
-                    and not known(word)):
+            if (not t.person and not t.stop and t.lemma not in self._words
+                    and 4 <= len(word) <= MAX_FIX and not known(word)):
                 fix = _correct(word, self._fix_index)
                 if fix:
                     t = Token(t.text, lemma(fix), t.neg, t.person, t.question, t.quoted)
@@ -282,7 +287,7 @@ class Matcher:
                names: Iterable[Sequence[str]] = ()) -> tuple[dict[str, float], list[Token],
                                                              list[Feature]]:
         """Each move's (and "none"'s) log-score, the tokens and the features read."""
-        toks = self._fixed(self._tokens(text, names))
+        toks = self._fixed(self._tokens(text[:MAX_TEXT], names))
         feats = [f for f in features(toks, self.lexicon) if f.key in self._vocab]
         allow = set(allowed) | {NO_MOVE} if allowed is not None else None
         out: dict[str, float] = {}
@@ -373,6 +378,8 @@ class Matcher:
 
 ALIKE = 0.75
 """Two example lines of different moves whose words overlap this much (Jaccard) read alike."""
+COMMON_WORD = 300
+"""A word in more example lines than this does not make two lines alike on its own."""
 
 
 def alike_examples(pack: Pack, threshold: float = ALIKE, limit: int = 10) -> list[str]:
@@ -385,17 +392,23 @@ def alike_examples(pack: Pack, threshold: float = ALIKE, limit: int = 10) -> lis
             if len(words_) >= 3:
                 lines.append((move.id, line, words_))
     postings: dict[str, list[int]] = {}
-    for i, (_m, _l, ws) in enumerate(lines):
+    same: dict[frozenset[str], int] = {}
+    found: list[tuple[float, int, int]] = []
+    for i, (mid, _l, ws) in enumerate(lines):
         for w in ws:
             postings.setdefault(w, []).append(i)
-    found: list[tuple[float, int, int]] = []
+        first = same.setdefault(ws, i)  # the very same words: found whatever they are
+        if first != i and lines[first][0] != mid:
+            found.append((1.0, first, i))
     for i, (mid, _line, ws) in enumerate(lines):
         shared: Counter[int] = Counter()
         for w in ws:
-            shared.update(j for j in postings[w] if j > i and lines[j][0] != mid)
+            # words in very many lines tell little; skipping them keeps this linear
+            if len(postings[w]) <= COMMON_WORD:
+                shared.update(j for j in postings[w] if j > i and lines[j][0] != mid)
         for j, n in shared.items():
-            sim = n / len(ws | lines[j][2])
-            if sim >= threshold:
+            sim = len(ws & lines[j][2]) / len(ws | lines[j][2])
+            if threshold <= sim < 1.0:
                 found.append((sim, i, j))
     found.sort(key=lambda x: (-x[0], x[1], x[2]))
     out = [f"examples: {lines[i][0]} and {lines[j][0]} have examples that read alike"
