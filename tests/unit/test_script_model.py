@@ -218,3 +218,22 @@ def test_a_move_that_needs_a_target_says_how_to_name_it() -> None:
                                                  {"move": "provoke", "dice": [6, 6]}]})
     assert msg == "step 2 (move: provoke): provoke needs a target: add 'target: NAME'"
     assert "target: none" not in msg
+
+
+def test_a_suggested_move_takes_the_target_the_fiction_names() -> None:
+    game = run_script({"campaign": CAMPAIGN, "steps": [
+        {"do": "start_scene"},
+        {"fiction": "I study Dusk. What is he hiding behind that grin?", "move": "suggested",
+         "dice": [6, 6], "choose": [[0, 1, 2]]}]},
+        saves=None, content=[], campaign=None, emit=lambda e: None)
+    [triggered] = [e for e in game.store.events() if e.get("type") == "MoveTriggered"]
+    assert (triggered["move"], triggered["target"]) == ("pierce_the_mask", "dusk")
+
+
+def test_move_suggested_for_plain_fiction_is_just_fiction() -> None:
+    game = run_script({"campaign": CAMPAIGN, "steps": [
+        {"do": "start_scene"},
+        {"fiction": "I brush my teeth and go to bed", "move": "suggested"}]},
+        saves=None, content=[], campaign=None, emit=lambda e: None)
+    assert not [e for e in game.store.events() if e.get("type") == "MoveTriggered"]
+    assert game.state.flow.stage == "fiction"

@@ -272,3 +272,39 @@ def test_alike_examples_of_two_moves_are_warned(tmp_path: Path, masks_dir: Path)
 
 def test_shipped_packs_have_no_alike_examples(masks: Pack) -> None:
     assert alike_examples(masks) == []
+
+
+def test_an_order_to_someone_is_a_feature_the_players_own_action_is_not() -> None:
+    from engine.triggers import features
+
+    def keys(text: str) -> set[str]:
+        return {f.key for f in features(tokens(text, [("hester",)]), Lexicon())}
+
+    assert "ORDER" in keys('"Hester, find me the minutes."')
+    assert "ORDER" in keys("Hester, find me the minutes")
+    assert "ORDER" in keys('"Open the gate!"')
+    assert "ORDER" not in keys("grab the kid")  # the player's own action
+    assert "ORDER" not in keys('"Hester, you look tired."')
+
+
+def test_a_very_long_line_is_read_to_its_first_characters() -> None:
+    # a 100,000-letter word used to take seconds in spelling correction (kept as a test)
+    from engine.triggers import MAX_TEXT
+
+    m = small()
+    assert m.suggest("a" * 100_000) == m.suggest("a" * MAX_TEXT)
+    long_typo = "punhc" + "x" * 30
+    assert m.suggest(f"I {long_typo} him")[0].move != "strike"  # too long to correct
+
+
+def test_validate_prints_a_warning_for_alike_examples(tmp_path: Path, masks_dir: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    from engine.cli import main
+
+    path = _pack_with(tmp_path, masks_dir,
+                      "provoke:\n  - I mock the guard about his tiny rusty sword\n"
+                      "directly_engage:\n  - I mock the guard about his rusty tiny sword\n")
+    assert main(["validate", str(path)]) == 0  # a warning, not an error
+    out = capsys.readouterr().out
+    assert "✓" in out and "⚠ examples: " in out and "read alike" in out
