@@ -368,13 +368,18 @@ class Matcher:
             mine = logp.get(f.key, unseen)
             mean = sum(lp.get(f.key, u) for lp, u in self._logp.values()) / n
             gain = f.weight * (mine - mean)
+            # a phrase's weight goes to its words, not to "for" or "the" between them
+            at = [i for i in f.at if _telling(toks[i])] or list(f.at)
             if gain > 0:
-                for i in f.at:
-                    weight[i] = weight.get(i, 0.0) + gain / len(f.at)
+                for i in at:
+                    weight[i] = weight.get(i, 0.0) + gain / len(at)
         best = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
         return tuple(_shown(toks[i]) for i, _w in sorted(best))
 
 
+def _telling(t: Token) -> bool:
+    """A word worth showing as a reason: not a function word (a question mark is)."""
+    return t.lemma == "?" or t.person or not t.stop
 
 ALIKE = 0.75
 """Two example lines of different moves whose words overlap this much (Jaccard) read alike."""
