@@ -155,13 +155,15 @@ def engine_ranker(game: Game, limit: int = 3) -> Ranker:
     return rank
 
 
-def matcher_ranker(pack: Pack, lexicon: Lexicon) -> Ranker:
-    """The shipped naive Bayes matcher with another lexicon (e.g. none)."""
-    m = Matcher.for_pack([x for x in pack.moves.values() if not x.hidden], pack.examples,
-                         lexicon=lexicon)
+def bayes_ranker(pack: Pack, lexicon: Lexicon) -> Ranker:
+    """The naive Bayes ranking alone (no nearest-line fusion), with the given lexicon."""
+    m = Matcher([x for x in pack.moves.values() if not x.hidden], pack.examples,
+                pack.examples.get(NO_MOVE, ()), lexicon=lexicon)
 
     def rank(text: str) -> list[str | None]:
-        return [s.move for s in m.suggest(text)]
+        raw, _toks, _feats = m.scores(text)
+        order = sorted(raw, key=lambda k: (-raw[k], k))
+        return [None if k == NO_MOVE else k for k in order]
     return rank
 
 
@@ -225,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.compare:
                 pack = game.pack
                 rankers = {"old cue matcher": cue_matcher(pack),
-                           "naive Bayes, no lexicon": matcher_ranker(pack, Lexicon()),
+                           "naive Bayes, no lexicon": bayes_ranker(pack, Lexicon()),
+                           "naive Bayes + lexicon": bayes_ranker(pack, default_lexicon()),
                            "tf-idf centroid": vector_ranker(pack, default_lexicon(),
                                                             "centroid"),
                            "tf-idf nearest line": vector_ranker(pack, default_lexicon(), "knn"),

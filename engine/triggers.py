@@ -6,15 +6,17 @@ How it reads a line ("I study Dusk. What is he hiding behind that grin?"):
    ("hiding" -> "hide"), drops the words a negation covers ("I don't attack, I talk him
    down"), and marks people (pronouns, NPC names, unknown capitalised words) and questions.
 2. Each word gives features: its lemma, the concepts of the shipped English lexicon it belongs
-   to ("slug" -> strike), lexicon phrases ("talk him down"), and three marks of intent:
-   a question, a person acted on, and speech in quotes. A word no dictionary knows is
+   to ("slug" -> strike), lexicon phrases ("talk him down"), word pairs, and marks of intent:
+   a question, a person acted on, speech in quotes, "we", and an order given to someone
+   ("Hester, find me the minutes"). A word no dictionary knows is
    corrected to the nearest word the pack uses ("grabbign" -> "grab").
 3. Each move is learned from its content: name, trigger, cues and example fictions (``examples``
    in ``moves.yaml`` or ``examples.yaml``); ``none`` examples teach plain description.
    Moves are ranked by a multinomial naive Bayes score over those features (chosen by
    measurement against the alternatives in ``benchmarks/bench_detection.py``), and a cue
    found word for word in the fiction adds a bonus.
-4. "No move" ranks like a move; when it comes first, the best moves still follow it.
+4. "No move" ranks like a move (with a bias: a move must explain the words clearly); shown
+   when it is among the first three, and the best three moves still follow it.
 
 Every suggestion lists the words that weighed most for it, so the player sees why.
 """
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -60,9 +61,7 @@ TRIGGER_W = 1.0
 CUE_W = 1.0
 CUE_BONUS = 3.0  # log-score added per cue found word for word
 ALPHA = 0.1  # additive smoothing
-NEAREST_W = 0.6  # weight of the nearest-line ranking against the naive Bayes ranking
-COMMON = 10  # nearest lines ignore features found in more than 1 line in COMMON
-RANK_K = 3  # reciprocal-rank fusion: a place r scores 1 / (RANK_K + r)
+NONE_SLOT = 2  # "no move" is shown when it ranks among the first NONE_SLOT + 1
 BALANCE = True
 NONE_BIAS = 2.0  # log-score added to "no move": a move must explain the words clearly,
 NONE_PER = 0.2  # and more so the more words there are
@@ -167,7 +166,6 @@ NO_MOVE_NAME = "No move, just fiction"
 
 @dataclass
 class _Class:
-    cid: str = ""
     counts: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
     cues: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
@@ -183,11 +181,10 @@ class Matcher:
         self._names: dict[str, str] = {}
         self._classes: dict[str, _Class] = {}
         self._known_names = [tuple(n.lower().split()) for n in names if n.strip()]
-        self._docs: list[tuple[_Class, dict[str, float]]] = []
         examples = examples or {}
         for m in moves:
             self._names[m.id] = m.name
-            c = self._classes[m.id] = _Class(m.id)
+            c = self._classes[m.id] = _Class()
             self._learn(c, m.name, NAME_W)
             self._learn(c, m.trigger, TRIGGER_W)
             for cue in m.cues:
@@ -198,11 +195,10 @@ class Matcher:
             for line in (*m.examples, *examples.get(m.id, ())):
                 self._learn(c, line, 1.0)
         if no_move:
-            c = self._classes[NO_MOVE] = _Class(NO_MOVE)
+            c = self._classes[NO_MOVE] = _Class()
             for line in no_move:
                 self._learn(c, line, 1.0)
         self._vocab = {f for c in self._classes.values() for f in c.counts}
-        self._index_lines()
         self._words = {f[2:] for f in self._vocab if f.startswith("w:")}
         self._words.update(self.lexicon.words)
         self._fix_index = _deletes_index(w for w in self._words if len(w) >= 4)
@@ -216,42 +212,6 @@ class Matcher:
             self._logp[cid] = ({f: math.log((n * scale + ALPHA) / denom)
                                 for f, n in c.counts.items()}, math.log(ALPHA / denom))
 
-    def _index_lines(self) -> None:
-        """Every learned line as a tf-idf vector, in an inverted index (feature -> lines)."""
-        df: Counter[str] = Counter(f for _c, doc in self._docs for f in doc)
-        n = len(self._docs) or 1
-        # a feature in more than one line in COMMON says little about which line is nearest
-        self._idf = {f: math.log(n / k) for f, k in df.items() if k * COMMON <= n}
-        self._line_class: list[str] = []
-        self._postings: dict[str, list[tuple[int, float]]] = {}
-        for i, (c, doc) in enumerate(self._docs):
-            vec = self._weigh(doc)
-            self._line_class.append(c.cid)
-            for f, w in vec.items():
-                self._postings.setdefault(f, []).append((i, w))
-        self._docs = []  # only the index is kept
-
-    def _weigh(self, doc: Mapping[str, float]) -> dict[str, float]:
-        vec = {f: math.log1p(x) * self._idf.get(f, 0.0) for f, x in doc.items()}
-        norm = math.sqrt(sum(x * x for x in vec.values())) or 1.0
-        return {f: x / norm for f, x in vec.items() if x}
-
-    def nearest(self, feats: Sequence[Feature]) -> dict[str, float]:
-        """Each class's best cosine similarity between the line and one of its learned lines."""
-        doc: dict[str, float] = {}
-        for f in feats:
-            doc[f.key] = doc.get(f.key, 0.0) + f.weight
-        sims: dict[int, float] = {}
-        for key, w in self._weigh(doc).items():
-            for i, x in self._postings.get(key, ()):
-                sims[i] = sims.get(i, 0.0) + w * x
-        best: dict[str, float] = {}
-        for i, sim in sims.items():
-            cid = self._line_class[i]
-            if sim > best.get(cid, 0.0):
-                best[cid] = sim
-        return best
-
     @classmethod
     def for_pack(cls, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]],
                  names: Iterable[str] = ()) -> Matcher:
@@ -262,13 +222,9 @@ class Matcher:
         return tokens(text, [*self._known_names, *names])
 
     def _learn(self, c: _Class, text: str, weight: float) -> None:
-        doc: dict[str, float] = {}
         for f in features(self._tokens(text), self.lexicon):
             c.counts[f.key] = c.counts.get(f.key, 0.0) + f.weight * weight
             c.total += f.weight * weight
-            doc[f.key] = doc.get(f.key, 0.0) + f.weight
-        if doc:
-            self._docs.append((c, doc))
 
     def _fixed(self, toks: list[Token]) -> list[Token]:
         """Words no dictionary knows, corrected to the nearest word the pack uses."""
@@ -321,16 +277,15 @@ class Matcher:
                    for k, v in raw.items()}
             if NO_MOVE not in raw:
                 raw[NO_MOVE] = max(raw.values(), default=0.0) + 1.0
-        # the nearest lines count only for a line with words in it, not marks alone
-        lexical = [f for f in feats if f.key[:2] in ("w:", "c:", "b:")]
-        fused = self._fuse(raw, self.nearest(feats) if lexical else {})
-        ranked = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+        ranked = sorted(raw.items(), key=lambda kv: (-kv[1], kv[0]))
+        top = ranked[0][1] if ranked else 0.0
+        norm = sum(math.exp(v - top) for _k, v in ranked) or 1.0
         out: list[Suggestion] = []
         moves_shown = 0
         for cid, sc in ranked:
-            prob = round(sc, 3)
+            prob = round(math.exp(sc - top) / norm, 3)
             if cid == NO_MOVE:
-                if len(out) < limit:  # in its place among the best; never past them
+                if len(out) <= NONE_SLOT:
                     out.append(Suggestion(None, NO_MOVE_NAME, prob, self._why(NO_MOVE, toks,
                                                                               feats)))
                 continue
@@ -340,18 +295,6 @@ class Matcher:
             out.append(Suggestion(cid, self._names[cid], prob, self._why(cid, toks, feats),
                                   self._cue_found(cid, toks)))
         return out
-
-    @staticmethod
-    def _fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> dict[str, float]:
-        """Reciprocal-rank fusion of the naive Bayes ranking and the nearest-line ranking,
-        scaled so that first in both is 1.0."""
-        top = 1 / RANK_K + NEAREST_W / RANK_K
-        out = {cid: 1 / (RANK_K + r) for r, (cid, _s) in enumerate(
-            sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])))}
-        for r, (cid, _s) in enumerate(sorted(((c, v) for c, v in near.items() if c in out),
-                                             key=lambda kv: (-kv[1], kv[0]))):
-            out[cid] += NEAREST_W / (RANK_K + r)
-        return {cid: v / top for cid, v in out.items()}
 
     def _cue_found(self, cid: str, toks: Sequence[Token]) -> str:
         joined = " " + " ".join(t.lemma for t in toks) + " "
@@ -406,12 +349,12 @@ def alike_examples(pack: Pack, threshold: float = ALIKE, limit: int = 10) -> lis
         if first != i and lines[first][0] != mid:
             found.append((1.0, first, i))
     for i, (mid, _line, ws) in enumerate(lines):
-        shared: Counter[int] = Counter()
+        shared: set[int] = set()  # the lines that share a telling word with this one
         for w in ws:
             # words in very many lines tell little; skipping them keeps this linear
             if len(postings[w]) <= COMMON_WORD:
                 shared.update(j for j in postings[w] if j > i and lines[j][0] != mid)
-        for j, n in shared.items():
+        for j in shared:
             sim = len(ws & lines[j][2]) / len(ws | lines[j][2])
             if threshold <= sim < 1.0:
                 found.append((sim, i, j))
