@@ -121,7 +121,12 @@ def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
 
 def _order_at(toks: Sequence[Token]) -> int | None:
     """Where someone is told to do something: a verb in its bare form that opens what is said
-    in quotes, or follows a name and a comma ("Hester, find me the minutes")."""
+    in quotes, or follows a name and a comma ("Hester, find me the minutes"), or a verb, a
+    person and "to" before a bare verb ("I ask Odile to fence it")."""
+    for i in range(1, len(toks) - 2):
+        if (toks[i].person and not toks[i - 1].stop and is_verb(toks[i - 1].text.lower())
+                and toks[i + 1].text.lower() == "to" and _bare_verb(toks[i + 2])):
+            return i + 2
     for i, t in enumerate(toks):
         opens = i == 0 or toks[i - 1].lemma == '"'
         if t.lemma == '"' or not opens:
