@@ -7,7 +7,8 @@ move list ranking a match in a move's name first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,15 @@ async def describe(pilot: Any, text: str) -> None:
     await settle(pilot)
 
 
+@asynccontextmanager
+async def described(app: SidekickApp, text: str) -> AsyncIterator[Any]:
+    """The app at 80x24, the fiction typed: the pilot at the move menu."""
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await describe(pilot, text)
+        yield pilot
+
+
 def menu_lines(menu: ActionMenu) -> list[tuple[str | None, list[str]]]:
     """Each menu entry's id and its prompt's lines (plain text)."""
     out = []
@@ -98,13 +108,12 @@ def assert_fits(menu: ActionMenu) -> None:
             assert Text(line).cell_len <= width, (line, width)
 
 
-async def test_no_move_first_picked_by_number(make_campaign: Callable[..., str], app_for: App,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("key", ["1", "enter"])  # by its number, or Enter on the highlight
+async def test_no_move_first_and_picked(make_campaign: Callable[..., str], app_for: App,
+                                        monkeypatch: pytest.MonkeyPatch, key: str) -> None:
     monkeypatch.setattr(Game, "suggest", fixed(plain_fiction_first))
     app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I lean on the railing and watch the harbour lights")
+    async with described(app, "I lean on the railing and watch the harbour lights") as pilot:
         game = game_of(app)
         assert game.flow.stage == "move"
         menu = app.screen.query_one(ActionMenu)
@@ -121,26 +130,11 @@ async def test_no_move_first_picked_by_number(make_campaign: Callable[..., str],
         assert menu.highlighted == 0
         assert_fits(menu)
         assert menu.max_scroll_y == 0  # every entry in view, down to "No move [n]"
-        await pilot.press("1")
+        await pilot.press(key)
         await settle(pilot)
         assert stage(game) == "fiction" and game.flow.move is None
         assert "│ I lean on the railing" in journal_text(app)
         assert not any(e["type"] == "MoveTriggered" for e in game.store.events())
-
-
-async def test_no_move_first_picked_by_enter(make_campaign: Callable[..., str], app_for: App,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Game, "suggest", fixed(plain_fiction_first))
-    app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I lean on the railing and watch the harbour lights")
-        game = game_of(app)
-        assert game.flow.stage == "move"
-        await pilot.press("enter")  # the highlighted first entry: no move
-        await settle(pilot)
-        assert stage(game) == "fiction" and game.flow.move is None
-        assert "│ I lean on the railing" in journal_text(app)
         assert app.focused is app.screen.query_one("#fiction")
 
 
@@ -149,9 +143,7 @@ async def test_words_and_target_are_shown(make_campaign: Callable[..., str], app
     monkeypatch.setattr(Game, "suggest",
                         fixed(lambda g: [pierce(g), plain_fiction_first(g)[2]]))
     app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I study Dusk. What is he hiding behind that grin?")
+    async with described(app, "I study Dusk. What is he hiding behind that grin?") as pilot:
         game = game_of(app)
         menu = app.screen.query_one(ActionMenu)
         head = str(app.screen.query_one("#prompt-title", Static).render())
@@ -178,9 +170,7 @@ async def test_optional_target_named_in_the_fiction_comes_first(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Game, "suggest", fixed(plain_fiction_first))
     app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I throw myself in front of Tin to protect him")
+    async with described(app, "I throw myself in front of Tin to protect him") as pilot:
         await pilot.press("4")  # Defend Someone → Tin (its target is optional)
         await settle(pilot)
         dialog = app.screen
@@ -198,9 +188,7 @@ async def test_old_suggestion_without_words_or_target(make_campaign: Callable[..
            "cue": "punch"}  # a flow saved before words and targets were kept
     monkeypatch.setattr(Game, "suggest", fixed(lambda g: [dict(old)]))
     app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I punch the drones")
+    async with described(app, "I punch the drones") as pilot:
         game = game_of(app)
         menu = app.screen.query_one(ActionMenu)
         key, lines = menu_lines(menu)[0]
@@ -225,9 +213,7 @@ async def test_long_words_and_names_are_cut_not_wrapped(make_campaign: Callable[
 
     monkeypatch.setattr(Game, "suggest", fixed(many))
     app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I study Dusk for a long while")
+    async with described(app, "I study Dusk for a long while"):
         menu = app.screen.query_one(ActionMenu)
         assert_fits(menu)
         line = menu_lines(menu)[1][1][0]
@@ -300,9 +286,7 @@ async def test_no_move_second_is_picked_by_its_number(make_campaign: Callable[..
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Game, "suggest", fixed(lambda g: [pierce(g), dict(NO_MOVE)]))
     app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I study Dusk. What is he hiding behind that grin?")
+    async with described(app, "I study Dusk. What is he hiding behind that grin?") as pilot:
         game = game_of(app)
         menu = app.screen.query_one(ActionMenu)
         assert [key for key, _ in menu_lines(menu)][:2] == ["move:pierce_the_mask", "move:"]
@@ -317,9 +301,7 @@ async def test_suggestions_fit_again_when_the_sheet_is_shown(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Game, "suggest", fixed(plain_fiction_first))
     app = app_for(make_campaign())
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        await describe(pilot, "I lean on the railing and watch the harbour lights")
+    async with described(app, "I lean on the railing and watch the harbour lights") as pilot:
         menu = app.screen.query_one(ActionMenu)
         wide = menu.scrollable_content_region.width
         await pilot.press("down")  # Pierce the Mask
