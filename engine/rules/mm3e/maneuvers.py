@@ -80,6 +80,8 @@ def apply_trade(maneuver: Trade, amount: int, *, attack: int, effect: int, dodge
     if rule.needs_attack_and_resistance and not (has_attack_check and allows_resistance):
         raise IllegalAction(f"{name}: not for an effect with no attack or no resistance check")
     values = {"attack": [attack], "effect": [effect], "defenses": [dodge, parry]}
+    if amount == 0:
+        return Traded(attack, effect, dodge, parry)
     for v in values[rule.lowers]:
         if v - amount < 0:
             raise IllegalAction(f"{name}: {rule.lowers} {v} cannot go below +0 (trade {amount})")
