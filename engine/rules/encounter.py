@@ -26,7 +26,8 @@ Filled in where the seeds are silent (see also ``side_initiative``):
   begins (the surprise round's "stunned and vulnerable until the next round" is N = 1).
 - ``recovery`` never ends by itself: the ruleset ends it with ``end_effect``.
 - When a participant leaves, the effects timed by its turns end (they could never expire);
-  effects on it that last until recovery or a round stay.
+  N-round effects it anchors run out when their round begins; effects on it that last
+  until recovery or a round stay (the ruleset decides what outlives the conflict).
 - The surprise round is round 0 (``surprise``); surprised participants have no turn in it.
   Normal rounds count from 1.
 - Ties that the passed tie-break tuples do not settle keep the order of entry (stable).
@@ -51,8 +52,7 @@ DurationKind = Literal["start_of_next_turn", "end_of_turn", "end_of_next_turn", 
 """How long an effect lasts (module docstring: how each is counted)."""
 
 _TURN_END: frozenset[str] = frozenset({"end_of_turn", "end_of_next_turn"})
-_ANCHORED: frozenset[str] = frozenset({"start_of_next_turn", "end_of_turn", "end_of_next_turn",
-                                       "rounds"})
+_BY_TURNS: frozenset[str] = frozenset({"start_of_next_turn", "end_of_turn", "end_of_next_turn"})
 
 PANEL = "panel"
 """The action kind of the panels game: every action costs panels."""
@@ -127,6 +127,8 @@ class Participant(_Frozen):
     surprised: bool = Field(False, description="Has no turn in the surprise round.")
     turns: int = Field(0, description="Turns it has started; durations count these.")
     arrears: int = Field(0, ge=0, description="Panels game: future panels already spent.")
+    last_round: int | None = Field(None, description="The round of its last turn: one turn a"
+                                   " round, even for one who leaves and comes back.")
 
 
 class Effect(_Frozen):
@@ -297,7 +299,8 @@ def _roll_sides(parts: Iterable[Participant], rolls: Sequence[int] | None) -> Si
 
 def needs_side_roll(enc: Encounter) -> bool:
     """Whether the next ``next_turn`` starts a new side-mode round (so needs both d6s)."""
-    return enc.mode == "side" and enc.turn + 1 >= len(enc.order)
+    return enc.mode == "side" and all(enc.participant(a).last_round == enc.round
+                                      for a in enc.order[enc.turn + 1:])
 
 
 def next_turn(enc: Encounter, spec: BudgetSpec,
@@ -329,6 +332,9 @@ def _begin(enc: Encounter, spec: BudgetSpec, side_rolls: Sequence[int] | None,
     """Begin the turn at ``enc.turn`` (wrapping the round when the order has run out)."""
     expired: list[Effect] = []
     for _ in range(3):  # a surprise round nobody can act in wraps once more at most
+        while enc.turn < len(enc.order) \
+                and enc.participant(enc.order[enc.turn]).last_round == enc.round:
+            enc = enc.model_copy(update={"turn": enc.turn + 1})  # one turn a round, rejoined
         if enc.turn < len(enc.order) or not any(p.present for p in enc.participants):
             break
         enc, ended = _new_round(enc, side_rolls)
@@ -339,7 +345,7 @@ def _begin(enc: Encounter, spec: BudgetSpec, side_rolls: Sequence[int] | None,
                        new_round=new_round, expired=tuple(expired))
     actor = enc.order[enc.turn]
     p = enc.participant(actor)
-    p = p.model_copy(update={"turns": p.turns + 1})
+    p = p.model_copy(update={"turns": p.turns + 1, "last_round": enc.round})
     gone = tuple(e for e in enc.effects if e.anchor == actor and (
         (e.duration == "start_of_next_turn" and e.expires_turn is not None
          and e.expires_turn <= p.turns)
@@ -425,7 +431,7 @@ def spend(enc: Encounter, spec: BudgetSpec, actor: str, kind: str,
         raise IllegalAction(f"it is not {actor!r}'s turn: only a reaction is allowed")
     budget = dict(enc.budget)
     for pay in (kind, *spec.trades.get(kind, ())):
-        if budget.get(pay, 0) >= cost:
+        if pay in budget and budget[pay] >= cost:
             budget[pay] -= cost
             return enc.model_copy(update={"budget": budget})
     raise IllegalAction(f"{actor!r} has no {kind} action left this turn"
@@ -521,7 +527,8 @@ def join(enc: Encounter, entrant: Entrant) -> Encounter:
     old = next((p for p in enc.participants if p.actor == entrant.actor), None)
     new = Participant(actor=entrant.actor, side=entrant.side, initiative=entrant.initiative,
                       tiebreak=entrant.tiebreak, joined_round=enc.round,
-                      turns=old.turns if old else 0, arrears=old.arrears if old else 0)
+                      turns=old.turns if old else 0, arrears=old.arrears if old else 0,
+                      last_round=old.last_round if old else None)
     parts = _replace(enc.participants, new) if old else (*enc.participants, new)
     return _reorder(enc.model_copy(update={"participants": parts}))
 
@@ -541,13 +548,14 @@ def _reorder(enc: Encounter) -> Encounter:
 
 def leave(enc: Encounter, actor: str, spec: BudgetSpec,
           side_rolls: Sequence[int] | None = None) -> Advance:
-    """``actor`` leaves (it stays listed, not present). The effects timed by its turns end.
+    """``actor`` leaves (it stays listed, not present). The effects timed by its turns
+    (start or end of its turn) end.
     Leaving on its own turn ends that turn with no end-of-turn step and begins the next
     character's; otherwise the acting character keeps its turn."""
     p = enc.participant(actor)
     if not p.present:
         raise IllegalAction(f"{actor!r} has already left encounter {enc.id!r}")
-    gone = tuple(e for e in enc.effects if e.anchor == actor and e.duration in _ANCHORED)
+    gone = tuple(e for e in enc.effects if e.anchor == actor and e.duration in _BY_TURNS)
     parts = _replace(enc.participants, p.model_copy(update={"present": False}))
     idx = enc.order.index(actor) if actor in enc.order else None
     turn = enc.turn - 1 if idx is not None and idx < enc.turn else enc.turn
