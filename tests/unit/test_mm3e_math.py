@@ -741,6 +741,7 @@ def test_slam_attack() -> None:
     assert mv.slam_rank(10, 2, full_speed=True, cap=8) == 9
     assert mv.slam_self_rank(11) == 5
     assert mv.slam_self_rank(10) == 5
+    assert (mv.SLAM_IMMUNITY_OWN, mv.SLAM_IMMUNITY_ALL) == (2, 5)
 
 
 def test_team_attack() -> None:
@@ -761,3 +762,22 @@ def test_demoralize_feint_aid() -> None:
         None, "impaired", "impaired", "disabled"]
     assert mv.feint_result(1) == "vulnerable" and mv.feint_result(-2) is None
     assert [mv.aid_bonus(d) for d in (-1, 1, 2, 3)] == [0, 2, 2, 5]
+
+
+def test_durations_use_the_encounter_vocabulary() -> None:
+    kinds = {"start_of_next_turn", "end_of_turn", "end_of_next_turn", "rounds", "round_start",
+             "recovery"}
+    assert {d.kind for d in cn.DURATIONS.values()} <= kinds
+    assert cn.DURATIONS["damage_dazed"] == cn.Lasts("end_of_next_turn", "target")
+    assert cn.DURATIONS["staggered"].kind == "recovery"
+    assert cn.DURATIONS["surprised"] == cn.Lasts("round_start", "target", 1)
+    assert cn.DURATIONS["trade_maneuver"].kind == "start_of_next_turn"
+
+
+def test_initiative_tiebreak_tuple() -> None:
+    assert e("a", 5, dodge=3, agility=2, awareness=1, rolloff=(7,)).tiebreak == (3, 2, 1, 7)
+
+
+def test_minion_killed_outright() -> None:
+    assert dm.minion_killed(True, True)
+    assert not dm.minion_killed(True, False) and not dm.minion_killed(False, True)

@@ -185,3 +185,33 @@ def attack_modifier_against(conditions: Iterable[Condition | str], close: bool) 
     if C.PRONE not in expand(conditions):
         return 0
     return PRONE_CLOSE_ATTACK if close else PRONE_RANGED_ATTACK
+
+
+# ------------------------------------------------------------------ durations
+
+@dataclass(frozen=True, slots=True)
+class Lasts:
+    """How long something lasts, in the vocabulary of ``engine.rules.encounter.DurationKind``:
+    ``kind``, whose turns count (``anchor``: the target, the source, or the aided ally), and the
+    N of ``round_start``."""
+
+    kind: str
+    anchor: str
+    amount: int = 0
+
+
+DURATIONS: dict[str, Lasts] = {
+    "damage_dazed": Lasts("end_of_next_turn", "target"),
+    "staggered": Lasts("recovery", "target"),
+    "incapacitated": Lasts("recovery", "target"),
+    "damage_penalty": Lasts("recovery", "target"),
+    "surprised": Lasts("round_start", "target", 1),
+    "trade_maneuver": Lasts("start_of_next_turn", "source"),
+    "defend": Lasts("start_of_next_turn", "source"),
+    "recover_defense_bonus": Lasts("start_of_next_turn", "source"),
+    "aid": Lasts("end_of_next_turn", "ally"),
+    "demoralize": Lasts("end_of_next_turn", "source"),
+    "feint": Lasts("end_of_next_turn", "source"),
+}
+"""How long the seed's timed conditions and bonuses last. "Until the end of your next round"
+(demoralize, feint) is read as the end of the source's next turn, as the encounter does."""

@@ -163,6 +163,11 @@ def resist_damage(state: DamageState, natural: int, toughness: int, rank: int, *
                                     finishing_kill=finishing_kill)
 
 
+def minion_killed(hit: bool, intent_to_kill: bool) -> bool:
+    """A minion dies outright from a successful attack made with a declared intent to kill."""
+    return hit and intent_to_kill
+
+
 def end_daze(state: DamageState) -> DamageState:
     """The damage daze ends (at the end of the target's next turn); staggered stays."""
     return replace(state, conditions=state.conditions - {Condition.DAZED})

@@ -29,6 +29,11 @@ class InitiativeEntry:
         """The initiative result: d20 + initiative bonus."""
         return self.natural + self.bonus
 
+    @property
+    def tiebreak(self) -> tuple[int, ...]:
+        """Dodge, Agility, Awareness, then the roll-off dice: the encounter's tie-break tuple."""
+        return (self.dodge, self.agility, self.awareness, *self.rolloff)
+
     def key(self) -> tuple[int, int, int, int, tuple[int, ...]]:
         """The sort key, larger first: result, Dodge, Agility, Awareness, roll-off dice."""
         return (self.total, self.dodge, self.agility, self.awareness, self.rolloff)

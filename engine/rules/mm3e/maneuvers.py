@@ -125,6 +125,11 @@ def slam_rank(speed_rank: int, damage_rank: int, *, full_speed: bool,
     return max(speed, damage + 1) + (1 if full_speed else 0)
 
 
+SLAM_IMMUNITY_OWN = 2
+SLAM_IMMUNITY_ALL = 5
+"""Immunity ranks: to the slam damage one inflicts on oneself, and to all slam damage."""
+
+
 def slam_self_rank(slam: int) -> int:
     """The damage the slamming attacker resists with Toughness: half the slam rank, rounded down."""
     return slam // 2
