@@ -38,10 +38,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.errors import IllegalAction
-from engine.rules.state import StateModel
 
 OrderMode = Literal["character", "side"]
 """``character``: each participant by its own initiative (M&M); ``side``: the sides by a d6
@@ -68,8 +67,10 @@ TIE_PANELS = 2
 """The panels game: equal side d6s give both sides 2 panels, acting in one Agility order."""
 
 
-class _Frozen(StateModel):
-    """An immutable state value: unknown keys are an error, fields cannot be assigned."""
+class _Frozen(BaseModel):
+    """An immutable state value: unknown keys are an error (``StateModel``'s rule), fields
+    cannot be assigned. Not a ``StateModel`` subclass, so that ``engine.rules.state`` can hold
+    an ``Encounter`` without an import cycle."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
