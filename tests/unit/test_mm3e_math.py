@@ -306,6 +306,7 @@ def test_concealment_and_cover() -> None:
     assert at.cover_dodge_bonus(Ob.NONE) == 0
     assert at.cover_dodge_bonus(Ob.PARTIAL) == 2
     assert at.cover_dodge_bonus(Ob.TOTAL) == 5
+    assert at.cover_dodge_bonus(Ob.COMPLETE) == 5
 
 
 @pytest.mark.parametrize(("rank", "vulnerable", "defenseless", "out"), [
