@@ -448,6 +448,15 @@ def can(enc: Encounter, spec: BudgetSpec, actor: str, kind: str, cost: int = 1) 
     return True
 
 
+def allowed(enc: Encounter, spec: BudgetSpec, actor: str) -> tuple[str, ...]:
+    """The action kinds ``actor`` could take now (one of each, at cost 1), in the spec's
+    order: what is left of its turn's budget and what it may trade for, free actions on its
+    turn, and reactions."""
+    kinds = [*spec.per_turn, *(spec.surprise_turn or {}), *spec.trades, *spec.free,
+             *spec.reactions, *([PANEL] if spec.panels else [])]
+    return tuple(k for k in dict.fromkeys(kinds) if can(enc, spec, actor, k))
+
+
 def restrict(enc: Encounter, allowed: Mapping[str, int]) -> Encounter:
     """Cap the acting character's budget (M&M dazed: a standard only; stunned: nothing);
     kinds not named are removed."""

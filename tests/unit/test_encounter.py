@@ -185,6 +185,20 @@ def test_unused_actions_do_not_carry_over() -> None:
     assert enc.acting == "A" and enc.budget == {"standard": 1, "move": 1}
 
 
+def test_allowed_lists_what_is_left_this_turn() -> None:
+    enc = abc()
+    assert E.allowed(enc, MM, "A") == ("standard", "move", "free", "reaction")
+    assert E.allowed(E.spend(enc, MM, "A", "standard"), MM, "A") == (
+        "move", "free", "reaction")
+    two_moves = E.spend(E.spend(enc, MM, "A", "move"), MM, "A", "move")
+    assert E.allowed(two_moves, MM, "A") == ("free", "reaction")
+    assert E.allowed(enc, MM, "B") == ("reaction",)
+    fight = panels_fight((6, 5))  # 1 panel each
+    assert E.allowed(fight, PN, "swift") == ("free", "response", "panel")
+    assert E.allowed(E.spend(fight, PN, "swift", "panel"), PN, "swift") == ("free", "response")
+    assert E.allowed(fight, PN, "boss") == ("response",)
+
+
 def test_restrict_and_grant() -> None:
     dazed = E.restrict(abc(), {"standard": 1})
     assert dazed.budget == {"standard": 1}
@@ -260,6 +274,16 @@ def test_each_duration_expires_at_the_right_moment(duration: DurationKind, ancho
                                                    made_on: str, rounds: int,
                                                    expected: tuple[object, ...]) -> None:
     assert _expiry(duration, anchor, made_on, rounds) == expected
+
+
+def test_one_step_reports_turn_end_then_round_then_turn_start_expiries() -> None:
+    enc = step(abc(), 2)  # C acting, last in round 1
+    enc, end = E.add_effect(enc, source="C", target="C", what="a", duration="end_of_turn")
+    enc, rnd = E.add_effect(enc, source="C", target="B", what="b", duration="round_start")
+    enc, start = E.add_effect(enc, source="C", target="A", what="c",
+                              duration="start_of_next_turn")
+    adv = E.next_turn(enc, MM)
+    assert adv.expired == (end, rnd, start) and adv.encounter.effects == ()
 
 
 def test_until_recovery_lasts_until_the_ruleset_ends_it() -> None:
