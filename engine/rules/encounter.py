@@ -402,8 +402,9 @@ def spend(enc: Encounter, spec: BudgetSpec, actor: str, kind: str,
     On its own turn: free kinds cost nothing; other kinds come from the budget, or from a
     kind they may be traded for (M&M: a move paid with the standard). Off its turn only
     reactions are allowed: free in M&M, future panels in the panels game (at most
-    ``arrears_limit`` owed). A response on one's own turn in the panels game spends the
-    turn's panels first. IllegalAction when it cannot be paid.
+    ``arrears_limit`` owed, and none at all once at the limit, even a response that costs
+    nothing, as a dodge against an ordinary human: seed 003). A response on one's own turn in
+    the panels game spends the turn's panels first. IllegalAction when it cannot be paid.
     """
     if cost < 0:
         raise IllegalAction(f"an action cannot cost {cost}")
@@ -419,7 +420,7 @@ def spend(enc: Encounter, spec: BudgetSpec, actor: str, kind: str,
         budget = dict(enc.budget) if mine else {}
         now = min(budget.get(PANEL, 0), cost)
         owed = cost - now
-        if p.arrears + owed > spec.arrears_limit:
+        if p.arrears >= spec.arrears_limit or p.arrears + owed > spec.arrears_limit:
             raise IllegalAction(f"{actor!r} is {p.arrears} panels in arrears and cannot"
                                 f" borrow {owed} more (limit {spec.arrears_limit})")
         upd: dict[str, object] = {"participants": _replace(

@@ -533,7 +533,9 @@ def test_responses_spend_future_panels_up_to_five_in_arrears() -> None:
     assert not E.can(enc, PN, "goon", "response")
     with pytest.raises(IllegalAction, match="arrears"):
         E.spend(enc, PN, "goon", "response")
-    assert E.spend(enc, PN, "goon", "response", cost=0) == enc  # a dodge against a thug
+    with pytest.raises(IllegalAction):  # not even a dodge against a thug, which costs 0
+        E.spend(enc, PN, "goon", "response", cost=0)
+    assert E.spend(enc, PN, "brick", "response", cost=0) == enc  # below the limit: free
     with pytest.raises(IllegalAction):
         E.spend(enc, PN, "goon", "panel")  # no action off turn
 
