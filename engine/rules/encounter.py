@@ -31,6 +31,15 @@ Filled in where the seeds are silent (see also ``side_initiative``):
 - The surprise round is round 0 (``surprise``); surprised participants have no turn in it.
   Normal rounds count from 1.
 - Ties that the passed tie-break tuples do not settle keep the order of entry (stable).
+- A late joiner placed before the acting character waits for the next round; one who left
+  and comes back the same round does not act twice in it. Leaving on one's own turn ends
+  it with no end-of-turn step (no expiries, no resistance checks) and starts the next.
+- The panels game: each character's turn budget is its side's panels this round; panels
+  owed from responses are repaid out of the owner's next turns' panels first (RULES.md
+  C.7 #9); a response on one's own turn spends that turn's panels before future ones.
+- Not here (the ruleset's, or a later session's): M&M's delay and ready (moving a place in
+  the order), extra effort (``grant`` adds the action), what dazed or stunned allow
+  (``restrict`` caps the budget at turn start).
 """
 
 from __future__ import annotations
