@@ -11,7 +11,8 @@ budget (or, off-turn, as a reaction); ``add_effect`` / ``end_effect`` keep the e
 ``next_turn`` ends the acting character's turn (expiring "end of turn" effects and naming the
 ongoing effects to resist now), wraps the round when the order runs out and starts the next
 turn (expiring "start of next turn" and round-based effects); ``join`` and ``leave`` handle
-characters arriving and going mid-conflict.
+characters arriving and going mid-conflict; ``delay`` / ``step_in`` and ``ready`` /
+``take_ready`` move an M&M character's place in the order.
 
 Filled in where the seeds are silent (see also ``side_initiative``):
 - Durations count the *anchor's* turns: each participant keeps the number of turns it has
@@ -37,9 +38,26 @@ Filled in where the seeds are silent (see also ``side_initiative``):
 - The panels game: each character's turn budget is its side's panels this round; panels
   owed from responses are repaid out of the owner's next turns' panels first (RULES.md
   C.7 #9); a response on one's own turn spends that turn's panels before future ones.
-- Not here (the ruleset's, or a later session's): M&M's delay and ready (moving a place in
-  the order), extra effort (``grant`` adds the action), what dazed or stunned allow
-  (``restrict`` caps the budget at turn start).
+- M&M's delay and ready (D.6; ``delay``, ``step_in``, ``ready``, ``take_ready``) belong to
+  character mode; the panels game has no such actions. One who moves in the order takes the
+  initiative and tie-breaks of the one it moves next to, and its place just beside it (full
+  ties included), kept in later rounds until it moves again.
+- Delay: "before taking any action" means before paying for one (free actions are not
+  recorded, so they do not bar it); "able to act" means something is left in its budget.
+  "Beneficial" is the effect's own mark, else a source on the target's side. One steps in
+  between turns (ending the acting character's turn), not in the middle of one. The turn
+  taken is the held one (no new turn is counted) and it is the actor's turn of the round it
+  is taken in. A delayed turn never taken ends when its place comes round in the next round,
+  with its end-of-turn step (harmful "end of turn" effects expire, ongoing effects are
+  resisted: postponed, never skipped), and the new turn begins at once.
+- Ready: the readied action is a reaction, not a turn (durations counted in turns do not
+  move); it is taken off one's own turn, and its taker moves just before the acting
+  character (the d20 convention: the reaction comes before the triggering action is done).
+  Taken in the next round before its old place, it replaces its turn in that round. A
+  readied action unused when the next turn begins is lost, with nothing else to undo.
+- Not here (the ruleset's, or a later session's): extra effort (``grant`` adds the action),
+  what dazed or stunned allow (``restrict`` caps the budget at turn start), the readied
+  action itself (the ruleset resolves it).
 """
 
 from __future__ import annotations
@@ -52,6 +70,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.errors import IllegalAction
 
 OrderMode = Literal["character", "side"]
+
+Held = Literal["delay", "ready"]
+"""What a participant is holding: a delayed turn, or a readied action."""
 """``character``: each participant by its own initiative (M&M); ``side``: the sides by a d6
 each, then by Agility within a side (the panels game)."""
 
@@ -139,6 +160,10 @@ class Participant(_Frozen):
     arrears: int = Field(0, ge=0, description="Panels game: future panels already spent.")
     last_round: int | None = Field(None, description="The round of its last turn: one turn a"
                                    " round, even for one who leaves and comes back.")
+    held: Held | None = Field(None, description="M&M: its turn is delayed (``delay``) or an"
+                              " action is readied (``ready``) and not yet taken.")
+    readied: str | None = Field(None, description="The readied action's kind.")
+    trigger: str | None = Field(None, description="The readied action's trigger, in words.")
 
 
 class Effect(_Frozen):
@@ -155,6 +180,9 @@ class Effect(_Frozen):
     ongoing: bool = Field(False, description="Resisted at the end of each of the target's"
                           " turns (M&M); the ruleset ends it on a success.")
     created_round: int
+    beneficial: bool | None = Field(None, description="Good for its target (ends when the"
+                                    " anchor delays, D.6); None: when source and target are"
+                                    " on the same side.")
     data: dict[str, int | str] = Field(default_factory=dict,
                                        description="What the ruleset keeps (rank, DC...).")
 
@@ -184,6 +212,8 @@ class Encounter(_Frozen):
     effects: tuple[Effect, ...] = ()
     next_effect: int = Field(1, description="The number of the next effect id (e1, e2...).")
     sides: SideInitiative | None = Field(None, description="Side mode: this round's roll.")
+    acted: bool = Field(False, description="The acting character has paid for an action this"
+                        " turn (so it can no longer delay).")
 
     def participant(self, actor: str) -> Participant:
         """The participant ``actor``; IllegalAction if it is not in the encounter."""
@@ -205,8 +235,13 @@ class Advance(_Frozen):
     started: str | None = Field(None, description="Whose turn began (None: nobody's).")
     new_round: bool = Field(False, description="A new round began.")
     expired: tuple[Effect, ...] = Field((), description="Effects that ended, in order.")
-    resist: tuple[Effect, ...] = Field((), description="Ongoing effects the character whose"
-                                       " turn ended resists now.")
+    resist: tuple[Effect, ...] = Field((), description="Ongoing effects their targets resist"
+                                       " now (the turn that ended, or a lost delayed turn).")
+    held: str | None = Field(None, description="Who delayed its turn (M&M).")
+    resumed: bool = Field(False, description="``started`` resumes a delayed turn (no new turn:"
+                          " no start-of-turn expiries).")
+    lost: tuple[str, ...] = Field((), description="Who lost a held turn (delay or ready) as"
+                                  " its place came round again.")
 
 
 # --- initiative ------------------------------------------------------------------------------
@@ -325,16 +360,23 @@ def next_turn(enc: Encounter, spec: BudgetSpec,
     if enc.acting is None:
         return _begin(enc, spec, side_rolls)
     actor = enc.acting
+    enc, gone, resist = _end_turn(enc, actor)
+    after = enc.model_copy(update={"turn": enc.turn + 1, "acting": None, "budget": {}})
+    adv = _begin(after, spec, side_rolls)
+    return adv.model_copy(update={"ended": actor, "expired": gone + adv.expired,
+                                  "resist": resist + adv.resist})
+
+
+def _end_turn(enc: Encounter, actor: str) -> tuple[Encounter, tuple[Effect, ...],
+                                                    tuple[Effect, ...]]:
+    """The end-of-turn step of ``actor``: its "end of turn" effects due now expire; its
+    ongoing effects are to be resisted."""
     p = enc.participant(actor)
     gone = tuple(e for e in enc.effects if e.anchor == actor and e.duration in _TURN_END
                  and e.expires_turn is not None and e.expires_turn <= p.turns)
     keep = tuple(e for e in enc.effects if e not in gone)
     resist = tuple(e for e in keep if e.ongoing and e.target == actor)
-    after = enc.model_copy(update={"effects": keep, "turn": enc.turn + 1, "acting": None,
-                                   "budget": {}})
-    adv = _begin(after, spec, side_rolls)
-    return adv.model_copy(update={"ended": actor, "expired": gone + adv.expired,
-                                  "resist": resist})
+    return enc.model_copy(update={"effects": keep}), gone, resist
 
 
 def _begin(enc: Encounter, spec: BudgetSpec, side_rolls: Sequence[int] | None,
@@ -351,9 +393,19 @@ def _begin(enc: Encounter, spec: BudgetSpec, side_rolls: Sequence[int] | None,
         expired += ended
         new_round = True
     if enc.turn >= len(enc.order):
-        return Advance(encounter=enc.model_copy(update={"acting": None, "budget": {}}),
+        return Advance(encounter=enc.model_copy(update={"acting": None, "budget": {},
+                                                        "acted": False}),
                        new_round=new_round, expired=tuple(expired))
     actor = enc.order[enc.turn]
+    lost: tuple[str, ...] = ()
+    resist: tuple[Effect, ...] = ()
+    held = enc.participant(actor).held
+    if held is not None:  # its place came round again: the held turn or action is lost
+        lost = (actor,)
+        if held == "delay":  # the lost delayed turn ends now, with its end-of-turn step
+            enc, lapsed, resist = _end_turn(enc, actor)
+            expired += lapsed
+        enc = _set(enc, enc.participant(actor), held=None, readied=None, trigger=None)
     p = enc.participant(actor)
     p = p.model_copy(update={"turns": p.turns + 1, "last_round": enc.round})
     gone = tuple(e for e in enc.effects if e.anchor == actor and (
@@ -364,9 +416,9 @@ def _begin(enc: Encounter, spec: BudgetSpec, side_rolls: Sequence[int] | None,
     budget, p = _turn_budget(enc, spec, p)
     enc = enc.model_copy(update={
         "participants": _replace(enc.participants, p), "acting": actor, "budget": budget,
-        "effects": tuple(e for e in enc.effects if e not in gone)})
+        "effects": tuple(e for e in enc.effects if e not in gone), "acted": False})
     return Advance(encounter=enc, started=actor, new_round=new_round,
-                   expired=tuple(expired) + gone)
+                   expired=tuple(expired) + gone, resist=resist, lost=lost)
 
 
 def _new_round(enc: Encounter, side_rolls: Sequence[int] | None) -> tuple[Encounter,
@@ -399,6 +451,11 @@ def _turn_budget(enc: Encounter, spec: BudgetSpec,
 
 def _replace(parts: tuple[Participant, ...], new: Participant) -> tuple[Participant, ...]:
     return tuple(new if p.actor == new.actor else p for p in parts)
+
+
+def _set(enc: Encounter, p: Participant, **changes: object) -> Encounter:
+    return enc.model_copy(update={"participants": _replace(enc.participants,
+                                                           p.model_copy(update=changes))})
 
 
 # --- the budget ------------------------------------------------------------------------------
@@ -437,6 +494,7 @@ def spend(enc: Encounter, spec: BudgetSpec, actor: str, kind: str,
         if mine:
             budget[PANEL] = budget.get(PANEL, 0) - now
             upd["budget"] = budget
+            upd["acted"] = True
         return enc.model_copy(update=upd)
     if not mine:
         raise IllegalAction(f"it is not {actor!r}'s turn: only a reaction is allowed")
@@ -444,7 +502,7 @@ def spend(enc: Encounter, spec: BudgetSpec, actor: str, kind: str,
     for pay in (kind, *spec.trades.get(kind, ())):
         if pay in budget and budget[pay] >= cost:
             budget[pay] -= cost
-            return enc.model_copy(update={"budget": budget})
+            return enc.model_copy(update={"budget": budget, "acted": True})
     raise IllegalAction(f"{actor!r} has no {kind} action left this turn"
                         f" (left: {_words(budget)})")
 
@@ -487,13 +545,139 @@ def _words(budget: Mapping[str, int]) -> str:
     return ", ".join(f"{v} {k}" for k, v in budget.items() if v) or "nothing"
 
 
+# --- delay and ready (M&M) -------------------------------------------------------------------
+
+READY_COST = "standard"
+"""Readying is a standard action (D.6), so one may still move in the same turn."""
+
+
+def _mm_actor(enc: Encounter, what: str) -> Participant:
+    if enc.mode != "character":
+        raise IllegalAction(f"{what} is M&M's: not in a side-initiative encounter")
+    if enc.acting is None:
+        raise IllegalAction(f"nobody is acting: nobody can {what}")
+    return enc.participant(enc.acting)
+
+
+def _beneficial(enc: Encounter, e: Effect) -> bool:
+    """Whether ``e`` is good for its target: as marked, else when its source is on the
+    target's side (filled in: the seed does not say how to tell)."""
+    if e.beneficial is not None:
+        return e.beneficial
+    sides = {p.actor: p.side for p in enc.participants}
+    return e.source in sides and sides[e.source] == sides.get(e.target)
+
+
+def _move_to(enc: Encounter, p: Participant, to: Participant, after: bool) -> Encounter:
+    """``p`` takes ``to``'s initiative and tie-breaks and the place just after (or before)
+    it: the participants are re-listed so that the stable ranking keeps it next to ``to``."""
+    moved = p.model_copy(update={"initiative": to.initiative, "tiebreak": to.tiebreak})
+    rest = [x for x in enc.participants if x.actor != p.actor]
+    at = next(i for i, x in enumerate(rest) if x.actor == to.actor) + (1 if after else 0)
+    return enc.model_copy(update={"participants": (*rest[:at], moved, *rest[at:])})
+
+
+def delay(enc: Encounter, spec: BudgetSpec,
+          side_rolls: Sequence[int] | None = None) -> Advance:
+    """The acting character delays its whole turn (D.6) and the next turn begins.
+
+    Only before it has paid for any action this turn, and only if its budget allows an action
+    (a stunned character cannot delay). Its beneficial effects that would end with this turn
+    end now; its harmful ones wait until the end of the turn it takes later, as do its
+    resistance checks. It holds the turn until it ``step_in``s, or loses it when its place
+    comes round in the next round (then the held turn ends, with its end-of-turn step, just
+    before its new turn begins; its initiative stays where it was).
+    """
+    p = _mm_actor(enc, "delay")
+    if enc.acted:
+        raise IllegalAction(f"{p.actor!r} has already acted this turn and cannot delay")
+    if not any(v > 0 for v in enc.budget.values()):
+        raise IllegalAction(f"{p.actor!r} cannot take actions, so cannot delay")
+    gone = tuple(e for e in enc.effects if e.anchor == p.actor and e.duration in _TURN_END
+                 and e.expires_turn is not None and e.expires_turn <= p.turns
+                 and _beneficial(enc, e))
+    enc = _set(enc, p, held="delay")
+    enc = enc.model_copy(update={"effects": tuple(e for e in enc.effects if e not in gone),
+                                 "turn": enc.turn + 1, "acting": None, "budget": {}})
+    adv = _begin(enc, spec, side_rolls)
+    return adv.model_copy(update={"held": p.actor, "expired": gone + adv.expired})
+
+
+def holding(enc: Encounter, held: Held) -> tuple[str, ...]:
+    """The present participants holding a delayed turn (``delay``) or a readied action
+    (``ready``), in the order they entered."""
+    return tuple(p.actor for p in enc.participants if p.present and p.held == held)
+
+
+def step_in(enc: Encounter, actor: str, spec: BudgetSpec) -> Advance:
+    """A delayed ``actor`` takes its turn now: the acting character's turn ends (with its
+    end-of-turn step) and ``actor``'s initiative moves to just after it, for this round and
+    the next ones (D.6); it gets its normal allocation of actions.
+
+    Filled in: one steps in between turns, not in the middle of another's turn. The turn
+    taken is the held one (no new turn is counted and nothing "at the start of its turn"
+    expires again) but it is the actor's turn of the current round: stepping in during the
+    next round, before its old place, leaves it no other turn that round.
+    """
+    now = _mm_actor(enc, "step in")
+    p = enc.participant(actor)
+    if not p.present or p.held != "delay":
+        raise IllegalAction(f"{actor!r} has no delayed turn to take")
+    enc, gone, resist = _end_turn(enc, now.actor)
+    enc = _move_to(enc, p, enc.participant(now.actor), after=True)
+    p = enc.participant(actor).model_copy(update={"held": None, "last_round": enc.round})
+    budget, p = _turn_budget(enc, spec, p)
+    enc = enc.model_copy(update={"participants": _replace(enc.participants, p)})
+    new_order = order(enc)
+    enc = enc.model_copy(update={"order": new_order, "turn": new_order.index(actor),
+                                 "acting": actor, "budget": budget, "acted": False})
+    return Advance(encounter=enc, ended=now.actor, started=actor, resumed=True,
+                   expired=gone, resist=resist)
+
+
+def ready(enc: Encounter, spec: BudgetSpec, kind: str, trigger: str) -> Encounter:
+    """The acting character readies one action of ``kind`` (one of the turn's kinds or a
+    free one) for ``trigger``, paying a standard action (D.6); its turn goes on. It may
+    ``take_ready`` it as a reaction before its next turn; when that turn begins unused, the
+    readied action is lost (reported in ``Advance.lost``) and it may ready again."""
+    p = _mm_actor(enc, "ready")
+    if kind not in spec.per_turn and kind not in spec.free:
+        raise IllegalAction(f"{kind!r} cannot be readied (only {_kinds(spec)})")
+    if not trigger.strip():
+        raise IllegalAction("a readied action needs a trigger")
+    enc = spend(enc, spec, p.actor, READY_COST)
+    return _set(enc, p, held="ready", readied=kind, trigger=trigger.strip())
+
+
+def _kinds(spec: BudgetSpec) -> str:
+    return ", ".join(dict.fromkeys([*spec.per_turn, *spec.free]))
+
+
+def take_ready(enc: Encounter, actor: str) -> Encounter:
+    """``actor`` takes its readied action now, as a reaction (the ruleset resolves it:
+    ``participant(actor).readied`` before this call). Its initiative moves to this point, just
+    before the acting character (filled in: the reaction comes before the triggering
+    action finishes, as in the d20 rules M&M follows); taken in the round after it readied,
+    it replaces its turn of that round. The acting character keeps its turn."""
+    now = _mm_actor(enc, "take a readied action")
+    p = enc.participant(actor)
+    if not p.present or p.held != "ready":
+        raise IllegalAction(f"{actor!r} has no readied action")
+    if actor == now.actor:
+        raise IllegalAction("a readied action is taken off one's own turn")
+    enc = _move_to(enc, p, now, after=False)
+    enc = _set(enc, enc.participant(actor), held=None, readied=None, trigger=None,
+               last_round=enc.round)
+    return _reorder(enc)
+
+
 # --- effects ---------------------------------------------------------------------------------
 
 
 def add_effect(enc: Encounter, *, source: str, target: str, what: str,
                duration: DurationKind, anchor: str | None = None, rounds: int = 1,
-               ongoing: bool = False,
-               data: Mapping[str, int | str] | None = None) -> tuple[Encounter, Effect]:
+               ongoing: bool = False, data: Mapping[str, int | str] | None = None,
+               beneficial: bool | None = None) -> tuple[Encounter, Effect]:
     """Add an effect, its end worked out now from the anchor's turns (default: the target's)
     or the round; the new effect gets the next id (e1, e2...)."""
     anchor = anchor or target
@@ -513,7 +697,7 @@ def add_effect(enc: Encounter, *, source: str, target: str, what: str,
     eff = Effect(id=f"e{enc.next_effect}", source=source, target=target, what=what,
                  duration=duration, anchor=anchor, expires_turn=expires_turn,
                  expires_round=expires_round, ongoing=ongoing, created_round=enc.round,
-                 data=dict(data or {}))
+                 beneficial=beneficial, data=dict(data or {}))
     return enc.model_copy(update={"effects": (*enc.effects, eff),
                                   "next_effect": enc.next_effect + 1}), eff
 

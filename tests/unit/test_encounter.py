@@ -1,5 +1,6 @@
 """The encounter model (engine/rules/encounter.py): initiative and tie-breaks, rounds, turns,
-the action budget, durations, late joiners, leaving, side initiative, serialisation."""
+the action budget, durations, late joiners, leaving, side initiative, M&M's delay and ready,
+serialisation."""
 
 from __future__ import annotations
 
@@ -573,6 +574,275 @@ def test_side_mode_needs_two_sides_and_dice() -> None:
         E.start("x", [ent("a", 1), ent("b", 2)], mode="side", spec=PN, side_rolls=(3, 4))
     with pytest.raises(IllegalAction):
         E.start("x", [ent("a", 1), ent("b", 2, side="v")], mode="side", spec=PN)
+
+
+# --- delay and ready (M&M, D.6) --------------------------------------------------------------
+
+
+def vs() -> Encounter:
+    """A (20, heroes), B (15, villains), C (10, heroes), D (5, villains): A acting."""
+    return mm(ent("A", 20), ent("B", 15, side="villains"), ent("C", 10),
+              ent("D", 5, side="villains"))
+
+
+def test_delay_passes_the_turn_on_and_holds_it() -> None:
+    adv = E.delay(vs(), MM)
+    enc = adv.encounter
+    assert (adv.held, adv.ended, adv.started, enc.acting) == ("A", None, "B", "B")
+    assert enc.participant("A").held == "delay" and E.holding(enc, "delay") == ("A",)
+    assert enc.participant("A").turns == 1 and enc.participant("A").initiative == 20
+
+
+def test_stepping_in_ends_the_acting_turn_and_moves_the_initiative_after_it() -> None:
+    enc = E.delay(vs(), MM).encounter  # B acting
+    enc = E.spend(enc, MM, "B", "standard")
+    adv = E.step_in(enc, "A", MM)
+    enc = adv.encounter
+    assert (adv.ended, adv.started, adv.resumed) == ("B", "A", True)
+    assert (enc.acting, enc.order, enc.turn) == ("A", ("B", "A", "C", "D"), 1)
+    assert enc.budget == {"standard": 1, "move": 1}  # the normal allocation
+    p = enc.participant("A")
+    assert (p.held, p.initiative, p.turns) == (None, 15, 1)  # the held turn, not a new one
+    assert turns(enc, 5) == [(1, "A"), (1, "C"), (1, "D"), (2, "B"), (2, "A"), (2, "C")]
+
+
+def test_the_turn_ending_before_a_step_in_has_its_end_of_turn_step() -> None:
+    enc = E.delay(vs(), MM).encounter  # B acting
+    enc, dazed = E.add_effect(enc, source="B", target="B", what="x", duration="end_of_turn")
+    enc, snare = E.add_effect(enc, source="C", target="B", what="snare",
+                              duration="recovery", ongoing=True)
+    adv = E.step_in(enc, "A", MM)
+    assert adv.expired == (dazed,) and adv.resist == (snare,)
+
+
+def test_delay_only_before_acting_and_only_if_able() -> None:
+    enc = vs()
+    with pytest.raises(IllegalAction, match="already acted"):
+        E.delay(E.spend(enc, MM, "A", "move"), MM)
+    with pytest.raises(IllegalAction, match="cannot take actions"):
+        E.delay(E.restrict(enc, {}), MM)  # stunned
+    assert E.delay(E.restrict(enc, {"standard": 1}), MM).held == "A"  # dazed may delay
+    assert E.delay(E.spend(enc, MM, "A", "free"), MM).held == "A"  # free: not recorded
+    assert E.delay(E.spend(enc, MM, "A", "reaction"), MM).held == "A"
+    with pytest.raises(IllegalAction, match="side"):
+        E.delay(panels_fight(), PN)
+
+
+def test_a_resumed_turn_may_not_be_delayed_again_once_spent_from() -> None:
+    enc = E.step_in(E.delay(vs(), MM).encounter, "A", MM).encounter
+    assert not enc.acted
+    assert E.spend(enc, MM, "A", "standard").acted
+
+
+def test_only_a_delayed_character_steps_in() -> None:
+    enc = E.delay(vs(), MM).encounter  # B acting
+    for who in ("B", "C", "ghost"):
+        with pytest.raises(IllegalAction):
+            E.step_in(enc, who, MM)
+    readied = E.ready(step(vs()), MM, "standard", "when A moves")
+    with pytest.raises(IllegalAction, match="no delayed turn"):
+        E.step_in(step(readied), "B", MM)
+    gone = E.leave(enc, "A", MM).encounter
+    with pytest.raises(IllegalAction):
+        E.step_in(gone, "A", MM)
+
+
+def test_delay_ends_beneficial_end_of_turn_effects_and_keeps_harmful_ones() -> None:
+    enc, dazed = E.add_effect(vs(), source="A", target="B", what="dazed",
+                              duration="end_of_next_turn", ongoing=True)
+    enc, aid = E.add_effect(enc, source="A", target="B", what="aid",
+                            duration="end_of_next_turn", beneficial=True)
+    enc, snare = E.add_effect(enc, source="A", target="B", what="snare",
+                              duration="recovery", ongoing=True)
+    enc = step(enc)  # B acting
+    enc, own = E.add_effect(enc, source="B", target="B", what="guard",
+                            duration="end_of_turn")  # same side: beneficial
+    enc, later = E.add_effect(enc, source="B", target="B", what="later",
+                              duration="end_of_next_turn")  # not due this turn
+    adv = E.delay(enc, MM)
+    assert adv.expired == (aid, own) and adv.resist == ()  # resistance deferred
+    assert adv.encounter.effects == (dazed, snare, later)
+    adv = E.step_in(adv.encounter, "B", MM)  # after C
+    assert adv.expired == () and adv.encounter.acting == "B"
+    adv = E.next_turn(adv.encounter, MM)  # B takes its held turn and ends it
+    assert (adv.ended, adv.expired, adv.resist) == ("B", (dazed,), (snare,))
+
+
+def test_a_delayed_turn_never_taken_is_lost_when_its_place_comes_round() -> None:
+    enc, dazed = E.add_effect(vs(), source="A", target="B", what="dazed",
+                              duration="end_of_next_turn")
+    enc, snare = E.add_effect(enc, source="A", target="B", what="snare",
+                              duration="recovery", ongoing=True)
+    enc = E.delay(step(enc), MM).encounter  # B delays; C acting
+    enc = step(enc, 2)  # D, then round 2: A acting; B still holds
+    assert (enc.round, enc.acting, E.holding(enc, "delay")) == (2, "A", ("B",))
+    adv = E.next_turn(enc, MM)
+    enc = adv.encounter
+    assert (adv.ended, adv.started, adv.lost, adv.resumed) == ("A", "B", ("B",), False)
+    assert adv.expired == (dazed,) and adv.resist == (snare,)  # postponed, not skipped
+    p = enc.participant("B")
+    assert (p.held, p.initiative, p.turns, p.last_round) == (None, 15, 2, 2)
+    assert enc.order == ("A", "B", "C", "D")  # its initiative remains where it is
+
+
+def test_a_delayed_turn_at_the_top_of_the_order_is_lost_as_the_round_begins() -> None:
+    enc = E.delay(vs(), MM).encounter  # A delays
+    adv = E.next_turn(step(enc, 2), MM)  # B, C, D; round 2
+    assert (adv.new_round, adv.started, adv.lost) == (True, "A", ("A",))
+    assert adv.encounter.budget == {"standard": 1, "move": 1}
+
+
+def test_stepping_in_after_the_last_in_the_order_acts_at_the_end_of_the_round() -> None:
+    enc = step(E.delay(vs(), MM).encounter, 2)  # D acting
+    adv = E.step_in(enc, "A", MM)
+    assert (adv.encounter.round, adv.encounter.order) == (1, ("B", "C", "D", "A"))
+    assert turns(adv.encounter, 4) == [(1, "A"), (2, "B"), (2, "C"), (2, "D"), (2, "A")]
+
+
+def test_stepping_in_the_next_round_before_ones_place_is_that_rounds_turn() -> None:
+    enc = step(vs(), 3)  # D acting, last
+    adv = E.delay(enc, MM)
+    assert (adv.new_round, adv.started) == (True, "A")
+    adv = E.step_in(adv.encounter, "D", MM)  # after A, in round 2
+    enc = adv.encounter
+    assert (enc.round, enc.order, enc.participant("D").turns) == (2, ("A", "D", "B", "C"), 1)
+    assert turns(enc, 4) == [(2, "D"), (2, "B"), (2, "C"), (3, "A"), (3, "D")]
+
+
+def test_two_delayers_step_in_one_after_the_other() -> None:
+    enc = E.delay(E.delay(vs(), MM).encounter, MM).encounter  # A, B delay; C acting
+    enc = E.step_in(enc, "B", MM).encounter
+    enc = E.step_in(enc, "A", MM).encounter
+    assert (enc.acting, enc.order) == ("A", ("C", "B", "A", "D"))
+    assert turns(enc, 4) == [(1, "A"), (1, "D"), (2, "C"), (2, "B"), (2, "A")]
+
+
+def test_stepping_in_among_full_ties_takes_the_place_just_after() -> None:
+    enc = mm(ent("hero", 20), *(ent(f"m{i}", 12, 2, side="v") for i in range(3)))
+    enc = E.delay(enc, MM).encounter  # m0 acting
+    enc = E.step_in(enc, "hero", MM).encounter
+    assert enc.order == ("m0", "hero", "m1", "m2")
+    assert enc.participant("hero").tiebreak == (2,)
+    assert turns(enc, 4)[1:] == [(1, "m1"), (1, "m2"), (2, "m0"), (2, "hero")]
+
+
+def test_a_lone_delayer_loses_its_turn_at_once() -> None:
+    adv = E.delay(mm(ent("solo", 9)), MM)
+    assert (adv.held, adv.new_round, adv.started, adv.lost) == ("solo", True, "solo",
+                                                                ("solo",))
+
+
+def test_ready_costs_a_standard_and_the_turn_goes_on() -> None:
+    enc = E.ready(vs(), MM, "standard", "  when B moves ")
+    assert enc.acting == "A" and enc.budget == {"standard": 0, "move": 1}
+    p = enc.participant("A")
+    assert (p.held, p.readied, p.trigger) == ("ready", "standard", "when B moves")
+    assert E.holding(enc, "ready") == ("A",) and E.READY_COST == "standard"
+    assert E.spend(enc, MM, "A", "move").budget == {"standard": 0, "move": 0}
+    assert E.ready(vs(), MM, "move", "x").participant("A").readied == "move"
+    assert E.ready(vs(), MM, "free", "x").participant("A").readied == "free"
+
+
+def test_ready_refusals() -> None:
+    enc = vs()
+    with pytest.raises(IllegalAction, match="cannot be readied"):
+        E.ready(enc, MM, "reaction", "when hit")
+    with pytest.raises(IllegalAction, match="trigger"):
+        E.ready(enc, MM, "standard", "  ")
+    with pytest.raises(IllegalAction, match="no standard"):
+        E.ready(E.spend(enc, MM, "A", "standard"), MM, "move", "x")
+    with pytest.raises(IllegalAction, match="no standard"):  # two moves used the standard
+        E.ready(E.spend(E.spend(enc, MM, "A", "move"), MM, "A", "move"), MM, "free", "x")
+    with pytest.raises(IllegalAction, match="side"):
+        E.ready(panels_fight(), PN, "panel", "x")
+    readied = E.ready(enc, MM, "standard", "x")
+    with pytest.raises(IllegalAction, match="own turn"):
+        E.take_ready(readied, "A")
+    with pytest.raises(IllegalAction, match="no readied"):
+        E.take_ready(step(readied), "C")
+
+
+def test_ready_forfeits_a_delay() -> None:
+    with pytest.raises(IllegalAction, match="already acted"):
+        E.delay(E.ready(vs(), MM, "move", "x"), MM)
+
+
+def test_a_readied_action_moves_its_taker_just_before_the_acting_character() -> None:
+    enc = step(E.ready(vs(), MM, "standard", "when C attacks"), 2)  # C acting
+    enc = E.spend(enc, MM, "C", "move")
+    taken = E.take_ready(enc, "A")
+    assert (taken.acting, taken.order, taken.turn) == ("C", ("B", "A", "C", "D"), 2)
+    assert taken.budget == enc.budget  # the acting character keeps its turn
+    p = taken.participant("A")
+    assert (p.held, p.readied, p.trigger, p.initiative, p.turns) == (None, None, None, 10, 1)
+    with pytest.raises(IllegalAction):
+        E.take_ready(taken, "A")  # once
+    assert turns(taken, 5) == [(1, "C"), (1, "D"), (2, "B"), (2, "A"), (2, "C"), (2, "D")]
+
+
+def test_a_readied_action_taken_the_next_round_replaces_that_rounds_turn() -> None:
+    enc = E.ready(step(vs(), 3), MM, "move", "when A comes near")  # D readies, last
+    enc = E.next_turn(enc, MM).encounter  # round 2, A acting
+    enc = E.take_ready(enc, "D")
+    assert (enc.acting, enc.order, enc.turn) == ("A", ("D", "A", "B", "C"), 1)
+    assert turns(enc, 4) == [(2, "A"), (2, "B"), (2, "C"), (3, "D"), (3, "A")]
+
+
+def test_an_unused_readied_action_is_lost_when_the_next_turn_begins() -> None:
+    enc = E.ready(vs(), MM, "standard", "if B flees")
+    adv = E.next_turn(step(enc, 3), MM)  # B, C, D; round 2, A's turn
+    p = adv.encounter.participant("A")
+    assert (adv.started, adv.lost, adv.expired, adv.resist) == ("A", ("A",), (), ())
+    assert (p.held, p.readied, p.trigger, p.initiative) == (None, None, None, 20)
+    assert adv.encounter.budget == {"standard": 1, "move": 1}
+    again = E.ready(adv.encounter, MM, "standard", "if B flees")  # may ready again
+    assert again.participant("A").held == "ready"
+
+
+def test_delay_and_ready_never_change_their_argument() -> None:
+    enc = vs()
+    before = enc.model_dump()
+    E.delay(enc, MM)
+    E.ready(enc, MM, "move", "x")
+    assert enc.model_dump() == before
+    held = E.delay(enc, MM).encounter
+    dumped = held.model_dump()
+    E.step_in(held, "A", MM)
+    assert held.model_dump() == dumped
+    ready = step(E.ready(enc, MM, "move", "x"))
+    dumped = ready.model_dump()
+    E.take_ready(ready, "A")
+    assert ready.model_dump() == dumped
+
+
+def test_serialisation_round_trips_mid_delay_and_mid_ready() -> None:
+    enc = E.ready(step(vs()), MM, "standard", "when A moves")  # B readies
+    enc = step(enc)  # C acting
+    enc, _ = E.add_effect(enc, source="A", target="C", what="dazed",
+                          duration="end_of_next_turn", ongoing=True)
+    enc = E.delay(enc, MM).encounter  # C delays; D acting
+    assert (E.holding(enc, "delay"), E.holding(enc, "ready")) == (("C",), ("B",))
+    for back in (Encounter.model_validate(enc.model_dump(mode="json")),
+                 Encounter.model_validate_json(enc.model_dump_json())):
+        assert back == enc
+        assert E.step_in(back, "C", MM) == E.step_in(enc, "C", MM)
+        a, b = E.next_turn(enc, MM).encounter, E.next_turn(back, MM).encounter  # A, rnd 2
+        assert E.take_ready(a, "B") == E.take_ready(b, "B")
+        for _ in range(5):
+            adv_a, adv_b = E.next_turn(a, MM), E.next_turn(b, MM)
+            assert adv_a == adv_b
+            a, b = adv_a.encounter, adv_b.encounter
+    adv = E.delay(step(vs()), MM)
+    assert Advance.model_validate_json(adv.model_dump_json()) == adv
+
+
+def test_an_older_save_without_the_new_fields_still_loads() -> None:
+    data = abc().model_dump(mode="json")
+    del data["acted"]
+    for p in data["participants"]:
+        for key in ("held", "readied", "trigger"):
+            del p[key]
+    assert Encounter.model_validate(data) == abc()
 
 
 # --- serialisation ---------------------------------------------------------------------------
