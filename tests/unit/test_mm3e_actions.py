@@ -257,10 +257,10 @@ def test_delayed_turn_taken_or_lost() -> None:
 def test_ready_a_standard_move_or_free_action_with_a_trigger() -> None:
     out = ac.ready(A.ATTACK, " the door opens ")
     assert out.spent == (Cost.STANDARD,)
-    assert out.data == {"readied": "attack", "trigger": "the door opens",
+    assert out.data == {"readied": "attack", "kind": "standard", "trigger": "the door opens",
                         "lasts": "start_of_next_turn"}
-    ac.ready(A.MOVE, "x")
-    ac.ready(A.DROP_ITEM, "x")
+    assert ac.ready(A.MOVE, "x").data["kind"] == "move"
+    assert ac.ready(A.DROP_ITEM, "x").data["kind"] == "free"
     for bad in (A.RECOVER, A.DELAY, A.READY, A.COUNTER_DISARM, A.COUNTER_TRIP):
         with pytest.raises(IllegalAction):
             ac.ready(bad, "x")

@@ -39,7 +39,8 @@ FILLED_IN = (
     " delay or ready) with a trigger that is not empty. Disarm: the opposed check is d20 +"
     " the attack's damage rank against d20 + Strength; the counter-disarm (only after a melee"
     " weapon's loss) is the defender's damage rank against the attacker's Strength. Grab: the"
-    " attack targets Parry (close), the resistance DC is 10 + Strength or grab rank (RULES.md"
+    " caller passes the defense class (Parry for a close grab), the resistance DC is 10 +"
+    " Strength or grab rank (RULES.md"
     " D.10 item 7), the grabber's degrees are the target's degrees of failure; a missed"
     " attack on an existing hold changes nothing; the grabber's Strength damage is its"
     " Strength rank, from the turn after the hold. Drag: the drag's resistance uses the same"
@@ -365,8 +366,8 @@ def attack(natural: int | None, bonus: int, dc: int, *, attack_range: at.AttackR
            at.AttackRange.CLOSE, area: bool = False, modifier: int = 0, threat_from: int = 20,
            can_crit: bool = True) -> Outcome:
     """Attack: ``attacks.attack`` with ``modifier`` (aim, aid, range, cover...) added; a routine
-    check when ``natural`` is None. Area and perception effects need no roll and always
-    affect."""
+    check when ``natural`` is None (the caller checks ``attacks.routine_allowed``). Area and
+    perception effects need no roll and always affect."""
     if not at.needs_attack_check(attack_range, area):
         return Outcome(A.ATTACK, True, "no attack check: the effect reaches the target",
                        _spend(A.ATTACK), then=(Then.RESOLVE_EFFECT,))
@@ -447,7 +448,8 @@ class TurnEffect:
 
 def delay(*, acted: bool, can_act: bool, effects: Sequence[TurnEffect] = ()) -> Outcome:
     """Delay: the whole turn, before any action and only if able to act. Beneficial end-of-turn
-    effects end now; harmful ones and the resistance checks wait until the delayed turn."""
+    effects end now; harmful ones and the resistance checks wait until the delayed turn.
+    ``encounter.delay`` and ``encounter.step_in`` do the same to the order and the effects."""
     if acted:
         raise IllegalAction("delay: only before taking any action this turn")
     if not can_act:
@@ -475,15 +477,16 @@ READYABLE = frozenset({Cost.STANDARD, Cost.MOVE, Cost.FREE})
 
 def ready(action: Action, trigger: str) -> Outcome:
     """Ready: one standard, move or free action with a trigger, taken as a reaction before the
-    readier's next turn (its initiative moves there); unused at that turn, it is lost."""
+    readier's next turn (its initiative moves there); unused at that turn, it is lost. This
+    checks the action; ``encounter.ready`` (with ``data['kind']``) keeps it in the order."""
     d = ACTIONS[action]
     if d.cost not in READYABLE or d.whole_turn or action in (A.READY, A.DELAY):
         raise IllegalAction(f"ready: a single standard, move or free action, not {action}")
     if not trigger.strip():
         raise IllegalAction("ready: name the trigger")
     return Outcome(A.READY, True, f"ready {action} when {trigger.strip()}", _spend(A.READY),
-                   data={"readied": action.value, "trigger": trigger.strip(),
-                         "lasts": "start_of_next_turn"})
+                   data={"readied": action.value, "kind": d.cost.value,
+                         "trigger": trigger.strip(), "lasts": "start_of_next_turn"})
 
 
 def take_readied(action: Action, *, before_next_turn: bool) -> Outcome:
