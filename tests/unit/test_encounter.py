@@ -978,3 +978,85 @@ def test_one_turn_a_round_and_budgets_never_negative(
                                       and enc.order[enc.turn] == enc.acting)
         assert len(set(enc.order)) == len(enc.order)
         assert Encounter.model_validate(enc.model_dump(mode="json")) == enc
+
+
+_held_ops = st.lists(st.tuples(
+    st.sampled_from(["next", "next", "spend", "delay", "delay", "step_in", "step_in", "ready",
+                     "take_ready", "join", "leave"]),
+    st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=80)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=_entrants, ops=_held_ops)
+def test_delays_and_readies_never_give_two_turns_a_round(
+        rows: list[tuple[int, list[int], bool]], ops: list[tuple[str, int, int]]) -> None:
+    """Random M&M play with delays, step-ins, readied actions, joins and leaves: every present
+    participant takes at most one turn a round (a delayed turn counts where it is taken; a
+    readied action taken before one's place replaces the turn), everyone present all round
+    takes a turn, holds a delay or reacts, no held turn outlives its place in the next round,
+    a refused action changes nothing, and every state round-trips."""
+    ents = [Entrant(actor=f"a{i}", side="hv"[i % 2], initiative=ini, tiebreak=tuple(tb),
+                    surprised=sur) for i, (ini, tb, sur) in enumerate(rows)]
+    enc = E.start("p", ents).encounter
+    stayed = {p.actor for p in enc.participants if p.present}
+    took: list[str] = [enc.acting] if enc.acting else []  # turns taken this round
+    excused: set[str] = set()  # held a delay or took a readied action this round
+    replaced: set[str] = set()  # took a readied action before its turn this round
+    joined = 0
+    for op, x, y in ops:
+        before = enc
+        who = enc.participants[x % len(enc.participants)].actor
+        try:
+            if op == "next":
+                adv = E.next_turn(enc, MM)
+            elif op == "spend":
+                if enc.acting is None:
+                    continue
+                adv = Advance(encounter=E.spend(enc, MM, enc.acting, _KINDS[y % 6]))
+            elif op == "delay":
+                adv = E.delay(enc, MM)
+            elif op == "step_in":
+                adv = E.step_in(enc, who, MM)
+            elif op == "ready":
+                adv = Advance(encounter=E.ready(enc, MM, ("standard", "move", "free")[y % 3],
+                                                "when something happens"))
+            elif op == "take_ready":
+                adv = Advance(encounter=E.take_ready(enc, who))
+                excused.add(who)
+                if who not in took:
+                    replaced.add(who)
+            elif op == "join":
+                joined += 1
+                adv = Advance(encounter=E.join(enc, Entrant(
+                    actor=f"j{joined}", side="hv"[y % 2], initiative=x - 5)))
+            else:
+                adv = E.leave(enc, who, MM)
+                stayed.discard(who)
+        except IllegalAction:
+            assert enc == before  # a refused action changes nothing
+            continue
+        enc = adv.encounter
+        if adv.held is not None:  # it did not take the turn it started
+            took.remove(adv.held)
+            excused.add(adv.held)
+        if adv.new_round:
+            assert len(took) == len(set(took)), f"someone took two turns: {took}"
+            skipped = {p.actor for p in enc.participants if p.surprised} \
+                if before.surprise else set()
+            assert stayed - skipped <= set(took) | excused
+            stayed = {p.actor for p in enc.participants if p.present}
+            took, excused, replaced = [], set(), set()
+        if adv.started is not None:
+            assert adv.started not in took and adv.started not in replaced, (
+                f"{adv.started} acts twice in round {enc.round}")
+            took.append(adv.started)
+        for p in enc.participants:
+            if p.present and p.held is not None:
+                assert p.actor != enc.acting or p.held == "ready"  # readied this turn
+                assert p.last_round == enc.round or (
+                    p.last_round == enc.round - 1 and p.actor in enc.order[enc.turn + 1:])
+        assert all(v >= 0 for v in enc.budget.values())
+        assert enc.acting is None or (enc.has(enc.acting)
+                                      and enc.order[enc.turn] == enc.acting)
+        assert len(set(enc.order)) == len(enc.order)
+        assert Encounter.model_validate(enc.model_dump(mode="json")) == enc
