@@ -47,14 +47,16 @@ Filled in where the seeds are silent (see also ``side_initiative``):
   "Beneficial" is the effect's own mark, else a source on the target's side. One steps in
   between turns (ending the acting character's turn), not in the middle of one. The turn
   taken is the held one (no new turn is counted) and it is the actor's turn of the round it
-  is taken in. A delayed turn never taken ends when its place comes round in the next round,
-  with its end-of-turn step (harmful "end of turn" effects expire, ongoing effects are
-  resisted: postponed, never skipped), and the new turn begins at once.
+  is taken in (its N-round effects due in that round end as it steps in). A delayed turn
+  never taken ends when its place comes round in the next round, with its end-of-turn step
+  (harmful "end of turn" effects expire, ongoing effects are resisted: postponed, never
+  skipped), and the new turn begins at once.
 - Ready: the readied action is a reaction, not a turn (durations counted in turns do not
-  move); it is taken off one's own turn, and its taker moves just before the acting
-  character (the d20 convention: the reaction comes before the triggering action is done).
-  Taken in the next round before its old place, it replaces its turn in that round. A
-  readied action unused when the next turn begins is lost, with nothing else to undo.
+  move; N-round effects due end if it replaces the round's turn); it is taken off one's
+  own turn, and its taker moves just before the acting character (the d20 convention: the
+  reaction comes before the triggering action is done). Taken in the next round before its
+  old place, it replaces its turn in that round. A readied action unused when the next
+  turn begins is lost, with nothing else to undo.
 - Not here (the ruleset's, or a later session's): extra effort (``grant`` adds the action),
   what dazed or stunned allow (``restrict`` caps the budget at turn start), the readied
   action itself (the ruleset resolves it).
@@ -605,7 +607,7 @@ def delay(enc: Encounter, spec: BudgetSpec,
 
 def holding(enc: Encounter, held: Held) -> tuple[str, ...]:
     """The present participants holding a delayed turn (``delay``) or a readied action
-    (``ready``), in the order they entered."""
+    (``ready``), in the encounter's list."""
     return tuple(p.actor for p in enc.participants if p.present and p.held == held)
 
 
@@ -615,9 +617,10 @@ def step_in(enc: Encounter, actor: str, spec: BudgetSpec) -> Advance:
     the next ones (D.6); it gets its normal allocation of actions.
 
     Filled in: one steps in between turns, not in the middle of another's turn. The turn
-    taken is the held one (no new turn is counted and nothing "at the start of its turn"
-    expires again) but it is the actor's turn of the current round: stepping in during the
-    next round, before its old place, leaves it no other turn that round.
+    taken is the held one (no new turn is counted, so effects timed by its turns do not
+    expire again) but it is the actor's turn of the current round: stepping in during the
+    next round, before its old place, leaves it no other turn that round, and its N-round
+    effects due this round end now (reported after the ending turn's).
     """
     now = _mm_actor(enc, "step in")
     p = enc.participant(actor)
@@ -627,12 +630,22 @@ def step_in(enc: Encounter, actor: str, spec: BudgetSpec) -> Advance:
     enc = _move_to(enc, p, enc.participant(now.actor), after=True)
     p = enc.participant(actor).model_copy(update={"held": None, "last_round": enc.round})
     budget, p = _turn_budget(enc, spec, p)
-    enc = enc.model_copy(update={"participants": _replace(enc.participants, p)})
+    enc, due = _rounds_due(enc.model_copy(
+        update={"participants": _replace(enc.participants, p)}), actor)
     new_order = order(enc)
     enc = enc.model_copy(update={"order": new_order, "turn": new_order.index(actor),
                                  "acting": actor, "budget": budget, "acted": False})
     return Advance(encounter=enc, ended=now.actor, started=actor, resumed=True,
-                   expired=gone, resist=resist)
+                   expired=gone + due, resist=resist)
+
+
+def _rounds_due(enc: Encounter, actor: str) -> tuple[Encounter, tuple[Effect, ...]]:
+    """End the N-round effects anchored on ``actor`` that are due by this round (they would
+    have ended as its turn of this round began)."""
+    due = tuple(e for e in enc.effects if e.anchor == actor and e.duration == "rounds"
+                and e.expires_round is not None and e.expires_round <= enc.round)
+    return enc.model_copy(update={"effects": tuple(e for e in enc.effects
+                                                   if e not in due)}), due
 
 
 def ready(enc: Encounter, spec: BudgetSpec, kind: str, trigger: str) -> Encounter:
@@ -653,12 +666,14 @@ def _kinds(spec: BudgetSpec) -> str:
     return ", ".join(dict.fromkeys([*spec.per_turn, *spec.free]))
 
 
-def take_ready(enc: Encounter, actor: str) -> Encounter:
+def take_ready(enc: Encounter, actor: str) -> Advance:
     """``actor`` takes its readied action now, as a reaction (the ruleset resolves it:
     ``participant(actor).readied`` before this call). Its initiative moves to this point, just
     before the acting character (filled in: the reaction comes before the triggering
     action finishes, as in the d20 rules M&M follows); taken in the round after it readied,
-    it replaces its turn of that round. The acting character keeps its turn."""
+    it replaces its turn of that round (its N-round effects due this round end now, in
+    ``expired``; effects timed by its turns wait for its next turn). The acting character
+    keeps its turn: nothing is ``ended`` or ``started``."""
     now = _mm_actor(enc, "take a readied action")
     p = enc.participant(actor)
     if not p.present or p.held != "ready":
@@ -668,7 +683,8 @@ def take_ready(enc: Encounter, actor: str) -> Encounter:
     enc = _move_to(enc, p, now, after=False)
     enc = _set(enc, enc.participant(actor), held=None, readied=None, trigger=None,
                last_round=enc.round)
-    return _reorder(enc)
+    enc, due = _rounds_due(enc, actor)
+    return Advance(encounter=_reorder(enc), expired=due)
 
 
 # --- effects ---------------------------------------------------------------------------------

@@ -709,6 +709,21 @@ def test_stepping_in_the_next_round_before_ones_place_is_that_rounds_turn() -> N
     assert turns(enc, 4) == [(2, "D"), (2, "B"), (2, "C"), (3, "A"), (3, "D")]
 
 
+def test_a_round_effect_due_ends_when_the_held_turn_is_taken_that_round() -> None:
+    enc = step(vs(), 3)  # D acting, last
+    enc, rage = E.add_effect(enc, source="D", target="D", what="rage", duration="rounds")
+    enc, guard = E.add_effect(enc, source="D", target="D", what="guard",
+                              duration="start_of_next_turn")
+    adv = E.delay(enc, MM)  # round 2, A acting: D's round effect is due in round 2
+    assert rage in adv.encounter.effects and guard in adv.encounter.effects
+    enc, dazed = E.add_effect(adv.encounter, source="A", target="A", what="x",
+                              duration="end_of_turn")
+    adv = E.step_in(enc, "D", MM)
+    assert adv.expired == (dazed, rage) and guard in adv.encounter.effects
+    nxt = E.next_turn(step(adv.encounter, 3), MM)  # B, C, A; D's next turn
+    assert (nxt.started, nxt.expired) == ("D", (guard,))
+
+
 def test_two_delayers_step_in_one_after_the_other() -> None:
     enc = E.delay(E.delay(vs(), MM).encounter, MM).encounter  # A, B delay; C acting
     enc = E.step_in(enc, "B", MM).encounter
@@ -770,7 +785,7 @@ def test_ready_forfeits_a_delay() -> None:
 def test_a_readied_action_moves_its_taker_just_before_the_acting_character() -> None:
     enc = step(E.ready(vs(), MM, "standard", "when C attacks"), 2)  # C acting
     enc = E.spend(enc, MM, "C", "move")
-    taken = E.take_ready(enc, "A")
+    taken = E.take_ready(enc, "A").encounter
     assert (taken.acting, taken.order, taken.turn) == ("C", ("B", "A", "C", "D"), 2)
     assert taken.budget == enc.budget  # the acting character keeps its turn
     p = taken.participant("A")
@@ -783,9 +798,20 @@ def test_a_readied_action_moves_its_taker_just_before_the_acting_character() -> 
 def test_a_readied_action_taken_the_next_round_replaces_that_rounds_turn() -> None:
     enc = E.ready(step(vs(), 3), MM, "move", "when A comes near")  # D readies, last
     enc = E.next_turn(enc, MM).encounter  # round 2, A acting
-    enc = E.take_ready(enc, "D")
+    enc = E.take_ready(enc, "D").encounter
     assert (enc.acting, enc.order, enc.turn) == ("A", ("D", "A", "B", "C"), 1)
     assert turns(enc, 4) == [(2, "A"), (2, "B"), (2, "C"), (3, "D"), (3, "A")]
+
+
+def test_a_readied_action_replacing_a_turn_ends_the_round_effects_due() -> None:
+    enc = step(vs(), 3)  # D acting, last
+    enc, rage = E.add_effect(enc, source="D", target="D", what="rage", duration="rounds")
+    enc = E.next_turn(E.ready(enc, MM, "standard", "x"), MM).encounter  # round 2, A
+    adv = E.take_ready(enc, "D")
+    assert (adv.expired, adv.ended, adv.started) == ((rage,), None, None)
+    enc, own = E.add_effect(vs(), source="A", target="A", what="rage", duration="rounds")
+    adv = E.take_ready(step(E.ready(enc, MM, "move", "x")), "A")  # same round, B acting
+    assert adv.expired == () and own in adv.encounter.effects
 
 
 def test_an_unused_readied_action_is_lost_when_the_next_turn_begins() -> None:
@@ -1021,7 +1047,7 @@ def test_delays_and_readies_never_give_two_turns_a_round(
                 adv = Advance(encounter=E.ready(enc, MM, ("standard", "move", "free")[y % 3],
                                                 "when something happens"))
             elif op == "take_ready":
-                adv = Advance(encounter=E.take_ready(enc, who))
+                adv = E.take_ready(enc, who)
                 excused.add(who)
                 if who not in took:
                     replaced.add(who)
