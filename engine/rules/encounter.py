@@ -595,6 +595,8 @@ def delay(enc: Encounter, spec: BudgetSpec,
         raise IllegalAction(f"{p.actor!r} has already acted this turn and cannot delay")
     if not any(v > 0 for v in enc.budget.values()):
         raise IllegalAction(f"{p.actor!r} cannot take actions, so cannot delay")
+    if p.held is not None:  # cannot happen through these functions; a hand-made state
+        raise IllegalAction(f"{p.actor!r} already holds a {p.held}")
     gone = tuple(e for e in enc.effects if e.anchor == p.actor and e.duration in _TURN_END
                  and e.expires_turn is not None and e.expires_turn <= p.turns
                  and _beneficial(enc, e))
@@ -603,6 +605,13 @@ def delay(enc: Encounter, spec: BudgetSpec,
                                  "turn": enc.turn + 1, "acting": None, "budget": {}})
     adv = _begin(enc, spec, side_rolls)
     return adv.model_copy(update={"held": p.actor, "expired": gone + adv.expired})
+
+
+def can_delay(enc: Encounter) -> bool:
+    """Whether the acting character may delay now (``delay`` would accept it)."""
+    return (enc.mode == "character" and enc.acting is not None and not enc.acted
+            and any(v > 0 for v in enc.budget.values())
+            and enc.participant(enc.acting).held is None)
 
 
 def holding(enc: Encounter, held: Held) -> tuple[str, ...]:

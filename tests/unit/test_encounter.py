@@ -626,6 +626,8 @@ def test_delay_only_before_acting_and_only_if_able() -> None:
     assert E.delay(E.spend(enc, MM, "A", "reaction"), MM).held == "A"
     with pytest.raises(IllegalAction, match="side"):
         E.delay(panels_fight(), PN)
+    assert E.can_delay(enc) and not E.can_delay(E.spend(enc, MM, "A", "move"))
+    assert not E.can_delay(E.restrict(enc, {})) and not E.can_delay(panels_fight())
 
 
 def test_a_resumed_turn_may_not_be_delayed_again_once_spent_from() -> None:
@@ -780,6 +782,7 @@ def test_ready_refusals() -> None:
 def test_ready_forfeits_a_delay() -> None:
     with pytest.raises(IllegalAction, match="already acted"):
         E.delay(E.ready(vs(), MM, "move", "x"), MM)
+    assert not E.can_delay(E.ready(vs(), MM, "move", "x"))
 
 
 def test_a_readied_action_moves_its_taker_just_before_the_acting_character() -> None:
@@ -1060,7 +1063,9 @@ def test_delays_and_readies_never_give_two_turns_a_round(
                 stayed.discard(who)
         except IllegalAction:
             assert enc == before  # a refused action changes nothing
+            assert op != "delay" or not E.can_delay(enc)
             continue
+        assert op != "delay" or E.can_delay(before)
         enc = adv.encounter
         if adv.held is not None:  # it did not take the turn it started
             took.remove(adv.held)
