@@ -72,11 +72,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.errors import IllegalAction
 
 OrderMode = Literal["character", "side"]
-
-Held = Literal["delay", "ready"]
-"""What a participant is holding: a delayed turn, or a readied action."""
 """``character``: each participant by its own initiative (M&M); ``side``: the sides by a d6
 each, then by Agility within a side (the panels game)."""
+
+Held = Literal["delay", "ready"]
+"""What a participant is holding: a delayed turn, or a readied action (M&M)."""
 
 DurationKind = Literal["start_of_next_turn", "end_of_turn", "end_of_next_turn", "rounds",
                        "round_start", "recovery"]
