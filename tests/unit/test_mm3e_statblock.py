@@ -160,6 +160,8 @@ def test_parry_plus_toughness_cap() -> None:
     assert pl_problems(make(defenses={"parry": 10, "toughness": 10})) == []
     assert pl_problems(make(defenses={"parry": 12, "toughness": 12, "dodge": 8})) == [
         "Gravitas: Parry 12 + Toughness 12 = 24 > 2 x PL 10"]
+    assert pl_problems(make(defenses={"parry": 11, "toughness": 10})) == [
+        "Gravitas: Parry 11 + Toughness 10 = 21 > 2 x PL 10"]
 
 
 def test_dodge_plus_toughness_cap() -> None:
