@@ -11,6 +11,7 @@ values, and odds are exact fractions over the 20 faces of the d20.
 - ``hazards``: environmental hazards as data and the DC of their Nth check.
 - ``maneuvers``: the trade maneuvers and their limits, finishing, slam and team attacks.
 - ``actions``: every conflict action of D.6 with its cost, resolved from dice given as faces.
+- ``statblock``: stat blocks (heroes, villains, minion groups), the power-level caps, a loader.
 
 Rules the seed leaves out and that are filled in here are named ``FILLED_IN`` in each module.
 """
