@@ -62,7 +62,6 @@ CUE_W = 1.0
 CUE_BONUS = 3.0  # log-score added per cue found word for word
 ALPHA = 0.1  # additive smoothing
 NONE_SLOT = 2  # "no move" is shown when it ranks among the first NONE_SLOT + 1
-BALANCE = True
 NONE_BIAS = 2.0  # log-score added to "no move": a move must explain the words clearly,
 NONE_PER = 0.2  # and more so the more words there are
 
@@ -173,19 +172,18 @@ NO_MOVE_NAME = "No move, just fiction"
 class _Class:
     counts: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
-    cues: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    cues: list[tuple[str, str]] = field(default_factory=list)
+    """(cue as written, its lemmas joined and padded with spaces, as looked for in a line)."""
 
 
 class Matcher:
     """Ranks a pack's moves against fiction; build once per pack (``Matcher.for_pack``)."""
 
     def __init__(self, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]] | None
-                 = None, no_move: Sequence[str] = (), lexicon: Lexicon | None = None,
-                 names: Iterable[str] = ()) -> None:
+                 = None, no_move: Sequence[str] = (), lexicon: Lexicon | None = None) -> None:
         self.lexicon = lexicon if lexicon is not None else default_lexicon()
         self._names: dict[str, str] = {}
         self._classes: dict[str, _Class] = {}
-        self._known_names = [tuple(n.lower().split()) for n in names if n.strip()]
         examples = examples or {}
         for m in moves:
             self._names[m.id] = m.name
@@ -194,9 +192,9 @@ class Matcher:
             self._learn(c, m.trigger, TRIGGER_W)
             for cue in m.cues:
                 self._learn(c, cue, CUE_W)
-                lems = tuple(x.lemma for x in tokens(cue) if not x.mark)
+                lems = [x.lemma for x in tokens(cue) if not x.mark]
                 if lems:
-                    c.cues.append((cue, lems))
+                    c.cues.append((cue, " " + " ".join(lems) + " "))
             for line in (*m.examples, *examples.get(m.id, ())):
                 self._learn(c, line, 1.0)
         if no_move:
@@ -212,22 +210,19 @@ class Matcher:
         mass = sum(c.total for c in self._classes.values()) / (len(self._classes) or 1)
         for cid, c in self._classes.items():
             # every move weighs the same in total, however many examples it has
-            scale = mass / c.total if BALANCE and c.total else 1.0
+            scale = mass / c.total if c.total else 1.0
             denom = c.total * scale + ALPHA * size
             self._logp[cid] = ({f: math.log((n * scale + ALPHA) / denom)
                                 for f, n in c.counts.items()}, math.log(ALPHA / denom))
 
     @classmethod
-    def for_pack(cls, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]],
-                 names: Iterable[str] = ()) -> Matcher:
+    def for_pack(cls, moves: Iterable[s.Move], examples: Mapping[str, Sequence[str]]
+                 ) -> Matcher:
         """A matcher over ``moves`` with the pack's ``examples`` (``none``: no move)."""
-        return cls(moves, examples, examples.get(NO_MOVE, ()), names=names)
-
-    def _tokens(self, text: str, names: Iterable[Sequence[str]] = ()) -> list[Token]:
-        return tokens(text, [*self._known_names, *names])
+        return cls(moves, examples, examples.get(NO_MOVE, ()))
 
     def _learn(self, c: _Class, text: str, weight: float) -> None:
-        for f in features(self._tokens(text), self.lexicon):
+        for f in features(tokens(text), self.lexicon):
             c.counts[f.key] = c.counts.get(f.key, 0.0) + f.weight * weight
             c.total += f.weight * weight
 
@@ -248,20 +243,16 @@ class Matcher:
                names: Iterable[Sequence[str]] = ()) -> tuple[dict[str, float], list[Token],
                                                              list[Feature]]:
         """Each move's (and "none"'s) log-score, the tokens and the features read."""
-        toks = self._fixed(self._tokens(text[:MAX_TEXT], names))
+        toks = self._fixed(tokens(text[:MAX_TEXT], list(names)))
         feats = [f for f in features(toks, self.lexicon) if f.key in self._vocab]
         allow = set(allowed) | {NO_MOVE} if allowed is not None else None
         out: dict[str, float] = {}
-        lemmas = [t.lemma for t in toks]
-        joined = " " + " ".join(lemmas) + " "
+        joined = _joined(toks)
         for cid, (logp, unseen) in self._logp.items():
             if allow is not None and cid not in allow:
                 continue
             score = sum(f.weight * logp.get(f.key, unseen) for f in feats)
-            for _cue, lems in self._classes[cid].cues:
-                if " " + " ".join(lems) + " " in joined:
-                    score += CUE_BONUS
-            out[cid] = score
+            out[cid] = score + CUE_BONUS * len(self._cues_in(cid, joined))
         if NO_MOVE in out:
             out[NO_MOVE] += NONE_BIAS + NONE_PER * sum(f.weight for f in feats)
         elif out:  # a pack with no plain examples: "no move" only when no word is known
@@ -278,10 +269,9 @@ class Matcher:
         if not any(not t.mark for t in toks):
             return []
         if not feats:  # nothing the pack knows: plain fiction, the rest by prior alone
-            raw = {k: (v if k != NO_MOVE else max(raw.values(), default=0.0) + 1.0)
-                   for k, v in raw.items()}
-            if NO_MOVE not in raw:
-                raw[NO_MOVE] = max(raw.values(), default=0.0) + 1.0
+            raw[NO_MOVE] = max(raw.values(), default=0.0) + 1.0
+        means = self._means(feats)
+        joined = _joined(toks)
         ranked = sorted(raw.items(), key=lambda kv: (-kv[1], kv[0]))
         top = ranked[0][1] if ranked else 0.0
         norm = sum(math.exp(v - top) for _k, v in ranked) or 1.0
@@ -291,31 +281,35 @@ class Matcher:
             prob = round(math.exp(sc - top) / norm, 3)
             if cid == NO_MOVE:
                 if len(out) <= NONE_SLOT:
-                    out.append(Suggestion(None, NO_MOVE_NAME, prob, self._why(NO_MOVE, toks,
-                                                                              feats)))
+                    out.append(Suggestion(None, NO_MOVE_NAME, prob,
+                                          self._why(NO_MOVE, toks, feats, means)))
                 continue
             if moves_shown >= limit:
                 break
             moves_shown += 1
-            out.append(Suggestion(cid, self._names[cid], prob, self._why(cid, toks, feats),
-                                  self._cue_found(cid, toks)))
+            found = self._cues_in(cid, joined)
+            out.append(Suggestion(cid, self._names[cid], prob,
+                                  self._why(cid, toks, feats, means),
+                                  max(found, key=len) if found else ""))
         return out
 
-    def _cue_found(self, cid: str, toks: Sequence[Token]) -> str:
-        joined = " " + " ".join(t.lemma for t in toks) + " "
-        found = [cue for cue, lems in self._classes[cid].cues
-                 if " " + " ".join(lems) + " " in joined]
-        return max(found, key=len) if found else ""
+    def _cues_in(self, cid: str, joined: str) -> list[str]:
+        """The cues of ``cid`` found word for word in a line (its ``_joined`` lemmas)."""
+        return [cue for cue, lems in self._classes[cid].cues if lems in joined]
 
-    def _why(self, cid: str, toks: Sequence[Token], feats: Sequence[Feature]) -> tuple[str, ...]:
+    def _means(self, feats: Sequence[Feature]) -> dict[str, float]:
+        """Each feature's log-probability averaged over the classes."""
+        n = len(self._logp) or 1
+        return {f.key: sum(lp.get(f.key, u) for lp, u in self._logp.values()) / n
+                for f in feats}
+
+    def _why(self, cid: str, toks: Sequence[Token], feats: Sequence[Feature],
+             means: Mapping[str, float]) -> tuple[str, ...]:
         """The player's words that weigh most for ``cid`` against the average move."""
         logp, unseen = self._logp[cid]
         weight: dict[int, float] = {}
-        n = len(self._logp)
         for f in feats:
-            mine = logp.get(f.key, unseen)
-            mean = sum(lp.get(f.key, u) for lp, u in self._logp.values()) / n
-            gain = f.weight * (mine - mean)
+            gain = f.weight * (logp.get(f.key, unseen) - means[f.key])
             # a phrase's weight goes to its words, not to "for" or "the" between them
             at = [i for i in f.at if _telling(toks[i])] or list(f.at)
             if gain > 0:
@@ -323,6 +317,11 @@ class Matcher:
                     weight[i] = weight.get(i, 0.0) + gain / len(at)
         best = sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
         return tuple(_shown(toks[i]) for i, _w in sorted(best))
+
+
+def _joined(toks: Sequence[Token]) -> str:
+    """A line's lemmas, space-joined and padded, to find cues in."""
+    return " " + " ".join(t.lemma for t in toks) + " "
 
 
 def _telling(t: Token) -> bool:

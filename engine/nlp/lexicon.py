@@ -29,6 +29,14 @@ class Lexicon:
 
     words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     phrases: Mapping[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    by_first: Mapping[str, tuple[tuple[str, ...], ...]] = field(init=False, repr=False)
+    """Phrases by their first lemma, so a line is searched only for phrases it can start."""
+
+    def __post_init__(self) -> None:
+        index: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in self.phrases:
+            index.setdefault(phrase[0], []).append(phrase)
+        object.__setattr__(self, "by_first", {k: tuple(v) for k, v in index.items()})
 
     @classmethod
     def from_groups(cls, groups: Mapping[str, Sequence[str]]) -> Lexicon:
@@ -48,15 +56,6 @@ class Lexicon:
         return cls({k: tuple(v) for k, v in words.items()},
                    {k: tuple(v) for k, v in phrases.items()})
 
-    def _by_first(self) -> dict[str, list[tuple[str, ...]]]:
-        index: dict[str, list[tuple[str, ...]]] | None = self.__dict__.get("_index")
-        if index is None:
-            index = {}
-            for phrase in self.phrases:
-                index.setdefault(phrase[0], []).append(phrase)
-            object.__setattr__(self, "_index", index)
-        return index
-
     def concepts(self, word_lemma: str) -> tuple[str, ...]:
         """The concepts of one lemma."""
         return self.words.get(word_lemma, ())
@@ -65,7 +64,7 @@ class Lexicon:
         """(concept, word indexes) for each phrase found in the lemma sequence."""
         out: list[tuple[str, list[int]]] = []
         for i, lem in enumerate(lemmas):
-            for phrase in self._by_first().get(lem, ()):
+            for phrase in self.by_first.get(lem, ()):
                 concepts = self.phrases[phrase]
                 at, ok = [i], True
                 for part in phrase[1:]:
