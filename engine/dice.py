@@ -218,6 +218,28 @@ class Degrees:
         return f"{word}, {self.degrees} degree{'s' if self.degrees != 1 else ''}"
 
 
+MAX_FAILURE_DEGREES = 4
+"""Failure bottoms out at four degrees (a miss by 16 or more, RULES.md D.1)."""
+
+
+def signed_degree(total: int, dc: int) -> int:
+    """The signed degree of ``total`` against ``dc``: +1 per full 5 over, -1 to -4 under."""
+    if total >= dc:
+        return 1 + (total - dc) // 5
+    return -min(MAX_FAILURE_DEGREES, 1 + (dc - total - 1) // 5)
+
+
+def shift_degree(signed: int, by: int) -> int:
+    """``signed`` moved ``by`` degrees, skipping 0 (there is no degree 0: up from -1 is +1)
+    and keeping failures at no worse than -4."""
+    value = signed
+    for _ in range(abs(by)):
+        value += 1 if by > 0 else -1
+        if value == 0:
+            value = 1 if by > 0 else -1
+    return max(-MAX_FAILURE_DEGREES, value)
+
+
 def degrees_vs_dc(natural: int, modifier: int, dc: int, *, crit_shift: bool = True) -> Degrees:
     """d20 + modifier against ``dc``: one degree per full 5 points past the DC (or short of it).
 
@@ -225,14 +247,9 @@ def degrees_vs_dc(natural: int, modifier: int, dc: int, *, crit_shift: bool = Tr
     and a natural 1 worsens it by one, when ``crit_shift`` is on.
     """
     total = natural + modifier
-    # signed degree: +1, +2 ... for success; -1, -2 ... for failure
-    # (failure bottoms out at four degrees: a miss by 16 or more, RULES.md D.1)
-    signed = 1 + (total - dc) // 5 if total >= dc else -min(4, 1 + (dc - total - 1) // 5)
-    # (there is no degree 0: a shift from -1 lands on +1 and from +1 on -1)
-    if crit_shift and natural == 20:
-        signed = 1 if signed == -1 else signed + 1
-    elif crit_shift and natural == 1:
-        signed = max(-4, -1 if signed == 1 else signed - 1)
+    signed = signed_degree(total, dc)
+    if crit_shift and natural in (1, 20):
+        signed = shift_degree(signed, 1 if natural == 20 else -1)
     return Degrees(signed > 0, abs(signed), natural, total, dc)
 
 

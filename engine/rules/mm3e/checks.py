@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from engine.dice import MAX_FAILURE_DEGREES as MAX_FAILURE_DEGREES  # re-exported
+from engine.dice import shift_degree as shift_degree
+from engine.dice import signed_degree
+
 FILLED_IN = (
     "Degrees of success and failure (the seed uses them but never defines them; RULES.md D.1"
     " [EXT]): meeting the DC is 1 degree of success and every full 5 points over it adds one"
@@ -19,8 +23,6 @@ FILLED_IN = (
 """The rules of this module that the seed leaves out, filled in."""
 
 DIE_SIDES = 20
-MAX_FAILURE_DEGREES = 4
-"""Failure bottoms out at four degrees (a miss by 16 or more)."""
 
 ROUTINE_DIE = 10
 """A routine check counts the die as 10: the result is 10 + bonus."""
@@ -38,22 +40,8 @@ MAX_DC = 40
 """DCs run from 0 (automatic) to 40 (nearly impossible)."""
 
 
-def degree(total: int, dc: int) -> int:
-    """The signed degree of ``total`` against ``dc``: +1 per full 5 over, -1 to -4 under."""
-    if total >= dc:
-        return 1 + (total - dc) // 5
-    return -min(MAX_FAILURE_DEGREES, 1 + (dc - total - 1) // 5)
-
-
-def shift_degree(signed: int, by: int) -> int:
-    """``signed`` moved ``by`` degrees (a +/-5 circumstance moves one), skipping 0 and keeping
-    failures at no worse than -4."""
-    value = signed
-    for _ in range(abs(by)):
-        value += 1 if by > 0 else -1
-        if value == 0:
-            value = 1 if by > 0 else -1
-    return max(-MAX_FAILURE_DEGREES, value)
+degree = signed_degree
+"""The signed degree of a total against a DC (``engine.dice.signed_degree``)."""
 
 
 def hero_point_die(natural: int) -> int:
