@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -84,7 +85,9 @@ class Lexicon:
 def default_lexicon() -> Lexicon:
     """The lexicon shipped with Sidekick (empty if its file is missing)."""
     try:
-        data = yaml.safe_load(LEXICON_FILE.read_text(encoding="utf-8")) or {}
+        # libyaml when present (as engine.content.loader does): 0.03 s against 0.2 s
+        loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(LEXICON_FILE.read_text(encoding="utf-8"), Loader=loader) or {}
     except FileNotFoundError:
         return Lexicon()
     groups = data.get("concepts", {}) if isinstance(data, dict) else {}
