@@ -16,6 +16,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import events as ev
+from engine.rules.conflict import Conflict
 from engine.rules.sheet import Section, default_sheet
 from engine.rules.state import HERO, Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, PromptDict, RollDict
@@ -219,6 +220,10 @@ class Ruleset:
         """Whether ``actor`` is on the acting hero's side: another hero of the party or an NPC
         with the ``teammate`` role (moves use their ``vs_teammate`` outcomes against them)."""
         return actor.id != state.acting and (actor.kind == "hero" or actor.role == "teammate")
+
+    def conflict(self) -> Conflict | None:
+        """How this game runs a fight in rounds (engine/rules/conflict.py); None: no fights."""
+        return None
 
     def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
         """The character sheet of ``actor_id`` (the acting hero by default) as sections."""

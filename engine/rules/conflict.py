@@ -1,0 +1,309 @@
+"""The conflict layer's state and events: a fight in rounds, shared by the d20 games.
+
+A fight is kept in ``state.data["fight"]`` (the ``Fight`` model as JSON, so the save format is
+unchanged and a campaign that never fights carries nothing). Events write it: ``FightStarted``
+and ``FightUpdated`` carry the whole fight after the step (the encounter's transitions are
+computed once, by the rules, and replayed by value), the others tell the story and change the
+characters. A ruleset that runs fights returns a ``Conflict`` from ``Ruleset.conflict``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.errors import IllegalAction
+from engine.rules.encounter import Encounter
+from engine.rules.events import Event, applier, event
+from engine.rules.state import Actor, CampaignState
+
+FIGHT_KEY = "fight"
+
+Control = Literal["player", "referee"]
+
+
+class Pending(BaseModel):
+    """An action declared and not yet resolved: who does what to whom, and the dice so far."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    actor: str
+    action: str
+    target: str | None = None
+    attack: str | None = None
+    maneuvers: dict[str, int] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
+    team: list[str] = Field(default_factory=list)
+    why: str = ""
+    by: Control = "player"
+    dice: list[int] = Field(default_factory=list, description="Dice entered so far (physical).")
+
+
+class Fight(BaseModel):
+    """A fight under way: the encounter, who controls whom, and what each side kept."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    encounter: Encounter
+    control: dict[str, Control] = Field(default_factory=dict,
+                                        description="Actor -> who plays it; unset: heroes by the"
+                                        " player, everyone else by the referee.")
+    referee_dice: Literal["seeded", "physical"] = "seeded"
+    pace: Literal["step", "run"] = "step"
+    pending: Pending | None = None
+    out: dict[str, str] = Field(default_factory=dict,
+                                description="Who left the fight and how (fled, surrendered).")
+    recovered: list[str] = Field(default_factory=list, description="Used Recover this fight.")
+    holds: dict[str, dict[str, int | str]] = Field(
+        default_factory=dict, description="Grabs: held actor -> {by, strength, degrees}.")
+    data: dict[str, Any] = Field(default_factory=dict, description="What the ruleset keeps.")
+
+    def controller(self, actor: Actor) -> Control:
+        """Who plays ``actor``."""
+        if actor.id in self.control:
+            return self.control[actor.id]
+        return "player" if actor.kind == "hero" else "referee"
+
+
+def fight_of(state: CampaignState) -> Fight | None:
+    """The fight under way, or None."""
+    raw = state.data.get(FIGHT_KEY)
+    return None if raw is None else Fight.model_validate(raw)
+
+
+def require_fight(state: CampaignState) -> Fight:
+    """The fight under way; ``IllegalAction`` when there is none."""
+    fight = fight_of(state)
+    if fight is None:
+        raise IllegalAction("there is no fight under way")
+    return fight
+
+
+# ------------------------------------------------------------------ events
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FightRequested(Event):
+    """The fiction started a fight (a move's effect): the engine starts it in the same action."""
+
+    foes: list[str] = field(default_factory=list)
+    surprised: list[str] = field(default_factory=list)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FoeAdded(Event):
+    """A combatant from the pack's stat blocks enters the story (a villain, a minion)."""
+
+    id: str
+    name: str
+    role: str
+    statblock: str
+    group: str = ""
+
+
+@applier("FoeAdded")
+def _foe(state: CampaignState, ev: FoeAdded) -> None:
+    data: dict[str, Any] = {"statblock": ev.statblock}
+    if ev.group:
+        data["group"] = ev.group
+    state.actors[ev.id] = Actor(id=ev.id, name=ev.name, role=ev.role, data=data)
+    if ev.id not in state.scene.present:
+        state.scene.present.append(ev.id)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FightStarted(Event):
+    """A fight begins; ``fight`` is the Fight after initiative."""
+
+    fight: dict[str, Any]
+    text: str = ""
+
+
+@applier("FightStarted")
+def _started(state: CampaignState, ev: FightStarted) -> None:
+    state.data[FIGHT_KEY] = ev.fight
+    state.scene.quiet = 0
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FightUpdated(Event):
+    """The fight after a step (turns, budgets, effects, the pending action)."""
+
+    fight: dict[str, Any]
+
+
+@applier("FightUpdated")
+def _updated(state: CampaignState, ev: FightUpdated) -> None:
+    state.data[FIGHT_KEY] = ev.fight
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FightEnded(Event):
+    """The fight is over: who won, in words."""
+
+    result: str
+    text: str = ""
+
+
+@applier("FightEnded")
+def _ended(state: CampaignState, ev: FightEnded) -> None:
+    state.data.pop(FIGHT_KEY, None)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class InitiativeRolled(Event):
+    """Initiative: each entry {actor, name, natural, bonus, total, group, surprised}."""
+
+    rolls: list[dict[str, Any]]
+    position: int
+
+
+@applier("InitiativeRolled")
+def _initiative(state: CampaignState, ev: InitiativeRolled) -> None:
+    state.dice_position = max(state.dice_position, ev.position)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class TurnBegan(Event):
+    """Someone's turn begins (``round`` 0 is a surprise round)."""
+
+    actor: str
+    round: int
+    new_round: bool = False
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FightActed(Event):
+    """Someone acts: what, at whom, and why (the referee's reason, or the player's words)."""
+
+    actor: str
+    action: str
+    text: str
+    target: str | None = None
+    why: str = ""
+    by: str = "player"
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FightRolled(Event):
+    """One roll of a fight, explained: the die, each modifier with its source, the total, what
+    it was against, the degree or result, and the odds it had."""
+
+    actor: str
+    what: str
+    natural: int | None
+    parts: list[list[Any]]
+    total: int
+    against: int
+    against_name: str
+    result: str
+    degree: int = 0
+    odds: float | None = None
+    by: str = "seeded"
+    position: int = 0
+
+
+@applier("FightRolled")
+def _rolled(state: CampaignState, ev: FightRolled) -> None:
+    state.dice_position = max(state.dice_position, ev.position)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class CombatantChanged(Event):
+    """A character's conditions and damage penalty after a hit, a recovery or a maneuver."""
+
+    actor: str
+    conditions: list[str]
+    damage: int
+    why: str = ""
+
+
+@applier("CombatantChanged")
+def _changed(state: CampaignState, ev: CombatantChanged) -> None:
+    actor = state.actors[ev.actor]
+    actor.conditions = list(ev.conditions)
+    actor.tracks["damage"] = ev.damage
+    actor.taken_out = False
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class HeroPointSpent(Event):
+    """A hero point spent (and why)."""
+
+    actor: str
+    why: str
+
+
+@applier("HeroPointSpent")
+def _hero_point(state: CampaignState, ev: HeroPointSpent) -> None:
+    actor = state.actors[ev.actor]
+    actor.tracks["hero_points"] = max(0, actor.tracks.get("hero_points", 0) - 1)
+
+
+# ------------------------------------------------------------------ what a ruleset provides
+
+
+class NeedDie(Exception):
+    """A roll needs a physical die that has not been entered yet."""
+
+    def __init__(self, who: str, what: str, sides: int = 20, odds: str = "") -> None:
+        super().__init__(f"{who}: roll a d{sides} for {what}")
+        self.who, self.what, self.sides, self.odds = who, what, sides, odds
+
+
+Roll = Callable[[str, str, int], int]
+"""``roll(actor, what, sides)``: one die's face, seeded or entered (raises ``NeedDie``)."""
+
+
+class Conflict(Protocol):
+    """How a ruleset runs a fight. Every method is pure: it reads the state and returns events
+    (the engine applies them), rolling through ``roll``."""
+
+    def start(self, state: CampaignState, foes: Sequence[str], surprised: Sequence[str],
+              roll: Roll) -> list[Event]:
+        """Bring ``foes`` (actor ids or stat block ids) and the party into a new fight."""
+        ...
+
+    def options(self, state: CampaignState, actor: str) -> list[dict[str, Any]]:
+        """What ``actor`` may do now, each with its cost, targets and exact odds."""
+        ...
+
+    def declare(self, state: CampaignState, actor: str, action: str, target: str | None,
+                attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
+                ) -> Pending:
+        """Check an action can be taken (``IllegalAction`` why not) and return it pending."""
+        ...
+
+    def resolve(self, state: CampaignState, pending: Pending, roll: Roll) -> list[Event]:
+        """Carry out a pending action: its rolls, their consequences and what it costs."""
+        ...
+
+    def end_turn(self, state: CampaignState, roll: Roll) -> list[Event]:
+        """End the acting character's turn and begin the next one."""
+        ...
+
+    def referee(self, state: CampaignState, actor: str) -> Pending:
+        """The referee's choice for ``actor``'s turn, with its reason."""
+        ...
+
+    def finished(self, state: CampaignState) -> str | None:
+        """The result when the fight is over (one side left standing), else None."""
+        ...
+
+    def tracker(self, state: CampaignState) -> list[dict[str, Any]]:
+        """The initiative tracker's rows, in turn order."""
+        ...

@@ -1,0 +1,66 @@
+"""Who has which stat block: the pack's ``characters.yaml`` by id, and an actor's own block.
+
+An actor's ``data["statblock"]`` is either the id of a block in the pack's characters file
+(``keystone``) or a whole block as a dict (a custom hero). A hero made from an archetype whose
+``data`` names a ``statblock`` uses that block.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.content.loader import Pack
+from engine.errors import ContentError
+from engine.rules.mm3e.statblock import StatBlock, load_characters
+from engine.rules.state import Actor, new_id
+
+CHARACTERS_FILE = "characters.yaml"
+
+_CACHE: dict[Path, tuple[float, dict[str, StatBlock]]] = {}
+
+
+def block_id(name: str) -> str:
+    """The id of a block named ``name`` (its words in lower case joined by ``_``)."""
+    return new_id(name, ())
+
+
+def characters(pack: Pack) -> dict[str, StatBlock]:
+    """The pack's stat blocks by id (empty when it has no characters file); ``ContentError``
+    listing every problem when the file is bad. Cached until the file changes."""
+    path = pack.path / CHARACTERS_FILE
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return {}
+    cached = _CACHE.get(path)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    blocks = {block_id(b.name): b for b in load_characters(path)}
+    _CACHE[path] = (mtime, blocks)
+    return blocks
+
+
+def _from_data(pack: Pack, ref: Any, who: str) -> StatBlock:
+    if isinstance(ref, str):
+        found = characters(pack).get(ref)
+        if found is None:
+            raise ContentError(f"{who}: no stat block {ref!r} in {pack.path / CHARACTERS_FILE}"
+                               f" (it has: {', '.join(sorted(characters(pack))) or 'none'})")
+        return found
+    if isinstance(ref, StatBlock):
+        return ref
+    return StatBlock.model_validate(ref)
+
+
+def block_of(pack: Pack, actor: Actor) -> StatBlock | None:
+    """The actor's stat block: its own ``data["statblock"]``, else its archetype's; None when
+    it has neither (a bystander of the story, not a combatant)."""
+    ref = actor.data.get("statblock")
+    if ref is not None:
+        return _from_data(pack, ref, actor.name)
+    if actor.archetype and actor.archetype in pack.archetypes:
+        ref = pack.archetypes[actor.archetype].data.get("statblock")
+        if ref is not None:
+            return _from_data(pack, ref, actor.name)
+    return None
