@@ -1,0 +1,200 @@
+"""The Mutants & Masterminds pack's words: fight actions and maneuvers (actions.yaml), the GM's
+moves and threats, tables, narration and detection examples, checked against the schema, the
+mm3e rules modules' numbers and, once system.yaml exists, the whole pack's validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from engine.content import schema as s
+from engine.content.loader import (
+    GM_NAMES,
+    THREAT_NAMES,
+    THREAT_WORDS_NAMES,
+    template_problems,
+)
+from engine.rules import RULESETS
+from engine.rules.mm3e import actions as act
+from engine.rules.mm3e import maneuvers as man
+
+PACK = Path(__file__).resolve().parents[2] / "content" / "mutants-and-masterminds"
+
+ACTION_IDS = ["aid", "aim", "attack", "charge", "command", "crawl", "defend", "delay", "disarm",
+              "drop_item", "drop_prone", "escape", "grab", "release", "grab_damage", "drag",
+              "move", "run", "ready", "recover", "smash", "stand", "trip", "demoralize", "feint",
+              "surrender", "flee", "end_turn"]
+MANEUVER_IDS = ["accurate", "all_out", "defensive", "power_attack", "finishing", "slam",
+                "surprise", "team"]
+EXAMPLE_MOVES = ["ability_check", "skill_check", "power_check", "resistance_check",
+                 "face_hazard", "rest_and_recover", "start_fight"]
+ROLES = frozenset({"hero_ally", "villain", "minion", "bystander"})
+"""The pack's roles (system.yaml ``roles``): GM lines may name them as placeholders."""
+
+SUMMARY_NUMBERS: dict[str, list[str]] = {
+    "aid": [f"DC {act.AID_DC}"],
+    "aim": [f"+{act.AIM_CLOSE_BONUS}", f"+{act.AIM_RANGED_BONUS}"],
+    "charge": [str(act.CHARGE_PENALTY)],
+    "crawl": [str(act.CRAWL_SPEED_CHANGE)],
+    "disarm": [str(act.DISARM_CLOSE_PENALTY), str(act.DISARM_RANGED_PENALTY)],
+    "escape": [str(act.GRAB_DC_BASE)],
+    "grab": [str(act.GRAB_DC_BASE)],
+    "run": [f"DC {act.RUN_DC}", f"+{act.RUN_SPEED_BONUS}"],
+    "recover": [f"+{act.RECOVER_DEFENSE_BONUS}"],
+    "smash": [str(act.SMASH_HELD_PENALTY)],
+    "stand": [f"DC {act.STAND_ACROBATICS_DC}"],
+    "trip": [str(act.TRIP_PENALTY)],
+}
+"""Numbers each action's summary states, from engine/rules/mm3e/actions.py."""
+
+
+def _yaml(name: str) -> Any:
+    return yaml.safe_load((PACK / name).read_text(encoding="utf-8"))
+
+
+GM_WORDS = GM_NAMES | ROLES
+"""Placeholders a GM move's words may use in this pack."""
+
+
+@pytest.fixture(scope="module")
+def words() -> dict[str, Any]:
+    data = _yaml("actions.yaml")
+    assert isinstance(data, dict)
+    return data
+
+
+def test_every_action_has_a_name_a_short_summary_and_15_examples(words: dict[str, Any]) -> None:
+    assert list(words["actions"]) == ACTION_IDS
+    for aid, entry in words["actions"].items():
+        assert set(entry) == {"name", "summary", "examples"}, aid
+        assert isinstance(entry["name"], str) and entry["name"].strip(), aid
+        assert isinstance(entry["summary"], str) and 0 < len(entry["summary"]) < 60, aid
+        ex = entry["examples"]
+        assert 15 <= len(ex) <= 25, (aid, len(ex))
+        assert all(isinstance(line, str) and line.strip() for line in ex), aid
+        assert len({line.lower() for line in ex}) == len(ex), f"{aid}: a repeated example"
+
+
+def test_no_example_line_belongs_to_two_actions(words: dict[str, Any]) -> None:
+    seen: dict[str, str] = {}
+    for aid, entry in words["actions"].items():
+        for line in entry["examples"]:
+            key = line.lower().strip()
+            assert key not in seen, f"{line!r} is under {seen[key]} and {aid}"
+            seen[key] = aid
+
+
+def test_every_maneuver_has_a_name_and_summary(words: dict[str, Any]) -> None:
+    assert list(words["maneuvers"]) == MANEUVER_IDS
+    for mid, entry in words["maneuvers"].items():
+        assert set(entry) == {"name", "summary"}, mid
+        assert entry["name"].strip() and 0 < len(entry["summary"]) < 60, mid
+
+
+def test_the_rules_actions_all_have_words(words: dict[str, Any]) -> None:
+    """Every action a character chooses in engine/rules/mm3e/actions.py (not the reactions and
+    the free upkeep the engine takes itself) has words."""
+    engine_taken = {act.Action.COUNTER_DISARM, act.Action.COUNTER_TRIP, act.Action.MAINTAIN_GRAB}
+    missing = [a.value for a in act.ACTIONS if a not in engine_taken
+               and a.value not in words["actions"]]
+    assert missing == []
+
+
+@pytest.mark.parametrize("aid", sorted(SUMMARY_NUMBERS))
+def test_summaries_state_the_rules_numbers(words: dict[str, Any], aid: str) -> None:
+    summary = words["actions"][aid]["summary"]
+    for number in SUMMARY_NUMBERS[aid]:
+        assert number in summary, (aid, number, summary)
+
+
+def test_trade_maneuver_summaries_state_the_seed_limit(words: dict[str, Any]) -> None:
+    for mid in ("accurate", "all_out", "defensive", "power_attack"):
+        summary = words["maneuvers"][mid]["summary"]
+        assert f"-{man.SEED_MAX_TRADE}" in summary and f"+{man.SEED_MAX_TRADE}" in summary, mid
+
+
+def test_gm_file_fits_the_schema_and_fills_its_templates() -> None:
+    gm = s.GMPack.model_validate(_yaml("gm.yaml"))
+    assert 12 <= len(gm.moves) <= 18
+    assert len({g.id for g in gm.moves}) == len(gm.moves)
+    for g in gm.moves:
+        for text in g.narration:
+            assert template_problems(text, GM_WORDS) == [], (g.id, text)
+        for eff in g.effects:  # the shared vocabulary only: no other system's rule effects
+            assert not isinstance(eff, s.Rule | s.TakeInfluence | s.ShiftLabels), g.id
+    for th in gm.threats:
+        assert len(th.steps) == th.size, th.id
+        for text in [*th.steps, th.doom]:
+            assert template_problems(text, THREAT_NAMES) == [], (th.id, text)
+    villains = {c["name"] for c in _yaml("characters.yaml")["characters"]
+                if c["kind"] == "villain"}
+    described = " ".join(f"{t.name} {t.description}" for t in gm.threats)
+    assert all(v.removeprefix("The ") in described for v in villains)
+
+
+def test_complications_earn_a_hero_point_in_words() -> None:
+    gm = s.GMPack.model_validate(_yaml("gm.yaml"))
+    due = next(g for g in gm.moves if g.id == "complication_comes_due")
+    assert all("hero point" in line for line in due.narration)
+
+
+def test_narration_names_only_gm_moves_and_threats_of_the_pack() -> None:
+    gm = s.GMPack.model_validate(_yaml("gm.yaml"))
+    words = s.NarrationPack.model_validate(_yaml("narration.yaml"))
+    assert set(words.moves) == {g.id for g in gm.moves}
+    assert set(words.threats) == {t.id for t in gm.threats}
+    for mid, parts in words.moves.items():
+        for slot in ("open", "act", "stake"):
+            for text in getattr(parts, slot):
+                assert template_problems(text, GM_WORDS) == [], (mid, slot, text)
+    for tid, tw in words.threats.items():
+        for slot, known in THREAT_WORDS_NAMES.items():
+            assert template_problems(getattr(tw, slot), known) == [], (tid, slot)
+
+
+def test_tables_have_the_ids_the_gm_reads() -> None:
+    tables = {t.id: t for t in s.TablesPack.model_validate(_yaml("tables.yaml")).tables}
+    for tid in ("locations", "complications", "scene_openings"):
+        assert 12 <= len(tables[tid].entries) <= 20, tid
+    for tid in ("oracle_actions", "oracle_subjects", "meaning_descriptors", "meaning_qualities"):
+        assert len(tables[tid].entries) >= 20, tid
+    for e in tables["scene_openings"].entries:
+        assert template_problems(e.text, GM_WORDS) == [], e.text
+
+
+def test_examples_cover_the_moves_in_many_lines() -> None:
+    ex = s.ExamplesPack.model_validate(_yaml("examples.yaml")).root
+    assert set(ex) == {*EXAMPLE_MOVES, "none"}
+    for mid in EXAMPLE_MOVES:
+        assert 60 <= len(ex[mid]) <= 90, (mid, len(ex[mid]))
+    assert len(ex["none"]) >= 120
+    lines = [line.lower() for v in ex.values() for line in v]
+    assert len(set(lines)) == len(lines), "an example line appears twice"
+
+
+NO_SYSTEM = pytest.mark.skipif(not (PACK / "system.yaml").exists(),
+                               reason="system.yaml not written yet")
+
+
+@NO_SYSTEM
+def test_the_pack_loads_and_its_examples_tell_the_moves_apart() -> None:
+    from engine.checks import pack_warnings
+    from engine.content.loader import load_pack
+
+    pack = load_pack(PACK)
+    assert set(pack.system.roles) == ROLES
+    assert set(pack.examples) - {"none"} <= set(pack.moves)
+    assert {"locations", "scene_openings"} <= set(pack.tables)
+    assert pack_warnings(pack) == []
+
+
+@NO_SYSTEM
+@pytest.mark.skipif("mm3e" not in RULESETS, reason="the mm3e ruleset is not registered yet")
+def test_the_pack_validates_against_its_ruleset() -> None:
+    from engine.checks import load_checked
+
+    pack = load_checked(PACK)
+    assert {g.id for g in pack.gm_moves} == set(pack.narration.moves)
