@@ -18,6 +18,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces, entered_die
 from engine.errors import IllegalAction
+from engine.fight import FightFlow
 from engine.flow import MoveFlow
 from engine.gm import answers, oracle, scenes
 from engine.gm.moves import make_gm_move
@@ -29,6 +30,7 @@ from engine.prompts import Prompt, pending_prompt
 from engine.rules import events as ev
 from engine.rules import resolve, ruleset_for, threats
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
+from engine.rules.conflict import FightRequested
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
 from engine.rules.stance import stance_event, stance_of
@@ -44,7 +46,7 @@ DICE_MODES = ("seeded", "physical", "mixed")
 (the player may roll for real or let the campaign roll)."""
 
 
-class Game(MoveFlow):
+class Game(MoveFlow, FightFlow):
     """One campaign in play."""
 
     def __init__(self, pack: Pack, state: CampaignState, store: Persistence | None = None) -> None:
@@ -162,6 +164,8 @@ class Game(MoveFlow):
         d["n"] = self.state.event_no
         d["a"] = self.state.action_no
         self._events.append(d)
+        if isinstance(e, FightRequested):  # a move's effect starts a fight, in this action
+            self._start_requested(e.foes, e.surprised)
 
     def _gm(self, state: CampaignState, kind: str, ctx: EffectContext) -> Step:
         return make_gm_move(self.pack, state, kind, ctx, self.rules)

@@ -12,7 +12,8 @@ from typing import Any
 from engine.content.loader import Pack
 from engine.rules import RULESETS, ruleset_class
 
-SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat"}
+SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat", "FightUpdated",
+          "FightRequested", "DiceUsed"}
 
 
 def _name(pack: Pack | None, kind: str, key: str) -> str:
@@ -276,9 +277,61 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             how = {"seeded": "the campaign rolls them", "physical": "you roll and type them",
                    "mixed": "each roll asks who rolls"}.get(e["mode"], e["mode"])
             return f"🎲 Dice from now on: {how}."
+        case "FoeAdded" | "FightStarted" | "FightEnded" | "InitiativeRolled" | "TurnBegan" \
+                | "FightActed" | "FightRolled" | "CombatantChanged" | "HeroPointSpent":
+            return fight_line(e, who)
         case "TensionChanged":
             return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
     return f"({t})"
+
+
+def fight_roll_why(e: dict[str, Any]) -> str:
+    """One line explaining a fight's roll: the die, each modifier, the total, what it was
+    against, the result and its odds."""
+    die = "routine 10" if e.get("by") == "routine" else f"d20 {e['natural']}"
+    if e.get("by") == "entered":
+        die += " (your die)"
+    parts = " ".join(f"{'+' if v >= 0 else '−'} {abs(v)} {n}" for n, v in e["parts"])
+    odds = f" ({e['odds']:.0%})" if e.get("odds") is not None else ""
+    return (f"{die} {parts} = **{e['total']}** vs {e['against']} ({e['against_name']}):"
+            f" **{e['result']}**{odds}")
+
+
+def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+    """The journal line of a conflict event (engine/rules/conflict.py)."""
+    t = e["type"]
+    if t == "FoeAdded":
+        return None
+    if t == "FightStarted":
+        return f"## ⚔ Fight! {e.get('text', '')}".rstrip()
+    if t == "FightEnded":
+        return f"**The fight is over: {e['result']}.** {e.get('text', '')}".rstrip()
+    if t == "InitiativeRolled":
+        order = sorted(e["rolls"], key=lambda r: -r["total"])
+        seen: set[str] = set()
+        bits = []
+        for r in order:
+            key = r.get("group") or r["actor"]
+            if key in seen:
+                continue
+            seen.add(key)
+            name = r["name"].rsplit(" ", 1)[0] + " (group)" if r.get("group") else r["name"]
+            sur = ", surprised" if r.get("surprised") else ""
+            bits.append(f"{name} {r['total']} ({r['natural']}{r['bonus']:+d}{sur})")
+        return "Initiative: " + " · ".join(bits)
+    if t == "TurnBegan":
+        rnd = "Surprise round" if e["round"] == 0 else f"Round {e['round']}"
+        return (f"**{rnd}.** " if e.get("new_round") else "") + f"{who(e['actor'])}'s turn."
+    if t == "FightActed":
+        why = f" _({e['why']})_" if e.get("why") else ""
+        return f"{e['text']}{why}"
+    if t == "FightRolled":
+        return f"🎲 {upper_first(who(e['actor']))} {e['what']}: {fight_roll_why(e)}"
+    if t == "CombatantChanged":
+        return f"→ {upper_first(e['why'])}." if e.get("why") else None
+    if t == "HeroPointSpent":
+        return f"★ {who(e['actor'])} spends a hero point: {e['why']}"
+    return None
 
 
 def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:

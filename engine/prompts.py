@@ -11,6 +11,7 @@ from engine.content.loader import Pack
 from engine.journal import result_label
 from engine.preview import RollPreview
 from engine.rules.base import Ruleset, opt
+from engine.rules.conflict import Fight, fight_of
 from engine.rules.state import CampaignState
 
 
@@ -52,9 +53,32 @@ def _why(sug: dict[str, Any]) -> str:
     return why
 
 
+def _fight_prompt(state: CampaignState, fight: Fight) -> Prompt:
+    """In a fight: the die awaited, or whose turn it is."""
+    need = fight.data.get("need") if fight.pending is not None else None
+    if isinstance(need, dict):
+        odds = f" ({need['odds']})" if need.get("odds") else ""
+        return Prompt("fight_die", f"Roll a d{need['sides']}: {need['who']}, {need['what']}"
+                      f"{odds}", context={"need": need})
+    enc = fight.encounter
+    if enc.acting is None:
+        return Prompt("fight", "Nobody can act.", context={"acting": None})
+    actor = state.actors[enc.acting]
+    rnd = "Surprise round" if enc.round == 0 else f"Round {enc.round}"
+    referee = fight.controller(actor) == "referee"
+    ask = "the referee acts" if referee else "what do you do?"
+    return Prompt("fight", f"{rnd}: {actor.name}'s turn — {ask}",
+                  context={"acting": enc.acting, "referee": referee,
+                           "pending": fight.pending.model_dump() if fight.pending else None,
+                           "budget": dict(enc.budget)})
+
+
 def pending_prompt(game: PromptHost) -> Prompt:
     """What the engine waits for now."""
     f = game.state.flow
+    fight = fight_of(game.state)
+    if fight is not None and f.stage == "fiction":
+        return _fight_prompt(game.state, fight)
     if f.stage == "fiction":
         return Prompt("fiction", "What do you do?", min=0)
     if f.stage == "move":

@@ -7,6 +7,7 @@ import importlib
 
 from engine.content.loader import Pack
 from engine.errors import ContentError
+from engine.rules import conflict as conflict  # registers the fight events
 from engine.rules.base import Ruleset
 
 RULESETS: dict[str, str] = {

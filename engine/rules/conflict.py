@@ -174,6 +174,19 @@ def _initiative(state: CampaignState, ev: InitiativeRolled) -> None:
 
 @event
 @dataclass(frozen=True, slots=True)
+class DiceUsed(Event):
+    """The campaign's dice have been rolled up to ``position`` (a fight's step)."""
+
+    position: int
+
+
+@applier("DiceUsed")
+def _dice_used(state: CampaignState, ev: DiceUsed) -> None:
+    state.dice_position = max(state.dice_position, ev.position)
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class TurnBegan(Event):
     """Someone's turn begins (``round`` 0 is a surprise round)."""
 
@@ -265,17 +278,36 @@ class NeedDie(Exception):
         self.who, self.what, self.sides, self.odds = who, what, sides, odds
 
 
-Roll = Callable[[str, str, int], int]
-"""``roll(actor, what, sides)``: one die's face, seeded or entered (raises ``NeedDie``)."""
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One die rolled in a fight: its face, how (seeded or entered), the dice position after."""
+
+    face: int
+    by: str
+    position: int
+
+
+class Roll(Protocol):
+    """Rolls one die for ``actor``: seeded, or entered by the player (``NeedDie`` until it is)."""
+
+    def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die: ...
+
+
+Emit = Callable[[Event], None]
+"""Applies an event to the state at once (the engine's ``_emit``)."""
 
 
 class Conflict(Protocol):
-    """How a ruleset runs a fight. Every method is pure: it reads the state and returns events
-    (the engine applies them), rolling through ``roll``."""
+    """How a ruleset runs a fight. Methods read the state and emit events (applied at once),
+    rolling through ``roll``; a method that raises leaves the engine to roll everything back."""
 
     def start(self, state: CampaignState, foes: Sequence[str], surprised: Sequence[str],
-              roll: Roll) -> list[Event]:
+              roll: Roll, emit: Emit) -> None:
         """Bring ``foes`` (actor ids or stat block ids) and the party into a new fight."""
+        ...
+
+    def join(self, state: CampaignState, who: str, roll: Roll, emit: Emit) -> None:
+        """Bring a late joiner into the fight under way."""
         ...
 
     def options(self, state: CampaignState, actor: str) -> list[dict[str, Any]]:
@@ -285,15 +317,15 @@ class Conflict(Protocol):
     def declare(self, state: CampaignState, actor: str, action: str, target: str | None,
                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
                 ) -> Pending:
-        """Check an action can be taken (``IllegalAction`` why not) and return it pending."""
+        """Check an action can be taken (``IllegalAction`` says why not); it, pending."""
         ...
 
-    def resolve(self, state: CampaignState, pending: Pending, roll: Roll) -> list[Event]:
+    def resolve(self, state: CampaignState, pending: Pending, roll: Roll, emit: Emit) -> None:
         """Carry out a pending action: its rolls, their consequences and what it costs."""
         ...
 
-    def end_turn(self, state: CampaignState, roll: Roll) -> list[Event]:
-        """End the acting character's turn and begin the next one."""
+    def end_turn(self, state: CampaignState, roll: Roll, emit: Emit) -> None:
+        """End the acting character's turn and begin the next one that can act."""
         ...
 
     def referee(self, state: CampaignState, actor: str) -> Pending:

@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import ContentError
+from engine.rules.mm3e.conditions import Condition
 
 FILLED_IN = (
     "Power-level caps, from the M&M 3e core rules (seed 004 has none): for each close or ranged"
@@ -129,7 +130,18 @@ class Attack(_Frozen):
     effect: Effect = Effect.DAMAGE
     rank: EffectRank
     resisted_by: Literal["toughness", "fortitude", "will", "dodge"] = "toughness"
+    conditions: tuple[str, ...] = Field((), max_length=3, description="An affliction's"
+                                        " conditions by degree of failure (1st, 2nd, 3rd).")
     notes: str = ""
+
+    @field_validator("conditions")
+    @classmethod
+    def _known_conditions(cls, conditions: tuple[str, ...]) -> tuple[str, ...]:
+        known = {c.value for c in Condition}
+        for c in conditions:
+            if c not in known:
+                raise ValueError(f"unknown condition {c!r} (known: {', '.join(sorted(known))})")
+        return conditions
 
     @model_validator(mode="after")
     def _bonus_matches_range(self) -> Attack:

@@ -1,0 +1,373 @@
+"""Fights in rounds, as part of ``Game``: start one, act on your turn, let the referee play the
+other side, roll your own physical dice for any roll, end it. The rules of a fight are the
+ruleset's ``Conflict`` (engine/rules/conflict.py); this is the part that owns actions, dice
+and turns.
+
+Every step is one action (saved, undone on its own): a player's action, each step of the
+referee, ending a turn. A roll that waits for a physical die stops the step with nothing
+changed but the action kept pending (``Fight.pending`` with the dice entered so far, and what
+is awaited in ``Fight.data["need"]``); entering the die plays the whole step again from its
+start with the dice entered, so the step is all-or-nothing and its result does not depend on
+when the dice came in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from engine.content.loader import Pack
+from engine.dice import SeededDice
+from engine.errors import IllegalAction
+from engine.rules.base import Ruleset
+from engine.rules.conflict import (
+    Conflict,
+    DiceUsed,
+    Die,
+    Fight,
+    FightActed,
+    FightEnded,
+    FightUpdated,
+    NeedDie,
+    Pending,
+    fight_of,
+    require_fight,
+)
+from engine.rules.events import Event
+from engine.rules.state import CampaignState
+
+REFEREE_STEPS_LIMIT = 400
+"""``referee_run`` stops after this many steps (a policy that never ends its turn)."""
+
+
+class _Roller:
+    """Dice for one step: the entered ones in order for the rolls a player (or the referee, in
+    physical mode) makes, seeded ones for the rest."""
+
+    def __init__(self, state: CampaignState, fight: Fight | None, entered: Sequence[int],
+                 physical_all: bool = False) -> None:
+        self.state, self.fight = state, fight
+        self.entered = list(entered)
+        self.used = 0
+        self.position = state.dice_position
+        self.physical_all = physical_all
+
+    def physical(self, actor: str) -> bool:
+        """Whether ``actor``'s rolls are typed in."""
+        if self.physical_all:
+            return True
+        fight = fight_of(self.state) or self.fight
+        who = self.state.actors.get(actor)
+        if fight is None or who is None:
+            return self.state.dice_mode == "physical"
+        if fight.controller(who) == "player":
+            return self.state.dice_mode == "physical"
+        return fight.referee_dice == "physical"
+
+    def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die:
+        name = self.state.actors[actor].name if actor in self.state.actors else actor
+        if self.physical(actor):
+            if self.used >= len(self.entered):
+                raise NeedDie(name, what, sides, odds)
+            face = self.entered[self.used]
+            self.used += 1
+            if not 1 <= face <= sides:
+                raise IllegalAction(f"a d{sides} shows 1 to {sides}, not {face}")
+            return Die(face, "entered", self.position)
+        dice = SeededDice(self.state.seed, self.position, self.state.dice_stream)
+        face = dice.face(self.position, sides)
+        self.position += 1
+        return Die(face, "seeded", self.position)
+
+
+class FightFlow:
+    """The fight commands of ``Game``."""
+
+    state: CampaignState
+    pack: Pack
+    rules: Ruleset
+    last_events: list[dict[str, Any]]
+
+    def _emit(self, e: Event) -> None:
+        raise NotImplementedError
+
+    def _action(self, label: str) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def conflict(self) -> Conflict:
+        """The ruleset's fights; ``IllegalAction`` for a game that has none."""
+        c = self.rules.conflict()
+        if c is None:
+            raise IllegalAction(f"{self.pack.system.name} has no fights in rounds")
+        return c
+
+    @property
+    def fight(self) -> Fight | None:
+        """The fight under way, or None."""
+        return fight_of(self.state)
+
+    @property
+    def fighting(self) -> bool:
+        """Whether a fight is under way."""
+        return fight_of(self.state) is not None
+
+    def tracker(self) -> list[dict[str, Any]]:
+        """The initiative tracker: one row per character, in turn order."""
+        return self.conflict.tracker(self.state)
+
+    def fight_options(self, actor: str | None = None) -> list[dict[str, Any]]:
+        """What the acting character (or ``actor``) may do now, with exact odds."""
+        fight = require_fight(self.state)
+        who = actor or fight.encounter.acting
+        if who is None:
+            return []
+        return self.conflict.options(self.state, who)
+
+    @property
+    def fight_need(self) -> dict[str, Any] | None:
+        """The physical die the fight waits for: {who, what, sides, odds}, or None."""
+        fight = fight_of(self.state)
+        if fight is None or fight.pending is None:
+            return None
+        need = fight.data.get("need")
+        return dict(need) if isinstance(need, dict) else None
+
+    @property
+    def referee_turn(self) -> bool:
+        """Whether the referee plays the character whose turn it is."""
+        fight = fight_of(self.state)
+        if fight is None or fight.encounter.acting is None:
+            return False
+        return fight.controller(self.state.actors[fight.encounter.acting]) == "referee"
+
+    # ------------------------------------------------------------------ plumbing
+    def _roller(self, entered: Sequence[int] = (), physical_all: bool = False) -> _Roller:
+        return _Roller(self.state, fight_of(self.state), entered, physical_all)
+
+    def _used(self, roller: _Roller) -> None:
+        if roller.position > self.state.dice_position:
+            self._emit(DiceUsed(position=roller.position))
+
+    def _after_step(self) -> None:
+        """End the fight when one side is left standing."""
+        result = self.conflict.finished(self.state)
+        if result is not None and self.fighting:
+            words = {"heroes": "the heroes win", "villains": "the villains win",
+                     "nobody": "nobody is left standing"}.get(result, result)
+            self._emit(FightEnded(result=words))
+
+    def _step(self, label: str, pending: Pending) -> list[dict[str, Any]]:
+        """Resolve ``pending`` as one action; if a physical die is missing, keep it pending
+        and say which die is awaited."""
+        try:
+            with self._action(label):
+                roller = self._roller(pending.dice)
+                self.conflict.resolve(self.state, pending, roller, self._emit)
+                self._used(roller)
+                self._after_step()
+                self._auto_end_turn()
+        except NeedDie as need:
+            with self._action(f"{label}: waiting for a die"):
+                fight = require_fight(self.state)
+                data = {**fight.data, "need": {"who": need.who, "what": need.what,
+                                               "sides": need.sides, "odds": need.odds}}
+                self._emit(FightUpdated(fight=fight.model_copy(update={
+                    "pending": pending, "data": data}).model_dump(mode="json")))
+        return self.last_events
+
+    def _auto_end_turn(self) -> None:
+        """A turn with nothing left to spend ends by itself."""
+        fight = fight_of(self.state)
+        if fight is None or fight.encounter.acting is None:
+            return
+        budget = fight.encounter.budget
+        if budget.get("standard", 0) <= 0 and budget.get("move", 0) <= 0:
+            roller = self._roller()
+            self.conflict.end_turn(self.state, roller, self._emit)
+            self._used(roller)
+            self._after_step()
+
+    def _refuse_pending(self) -> None:
+        fight = require_fight(self.state)
+        if fight.pending is not None and fight.data.get("need"):
+            need = fight.data["need"]
+            raise IllegalAction(f"waiting for a d{need['sides']}: {need['who']}, {need['what']}"
+                                " (enter the die you rolled)")
+
+    # ------------------------------------------------------------------ commands
+    def start_fight(self, foes: Sequence[str], surprised: Sequence[str] = (),
+                    dice: Sequence[int] = ()) -> list[dict[str, Any]]:
+        """Start a fight against ``foes`` (actor ids or the pack's stat block ids; a minion
+        group brings all its members). ``surprised``: actor ids or a side ("heroes",
+        "villains"). Initiative is rolled with the campaign's dice, or from ``dice`` in
+        entry order when given."""
+        conflict = self.conflict
+        with self._action("fight begins"):
+            roller = self._roller(dice, physical_all=bool(dice))
+            try:
+                conflict.start(self.state, list(foes), list(surprised), roller, self._emit)
+            except NeedDie as need:
+                raise IllegalAction(f"initiative needs {len(dice) + 1} or more dice"
+                                    f" (short at {need.who})") from None
+            self._used(roller)
+            self._after_step()
+        return self.last_events
+
+    def _start_requested(self, foes: Sequence[str], surprised: Sequence[str]) -> None:
+        """A move's effect asked for a fight: start it inside the current action."""
+        roller = self._roller()
+        self.conflict.start(self.state, list(foes), list(surprised), roller, self._emit)
+        self._used(roller)
+        self._after_step()
+
+    def join_fight(self, who: str) -> list[dict[str, Any]]:
+        """Bring a late joiner (an actor id or a stat block id) into the fight."""
+        require_fight(self.state)
+        with self._action("joins the fight"):
+            roller = self._roller()
+            self.conflict.join(self.state, who, roller, self._emit)
+            self._used(roller)
+        return self.last_events
+
+    def fight_act(self, action: str, target: str | None = None, attack: str | None = None,
+                  maneuvers: Mapping[str, int] | None = None,
+                  options: Mapping[str, Any] | None = None,
+                  actor: str | None = None) -> list[dict[str, Any]]:
+        """The acting character (played by the player) takes an action."""
+        fight = require_fight(self.state)
+        self._refuse_pending()
+        who = actor or fight.encounter.acting
+        if who is None:
+            raise IllegalAction("nobody can act now")
+        if fight.controller(self.state.actors[who]) == "referee":
+            raise IllegalAction(f"the referee plays {self.state.actors[who].name}: take over"
+                                " the turn first, or let the referee act")
+        pending = self.conflict.declare(self.state, who, action, target, attack,
+                                        dict(maneuvers or {}), dict(options or {}))
+        return self._step(action.replace("_", " "), pending)
+
+    def fight_die(self, face: int) -> list[dict[str, Any]]:
+        """Enter the physical die the fight waits for; the step plays on."""
+        fight = require_fight(self.state)
+        if fight.pending is None or not fight.data.get("need"):
+            raise IllegalAction("no die is awaited")
+        pending = fight.pending.model_copy(update={"dice": [*fight.pending.dice, int(face)]})
+        sides = int(fight.data["need"].get("sides", 20))
+        if not 1 <= int(face) <= sides:
+            raise IllegalAction(f"a d{sides} shows 1 to {sides}, not {face}")
+        return self._step(pending.action.replace("_", " "), pending)
+
+    def end_turn(self) -> list[dict[str, Any]]:
+        """End the acting character's turn."""
+        fight = require_fight(self.state)
+        self._refuse_pending()
+        if fight.encounter.acting is None:
+            raise IllegalAction("nobody is acting")
+        with self._action("end of turn"):
+            roller = self._roller()
+            self.conflict.end_turn(self.state, roller, self._emit)
+            self._used(roller)
+            self._after_step()
+        return self.last_events
+
+    def referee_step(self) -> list[dict[str, Any]]:
+        """One step of the referee: choose the acting NPC's action (and say why), or carry
+        out the action chosen, or end its turn."""
+        fight = require_fight(self.state)
+        acting = fight.encounter.acting
+        if acting is None or not self.referee_turn:
+            raise IllegalAction("it is not the referee's turn")
+        if fight.pending is not None:
+            self._refuse_pending()
+            return self._step(fight.pending.action.replace("_", " "), fight.pending)
+        choice = self.conflict.referee(self.state, acting)
+        with self._action("referee chooses"):
+            if choice.action == "end_turn":
+                name = self.state.actors[acting].name
+                self._emit(FightActed(actor=acting, action="end_turn", by="referee",
+                                      text=choice.why or f"{name} ends the turn."))
+                roller = self._roller()
+                self.conflict.end_turn(self.state, roller, self._emit)
+                self._used(roller)
+                self._after_step()
+            else:
+                if choice.action not in ("surrender", "flee"):  # they say why themselves
+                    target = self.state.actors[choice.target].name if choice.target else ""
+                    self._emit(FightActed(actor=acting, action=choice.action, by="referee",
+                                          text="▸ " + (choice.why or _declared(
+                                              self.state, choice, target)),
+                                          target=choice.target))
+                current = require_fight(self.state)
+                self._emit(FightUpdated(fight=current.model_copy(update={
+                    "pending": choice}).model_dump(mode="json")))
+        return self.last_events
+
+    def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[dict[str, Any]]:
+        """Let the referee play until it is a player's turn, the fight ends, or a physical
+        die is awaited; every step saved on its own. The events of all the steps."""
+        out: list[dict[str, Any]] = []
+        for _ in range(limit):
+            if not self.fighting or not self.referee_turn or self.fight_need:
+                return out
+            out += self.referee_step()
+        raise IllegalAction(f"the referee took {limit} steps without ending its turns")
+
+    def take_over(self, actor: str, player: bool = True) -> list[dict[str, Any]]:
+        """The player plays ``actor`` (or hands it back to the referee)."""
+        fight = require_fight(self.state)
+        if actor not in self.state.actors or not fight.encounter.has(actor):
+            raise IllegalAction(f"{actor!r} is not in the fight")
+        control = {**fight.control, actor: "player" if player else "referee"}
+        name = self.state.actors[actor].name
+        with self._action("take over" if player else "hand back"):
+            self._emit(FightActed(actor=actor, action="control", by="engine",
+                                  text=f"You play {name} now." if player else
+                                  f"The referee plays {name} again."))
+            self._emit(FightUpdated(fight=fight.model_copy(update={
+                "control": control}).model_dump(mode="json")))
+        return self.last_events
+
+    def set_fight_dice(self, referee: str) -> list[dict[str, Any]]:
+        """Who rolls the referee's dice: "seeded" (the campaign) or "physical" (you)."""
+        fight = require_fight(self.state)
+        if referee not in ("seeded", "physical"):
+            raise IllegalAction(f"the referee's dice are seeded or physical, not {referee!r}")
+        with self._action("referee dice"):
+            self._emit(FightUpdated(fight=fight.model_copy(update={
+                "referee_dice": referee}).model_dump(mode="json")))
+        return self.last_events
+
+    def end_fight(self, result: str = "called off") -> list[dict[str, Any]]:
+        """End the fight now (the story moved on)."""
+        require_fight(self.state)
+        with self._action("fight ends"):
+            self._emit(FightEnded(result=result))
+        return self.last_events
+
+
+def _declared(state: CampaignState, p: Pending, target: str) -> str:
+    """The referee's declared action, in words."""
+    name = state.actors[p.actor].name
+    act = p.action.replace("_", " ")
+    with_ = f" with {p.attack.replace('_', ' ')}" if p.attack else ""
+    at = f" at {target}" if target else ""
+    moves = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in p.maneuvers.items() if v)
+    extra = f" ({moves})" if moves else ""
+    if p.team:
+        extra += f", joined by {', '.join(state.actors[t].name for t in p.team)}"
+    return f"{name}: {act}{at}{with_}{extra}."
+
+
+def iter_rows(rows: Sequence[Mapping[str, Any]]) -> Iterator[str]:
+    """The tracker as plain lines (the CLI and tests)."""
+    for r in rows:
+        mark = "▶" if r["acting"] else " "
+        conds = ", ".join(r["conditions"])
+        dmg = f" -{r['damage']}" if r["damage"] else ""
+        out = f" [{r['out']}]" if r["out"] else ""
+        yield f"{mark} {r['initiative']:>3} {r['name']}{dmg}{out}" + (f" ({conds})" if conds
+                                                                      else "")
+
