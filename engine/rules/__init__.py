@@ -14,6 +14,7 @@ RULESETS: dict[str, str] = {
     "generic": "engine.rules.base:Ruleset",
     "masks": "engine.rules.masks:MasksRules",
     "city_of_whispers": "engine.rules.cow:CityRules",
+    "mm3e": "engine.rules.mm3e.rules:MM3ERules",
 }
 
 
