@@ -110,7 +110,9 @@ def test_minion_targets_go_down_on_any_failure_and_allow_routine_attacks() -> No
     best = options[0]
     # 10 + 10 meets Parry 10's DC 20: a routine hit; Toughness 5 fails DC 23 on 1-17
     assert best.score == rf.MINION_DOWN_VALUE * Fraction(17, 20)
-    assert "routine" in best.why and "85% to take down" in best.why
+    assert "routine" in best.why and "85% to take down" in best.why and best.routine
+    rolled = rf.explain_options(sit(me, (replace(mook, parry=12),)))[0]
+    assert not rolled.routine and "routine" not in rolled.why  # 10 + 10 misses DC 22
 
 
 def test_a_minion_attacker_makes_no_routine_check_and_no_crit() -> None:
@@ -121,7 +123,7 @@ def test_a_minion_attacker_makes_no_routine_check_and_no_crit() -> None:
     ladder = {-1: 1, -2: 2, -3: 4, -4: 10}
     worth = sum((p * ladder[d] for d, p in degree_odds(10, 23).items() if d < 0), Fraction(0))
     assert c.score == Fraction(11, 20) * worth and fails > 0
-    assert "routine" not in c.why
+    assert "routine" not in c.why and not c.routine
 
 
 def test_area_attacks_always_hit_with_dodge_for_half() -> None:
@@ -261,8 +263,14 @@ def test_no_team_when_one_of_them_hits_easily_or_not_ready() -> None:
 
 def test_recover_once_when_dazed_or_badly_hurt() -> None:
     foes = (fighter("ace"),)
-    dazed = choose(sit(villain(conditions={"dazed"}), foes, budget={"standard": 1}))
+    dazed = choose(sit(villain(conditions={"dazed"}), foes))
     assert dazed.action == "recover" and "dazed" in dazed.why
+    friend = fighter("henchman", side="villains", kind="villain")
+    staggered = choose(sit(villain(conditions={"staggered"}), foes, allies=(friend,)))
+    assert staggered.action == "recover" and "staggered" in staggered.why
+    # Recover pays the standard and the move: not with a standard alone
+    no_move = choose(sit(villain(conditions={"dazed"}), foes, budget={"standard": 1}))
+    assert no_move.action == "attack"
     hurt = choose(sit(villain(damage=3), foes))
     assert hurt.action == "recover" and "-3" in hurt.why
     used = choose(sit(villain(damage=3, recovered=True), foes))
@@ -336,6 +344,8 @@ def test_a_broken_villain_alone_flees() -> None:
     me = villain(conditions={"staggered"}, damage=1, recovered=True)
     c = choose(sit(me, (fighter("ace"),)))
     assert c.action == "flee" and "staggered" in c.why and "no ally" in c.why
+    # morale comes before Recover
+    assert choose(sit(replace(me, recovered=False), (fighter("ace"),))).action == "flee"
     fallen = fighter("henchman", side="villains", kind="villain", out=True)
     assert choose(sit(me, (fighter("ace"),), allies=(fallen,))).action == "flee"
     at_four = choose(sit(villain(damage=4, recovered=True), (fighter("ace"),)))
@@ -373,6 +383,8 @@ def test_a_broken_minion_group_surrenders_to_two_foes() -> None:
 # ------------------------------------------------------------------ properties
 
 CONDS = sorted(c.value for c in Condition)
+FEW_OUT = [c for c in CONDS if c not in ("incapacitated", "dying", "dead")] * 4 + CONDS
+"""Conditions to draw from, the ones that take a fighter out less often."""
 ADVANTAGES = ["Power Attack", "All-out Attack", "Accurate Attack", "Defensive Attack"]
 
 
@@ -387,12 +399,12 @@ def attack_options(draw: st.DrawFn, i: int) -> AttackOption:
 
 @st.composite
 def fighters(draw: st.DrawFn, id: str, side: str) -> Fighter:
-    kind = draw(st.sampled_from(["hero", "villain", "minion"]))
+    kind = draw(st.sampled_from(["hero", "villain", "minion", "minion"]))
     n = draw(st.integers(0, 3))
     return fighter(
         id, side=side, kind=kind, group="g" if kind == "minion" else None,
-        conditions=frozenset(draw(st.lists(st.sampled_from(CONDS), max_size=3))),
-        damage=draw(st.integers(0, 6)), out=draw(st.booleans()),
+        conditions=frozenset(draw(st.lists(st.sampled_from(FEW_OUT), max_size=2))),
+        damage=draw(st.integers(0, 6)), out=draw(st.integers(0, 3)) == 0,
         dodge=draw(st.integers(0, 14)), parry=draw(st.integers(0, 14)),
         toughness=draw(st.integers(0, 14)), fortitude=draw(st.integers(0, 14)),
         will=draw(st.integers(0, 14)),
@@ -400,7 +412,7 @@ def fighters(draw: st.DrawFn, id: str, side: str) -> Fighter:
         skills={k: draw(st.integers(0, 16)) for k in draw(st.lists(st.sampled_from(
             ["Intimidation", "Deception", "Insight"]), unique=True))},
         advantages=frozenset(draw(st.lists(st.sampled_from(ADVANTAGES), unique=True))),
-        recovered=draw(st.booleans()), grabbed=draw(st.booleans()))
+        recovered=draw(st.booleans()), grabbed=draw(st.integers(0, 4)) == 0)
 
 
 @st.composite
@@ -408,8 +420,10 @@ def situations(draw: st.DrawFn) -> Situation:
     me = draw(fighters("me", "villains"))
     allies = tuple(draw(fighters(f"ally{i}", "villains"))
                    for i in range(draw(st.integers(0, 3))))
-    foes = tuple(draw(fighters(f"foe{i}", "heroes")) for i in range(draw(st.integers(0, 4))))
-    budget = {"standard": draw(st.integers(0, 1)), "move": draw(st.integers(0, 1))}
+    foes = tuple(draw(fighters(f"foe{i}", "heroes")) for i in range(draw(st.integers(1, 4))))
+    me = replace(me, out=False)
+    budget = {"standard": draw(st.sampled_from([1, 1, 1, 0])),
+              "move": draw(st.sampled_from([1, 1, 0]))}
     ready = tuple(f.id for f in (me, *allies) if draw(st.booleans()))
     return Situation(me, allies, foes, draw(st.integers(1, 10)), budget, ready)
 
@@ -436,6 +450,19 @@ def _legal(c: Choice, s: Situation) -> None:
                         dodge=s.me.dodge, parry=s.me.parry)  # raises if illegal
     for member in c.team:
         assert member in s.group_ready and member != s.me.id
+    standard, move = s.budget.get("standard", 0), s.budget.get("move", 0)
+    if c.action in ("attack", "team_attack", "demoralize", "feint"):
+        assert standard >= 1
+    if c.action == "recover":
+        assert not s.me.recovered and standard >= 1 and move >= 1
+    if c.action == "stand":
+        assert "prone" in s.me.conditions and move >= 1
+    if c.action == "escape":
+        assert s.me.grabbed and move >= 1
+    if c.action == "flee":
+        assert s.me.kind == "villain" and not s.me.grabbed
+    if c.action == "surrender":
+        assert s.me.kind == "minion" or s.me.grabbed or "immobile" in rf._conds(s.me)
 
 
 @settings(max_examples=150, deadline=None)

@@ -16,7 +16,8 @@ The policy, in the order it is applied:
    the rest face ``MORALE_FOES`` (2) or more foes still standing.
 3. **Escape** (a move action) when grabbed and a move action is left.
 4. **Recover** (the whole turn, once per conflict) when dazed, staggered or at ``BADLY_HURT``
-   (-3) or worse and a standard action is left.
+   (-3) or worse, and the standard and the move action are both left (``actions.recover``
+   pays both, RULES.md D.10 item 6).
 5. **Stand** (a move action) when prone and a move action is left, so the attack comes after.
 6. With a standard action left, the attack phase:
 
@@ -28,7 +29,8 @@ The policy, in the order it is applied:
      Toughness minus its damage penalty; DC 10 + rank for other effects). Values, named below:
      a -1 penalty 1, dazed 2, staggered 4, a hero or villain taken down ``TAKEDOWN_VALUE`` (10),
      a minion down (any failed check) ``MINION_DOWN_VALUE`` (5). Perception and area effects
-     always reach the target; an area effect's target rolls Dodge against 10 + rank to halve it.
+     always reach the target; an area effect's target rolls Dodge (its rank, not halved by
+     vulnerable: a resistance check) against 10 + rank to halve it.
    - Ties go to the option more likely to take its target down, then to the target already
      hurt (the larger damage penalty), then to the lowest target id, then to the smaller trade,
      then to the lowest attack id. So the target is, in effect, the foe most likely to go down.
@@ -226,7 +228,9 @@ class Situation:
 class Choice:
     """What the referee does, and why in one sentence. ``score`` is the value the choice was
     ranked by: the expected effect for attacks, the success odds for demoralize and feint, None
-    for the choices a rule makes (morale, escape, recover, stand, end_turn)."""
+    for the choices a rule makes (morale, escape, recover, stand, end_turn). ``routine``: make
+    the attack as a routine check (10 + bonus), which the rules allow here and which does
+    better than rolling."""
 
     action: str
     why: str
@@ -235,6 +239,7 @@ class Choice:
     maneuvers: Mapping[str, int] = field(default_factory=dict)
     team: tuple[str, ...] = ()
     score: Fraction | None = None
+    routine: bool = False
 
 
 # ------------------------------------------------------------------ small helpers
@@ -433,7 +438,7 @@ def _score_attack(s: Situation, attack: AttackOption, target: Fighter, trade: Tr
         bonus, rank = traded.attack, traded.effect
     how = ""
     if attack.range == "area":
-        dodge = conditioned_defense(target.dodge, _conds(target)) + check_penalty(_conds(target))
+        dodge = target.dodge + check_penalty(_conds(target))
         p_dodge = success_odds(dodge, at.area_dodge_dc(rank))
         worth = _worth(attack, target, at.area_rank(rank, True)).times(p_dodge).plus(
             _worth(attack, target, rank).times(1 - p_dodge))
@@ -468,7 +473,7 @@ def _score_attack(s: Situation, attack: AttackOption, target: Fighter, trade: Tr
     why = (f"{me.name} attacks {target.name} with {with_what}: " + ", ".join(parts)
            + _hurt(target))
     choice = Choice("attack", why, target=target.id, attack=attack.id, maneuvers=maneuvers,
-                    score=score)
+                    score=score, routine=bool(how))
     return _Scored(choice, score, hit, worth.fails, worth.down, target.damage, target.id, amount)
 
 
@@ -654,7 +659,7 @@ def _before_attacking(s: Situation) -> Choice | None:
         return Choice("escape", f"{me.name} tries to break free (move action): {held} in a"
                       " grab")
     dazed = conds & {Condition.DAZED, Condition.STAGGERED}
-    if standard and not me.recovered and (dazed or me.damage >= BADLY_HURT):
+    if standard and move and not me.recovered and (dazed or me.damage >= BADLY_HURT):
         what = [c.value for c in (Condition.STAGGERED, Condition.DAZED) if c in conds][:1]
         if me.damage:
             what.append(f"at -{me.damage}")
