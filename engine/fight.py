@@ -34,7 +34,7 @@ from engine.rules.conflict import (
     fight_of,
     require_fight,
 )
-from engine.rules.events import Event
+from engine.rules.events import Event, LedgerChanged
 from engine.rules.state import CampaignState
 
 REFEREE_STEPS_LIMIT = 400
@@ -154,10 +154,39 @@ class FightFlow:
     def _after_step(self) -> None:
         """End the fight when one side is left standing."""
         result = self.conflict.finished(self.state)
-        if result is not None and self.fighting:
+        fight = fight_of(self.state)
+        if result is not None and fight is not None:
             words = {"heroes": "the heroes win", "villains": "the villains win",
                      "nobody": "nobody is left standing"}.get(result, result)
             self._emit(FightEnded(result=words))
+            self._remember(fight)
+
+    def _remember(self, fight: Fight) -> None:
+        """What the story keeps of a fight: a thread for each villain who got away, a fact for
+        each who surrendered (the GM draws on both)."""
+        where = self.state.scene.location or self.state.scene.title
+        outcome = dict(fight.out)
+        for p in fight.encounter.participants:
+            conds = set(self.state.actors[p.actor].conditions)
+            if p.actor not in outcome and conds & {"incapacitated", "dying", "dead"}:
+                outcome[p.actor] = "dead" if "dead" in conds else "defeated"
+        for actor_id, how in outcome.items():
+            actor = self.state.actors[actor_id]
+            if actor.kind == "hero" or actor.role == "minion":
+                continue
+            if how == "fled":
+                self._emit(LedgerChanged(kind="thread", op="open",
+                                         id=self.state.next_ledger_id("t"),
+                                         text=f"Track down {actor.name}, who fled the fight",
+                                         source="the fight"))
+            else:
+                what = {"surrendered": "surrendered to the heroes", "dead": "died in the fight",
+                        "defeated": "was beaten in the fight"}[how]
+                self._emit(LedgerChanged(kind="fact", op="record",
+                                         id=self.state.next_ledger_id("f"),
+                                         text=f"{actor.name} {what}"
+                                         + (f" at {where}" if where else ""),
+                                         source="the fight", about=[actor_id]))
 
     def _step(self, label: str, pending: Pending) -> list[dict[str, Any]]:
         """Resolve ``pending`` as one action; if a physical die is missing, keep it pending

@@ -1004,7 +1004,7 @@ def _after_end(ctx: Ctx, adv: en.Advance) -> None:
             "toughness", "fortitude", "will", "dodge") else 0
         dc = int(eff.data.get("dc", 10))
         res = ctx.check(eff.target, f"shakes off {eff.what}", [(which.title(), rank)], dc,
-                        f"DC {dc}")
+                        f"10 + rank {dc - 10}")
         if res.success:
             ctx.set_enc(en.end_effect(ctx.enc, eff.id)[0])
             ctx.say(eff.target, "shake_off", f"{ctx.name(eff.target)} is no longer"
