@@ -1277,7 +1277,8 @@ class MM3EConflict:
         action = "attack" if choice.action == "team_attack" else choice.action
         pending = Pending(actor=actor, action=action, target=choice.target,
                           attack=choice.attack, maneuvers=dict(choice.maneuvers),
-                          team=list(choice.team), why=choice.why, by="referee")
+                          team=list(choice.team), why=choice.why, by="referee",
+                          options={"routine": True} if choice.routine else {})
         rule = HANDLERS.get(action)
         if rule is None or (rule.cost not in ("none", "free")
                             and not en.can(ctx.enc, en.MM3E_BUDGET, actor, rule.cost)):
