@@ -504,6 +504,7 @@ def _team_outcomes(bonus: int, dc: int) -> tuple[tuple[int, Fraction], ...]:
     return tuple((d, Fraction(n, DIE_SIDES)) for d, n in sorted(counts.items()))
 
 
+@lru_cache(maxsize=1024)
 def _team_ranks(members: tuple[tuple[int, int, int], ...]) -> dict[int | None, Fraction]:
     """The rank a team attack lands (None: all missed) with its chance; each member is
     (attack bonus, defense class, effect rank)."""
@@ -553,7 +554,7 @@ def _team_option(s: Situation, best: _Scored) -> Choice | None:
     spec = tuple((_attack_bonus(f, a, target, a.bonus), _attack_dc(a, target), a.rank)
                  for f, a in members)
     worth = _NOTHING
-    ranks_landed = _team_ranks(spec)
+    ranks_landed = dict(_team_ranks(spec))
     for rank, p in ranks_landed.items():
         if rank is not None:
             worth = worth.plus(_worth(attack, target, rank).times(p))
