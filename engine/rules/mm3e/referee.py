@@ -48,7 +48,10 @@ The policy, in the order it is applied:
      against a target already impaired (demoralize) or vulnerable (feint), and a feint only
      when an attack with an attack check could follow. The engine should show a feinted
      target to its feinter as vulnerable, or the referee will feint again.
-   - Otherwise the best attack; with no usable attack, ``end_turn``.
+   - Otherwise the best attack; with no usable attack, ``end_turn``. ``explain_options`` lists
+     the rule's choice (2-5) if any, then the team attack if its rule holds, the skills that
+     beat every attack, the attacks, the other skills, and ``end_turn`` last.
+   - Impaired and disabled count against every check, the fighter's and its target's.
 
 Left out (the engine may add them): aim, charge, defend and movement, which need positions or
 memory of the last turn that a ``Situation`` does not hold; crits in team attacks.
