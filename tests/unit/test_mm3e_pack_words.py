@@ -208,3 +208,21 @@ def test_the_pack_validates_against_its_ruleset() -> None:
 
     pack = load_checked(PACK)
     assert {g.id for g in pack.gm_moves} == set(pack.narration.moves)
+
+
+@NO_SYSTEM
+@pytest.mark.skipif("mm3e" not in RULESETS, reason="the mm3e ruleset is not registered yet")
+def test_a_complication_coming_due_gives_a_hero_point(tmp_path: Path) -> None:
+    from engine.campaigns import new_game
+
+    game = new_game(tmp_path, system="mutants-and-masterminds", name="due",
+                    hero_name="Keystone", archetype="keystone", seed=1)
+    game.start_scene(title="The pier", location="Pier Nine")
+    for _ in range(40):  # seeded: the GM reaches this move within a few asks
+        before = game.state.hero.tracks.get("hero_points", 0)
+        made = [e["move"] for e in game.ask_gm() if e.get("type") == "GMMoveMade"]
+        if made == ["complication_comes_due"]:
+            assert game.state.hero.tracks["hero_points"] == before + 1
+            return
+        assert game.state.hero.tracks.get("hero_points", 0) == before, made
+    pytest.fail("the GM never made complication_comes_due in 40 asks")
