@@ -246,8 +246,8 @@ def test_shipped_minion_groups() -> None:
     assert drones.power_level == 6 and "flight" in drones.speed
 
 
-def test_draft_folder_has_no_system_yaml() -> None:
-    assert not (CHARACTERS.parent / "system.yaml").exists()
+def test_the_folder_is_now_a_pack() -> None:
+    assert (CHARACTERS.parent / "system.yaml").exists()
 
 
 # ------------------------------------------------------------------ the loader
