@@ -144,10 +144,38 @@ def test_perception_affliction_uses_will_and_takes_down_on_three_degrees() -> No
                  advantages={"Power Attack"})
     c = choose(sit(me, (fighter("ace", will=5),)))
     odds = degree_odds(5, 20)
-    value = sum((p * rf.AFFLICTION_VALUE[min(-d, 3)] for d, p in odds.items() if d < 0),
-                Fraction(0))
+    # the default ladder: dazed 2, stunned 6, incapacitated 10 (3 or more degrees)
+    ladder = {1: Fraction(2), 2: Fraction(6), 3: rf.TAKEDOWN_VALUE}
+    value = sum((p * ladder[min(-d, 3)] for d, p in odds.items() if d < 0), Fraction(0))
     assert c.score == value and not c.maneuvers  # no trades without an attack roll
     assert "no attack roll (perception)" in c.why
+    down = sum((p for d, p in odds.items() if d <= -3), Fraction(0))
+    assert f"{rf._pct(down)} to take down" in c.why
+
+
+def test_an_affliction_is_worth_only_the_conditions_it_adds() -> None:
+    blind = atk("flash", range="area", rank=10, effect="affliction", resisted_by="fortitude")
+    blind = replace(blind, conditions=("impaired", "disabled", "unaware"))
+    lance = atk("lance", range="ranged", bonus=10, rank=10)
+    me = villain(attacks=(blind, lance))
+    fresh = rf.explain_options(sit(me, (fighter("ace", fortitude=4),)))
+    flash = next(c for c in fresh if c.attack == "flash")
+    assert flash.score is not None and flash.score > 0 and "take down" not in flash.why
+    blinded = fighter("ace", fortitude=4, conditions={"disabled", "unaware"})
+    options = rf.explain_options(sit(me, (blinded,)))
+    assert options[0].attack == "lance"
+    assert next(c for c in options if c.attack == "flash").score == 0
+    # a minion takes the worst degree: down only if that degree takes anyone down
+    mook = fighter("mook", kind="minion", fortitude=0)
+    worst = next(c for c in rf.explain_options(sit(me, (mook,))) if c.attack == "flash")
+    assert "take down" not in worst.why
+    grip = replace(blind, conditions=("hindered", "immobile", "incapacitated"))
+    held = next(c for c in rf.explain_options(sit(replace(me, attacks=(grip,)), (mook,))))
+    assert "take down" in held.why
+
+
+def test_every_condition_has_a_value() -> None:
+    assert set(rf.CONDITION_VALUE) == set(Condition)
 
 
 def test_vulnerable_and_prone_targets_are_easier_to_hit() -> None:
@@ -394,7 +422,9 @@ def attack_options(draw: st.DrawFn, i: int) -> AttackOption:
     effect = draw(st.sampled_from(["damage", "affliction", "weaken"]))
     resisted = draw(st.sampled_from(["toughness", "fortitude", "will", "dodge"]))
     bonus = draw(st.integers(-2, 16))
-    return atk(f"a{i}", rng, bonus, draw(st.integers(0, 16)), effect, resisted)
+    ladder = tuple(draw(st.lists(st.sampled_from([*CONDS, "petrified"]), max_size=3)))
+    return replace(atk(f"a{i}", rng, bonus, draw(st.integers(0, 16)), effect, resisted),
+                   conditions=ladder)
 
 
 @st.composite

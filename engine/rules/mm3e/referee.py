@@ -28,9 +28,11 @@ The policy, in the order it is applied:
      target's failed resistance does (DC 15 + rank for Damage, resisted with the target's
      Toughness minus its damage penalty; DC 10 + rank for other effects). Values, named below:
      a -1 penalty 1, dazed 2, staggered 4, a hero or villain taken down ``TAKEDOWN_VALUE`` (10),
-     a minion down (any failed check) ``MINION_DOWN_VALUE`` (5). Perception and area effects
-     always reach the target; an area effect's target rolls Dodge (its rank, not halved by
-     vulnerable: a resistance check) against 10 + rank to halve it.
+     a minion down (any failed check) ``MINION_DOWN_VALUE`` (5); an affliction's degree is
+     worth the condition it imposes (``CONDITION_VALUE``), nothing if the target already has it
+     (so a blinding affliction on a blinded foe is worthless and the referee turns to damage).
+     Perception and area effects always reach the target; an area effect's target rolls Dodge
+     (its rank, not halved by vulnerable: a resistance check) against 10 + rank to halve it.
    - Ties go to the option more likely to take its target down, then to the target already
      hurt (the larger damage penalty), then to the lowest target id, then to the smaller trade,
      then to the lowest attack id. So the target is, in effect, the foe most likely to go down.
@@ -73,6 +75,7 @@ from engine.rules.mm3e.conditions import (
     Condition,
     attack_modifier_against,
     check_penalty,
+    effective,
     expand,
 )
 from engine.rules.mm3e.conditions import active_defense as conditioned_defense
@@ -115,8 +118,30 @@ DAMAGE_VALUE: dict[Applied, Fraction] = {
 }
 """The value of each row of the damage table a failed Toughness check lands on."""
 
-AFFLICTION_VALUE: tuple[Fraction, ...] = (Fraction(0), Fraction(1), Fraction(3), TAKEDOWN_VALUE)
-"""An affliction's value by degrees of failure (0-3); its third degree takes the target down."""
+CONDITION_VALUE: dict[Condition, Fraction] = {
+    Condition.INCAPACITATED: TAKEDOWN_VALUE, Condition.DYING: TAKEDOWN_VALUE,
+    Condition.DEAD: TAKEDOWN_VALUE,
+    Condition.STUNNED: Fraction(6), Condition.COMPELLED: Fraction(5),
+    Condition.SURPRISED: Fraction(4), Condition.BOUND: Fraction(4),
+    Condition.DEFENSELESS: Fraction(4), Condition.STAGGERED: Fraction(4),
+    Condition.DISABLED: Fraction(3), Condition.IMMOBILE: Fraction(3),
+    Condition.RESTRAINED: Fraction(3), Condition.EXHAUSTED: Fraction(3),
+    Condition.DAZED: Fraction(2), Condition.VULNERABLE: Fraction(2),
+    Condition.UNAWARE: Fraction(2),
+    Condition.IMPAIRED: Fraction(1), Condition.HINDERED: Fraction(1),
+    Condition.FATIGUED: Fraction(1), Condition.PRONE: Fraction(1),
+}
+"""The value of imposing a condition (an affliction's degree); one the target already has, or
+that a condition it has makes moot, is worth nothing."""
+
+TAKEDOWN_CONDITIONS = frozenset({Condition.INCAPACITATED, Condition.DYING, Condition.DEAD})
+"""An affliction degree imposing one of these takes the target down."""
+
+AFFLICTION_LADDER = (Condition.DAZED, Condition.STUNNED, Condition.INCAPACITATED)
+"""An affliction's conditions by degree of failure when its ``AttackOption`` names none."""
+
+UNKNOWN_CONDITION_VALUE = Fraction(1)
+"""The value of a condition the referee does not know."""
 
 OTHER_EFFECT_VALUE = Fraction(1)
 """Weaken, dazzle, nullify and the like: the value of each degree of failure."""
@@ -179,7 +204,8 @@ ACTIONS = ("attack", "charge", "aim", "defend", "recover", "stand", "escape", "d
 
 @dataclass(frozen=True, slots=True)
 class AttackOption:
-    """One attack of a stat block, as the referee sees it."""
+    """One attack of a stat block, as the referee sees it; ``conditions``: an affliction's
+    conditions by degree (none: ``AFFLICTION_LADDER``)."""
 
     id: str
     name: str
@@ -188,6 +214,7 @@ class AttackOption:
     rank: int
     effect: str
     resisted_by: str
+    conditions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,9 +344,11 @@ _NOTHING = _Worth(Fraction(0), Fraction(0), Fraction(0))
 
 @lru_cache(maxsize=8192)
 def _resist(effect: str, modifier: int, dc: int, penalty: int,
-            damage_conditions: frozenset[Condition], minion: bool, auto_fail: bool) -> _Worth:
+            damage_conditions: frozenset[Condition], minion: bool, auto_fail: bool,
+            ladder: tuple[tuple[Fraction, bool], ...]) -> _Worth:
     """The worth of the target resisting ``effect`` with ``modifier`` against ``dc``;
-    ``auto_fail``: a critical's Increased Effect on a minion (the worst degree, no roll)."""
+    ``auto_fail``: a critical's Increased Effect on a minion (the worst degree, no roll);
+    ``ladder``: an affliction's (value, takes down) by degree of failure."""
     odds = {-4: Fraction(1)} if auto_fail else degree_odds(modifier, dc)
     state = DamageState(penalty, damage_conditions)
     total = _NOTHING
@@ -331,10 +360,10 @@ def _resist(effect: str, modifier: int, dc: int, penalty: int,
             applied = apply_resistance(state, signed, minion=minion).applied
             down = applied in (Applied.INCAPACITATED, Applied.DYING, Applied.DEAD)
             value = MINION_DOWN_VALUE if minion else DAMAGE_VALUE[applied]
-        elif effect == "affliction":
-            down = minion or failed >= len(AFFLICTION_VALUE) - 1
-            value = MINION_DOWN_VALUE if minion else AFFLICTION_VALUE[
-                min(failed, len(AFFLICTION_VALUE) - 1)]
+        elif effect == "affliction" and ladder:
+            value, down = ladder[len(ladder) - 1 if minion else min(failed, len(ladder)) - 1]
+            if minion and down:
+                value = MINION_DOWN_VALUE
         else:
             down = False
             value = OTHER_EFFECT_VALUE * (4 if minion else failed)
@@ -356,7 +385,25 @@ def _worth(attack: AttackOption, target: Fighter, rank: int, *, crit: bool = Fal
     modifier = resist + penalty + check_penalty(conds)
     state_conds = frozenset(c for c in conds if c in DAMAGE_CONDITIONS)
     minion = _minion(target)
-    return _resist(attack.effect, modifier, dc, penalty, state_conds, minion, crit and minion)
+    ladder = _ladder(attack, conds) if attack.effect == "affliction" else ()
+    return _resist(attack.effect, modifier, dc, penalty, state_conds, minion, crit and minion,
+                   ladder)
+
+
+def _ladder(attack: AttackOption, has: frozenset[Condition]) -> tuple[tuple[Fraction, bool], ...]:
+    """An affliction's (value, takes down) by degree against a target with conditions ``has``:
+    nothing for a condition it already has or that one it has makes moot."""
+    known = {c.value for c in Condition}
+    out: list[tuple[Fraction, bool]] = []
+    for name in attack.conditions or tuple(c.value for c in AFFLICTION_LADDER):
+        if name not in known:
+            out.append((UNKNOWN_CONDITION_VALUE, False))
+            continue
+        c = Condition(name)
+        moot = c in has or c not in effective(has | {c})
+        out.append((Fraction(0) if moot else CONDITION_VALUE[c],
+                    c in TAKEDOWN_CONDITIONS and not moot))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------ scored attacks
