@@ -1,0 +1,343 @@
+"""M&M 3e fights through ``Game``: the numbers of RULES.md D the fight engine applies, with
+entered dice (physical mode, the referee's dice physical too) so each roll is the one the test
+names; and seeded property runs (hypothesis) for what must hold in any fight."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.content.loader import Pack, load_pack
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.rules import encounter as en
+from engine.rules.base import Ruleset
+from engine.rules.conflict import CombatantChanged, FightUpdated, require_fight
+from engine.rules.mm3e.conditions import Condition
+from engine.rules.mm3e.fight import MM3EConflict
+from engine.rules.mm3e.rules import MM3ERules
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = {"keystone": "Keystone", "lamplight": "Lamplight", "slipstream": "Slipstream"}
+KNOWN_CONDITIONS = frozenset(c.value for c in Condition)
+
+
+# ------------------------------------------------------------------ rig
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _mm3e_conflict() -> Iterator[None]:
+    """The mm3e ruleset's fights (given here while the ruleset does not return them itself)."""
+    with pytest.MonkeyPatch.context() as mp:
+        if MM3ERules.conflict is Ruleset.conflict:
+            mp.setattr(MM3ERules, "conflict", lambda self: MM3EConflict(self.pack))
+        yield
+
+
+@pytest.fixture(scope="module")
+def pack() -> Pack:
+    """The bundled M&M pack."""
+    return load_pack(ROOT / "content" / "mutants-and-masterminds")
+
+
+def new_game(pack: Pack, heroes: Sequence[str] = ("keystone",), *, seed: int = 1,
+             dice_mode: str = "physical") -> Game:
+    """A campaign with the ready-made ``heroes`` (the first leads)."""
+    party = [{"name": NAMES[a], "archetype": a} for a in heroes[1:]]
+    return Game.new(pack, name="fight test", hero_name=NAMES[heroes[0]], archetype=heroes[0],
+                    seed=seed, dice_mode=dice_mode, party=party)
+
+
+def fight(pack: Pack, heroes: Sequence[str], foes: Sequence[str], init: Sequence[int],
+          surprised: Sequence[str] = ()) -> Game:
+    """A fight with initiative from ``init`` (entry order: heroes, then foes, one die per
+    minion group) where every later die is entered by hand."""
+    g = new_game(pack, heroes)
+    g.start_fight(list(foes), surprised=list(surprised), dice=list(init))
+    g.set_fight_dice("physical")
+    return g
+
+
+def enter(g: Game, faces: Iterable[int]) -> list[dict[str, Any]]:
+    """Enter each face as the die awaited; the events of the step that finished."""
+    out: list[dict[str, Any]] = []
+    for f in faces:
+        assert g.fight_need is not None, f"no die is awaited for {f}"
+        out = g.fight_die(f)
+    assert g.fight_need is None, f"still waiting: {g.fight_need}"
+    return out
+
+
+def act(g: Game, action: str, faces: Sequence[int] = (), **kw: Any) -> list[dict[str, Any]]:
+    """The acting character takes ``action`` with the dice ``faces``; the step's events."""
+    out = g.fight_act(action, **kw)
+    return enter(g, faces) if faces else out
+
+
+def ref(g: Game, faces: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """The referee chooses, then resolves with ``faces``; the resolving step's events."""
+    g.referee_step()
+    assert g.fight is not None and g.fight.pending is not None
+    g.referee_step()
+    return enter(g, faces)
+
+
+def rolls(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The FightRolled events."""
+    return [e for e in events if e["type"] == "FightRolled"]
+
+
+def put(g: Game, actor: str, conditions: Sequence[str] = (), damage: int = 0) -> None:
+    """Set a character's lasting conditions and damage penalty (a test set-up action)."""
+    with g._action("test set-up"):
+        g._emit(CombatantChanged(actor=actor, conditions=list(conditions), damage=damage))
+
+
+def effect(g: Game, target: str, what: str, data: dict[str, int | str],
+           duration: en.DurationKind = "end_of_next_turn") -> None:
+    """Add an encounter effect on ``target`` (a test set-up action)."""
+    fight_ = require_fight(g.state)
+    enc, _ = en.add_effect(fight_.encounter, source=target, target=target, what=what,
+                           duration=duration, data=data)
+    with g._action("test set-up"):
+        g._emit(FightUpdated(fight=fight_.model_copy(update={"encounter": enc}).model_dump(
+            mode="json")))
+
+
+def row(g: Game, actor: str) -> dict[str, Any]:
+    """The tracker row of ``actor``."""
+    return next(r for r in g.tracker() if r["actor"] == actor)
+
+
+def conds(g: Game, actor: str) -> list[str]:
+    """The conditions the tracker shows for ``actor``."""
+    return list(row(g, actor)["conditions"])
+
+
+def pass_turn(g: Game) -> None:
+    """End the acting character's turn (taking it over first if the referee plays it)."""
+    acting = g.fight.encounter.acting if g.fight else None
+    assert acting is not None
+    if g.referee_turn:
+        g.take_over(acting)
+    g.end_turn()
+
+
+def keystone_vs_tallyman(pack: Pack, heroes: Sequence[str] = ("keystone",)) -> Game:
+    """The first hero acts first against the Tallyman."""
+    return fight(pack, heroes, ["the_tallyman"], [19] + [2] * (len(heroes) - 1) + [1])
+
+
+# ------------------------------------------------------------------ attack checks
+
+
+@pytest.mark.parametrize(("face", "result"), [(9, "miss"), (10, "hit"), (1, "miss")])
+def test_close_attack_against_ten_plus_parry(pack: Pack, face: int, result: str) -> None:
+    g = keystone_vs_tallyman(pack)
+    faces = [face] + ([19] if result == "hit" else [])
+    ev = act(g, "attack", faces, target="the_tallyman", attack="granite_fist")
+    r = rolls(ev)
+    # Granite Fist +8 against 10 + Parry 8
+    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (face + 8, 18, result)
+    assert "Parry 8" in r[0]["against_name"]
+    if result == "hit":  # resisted: Toughness 8 against 15 + rank 12
+        assert (r[1]["against"], r[1]["total"], r[1]["degree"]) == (27, 27, 1)
+    else:
+        assert len(r) == 1
+
+
+@pytest.mark.parametrize(("face", "result"), [(9, "miss"), (10, "hit")])
+def test_ranged_attack_against_ten_plus_dodge(pack: Pack, face: int, result: str) -> None:
+    g = fight(pack, ["lamplight"], ["the_tallyman"], [19, 1])
+    faces = [face] + ([20] if result == "hit" else [])
+    r = rolls(act(g, "attack", faces, target="the_tallyman", attack="light_lance"))
+    # Light Lance +10 against 10 + Dodge 10
+    assert (r[0]["against"], r[0]["result"]) == (20, result)
+    assert "Dodge 10" in r[0]["against_name"]
+
+
+def test_natural_20_is_a_critical_with_plus_5_on_the_resistance_dc(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    r = rolls(act(g, "attack", [20, 19], target="the_tallyman", attack="granite_fist"))
+    assert r[0]["result"] == "critical"
+    assert r[1]["against"] == 27 + 5
+    assert "critical" in r[1]["what"]
+
+
+def test_natural_1_misses_even_when_the_total_would_hit(pack: Pack) -> None:
+    g = fight(pack, ["slipstream"], ["dockside_crew"], [19, 1])
+    # Hundred Jabs +12 against 10 + Parry 3: a 1 totals 13, enough, and still misses
+    r = rolls(act(g, "attack", [1], target="dockside_crew_1", attack="hundred_jabs"))
+    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (13, 13, "miss")
+    assert len(r) == 1
+    assert row(g, "dockside_crew_1")["out"] == ""
+
+
+def test_natural_20_that_misses_the_defense_hits_but_is_no_critical(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    g.take_over("the_tallyman")
+    act(g, "defend")
+    g.end_turn()
+    put(g, "keystone", ["disabled"])  # -5: 20 + 8 - 5 = 23
+    r = rolls(act(g, "attack", [20, 20, 19], target="the_tallyman", attack="granite_fist"))
+    # the defend roll: d20 20 + Parry 8 = 28
+    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (23, 28, "hit")
+    assert r[1]["against"] == 27  # no +5
+
+
+@pytest.mark.parametrize(("face", "defend_face", "dc", "result"),
+                         [(12, 3, 21, "miss"), (13, 3, 21, "hit"), (10, 11, 19, "miss"),
+                          (11, 11, 19, "hit")])
+def test_defend_is_an_opposed_roll_and_10_or_less_counts_plus_10(
+        pack: Pack, face: int, defend_face: int, dc: int, result: str) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    g.take_over("the_tallyman")
+    act(g, "defend")
+    g.end_turn()
+    faces = [face, defend_face] + ([19] if result == "hit" else [])
+    r = rolls(act(g, "attack", faces, target="the_tallyman", attack="granite_fist"))
+    assert (r[0]["against"], r[0]["result"]) == (dc, result)
+
+
+def test_a_minion_attacking_a_non_minion_cannot_crit(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["dockside_crew"], [1, 19])
+    g.take_over("dockside_crew_1")
+    # Brass Knuckles +2 against 10 + Parry 8: a natural 20 hits, but no critical
+    r = rolls(act(g, "attack", [20, 10], target="keystone", attack="brass_knuckles"))
+    assert r[0]["result"] == "hit"
+    assert r[1]["against"] == 15 + 2
+    opts = [o for o in g.fight_options("keystone") if o["action"] == "attack"]
+    assert opts  # Keystone on a minion may crit: the odds say so
+    fist = next(o for o in opts if o["attack"] == "granite_fist")
+    assert all(t["critical"] > 0 for t in fist["targets"])
+
+
+def test_routine_attack_on_a_minion_rolls_no_die(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["dockside_crew"], [19, 1])
+    ev = act(g, "attack", [10], target="dockside_crew_1", attack="granite_fist",
+             options={"routine": True})
+    r = rolls(ev)
+    assert (r[0]["natural"], r[0]["total"], r[0]["against"], r[0]["result"]) == (
+        None, 18, 13, "hit")
+    assert r[1]["what"].startswith("resists")  # the one die entered: the minion's Toughness
+
+
+def test_routine_attack_refused_on_a_non_minion_who_can_defend(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    before = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction, match="routine attack needs a defenseless target"):
+        g.fight_act("attack", target="the_tallyman", attack="granite_fist",
+                    options={"routine": True})
+    assert g.state.model_dump(mode="json") == before
+
+
+def test_perception_attack_has_no_attack_roll(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    g.take_over("the_tallyman")
+    r = rolls(act(g, "attack", [12], target="keystone", attack="call_in_the_debt"))
+    # only Keystone's Will 8 against 10 + rank 10
+    assert len(r) == 1
+    assert (r[0]["actor"], r[0]["against"], r[0]["total"]) == ("keystone", 20, 20)
+
+
+@pytest.mark.parametrize(("dodge_face", "resist_dc"), [(10, 20), (9, 25)])
+def test_area_attack_dodge_against_10_plus_rank_halves_the_rank(
+        pack: Pack, dodge_face: int, resist_dc: int) -> None:
+    g = keystone_vs_tallyman(pack)
+    r = rolls(act(g, "attack", [dodge_face, 19], target="the_tallyman",
+                  attack="faultline_stomp"))
+    # Tallyman's Dodge 10 against 10 + rank 10; a success: rank 5, DC 15 + 5
+    assert (r[0]["what"], r[0]["against"]) == ("dodges Faultline Stomp", 20)
+    assert r[1]["against"] == resist_dc
+
+
+# ------------------------------------------------------------------ defenses
+
+
+@pytest.mark.parametrize(("cond", "dc"), [("vulnerable", 12), ("defenseless", 10)])
+def test_vulnerable_halves_rounding_up_and_defenseless_is_zero(
+        pack: Pack, cond: str, dc: int) -> None:
+    g = fight(pack, ["keystone"], ["dockside_crew"], [19, 1])
+    put(g, "dockside_crew_1", [cond])
+    r = rolls(act(g, "attack", [dc - 8, 1], target="dockside_crew_1",
+                  attack="granite_fist"))
+    # Parry 3: vulnerable 2 (3 / 2 rounded up), defenseless 0
+    assert (r[0]["against"], r[0]["result"]) == (dc, "hit")
+
+
+@pytest.mark.parametrize(("attack", "heroes", "part", "dc"),
+                         [("granite_fist", ("keystone",), 5, 18),
+                          ("light_lance", ("lamplight",), -5, 20)])
+def test_prone_target_plus_5_close_minus_5_ranged(
+        pack: Pack, attack: str, heroes: tuple[str, ...], part: int, dc: int) -> None:
+    g = fight(pack, heroes, ["the_tallyman"], [19, 1])
+    put(g, "the_tallyman", ["prone"])
+    r = rolls(act(g, "attack", [2], target="the_tallyman", attack=attack))
+    assert ["target prone", part] in r[0]["parts"]
+    assert r[0]["against"] == dc
+    assert r[0]["total"] == 2 + sum(v for _, v in r[0]["parts"])
+
+
+# ------------------------------------------------------------------ the damage ladder
+
+
+@pytest.mark.parametrize(("resist", "lasting", "timed", "damage"), [
+    (19, [], [], 0),                       # 27 vs 27: success
+    (18, [], [], 1),                       # 1 degree: -1
+    (13, [], ["dazed"], 1),                # 2 degrees: dazed, -1
+    (8, ["staggered"], [], 1),             # 3 degrees: staggered, -1
+    (3, ["incapacitated"], [], 0),         # 4 degrees: incapacitated
+])
+def test_damage_ladder(pack: Pack, resist: int, lasting: list[str], timed: list[str],
+                       damage: int) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman", "madame_undertow"], [19, 1, 1])
+    act(g, "attack", [10, resist], target="the_tallyman", attack="granite_fist")
+    actor = g.state.actors["the_tallyman"]
+    assert [c for c in actor.conditions if c in KNOWN_CONDITIONS] == lasting
+    assert actor.tracks.get("damage", 0) == damage
+    shown = conds(g, "the_tallyman")
+    for c in lasting + timed:
+        assert c in shown
+
+
+def test_damage_penalty_is_cumulative_on_later_toughness_checks(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman", "madame_undertow"], [19, 1, 1])
+    put(g, "the_tallyman", [], damage=2)
+    r = rolls(act(g, "attack", [10, 19], target="the_tallyman", attack="granite_fist"))
+    assert ["damage penalty", -2] in r[1]["parts"]
+    assert (r[1]["total"], r[1]["degree"]) == (25, -1)
+    assert g.state.actors["the_tallyman"].tracks["damage"] == 3
+
+
+def test_dazed_by_damage_lasts_until_the_end_of_the_targets_next_turn(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [19, 1])
+    act(g, "attack", [10, 13], target="the_tallyman", attack="granite_fist")
+    g.end_turn()
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+    assert "dazed" in conds(g, "the_tallyman")
+    assert g.fight.encounter.budget.get("move", 0) == 0  # dazed: a standard only
+    pass_turn(g)
+    assert "dazed" not in conds(g, "the_tallyman")
+
+
+def test_staggered_again_escalates_to_incapacitated(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman", "madame_undertow"], [19, 1, 1])
+    put(g, "the_tallyman", ["staggered"], damage=1)
+    act(g, "attack", [10, 9], target="the_tallyman", attack="granite_fist")  # 16: 3 degrees
+    assert "incapacitated" in g.state.actors["the_tallyman"].conditions
+    assert row(g, "the_tallyman")["out"] == "down"
+
+
+@pytest.mark.parametrize("resist", [18, 3])
+def test_a_minion_takes_the_worst_degree(pack: Pack, resist: int) -> None:
+    g = fight(pack, ["keystone"], ["dockside_crew"], [19, 1])
+    # Toughness 3 against 15 + 12: any failure takes the minion out
+    act(g, "attack", [10, resist], target="dockside_crew_1", attack="granite_fist")
+    assert "incapacitated" in g.state.actors["dockside_crew_1"].conditions
+    assert g.state.actors["dockside_crew_1"].tracks.get("damage", 0) == 0
+    assert row(g, "dockside_crew_1")["out"] == "down"
