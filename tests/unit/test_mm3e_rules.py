@@ -193,6 +193,18 @@ def test_no_routine_check_for_resistance_or_hazards(pack: Pack) -> None:
         game.undo()
 
 
+def test_power_check_uses_the_declared_power_or_the_set_rank(pack: Pack) -> None:
+    game = new_game(pack)
+    game.trigger("power_check")
+    offered = {d["id"]: d["label"] for d in game.pending.context["declarations"]}
+    assert offered["power:granite_fist"] == "Granite Fist (rank 12)"
+    assert "routine" in offered
+    game.set_roll_options(params={"rank": 7})
+    assert game.pending.context["preview"]["modifiers"][0] == ["power rank 7 (set)", 7, None]
+    game.declare("power:faultline_stomp")
+    assert game.pending.context["preview"]["modifier"] == 10
+
+
 # ------------------------------------------------------------------ modifiers
 
 
