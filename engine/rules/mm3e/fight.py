@@ -1336,7 +1336,7 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
         will=block.defenses.will,
         attacks=tuple(rf.AttackOption(id=aid, name=a.name, range=a.range.value,
                                       bonus=a.bonus or 0, rank=a.rank, effect=a.effect.value,
-                                      resisted_by=a.resisted_by)
+                                      resisted_by=a.resisted_by, conditions=tuple(a.conditions))
                       for aid, a in ctx.attacks(actor).items()),
         skills=dict(block.skills), advantages=frozenset(a.name for a in block.advantages),
         recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds)
