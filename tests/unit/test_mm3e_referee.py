@@ -258,13 +258,22 @@ def test_minions_gang_up_when_each_is_unlikely_to_hit() -> None:
                    group_ready=("m1", "m2", "m3")))
     assert c.action == "team_attack" and c.target == "ace" and c.attack == "punch"
     assert c.team == ("m2", "m3")
-    assert "15% to hit" in c.why and "39% that one hits" in c.why and "Ace" in c.why
+    assert "with M2 and M3 (Punch)" in c.why and "15% to hit" in c.why
+    assert "39% that one hits" in c.why and "Ace" in c.why
     # the lead alone
     alone = rf.explain_options(sit(group[0], (foe,), allies=tuple(group[1:]),
                                    group_ready=("m1",)))
     assert alone[0].action == "attack"
     team_score, solo_score = c.score, alone[0].score
     assert team_score is not None and solo_score is not None and team_score > solo_score
+
+
+def test_a_team_has_at_most_team_max_members() -> None:
+    group = [minion(f"m{i}", attacks=(atk(bonus=4, rank=6),)) for i in range(1, 8)]
+    c = choose(sit(group[0], (fighter("ace", parry=12),), allies=tuple(group[1:]),
+                   group_ready=tuple(m.id for m in group)))
+    assert c.action == "team_attack" and len(c.team) == rf.TEAM_MAX - 1
+    assert c.team == ("m2", "m3", "m4", "m5") and "with M2, M3, M4 and M5 (Punch)" in c.why
 
 
 def test_team_attack_rank_distribution_matches_the_rules() -> None:

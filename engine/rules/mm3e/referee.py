@@ -314,6 +314,11 @@ def _defence(f: Fighter, name: str) -> int | None:
     return int(getattr(f, name)) if name in DEFENCES else None
 
 
+def _and(names: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _hurt(f: Fighter) -> str:
     return f" ({f.name} at -{f.damage})" if f.damage > 0 else ""
 
@@ -610,7 +615,7 @@ def _team_option(s: Situation, best: _Scored) -> Choice | None:
             worth = worth.plus(_worth(attack, target, rank).times(p))
     hit_any = 1 - ranks_landed.get(None, Fraction(0))
     others = tuple(f.id for f, _ in members[1:])
-    names = " and ".join(f.name for f, _ in members[1:])
+    names = _and([f.name for f, _ in members[1:]])
     why = (f"{me.name} leads a team attack on {target.name} with {names} ({attack.name}):"
            f" alone each has at most {_pct(max(alone))} to hit, together {_pct(hit_any)} that"
            f" one hits and {_pct(worth.fails)} to hurt" + _hurt(target))
