@@ -292,10 +292,14 @@ class MM3ERules(Ruleset):
                 offered.append(Declaration(f"power:{slug(a.name)}", f"{a.name} (rank {a.rank})",
                                            f"{a.effect.value}, {a.range.value}"))
         elif stat == "hazard":
+            n = self._param(state, move, "check") or 1
+            rank = self._param(state, move, "rank") or 0
             for hid, name in HAZARD_NAMES.items():
                 hz = hazards.HAZARDS[hid]
+                r = hazards.falling_rank(rank) if hid == "falling" else rank
                 offered.append(Declaration(f"hazard:{hid}", name,
-                                           f"{hz.resist.capitalize()}; on failure:"
+                                           f"{hz.resist.capitalize()} DC"
+                                           f" {hazards.dc_of_check(hz, n, r)}; on failure:"
                                            f" {hz.on_failure}"))
         ability = stat == "choice" and bool(move.roll.choices) \
             and move.roll.choices[0] in ABILITY_SHORT
@@ -567,8 +571,8 @@ class MM3ERules(Ruleset):
             return Step([ev.Narrated(text=f"Rest cannot help {hero.name}, who is {why}.",
                                      by="engine")])
         if minutes == 0:
-            return Step([ev.Narrated(text=f"{hero.name} is unhurt: there is nothing to"
-                                          " recover.", by="engine")])
+            return Step([ev.Narrated(text=f"{hero.name} has no damage to recover from.",
+                                     by="engine")])
         options = [opt(str(m), f"{m} minute{'s' if m > 1 else ''}",
                        "fully recovered" if m == minutes else "")
                    for m in range(1, minutes + 1)]
