@@ -19,7 +19,7 @@ the damage penalty's size in ``actor.tracks["damage"]``; timed conditions and bo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -356,6 +356,9 @@ def resist_parts(ctx: Ctx, target: str, atk: Attack, rank: int) -> tuple[list[tu
     which = atk.resisted_by
     block = ctx.block(target)
     parts: list[tuple[str, int]] = [(which.title(), getattr(block.defenses, which))]
+    pen = check_penalty(ctx.conditions(target))
+    if pen:
+        parts.append(("impaired" if pen == -2 else "disabled", pen))
     if atk.effect == "damage" and which == "toughness":
         dmg = ctx.damage(target)
         if dmg:
@@ -514,7 +517,11 @@ def _strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] |
             r = rank
             if atk.range == "area":
                 dodge = ctx.block(t).defenses.dodge
-                res = ctx.check(t, f"dodges {atk.name}", [("Dodge", dodge)],
+                dparts = [("Dodge", dodge)]
+                pen = check_penalty(ctx.conditions(t))
+                if pen:
+                    dparts.append(("impaired" if pen == -2 else "disabled", pen))
+                res = ctx.check(t, f"dodges {atk.name}", dparts,
                                 at.area_dodge_dc(rank), f"10 + rank {rank}")
                 r = at.area_rank(rank, res.success)
             land(ctx, actor, t, atk, r)
@@ -699,8 +706,9 @@ def _defend(ctx: Ctx, p: Pending) -> None:
 def _recover(ctx: Ctx, p: Pending) -> None:
     if p.actor in ctx.fight.recovered:
         raise IllegalAction(f"{ctx.name(p.actor)} has already recovered once this fight")
-    ctx.spend(p.actor, "standard")
-    ctx.spend(p.actor, "move")
+    ctx.spend(p.actor, "standard")  # the whole turn: the move too, when one is left
+    if ctx.enc.budget.get("move", 0) > 0:
+        ctx.spend(p.actor, "move")
     state = _damage_state(ctx, p.actor)
     worst = state.worst
     if worst is C.DAZED:
@@ -952,6 +960,8 @@ def _leave(ctx: Ctx, p: Pending, how: str, words: str) -> None:
 
 @action("end_turn", "none")
 def _end_turn_action(ctx: Ctx, p: Pending) -> None:
+    if p.by == "referee":  # the referee says why its character stops
+        ctx.say(p.actor, "end_turn", p.why or f"{ctx.name(p.actor)} ends the turn.", by="referee")
     _next(ctx)
 
 
@@ -1182,7 +1192,7 @@ class MM3EConflict:
                            or en.can(enc, en.MM3E_BUDGET, actor, rule.cost))
             if rule.id == "recover":
                 ok = ok and actor not in ctx.fight.recovered and en.can(
-                    enc, en.MM3E_BUDGET, actor, "standard") and enc.budget.get("move", 0) > 0
+                    enc, en.MM3E_BUDGET, actor, "standard")
             if rule.id == "stand" and C.PRONE.value not in state.actors[actor].conditions:
                 continue
             if rule.id == "escape" and actor not in ctx.fight.holds:
@@ -1342,6 +1352,13 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
         recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds)
 
 
+def _as_seen_by(ctx: Ctx, actor: str, foe: rf.Fighter) -> rf.Fighter:
+    """A foe as ``actor`` sees it: vulnerable to it after its feint."""
+    if any(e.what == "feinted" and e.source == actor for e in ctx.effects_on(foe.id)):
+        return replace(foe, conditions=foe.conditions | {C.VULNERABLE.value})
+    return foe
+
+
 def situation(ctx: Ctx, actor: str) -> rf.Situation:
     """The fight as the referee sees it on ``actor``'s turn."""
     enc = ctx.enc
@@ -1349,7 +1366,8 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
     order = [p.actor for p in en.ranked(enc.participants) if p.present]
     allies = tuple(fighter(ctx, a) for a in order if a != actor
                    and side_of(ctx.state, a) == side)
-    foes = tuple(fighter(ctx, a) for a in order if side_of(ctx.state, a) != side)
+    foes = tuple(_as_seen_by(ctx, actor, fighter(ctx, a)) for a in order
+                 if side_of(ctx.state, a) != side)
     group = ctx.state.actors[actor].data.get("group")
     ready: tuple[str, ...] = ()
     if group:
