@@ -1,15 +1,21 @@
 """Scripted play: a campaign driven by a list of player inputs (the README documents it).
 
-Each step is a move with its fiction, target, dice and choices, or a table action
-(``do: end_scene`` and friends). Every event goes to ``emit`` as a dict. A step that does not
-fit what the engine waits for stops the script with a message naming the step.
+Each step is a move with its fiction, target, dice and choices, a table action
+(``do: end_scene`` and friends), or a fight step (``fight``, ``act``, ``end_turn``, ``referee``,
+``take_over``, ``hand_back``, ``die``, ``end_fight``, ``join_fight``). Every event goes to
+``emit`` as a dict. A step that does not fit what the engine waits for stops the script with a
+message naming the step.
+
+In a fight the referee plays its characters' turns by itself before each ``act`` and
+``end_turn`` step (``referee: auto``, the default) unless the script says ``referee: manual``
+(in ``campaign`` or as a step); then ``referee: step`` and ``referee: run`` drive it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -21,6 +27,12 @@ ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate
            "advance_threat", "add_thread", "resolve_thread", "dice_mode", "switch_hero",
            "add_hero", "edit", "edit_thread", "reopen_thread", "remove_thread", "add_fact",
            "edit_fact", "remove_fact", "whereabouts", "stance"}
+FIGHT_KEYS = ("fight", "act", "end_turn", "referee", "take_over", "hand_back", "join_fight",
+              "end_fight", "die")
+"""The keys of a fight step (one of them a step, ``die`` also beside ``act`` or ``referee``)."""
+FIGHT_EXTRA = {"fiction", "comment"}
+"""What a fight step may carry besides its fight key: fiction told before it, a comment."""
+REFEREE_MODES = ("step", "run", "auto", "manual")
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
 
@@ -60,7 +72,8 @@ class NPCSpec(_Strict):
 
 
 class CampaignSpec(_Strict):
-    """``campaign``: what ``sidekick new`` would ask."""
+    """``campaign``: what ``sidekick new`` would ask (and ``referee``: whether the referee
+    plays its fight turns by itself, ``auto``, or only when a step says so, ``manual``)."""
 
     name: Text = "Scripted campaign"
     system: Text = "masks"
@@ -69,6 +82,33 @@ class CampaignSpec(_Strict):
     hero: HeroSpec = Field(default_factory=HeroSpec)
     party: list[HeroSpec] = Field(default_factory=list, description="More heroes, after hero.")
     npcs: list[NPCSpec] = Field(default_factory=list)
+    referee: Literal["auto", "manual"] = "auto"
+
+
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Option = bool | Annotated[int, Field(ge=-(10**6), le=10**6)] | Text
+
+
+class FightSpec(_Strict):
+    """``fight``: the foes (actor or stat block ids, or names), who is surprised (ids, names or
+    a side), the initiative dice entered in order, who rolls the referee's dice."""
+
+    foes: Annotated[list[Name], Field(min_length=1, max_length=100)]
+    surprised: list[Name] = Field(default_factory=list)
+    dice: list[Face] = Field(default_factory=list)
+    referee_dice: Literal["seeded", "physical"] | None = None
+
+
+class ActSpec(_Strict):
+    """``act``: the acting character's action; target, attack and ``against`` by id or name."""
+
+    action: Name
+    target: Name | None = None
+    attack: Name | None = None
+    maneuvers: dict[Name, Annotated[int, Field(ge=-100, le=100)]] = Field(
+        default_factory=dict)
+    options: dict[Name, Option] = Field(default_factory=dict)
+    actor: Name | None = None
 
 
 class Step(_Strict):
@@ -128,6 +168,16 @@ class Step(_Strict):
     where: Text | None = Field(None, description="An NPC's whereabouts ('' unknown).")
     stance: Text | None = Field(None, description="do: stance: hostile, wary, neutral, warm or"
                                 " devoted (toward `hero`, else the acting hero).")
+    # a fight (engine/fight.py)
+    fight: FightSpec | None = None
+    act: ActSpec | None = None
+    end_turn: bool | None = None
+    referee: Literal["step", "run", "auto", "manual"] | None = None
+    take_over: Name | None = None
+    hand_back: Name | None = None
+    join_fight: Name | None = None
+    end_fight: Text | None = None
+    die: Face | list[Face] | None = None
     comment: Any = None
 
 
@@ -152,6 +202,22 @@ _EXPECTED = {
     "auto": "true or false",
     "suggested": "true or false",
     "value": "true or false (a condition, Influence) or a whole number (a stat, track, clock)",
+    "fight": ("a mapping {foes: [the_tallyman, dockside_crew], surprised: [villains]}"),
+    "foes": "a list of foes (actor or stat block ids, or names), at least one",
+    "surprised": "a list of actor ids, names or a side (heroes, villains)",
+    "referee_dice": "seeded or physical",
+    "act": ("a mapping {action, target, attack, maneuvers, options}, like {action: attack,"
+            " target: The Tallyman, attack: Granite Fist}"),
+    "action": "an action id, like attack, charge, aim, defend or recover",
+    "maneuvers": "a mapping of maneuvers to whole numbers, e.g. {power_attack: 2}",
+    "options": "a mapping of option names to true/false, numbers or text, e.g. {finishing: true}",
+    "end_turn": "true",
+    "referee": "step, run, auto or manual",
+    "die": "the face of a die you rolled (a whole number) or a list of them",
+    "take_over": "the name or id of a character in the fight",
+    "hand_back": "the name or id of a character in the fight",
+    "join_fight": "an actor id, a name or a stat block id",
+    "end_fight": "the result in words, e.g. \"the Tallyman gets away\"",
 }
 _LISTS = {"adjust", "declare", "cleared", "present"}
 _WANT = {"int_type": "a whole number", "int_parsing": "a whole number",
@@ -219,6 +285,7 @@ def parse_steps(data: Any) -> list[Step]:
         if step.do is not None and step.do not in ACTIONS:
             raise ScriptError(f"step {i}: unknown action {step.do!r}; actions:"
                               f" {', '.join(sorted(ACTIONS))}")
+        _check_fight_step(i, raw, step)
         if step.do == "edit":
             missing = [k for k in ("what", "key", "value") if getattr(step, k) is None]
             if missing:
@@ -226,6 +293,30 @@ def parse_steps(data: Any) -> list[Step]:
                                   " who: hero, what: condition, key: afraid, value: true)")
         out.append(step)
     return out
+
+
+def _check_fight_step(i: int, raw: dict[Any, Any], step: Step) -> None:
+    """A fight step has one fight key (``die`` may go beside ``act`` or ``referee``, and
+    ``end_turn`` beside ``act``), plus fiction and a comment; ``ScriptError`` naming the step
+    otherwise."""
+    keys = [k for k in FIGHT_KEYS if k in raw]
+    if not keys:
+        return
+    main = [k for k in keys if k != "die" and not (k == "end_turn" and "act" in raw)] or [
+        "die"]
+    if len(main) > 1:
+        raise ScriptError(f"step {i}: one fight action a step: {' and '.join(main)} are two")
+    if "die" in keys and main[0] not in ("die", "act", "referee"):
+        raise ScriptError(f"step {i}: 'die' goes alone or beside 'act' or 'referee', not"
+                          f" beside {main[0]!r}")
+    other = sorted(str(k) for k in raw if k not in FIGHT_KEYS and k not in FIGHT_EXTRA)
+    if other:
+        raise ScriptError(f"step {i}: a fight step ({main[0]}) takes only 'fiction' and"
+                          f" 'comment' besides, not {', '.join(other)}")
+    if "end_turn" in raw and step.end_turn is not True:
+        raise ScriptError(f"step {i}: end_turn: expected true, got {_clip(raw['end_turn'])}")
+    if isinstance(step.die, list) and not step.die:
+        raise ScriptError(f"step {i}: die: expected {_EXPECTED['die']}, got []")
 
 
 def parse_campaign(data: Any) -> CampaignSpec:
@@ -251,12 +342,16 @@ def _as_list(v: Any) -> list[Any]:
     return v if isinstance(v, list) else [v]
 
 
-def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
-    """Play one step; return its events."""
+def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = False
+              ) -> list[dict[str, Any]]:
+    """Play one step; return its events. ``auto_referee``: in a fight, the referee plays its
+    turns before an ``act`` or ``end_turn`` step."""
     if not isinstance(step, Step):
         step = parse_steps([step])[0]
     s = step.model_dump(exclude_unset=True)
     out: list[dict[str, Any]] = []
+    if any(k in s for k in FIGHT_KEYS):
+        return _fight_step(game, step, auto_referee)
     if step.do is not None:
         action = step.do
         match action:
@@ -378,6 +473,128 @@ def play_step(game: Game, step: Step | dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+# ------------------------------------------------------------------ fight steps
+
+
+def _who(game: Game, name: str) -> str:
+    """The actor id for ``name`` (an id or a name, case-blind); in a fight, one of its
+    characters. ``IllegalAction`` listing who there is otherwise."""
+    st = game.state
+    found = st.actors.get(name) or st.actor_by_name(name)
+    fight = game.fight
+    if fight is not None:
+        ids = [p.actor for p in fight.encounter.participants]
+        if found is None or found.id not in ids:
+            names = ", ".join(st.actors[a].name for a in ids)
+            raise IllegalAction(f"no character {name!r} in the fight (in it: {names})")
+    if found is None:
+        raise IllegalAction(f"no character {name!r}")
+    return found.id
+
+
+def _word(text: str) -> str:
+    """An id written as words: ``Power Attack`` -> ``power_attack``."""
+    return "_".join(text.strip().lower().replace("-", " ").split())
+
+
+def _attack_id(game: Game, actor: str, attack: str) -> str:
+    """The id of ``actor``'s attack named ``attack`` (its id or its name, case-blind)."""
+    key = attack.strip().lower()
+    known: dict[str, str] = {}
+    for o in game.fight_options(actor):
+        if o.get("attack"):
+            known.setdefault(str(o["attack"]), str(o["attack_name"]))
+    for aid, name in known.items():
+        if key in (aid, name.lower()) or _word(attack) == aid:
+            return aid
+    who = game.state.actors[actor].name
+    listed = ", ".join(f"{n} ({a})" for a, n in known.items()) or "none"
+    raise IllegalAction(f"{who} has no attack {attack!r} (attacks: {listed})")
+
+
+def _referee_catch_up(game: Game) -> list[dict[str, Any]]:
+    """The referee's turns up to the player's, when it is the referee's turn."""
+    if game.fighting and game.referee_turn and not game.fight_need:
+        return game.referee_run()
+    return []
+
+
+def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, Any]]:
+    """Play a fight step: its fiction first (after the referee's turns, when it plays by
+    itself), then the fight action; ``die`` enters the physical dice awaited after it, and
+    ``end_turn`` beside ``act`` ends the actor's turn if it did not end by itself."""
+    out: list[dict[str, Any]] = []
+    actor: str | None = None
+    if auto_referee and (step.act is not None or step.end_turn):
+        out += _referee_catch_up(game)
+    fiction = (step.fiction or "").strip()
+    if fiction:
+        out += game.narrate(fiction)
+    if step.fight is not None:
+        f = step.fight
+        foes = [_foe(game, x) for x in f.foes]
+        surprised = [_foe(game, x) for x in f.surprised]  # a side's words are its id
+        out += game.start_fight(foes, surprised, list(f.dice))
+        if f.referee_dice is not None:
+            out += game.set_fight_dice(f.referee_dice)
+    elif step.act is not None:
+        fight = game.fight
+        actor = (_who(game, step.act.actor) if step.act.actor
+                 else fight.encounter.acting if fight else None)
+        out += _act(game, step.act)
+    elif step.end_turn:
+        out += game.end_turn()
+    elif step.referee is not None:
+        if step.referee == "step":
+            out += game.referee_step()
+        elif step.referee == "run":
+            if not (game.fighting and game.referee_turn):
+                raise IllegalAction("it is not the referee's turn (nothing to run)")
+            out += game.referee_run()
+        # auto / manual: the script's mode, switched by run_script
+    elif step.take_over is not None:
+        out += game.take_over(_who(game, step.take_over), True)
+    elif step.hand_back is not None:
+        out += game.take_over(_who(game, step.hand_back), False)
+    elif step.join_fight is not None:
+        out += game.join_fight(_foe(game, step.join_fight))
+    elif step.end_fight is not None:
+        out += game.end_fight(step.end_fight.strip() or "called off")
+    for face in _as_list(step.die):
+        out += game.fight_die(int(face))
+    fight = game.fight
+    if (step.act is not None and step.end_turn and fight is not None and not game.fight_need
+            and fight.encounter.acting == actor):  # the turn did not end by itself
+        out += game.end_turn()
+    return out
+
+
+def _foe(game: Game, name: str) -> str:
+    """A foe as ``start_fight`` takes it: an actor's id when the name is a character in the
+    story, else the words as a stat block id (``The Tallyman`` -> ``the_tallyman``)."""
+    found = game.state.actors.get(name) or game.state.actor_by_name(name)
+    return found.id if found is not None else _word(name)
+
+
+def _act(game: Game, act: ActSpec) -> list[dict[str, Any]]:
+    """An ``act`` step: names turned into ids, then ``Game.fight_act``."""
+    fight = game.fight
+    if fight is None:
+        raise IllegalAction("no fight is under way: start one with 'fight: {foes: [...]}'")
+    actor = _who(game, act.actor) if act.actor else fight.encounter.acting
+    if actor is None:
+        raise IllegalAction("nobody can act now")
+    action = _word(act.action)
+    target = _who(game, act.target) if act.target else None
+    attack = _attack_id(game, actor, act.attack) if act.attack else None
+    maneuvers = {_word(k): v for k, v in act.maneuvers.items()}
+    options: dict[str, Any] = {_word(k): v for k, v in act.options.items()}
+    if isinstance(options.get("against"), str):
+        options["against"] = _who(game, options["against"])
+    return game.fight_act(action, target, attack, maneuvers, options,
+                          actor=actor if act.actor else None)
+
+
 def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
     """Answer what the engine asks after a step, from the step's own keys (typed already)."""
     out: list[dict[str, Any]] = []
@@ -484,15 +701,19 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
     else:
         raise ScriptError("the script needs a 'campaign' mapping, or --campaign ID to continue one")
     all_events = list(game.last_events)
+    auto_referee = (parse_campaign(spec).referee == "auto"
+                    if spec is not None and not campaign else True)
     # whose turn it was when the journal's first event happened (a new campaign: the first)
     acting, party = (game.state.party[0], False) if not campaign else (
         game.state.acting, len(game.state.party) > 1)
     try:
         for i, step in enumerate(steps, 1):
             try:
-                events = play_step(game, step)
+                events = play_step(game, step, auto_referee=auto_referee)
             except EngineError as e:
                 raise ScriptError(f"step {i} ({_describe(step)}): {e}") from None
+            if step.referee in ("auto", "manual"):
+                auto_referee = step.referee == "auto"
             all_events += events
             if not journal:
                 for event in events:
@@ -507,6 +728,13 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
 
 
 def _describe(step: Step) -> str:
+    done = step.model_dump(exclude_unset=True)
+    fight = next((k for k in FIGHT_KEYS if k in done), None)
+    if step.act is not None:
+        return f"act: {step.act.action}"
+    if fight is not None:
+        value = done[fight]
+        return fight if fight in ("fight", "end_turn") else f"{fight}: {_clip(value)}"
     if step.do is not None:
         return f"do: {step.do}"
     if step.hero is not None:
