@@ -710,6 +710,8 @@ class Game(MoveFlow, FightFlow):
     """Fiction beats in a row with no move before the GM nudges the scene (a soft move)."""
 
     def _quiet_beat(self) -> None:
+        if self.fighting:  # a fight is not a stalled scene: its fiction lines are not beats
+            return
         count = self.state.scene.quiet + 1
         self._emit(ev.QuietBeat(count=count))
         if count >= self.STALL_BEATS and self.pack.gm_moves:
