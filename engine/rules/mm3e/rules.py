@@ -36,7 +36,7 @@ from engine.rules.base import (
     Step,
     opt,
 )
-from engine.rules.conflict import FightRequested, fight_of
+from engine.rules.conflict import Conflict, FightRequested, fight_of
 from engine.rules.mm3e import builder, checks, damage, hazards, roster
 from engine.rules.mm3e.actions import Action
 from engine.rules.mm3e.conditions import (
@@ -45,6 +45,7 @@ from engine.rules.mm3e.conditions import (
     active_defense,
     check_penalty,
 )
+from engine.rules.mm3e.fight import MM3EConflict
 from engine.rules.mm3e.statblock import Kind, StatBlock
 from engine.rules.sheet import Line, Section, Track, header, party, session, threats
 from engine.rules.sheet import cast as cast_section
@@ -686,6 +687,10 @@ class MM3ERules(Ruleset):
     def editable(self, state: CampaignState, who: str) -> list[Editable]:
         """Conditions, damage and hero points (abilities come from the stat block)."""
         return [e for e in super().editable(state, who) if e.what != "stat"]
+
+    def conflict(self) -> Conflict:
+        """Fights in rounds (engine/rules/mm3e/fight.py)."""
+        return MM3EConflict(self.pack)
 
     def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
         """Abilities, defenses (active values under conditions), the damage ladder, other
