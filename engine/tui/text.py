@@ -129,6 +129,21 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
         return Group(*parts)
     if t == "MoveTriggered":
         return Text("▶ " + line.lstrip("# "), "bold " + ACCENT)
+    if t == "FightStarted":
+        head = line.strip().lstrip("# ")
+        title, _, rest = head.partition("! ")
+        parts = [Text(""), Rule(Text(title + "!", "bold " + BAD), style=BAD, align="left")]
+        if rest:
+            parts.append(inline(rest, FG))
+        return Group(*parts)
+    if t == "FightEnded":
+        return Group(inline(line, "bold " + BAD), Rule(style=BAD))
+    if t == "TurnBegan":
+        return inline(line, SECONDARY)
+    if t == "FightActed":
+        return indent(inline(line, ("italic " + DIM) if line.startswith("▸") else FG))
+    if t == "CombatantChanged":
+        return indent(inline(line, MIXED))
     if t == "Narrated":
         if e.get("by") == "player":
             return Text("│ " + e["text"], "italic #c0caf5")

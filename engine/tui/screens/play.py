@@ -26,6 +26,19 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.journal import result_label, spotlight
 from engine.tui.commands import PlayCommands
+from engine.tui.fight_view import (
+    ICONS,
+    MANEUVER_MAX,
+    MANEUVERS,
+    action_name,
+    action_summary,
+    best_target,
+    fight_words,
+    odds_line,
+    option_key,
+    rank_actions,
+    why_not,
+)
 from engine.tui.messages import MenuPicked, RollCommand
 from engine.tui.screens.answer import OWN, AnswerDialog
 from engine.tui.screens.dialogs import (
@@ -67,6 +80,7 @@ from engine.tui.widgets.keybar import KeyBar
 from engine.tui.widgets.recap import RecapPanel
 from engine.tui.widgets.roll_panel import RollPanel
 from engine.tui.widgets.sheet import Sheet
+from engine.tui.widgets.tracker import Tracker
 
 if TYPE_CHECKING:
     from engine.tui.app import SidekickApp
@@ -76,7 +90,7 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 """The parameters of a Game action run through ``act``."""
 
-FLOW_KINDS = ("fiction", "move", "target", "roll", "adjust")
+FLOW_KINDS = ("fiction", "move", "target", "roll", "adjust", "fight", "fight_die")
 """Prompts the play screen answers in place; any other kind (choose, pick, questions, or one a
 ruleset names, such as Masks's battle) is a choice from a list, in a dialog."""
 """Prompt kinds answered in the choice dialog."""
@@ -110,6 +124,7 @@ class PlayScreen(Screen[None]):
         Binding("ctrl+n", "add_npc", "Add NPC"),
         Binding("f3", "party_solo", "Heroes", show=False),
         Binding("f7", "end_session", "End session", show=False),
+        Binding("f8", "fight", "Fight!"),
         Binding("f10", "leave", "Campaigns"),
         Binding("ctrl+r", "recap", "Recap", show=False),
         Binding("escape", "close_recap", show=False),
@@ -125,6 +140,10 @@ class PlayScreen(Screen[None]):
         self._names: dict[str, str] = {}
         self._names_seen = 0
         self._queued: list[tuple[Callable[[], Dialog | None], Callable[[Any], None] | None]] = []
+        self._pick: dict[str, Any] = {}
+        """Where the player is in choosing a fight action: {} (the action list), or the
+        option chosen, its target and maneuvers, or the actions that match their words."""
+        self._has_fights: bool | None = None
 
     @property
     def sidekick(self) -> SidekickApp:
@@ -149,6 +168,7 @@ class PlayScreen(Screen[None]):
                         yield RollPanel(id="roll")
                         yield Button("Choose", id="waiting", variant="primary", compact=True)
             with VerticalScroll(id="sidebar"):
+                yield Tracker(id="tracker")
                 yield Sheet(id="sheet")
         yield KeyBar()
 
@@ -197,6 +217,7 @@ class PlayScreen(Screen[None]):
 
     def _refresh_all(self, open_dialogs: bool = True) -> None:
         self.query_one(Sheet).show(self.game)
+        self._draw_tracker()
         self._draw_topbar()
         self._draw_prompt(open_dialogs)
         self.refresh_bindings()
@@ -303,6 +324,8 @@ class PlayScreen(Screen[None]):
             head.append("  You may still change the result after seeing it.", DIM)
             title.update(head)
             self._option_menu("adjust", p.options)
+        elif p.kind in ("fight", "fight_die"):
+            self._draw_fight(open_dialogs)
         else:
             head = Text(p.message or "Choose", "bold " + ACCENT)
             want = self._want(p.min, p.max)
@@ -328,6 +351,14 @@ class PlayScreen(Screen[None]):
     def _menu_resized(self) -> None:
         """The menu changed width (the sheet shown or hidden): fit the move suggestions to it
         again, keeping the entry that was highlighted."""
+        if self.game.pending.kind == "fight" and not self.game.referee_turn:
+            if self._pick.get("stage") != "say":
+                menu = self.query_one(ActionMenu)
+                keep = menu.highlighted
+                self._draw_prompt(open_dialogs=False)
+                if keep is not None and keep < menu.option_count:
+                    menu.highlighted = keep
+            return
         if self.game.flow.stage != "move" or self._menu_width() == self._fitted_width:
             return
         menu = self.query_one(ActionMenu)
@@ -372,6 +403,7 @@ class PlayScreen(Screen[None]):
             return f"Unexpected error ({type(e).__name__}): {e}"
         if fresh:  # play goes on: "Previously..." makes room
             self.query_one(RecapPanel).dismiss()
+        self._pick = {}
         if fn == self.game.undo:
             self.events = [e for e in self.events if e.get("a", 0) < before]
             self._names_seen = min(self._names_seen, len(self.events))
@@ -381,6 +413,8 @@ class PlayScreen(Screen[None]):
             self.query_one(Journal).add_events(self._spotlit(new, acting, party),
                                                self._npc_names())
         self._refresh_all(open_dialogs=False)
+        if self.game.pending.kind == "fight_die":
+            self.call_after_refresh(self.open_fight_die)
         return None
 
     def perform(self, fn: Callable[P, list[dict[str, Any]]], *args: P.args,
@@ -411,6 +445,11 @@ class PlayScreen(Screen[None]):
     @on(Input.Submitted, "#fiction")
     def _fiction(self, event: Input.Submitted) -> None:
         text = event.value.strip()
+        if self._pick.get("stage") == "say" and self.game.pending.kind == "fight":
+            if text:
+                event.input.value = ""
+                self._fight_fiction(text)
+            return
         if not text:
             self.notify("Describe what your hero does first (or F2 for the move list).",
                         severity="warning")
@@ -427,6 +466,8 @@ class PlayScreen(Screen[None]):
     @on(MenuPicked)
     def _picked(self, event: MenuPicked) -> None:
         kind, _, value = event.key.partition(":")
+        if self.game.pending.kind in ("fight", "fight_die") and self._fight_picked(kind, value):
+            return
         if kind == "move" and not value:  # the "No move, just fiction" suggestion
             self.perform(self.game.choose_move, None)
         elif kind == "move":
@@ -647,6 +688,471 @@ class PlayScreen(Screen[None]):
                                                     submit))
             return
         self.push_dialog(lambda: DiceDialog("Your dice", pv["dice"], summary, submit))
+
+    # ------------------------------------------------------------------ fights
+
+    @property
+    def has_fights(self) -> bool:
+        """Whether this game runs fights in rounds (its ruleset has a Conflict)."""
+        if self._has_fights is None:
+            try:
+                self._has_fights = self.game.rules.conflict() is not None
+            except Exception:  # a ruleset that cannot say: no fights here
+                self._has_fights = False
+        return self._has_fights
+
+    _acting_seen: str | None = None
+    """The character the tracker last scrolled to."""
+
+    def _draw_tracker(self) -> None:
+        """Show the initiative tracker while a fight is under way (and the sidebar with it,
+        even on a narrow screen), hide it otherwise."""
+        tracker = self.query_one(Tracker)
+        fight = self.game.fight
+        self.set_class(fight is not None, "fighting")
+        tracker.display = fight is not None
+        if fight is None:
+            self._acting_seen = None
+            return
+        try:
+            rows = self.game.tracker()
+        except EngineError:
+            rows = []
+        tracker.show_rows(fight.encounter.round, rows)
+        if fight.encounter.acting != self._acting_seen:
+            self._acting_seen = fight.encounter.acting
+            self.call_after_refresh(self._scroll_tracker)
+
+    def _scroll_tracker(self) -> None:
+        """Keep the acting row in view when the tracker is taller than the sidebar."""
+        sidebar = self.query_one("#sidebar")
+        line = self.query_one(Tracker).acting_line()
+        height = sidebar.size.height or 20
+        if line >= sidebar.scroll_y + height - 2 or line < sidebar.scroll_y:
+            sidebar.scroll_to(y=max(0, line - height // 2), animate=False)
+
+    def _fight_round(self) -> str:
+        fight = self.game.fight
+        if fight is None:
+            return ""
+        rnd = fight.encounter.round
+        return "Surprise round" if rnd == 0 else f"Round {rnd}"
+
+    def _draw_fight(self, open_dialogs: bool) -> None:
+        """The fight's prompt: a die to enter, the referee's turn, or the player's."""
+        game = self.game
+        p = game.pending
+        title = self.query_one("#prompt-title", Static)
+        switcher = self.query_one("#prompt", ContentSwitcher)
+        menu = self.query_one(ActionMenu)
+        if p.kind == "fight_die":
+            self._pick = {}
+            need = p.context.get("need") or {}
+            title.update(Text(p.message, "bold " + ACCENT))
+            menu.set_entries([("fdie", plain_prompt(
+                f"🎲 Enter the d{need.get('sides', 20)} you rolled…", "", "enter"))])
+            switcher.current = "menu"
+            menu.focus()
+            if open_dialogs:
+                self.open_fight_die()
+            return
+        acting = p.context.get("acting")
+        if acting is None:
+            title.update(Text(p.message, "bold " + ACCENT))
+            menu.set_entries([("fend", plain_prompt("End the fight", "", "F8"))])
+            switcher.current = "menu"
+            menu.focus()
+            return
+        name = game.state.actors[acting].name
+        if game.referee_turn:
+            self._pick = {}
+            head = Text(f"{self._fight_round()}: {name}'s turn (referee)", "bold " + ACCENT)
+            title.update(head)
+            menu.set_entries([
+                ("step", plain_prompt("▸ Next step", "the referee chooses, then acts",
+                                      "enter/space")),
+                ("run", plain_prompt("⏩ Run the referee until your turn", "", "r")),
+                ("take", plain_prompt(f"✋ Take over {name}", "you play their turns", "t")),
+            ])
+            switcher.current = "menu"
+            menu.focus()
+            return
+        stage = self._pick.get("stage")
+        if stage == "say":
+            head = Text(f"Say what {name} does", "bold " + ACCENT)
+            head.append("   Enter: the actions it matches · Esc: back", DIM)
+            title.update(head)
+            box = self.query_one("#fiction", Input)
+            box.placeholder = f"What does {name} do in the fight? Then Enter"
+            switcher.current = "fiction"
+            box.focus()
+            return
+        options = game.fight_options()
+        width = self._menu_width()
+        budget = p.context.get("budget") or {}
+        if stage == "target":
+            self._draw_targets(name, options, width)
+        elif stage == "maneuver":
+            self._draw_maneuvers(name, options, width)
+        else:
+            head = Text(f"{self._fight_round()}: {name}'s turn — what do you do?",
+                        "bold " + ACCENT)
+            left = [k for k in ("standard", "move") if budget.get(k, 0) > 0]
+            head.append(f"  ({' + '.join(left) or 'free actions'} left)", DIM)
+            if stage == "said":
+                head = Text("That reads like:", "bold " + ACCENT)
+                head.append("   Esc: all actions", DIM)
+                head.append(f"\n“{clip(str(self._pick.get('text', '')), max(width - 2, 20))}”",
+                            "italic " + DIM)
+            title.update(head)
+            self._draw_actions(name, options, budget, width)
+        switcher.current = "menu"
+        menu.focus()
+
+    def _draw_actions(self, name: str, options: list[dict[str, Any]],
+                      budget: dict[str, int], width: int) -> None:
+        """The acting character's actions: attacks with the best target's odds first, the
+        rest with their summary; those not allowed now dimmed with the reason."""
+        words = fight_words(self.game.pack)
+        shown = options
+        said = self._pick.get("stage") == "said"
+        if said:
+            keys = list(self._pick.get("ranked") or [])
+            shown = [o for k in keys for o in options if _okey(o) == k]
+        entries: list[tuple[str, Text | str]] = []
+        disabled: set[str] = set()
+        for o in shown:
+            key = f"fight:{_okey(o)}"
+            number = Text(f"{len(entries) + 1}. " if len(entries) < 9 else "   ", DIM)
+            reason = why_not(o, budget)
+            if o.get("attack"):
+                line = number + Text(f"{ICONS.get(o['action'], '⚔')} ", ACCENT)
+                label = o["attack_name"]
+                if o["action"] != "attack":
+                    label = f"{action_name(words, o['action'])}: {label}"
+                line.append(label, DIM if reason else "bold " + ACCENT)
+                best = best_target(o)
+                if reason:
+                    line.append(f"  ✗ {reason}", "italic " + DIM)
+                elif best is not None:
+                    line.append(f" → {best['name']}", FG)
+                    line.append("\n   ")
+                    line.append_text(odds_line(o, best, self._minion(best["id"]), short=True))
+                else:
+                    line.append("  ✗ no one in reach", "italic " + DIM)
+                    reason = "no one in reach"
+            else:
+                line = number + plain_prompt(action_name(words, o["action"]),
+                                             f"{o.get('cost', '')} · "
+                                             + action_summary(words, o["action"]),
+                                             disabled=reason)
+            line.truncate(width * 2, overflow="ellipsis")
+            if "\n" not in line.plain:
+                line.truncate(width, overflow="ellipsis")
+            entries.append((key, line))
+            if reason:
+                disabled.add(key)
+        if entries:
+            entries.append(("-", ""))
+        if said:
+            entries.append(("none", plain_prompt(
+                "✎ Not a fight action: a move (a skill, a power, talk…)", "", "n")))
+            entries.append(("fback", plain_prompt("← Every action", "", "esc")))
+        else:
+            entries.append(("say", plain_prompt(f"✎ Say what {name} does…", "", "d")))
+        entries.append(("end", plain_prompt("⏹ End turn", "", "e")))
+        self.query_one(ActionMenu).set_entries(entries, disabled)
+
+    def _minion(self, actor: str) -> bool:
+        who = self.game.state.actors.get(actor)
+        return who is not None and who.role == "minion"
+
+    def _option(self, key: str) -> dict[str, Any] | None:
+        """The acting character's option ``key`` (see fight_view.option_key), if offered."""
+        return next((o for o in self.game.fight_options() if _okey(o) == key), None)
+
+    def _draw_targets(self, name: str, options: list[dict[str, Any]], width: int) -> None:
+        """Who to target with the chosen option; for an attack, each with the exact odds."""
+        o = next((x for x in options if _okey(x) == self._pick.get("key")), None)
+        if o is None:
+            self._pick = {}
+            self._draw_actions(name, options, {}, width)
+            return
+        words = fight_words(self.game.pack)
+        what = o.get("attack_name") or action_name(words, o["action"])
+        head = Text(f"{name}: {what} — at whom?", "bold " + ACCENT)
+        head.append("   Esc: back", DIM)
+        self.query_one("#prompt-title", Static).update(head)
+        entries: list[tuple[str, Text | str]] = []
+        for t in o.get("targets") or []:
+            line = Text(f"{len(entries) + 1}. " if len(entries) < 9 else "   ", DIM)
+            line.append(str(t["name"]), "bold " + FG)
+            if o.get("attack"):
+                line.append("\n   ")
+                line.append_text(odds_line(o, t, self._minion(t["id"])))
+            entries.append((f"ftarget:{t['id']}", line))
+        self.query_one(ActionMenu).set_entries(entries)
+
+    def _draw_maneuvers(self, name: str, options: list[dict[str, Any]], width: int) -> None:
+        """The chosen attack on its target, ready to go: Enter attacks; the maneuvers below
+        change the trade (Enter on one steps it) and the odds shown follow them."""
+        o = next((x for x in options if _okey(x) == self._pick.get("key")), None)
+        target = self._pick.get("target")
+        t = next((x for x in (o or {}).get("targets") or [] if x["id"] == target), None)
+        if o is None or t is None:
+            self._pick = {}
+            self._draw_actions(name, options, {}, width)
+            return
+        words = fight_words(self.game.pack)
+        man: dict[str, int] = self._pick.setdefault("man", {})
+        opt: dict[str, bool] = self._pick.setdefault("opt", {})
+        head = Text(f"{name}: {o['attack_name']} → {t['name']}", "bold " + ACCENT)
+        head.append("   Esc: back", DIM)
+        self.query_one("#prompt-title", Static).update(head)
+        odds = self._odds_with(o, t, man)
+        go = Text(f"{ICONS.get(o['action'], '⚔')} Go: ", "bold " + ACCENT)
+        go.append(action_name(words, o["action"]), "bold " + ACCENT)
+        go.append("  ")
+        go.append_text(odds_line(o, odds, self._minion(t["id"])))
+        entries: list[tuple[str, Text | str]] = [("fgo", go), ("-", "")]
+        rolled = o.get("range") in ("close", "ranged")
+        for m in MANEUVERS:
+            if not rolled and m in ("accurate", "all_out"):
+                continue
+            n = int(man.get(m, 0))
+            entries.append((f"fman:{m}", plain_prompt(
+                f"{action_name(words, m, 'maneuvers')}: {n}",
+                action_summary(words, m, "maneuvers"))))
+        extras = [("kill", "Intent to kill", "lethal: the foe may die")]
+        if o.get("range") == "close":
+            extras.insert(0, ("finishing", action_name(words, "finishing", "maneuvers"),
+                              action_summary(words, "finishing", "maneuvers")))
+        for k, label, detail in extras:
+            entries.append((f"fopt:{k}", plain_prompt(f"{label}: {'yes' if opt.get(k) else 'no'}",
+                                                      detail)))
+        for i, (key, line) in enumerate(entries):
+            if isinstance(line, Text) and key != "fgo":
+                line.truncate(width, overflow="ellipsis")
+                entries[i] = (key, line)
+        menu = self.query_one(ActionMenu)
+        keep = menu.highlighted
+        menu.set_entries(entries)
+        if self._pick.pop("keep", False) and keep is not None and keep < menu.option_count:
+            menu.highlighted = keep
+
+    def _odds_with(self, option: dict[str, Any], target: dict[str, Any],
+                   maneuvers: dict[str, int]) -> dict[str, Any]:
+        """The odds of ``option`` on ``target`` with the maneuvers declared (the engine's own
+        numbers); the plain odds when there are none or they cannot be had."""
+        if not any(maneuvers.values()):
+            return target
+        try:
+            from engine.rules.conflict import require_fight
+            from engine.rules.mm3e.fight import Ctx, odds_against
+
+            game = self.game
+            actor = require_fight(game.state).encounter.acting
+            if actor is None:
+                return target
+            ctx = Ctx(game.pack, game.state, require_fight(game.state), None, None)
+            atk = ctx.attacks(actor)[str(option["attack"])]
+            return {**target, **odds_against(ctx, actor, str(target["id"]), atk,
+                                             {k: v for k, v in maneuvers.items() if v})}
+        except Exception:  # another game's fights, or a change in the engine: plain odds
+            log.debug("odds with maneuvers unavailable", exc_info=True)
+            return target
+
+    def _fight_picked(self, kind: str, value: str) -> bool:
+        """A fight menu entry was chosen; False if it is not one of the fight's."""
+        game = self.game
+        stage = self._pick.get("stage")
+        if kind == "fdie":
+            self.open_fight_die()
+        elif kind == "fend":
+            self.action_fight()
+        elif kind == "step":
+            self.perform(game.referee_step)
+        elif kind == "run":
+            self.perform(game.referee_run)
+        elif kind == "take":
+            acting = game.fight.encounter.acting if game.fight else None
+            if acting:
+                self.perform(game.take_over, acting)
+        elif kind == "end":
+            self.perform(game.end_turn)
+        elif kind == "say":
+            self._pick = {"stage": "say"}
+            self._draw_prompt(open_dialogs=False)
+        elif kind == "none" and stage == "said":
+            text = str(self._pick.get("text", ""))
+            self._pick = {}
+            if not self.perform(game.describe, text):
+                self._draw_prompt(open_dialogs=False)
+        elif kind in ("fback", "back"):
+            if stage == "maneuver":
+                self._pick = {"stage": "target", "key": self._pick["key"]}
+            elif stage in ("target", "said", "say"):
+                self._pick = {}
+            elif kind == "back":
+                return stage is None
+            self._draw_prompt(open_dialogs=False)
+        elif kind == "fight":
+            self._choose_fight_option(value)
+        elif kind == "ftarget":
+            o = self._option(str(self._pick.get("key", "")))
+            if o is None:
+                return True
+            if o.get("attack"):
+                self._pick = {"stage": "maneuver", "key": self._pick["key"], "target": value}
+                self._draw_prompt(open_dialogs=False)
+            else:
+                self._fight_act(o, value)
+        elif kind == "fman":
+            man = self._pick.setdefault("man", {})
+            man[value] = (int(man.get(value, 0)) + 1) % (MANEUVER_MAX + 1)
+            self._pick["keep"] = True
+            self._draw_prompt(open_dialogs=False)
+        elif kind == "fopt":
+            opt = self._pick.setdefault("opt", {})
+            opt[value] = not opt.get(value)
+            self._pick["keep"] = True
+            self._draw_prompt(open_dialogs=False)
+        elif kind == "fgo":
+            o = self._option(str(self._pick.get("key", "")))
+            if o is not None:
+                self._fight_act(o, self._pick.get("target"),
+                                {k: v for k, v in self._pick.get("man", {}).items() if v},
+                                {k: v for k, v in self._pick.get("opt", {}).items() if v})
+        else:
+            return False
+        return True
+
+    def _choose_fight_option(self, key: str) -> None:
+        """An action from the list: ask for its target (an attack then for maneuvers), or
+        take it now."""
+        o = self._option(key)
+        if o is None:
+            return
+        if not o.get("allowed", True):
+            budget = dict(self.game.fight.encounter.budget) if self.game.fight else {}
+            self.notify(why_not(o, budget), title="Not now", severity="warning", timeout=4)
+            return
+        if o.get("target") in ("foe", "ally") or o.get("attack"):
+            targets = o.get("targets") or []
+            if not targets:
+                self.notify("No one to target.", title="Not now", severity="warning")
+                return
+            self._pick = {"stage": "target", "key": key}
+            self._draw_prompt(open_dialogs=False)
+            return
+        self._fight_act(o, None)
+
+    def _fight_act(self, option: dict[str, Any], target: str | None,
+                   maneuvers: dict[str, int] | None = None,
+                   options: dict[str, Any] | None = None) -> None:
+        """Take the action; on a refusal, stay where the player was."""
+        pick = dict(self._pick)
+        self._pick = {}
+        if not self.perform(self.game.fight_act, str(option["action"]), target,
+                            option.get("attack"), maneuvers or {}, options or {}):
+            self._pick = pick
+
+    def _fight_fiction(self, text: str) -> None:
+        """The player said what the acting character does: offer the actions it matches."""
+        options = self.game.fight_options()
+        ranked = rank_actions(text, options, fight_words(self.game.pack))
+        self._pick = {"stage": "said", "text": text,
+                      "ranked": [_okey(options[i]) for i, _ in ranked]}
+        self._draw_prompt(open_dialogs=False)
+
+    def open_fight_die(self) -> None:
+        """Ask for the physical die the fight waits for."""
+
+        def make() -> Dialog | None:
+            need = self.game.fight_need
+            if need is None:
+                return None
+            summary = Text(self.game.pending.message, "bold " + ACCENT)
+
+            def submit(text: str) -> str | None:
+                try:
+                    faces = parse_faces(text)
+                except EngineError as e:
+                    return e.message
+                if len(faces) != 1:
+                    return "Type one number: the face the die shows."
+                return self._submit(self.game.fight_die, faces[0])
+
+            return DiceDialog("Your die", f"d{need.get('sides', 20)}", summary, submit)
+
+        self.push_dialog(make)
+
+    def action_fight(self) -> None:
+        """Start a fight: pick the foes, then who (if anyone) is surprised. In a fight: call
+        it off."""
+        game = self.game
+        if game.fighting:
+            def answer(yes: bool | None) -> None:
+                if yes:
+                    self.perform(game.end_fight)
+
+            self.push_dialog(lambda: ConfirmDialog(
+                "Call off the fight", "End the fight now (the story moves on)? ^Z undoes it."),
+                answer)
+            return
+        if game.flow.stage != "fiction":
+            self.notify("Finish what is pending before a fight.", severity="warning")
+            return
+        options = self._foe_options()
+        if not options:
+            self.notify("Nobody to fight: the pack has no foes and no NPC is here.",
+                        severity="warning")
+            return
+
+        def picked(ids: list[str]) -> str | None:
+            self.call_after_refresh(self._ask_surprise, ids)
+            return None
+
+        self.push_dialog(lambda: ChoiceDialog(
+            "Fight!", "Who do you fight? (Space marks each, Enter goes on)", options, 1,
+            len(options), picked, cancel_label="Cancel"))
+
+    def _ask_surprise(self, foes: list[str]) -> None:
+        game = self.game
+        options = [{"id": "none", "label": "Nobody is surprised", "detail": ""},
+                   {"id": "heroes", "label": "The heroes are caught by surprise",
+                    "detail": "the foes get a surprise round"},
+                   {"id": "villains", "label": "The foes are caught by surprise",
+                    "detail": "the heroes get a surprise round"}]
+        self.push_dialog(lambda: ChoiceDialog(
+            "Surprise?", "Is anyone caught off guard?", options, 1, 1,
+            lambda ids: self._submit(game.start_fight, foes,
+                                     [] if ids[0] == "none" else [ids[0]]),
+            cancel_label="Cancel"))
+
+    def _foe_options(self) -> list[dict[str, Any]]:
+        """Foes to pick from: the pack's villains and minion groups, and the NPCs here."""
+        from engine.rules.mm3e.roster import characters
+
+        out: list[dict[str, Any]] = []
+        try:
+            blocks = characters(self.game.pack)
+        except EngineError as e:
+            self.notify(e.message, title="The pack's characters", severity="error")
+            blocks = {}
+        for bid, block in blocks.items():
+            kind = block.kind.value
+            if kind == "hero":
+                continue
+            what = (f"{block.count} minions" if kind == "minion_group" and block.count
+                    else kind.replace("_", " "))
+            out.append({"id": bid, "label": block.name,
+                        "detail": f"{what} · PL {block.power_level}"})
+        for npc in self.game.state.npcs.values():
+            if npc.present:
+                out.append({"id": npc.id, "label": npc.name,
+                            "detail": f"{npc.role or 'NPC'}, in the scene"})
+        return out
 
     # ------------------------------------------------------------------ choices
 
@@ -955,8 +1461,11 @@ class PlayScreen(Screen[None]):
             self.notify("Nothing to recap yet.", timeout=3)
 
     def action_close_recap(self) -> None:
-        """Esc: close "Previously..."."""
+        """Esc: close "Previously..." (in a fight, also back from saying what you do)."""
         self.query_one(RecapPanel).dismiss()
+        if self._pick.get("stage") == "say" and self.game.pending.kind == "fight":
+            self._pick = {}
+            self._draw_prompt(open_dialogs=False)
 
     def action_leave(self) -> None:
         """Back to the campaign list (everything is saved)."""
@@ -978,4 +1487,11 @@ class PlayScreen(Screen[None]):
             return free
         if action == "edit_sheet":
             return stage == "fiction"
+        if action == "fight":
+            return self.has_fights and (self.game.fighting or stage == "fiction")
         return True
+
+
+def _okey(option: dict[str, Any]) -> str:
+    """An option's key (fight_view.option_key)."""
+    return option_key(option)

@@ -97,11 +97,21 @@ class ActionMenu(OptionList):
         Binding("escape", "pick('back')", "Back", show=False),
         Binding("m", "pick('all')", "All moves", show=False),
         Binding("n", "pick('none')", "Just fiction", show=False),
+        # fights (an entry with that id must be in the menu)
+        Binding("space", "pick('step')", show=False),
+        Binding("r", "pick('run')", show=False),
+        Binding("t", "pick('take')", show=False),
+        Binding("e", "pick('end')", show=False),
+        Binding("d", "pick('say')", show=False),
         Binding("1", "number(0)", show=False),
         Binding("2", "number(1)", show=False),
         Binding("3", "number(2)", show=False),
         Binding("4", "number(3)", show=False),
         Binding("5", "number(4)", show=False),
+        Binding("6", "number(5)", show=False),
+        Binding("7", "number(6)", show=False),
+        Binding("8", "number(7)", show=False),
+        Binding("9", "number(8)", show=False),
     ]
 
     def set_entries(self, entries: Sequence[tuple[str, Text | str]],
@@ -132,8 +142,14 @@ class ActionMenu(OptionList):
     def action_number(self, index: int) -> None:
         """Choose the n-th numbered suggestion (ids ``move:ID``; ``move:`` alone is the "No
         move, just fiction" suggestion)."""
-        moves = [o.id for o in self.options
-                 if o.id and o.id.startswith("move:") and not o.disabled]
+        numbered = [(o.id, o.disabled) for o in self.options
+                    if o.id and o.id.startswith(("move:", "fight:", "ftarget:"))]
+        # fight entries keep their number when dimmed; suggestions skip dimmed ones
+        if index >= 5 and all(i.startswith("move:") for i, _ in numbered):
+            return  # suggestions are numbered 1-5
+        moves = [i for i, off in numbered if not (off and i.startswith("move:"))]
+        if index < len(moves) and (moves[index], True) in numbered:
+            return  # a dimmed fight entry
         if index < len(moves):
             self.post_message(MenuPicked(moves[index]))
 
