@@ -109,6 +109,18 @@ def _slug(name: str) -> str:
     return block_id(name)
 
 
+def option(pack: Pack, name: str) -> bool:
+    """A rule the pack switches on in ``system.yaml``'s ``data`` (the [EXT] rules)."""
+    return bool(pack.system.data.get(name, False))
+
+
+def max_trade(pack: Pack) -> int:
+    """The most a trade maneuver moves: the seed's 2, or the pack's ``max_trade``."""
+    value = pack.system.data.get("max_trade", mv.SEED_MAX_TRADE)
+    return value if isinstance(value, int) and 0 <= value <= mv.HANDBOOK_MAX_TRADE \
+        else mv.SEED_MAX_TRADE
+
+
 class Ctx:
     """One step of a fight: the state, the fight being changed, and the ways to roll and emit."""
 
@@ -229,13 +241,14 @@ class Ctx:
               ) -> CheckResult:
         """A check, rolled (or routine) and explained."""
         modifier = sum(v for _, v in parts)
-        odds = success_odds(modifier, dc, hero_point=hero_point)
+        nat20 = option(self.pack, "nat20_degree")
+        odds = success_odds(modifier, dc, hero_point=hero_point, nat20_bonus=nat20)
         if routine:
             result = routine_check(modifier, dc)
             die = Die(10, "routine", self.state.dice_position)
         else:
             die = self.die(actor, what, f"{float(odds):.0%} to succeed")
-            result = check(die.face, modifier, dc, hero_point=hero_point)
+            result = check(die.face, modifier, dc, hero_point=hero_point, nat20_bonus=nat20)
         self.emit(FightRolled(
             actor=actor, what=what, natural=result.natural, parts=[list(p) for p in parts],
             total=result.total, against=dc, against_name=against, result=result.label,
@@ -346,7 +359,8 @@ def trade_values(ctx: Ctx, actor: str, atk: Attack, maneuvers: Mapping[str, int]
             continue
         values = mv.apply_trade(TRADES[mid], amount, attack=values.attack, effect=values.effect,
                                 dodge=values.dodge, parry=values.parry,
-                                has_attack_check=rolled, allows_resistance=True)
+                                has_attack_check=rolled, allows_resistance=True,
+                                max_trade=max_trade(ctx.pack))
     return values
 
 
@@ -1393,3 +1407,6 @@ def check_blocks(pack: Pack) -> list[str]:
     except ContentError as e:
         return list(e.problems) if getattr(e, "problems", None) else [str(e)]
     return []
+
+
+from engine.rules.mm3e import fight_more as _more  # noqa: E402,F401

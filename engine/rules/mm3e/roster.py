@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.content.loader import Pack
 from engine.errors import ContentError
+from engine.rules.mm3e.builder import derived
 from engine.rules.mm3e.statblock import StatBlock, load_characters
 from engine.rules.state import Actor, new_id
 
@@ -54,8 +55,9 @@ def _from_data(pack: Pack, ref: Any, who: str) -> StatBlock:
 
 
 def block_of(pack: Pack, actor: Actor) -> StatBlock | None:
-    """The actor's stat block: its own ``data["statblock"]``, else its archetype's; None when
-    it has neither (a bystander of the story, not a combatant)."""
+    """The actor's stat block: its own ``data["statblock"]``, else its archetype's, else (a
+    hero made from abilities alone) the builder's derived block; None for an NPC with none (a
+    bystander of the story, not a combatant)."""
     ref = actor.data.get("statblock")
     if ref is not None:
         return _from_data(pack, ref, actor.name)
@@ -63,4 +65,6 @@ def block_of(pack: Pack, actor: Actor) -> StatBlock | None:
         ref = pack.archetypes[actor.archetype].data.get("statblock")
         if ref is not None:
             return _from_data(pack, ref, actor.name)
+    if actor.kind == "hero" and actor.stats:  # a hero made from abilities alone
+        return derived(actor.name, actor.stats)
     return None
