@@ -96,7 +96,7 @@ ROUTINE = "routine"
 HERO_POINT = "hero_point"
 CIRCUMSTANCES = {"circ_plus2": 2, "circ_minus2": -2, "circ_plus5": 5, "circ_minus5": -5}
 
-DATA_KEYS = {"nat20_degree": bool}
+DATA_KEYS = {"nat20_degree": bool, "max_trade": int}
 """The keys system.yaml ``data`` may hold, and their types."""
 
 HAZARD_NAMES: dict[str, str] = {
