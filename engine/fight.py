@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
 from engine.errors import IllegalAction
@@ -36,6 +37,7 @@ from engine.rules.conflict import (
 )
 from engine.rules.events import Event, LedgerChanged
 from engine.rules.state import CampaignState
+from engine.triggers import Matcher, name_variants, people_named
 
 REFEREE_STEPS_LIMIT = 400
 """``referee_run`` stops after this many steps (a policy that never ends its turn)."""
@@ -113,6 +115,36 @@ class FightFlow:
     def fighting(self) -> bool:
         """Whether a fight is under way."""
         return fight_of(self.state) is not None
+
+    def suggest_fight(self, text: str, limit: int = 3) -> list[dict[str, Any]]:
+        """The acting character's actions the fiction suggests, best first, from the pack's
+        action words (actions.yaml): each the fight option it would take ({action, attack,
+        target, target_name, hit, effect...}) with ``name`` and ``words`` (why). A target named
+        in the text is chosen; otherwise, for an attack, the foe it is likeliest to hurt. "Just
+        fiction" (action None) when the words read as no action."""
+        fight = require_fight(self.state)
+        acting = fight.encounter.acting
+        if acting is None:
+            return []
+        options = [o for o in self.conflict.options(self.state, acting) if o["allowed"]]
+        allowed = {o["action"] for o in options}
+        people = [(a, self.state.actors[a].name) for a in self.state.actors if a != acting]
+        named = people_named(text, people)
+        words = self.conflict.words()
+        out: list[dict[str, Any]] = []
+        for sug in _fight_matcher(self.pack, words).suggest(
+                text, allowed=allowed, limit=limit,
+                names=[v for _, n in people for v in name_variants(n)]):
+            if sug.move is None:
+                out.append({"action": None, "name": "Just fiction", "words": list(sug.words)})
+                continue
+            choices = [o for o in options if o["action"] == sug.move]
+            best = _pick(choices, named, text)
+            if best is None:
+                continue
+            out.append({**best, "name": words.get(sug.move, {}).get("name", sug.move),
+                        "words": list(sug.words), "score": sug.score})
+        return out
 
     def tracker(self) -> list[dict[str, Any]]:
         """The initiative tracker: one row per character, in turn order."""
@@ -197,7 +229,7 @@ class FightFlow:
                 self.conflict.resolve(self.state, pending, roller, self._emit)
                 self._used(roller)
                 self._after_step()
-                self._auto_end_turn()
+                self._auto_end_turn(roller)
         except NeedDie as need:
             with self._action(f"{label}: waiting for a die"):
                 fight = require_fight(self.state)
@@ -207,14 +239,15 @@ class FightFlow:
                     "pending": pending, "data": data}).model_dump(mode="json")))
         return self.last_events
 
-    def _auto_end_turn(self) -> None:
-        """A turn with nothing left to spend ends by itself."""
+    def _auto_end_turn(self, roller: _Roller | None = None) -> None:
+        """A turn with nothing left to spend ends by itself (rolling on with the step's
+        ``roller``, so a die entered for a check at the turn's end is used)."""
         fight = fight_of(self.state)
         if fight is None or fight.encounter.acting is None:
             return
         budget = fight.encounter.budget
         if budget.get("standard", 0) <= 0 and budget.get("move", 0) <= 0:
-            roller = self._roller()
+            roller = roller or self._roller()
             self.conflict.end_turn(self.state, roller, self._emit)
             self._used(roller)
             self._after_step()
@@ -295,12 +328,9 @@ class FightFlow:
         self._refuse_pending()
         if fight.encounter.acting is None:
             raise IllegalAction("nobody is acting")
-        with self._action("end of turn"):
-            roller = self._roller()
-            self.conflict.end_turn(self.state, roller, self._emit)
-            self._used(roller)
-            self._after_step()
-        return self.last_events
+        # a step like any other: a resistance check at the end of the turn may await a die
+        return self._step("end of turn", Pending(actor=fight.encounter.acting,
+                                                 action="end_turn"))
 
     def referee_step(self) -> list[dict[str, Any]]:
         """One step of the referee: choose the acting NPC's action (and say why), or carry
@@ -313,25 +343,18 @@ class FightFlow:
             self._refuse_pending()
             return self._step(fight.pending.action.replace("_", " "), fight.pending)
         choice = self.conflict.referee(self.state, acting)
+        if choice.action == "end_turn":  # says why itself; may await a die, as any step
+            return self._step("end of turn", choice)
         with self._action("referee chooses"):
-            if choice.action == "end_turn":
-                name = self.state.actors[acting].name
-                self._emit(FightActed(actor=acting, action="end_turn", by="referee",
-                                      text=choice.why or f"{name} ends the turn."))
-                roller = self._roller()
-                self.conflict.end_turn(self.state, roller, self._emit)
-                self._used(roller)
-                self._after_step()
-            else:
-                if choice.action not in ("surrender", "flee"):  # they say why themselves
-                    target = self.state.actors[choice.target].name if choice.target else ""
-                    self._emit(FightActed(actor=acting, action=choice.action, by="referee",
-                                          text="▸ " + (choice.why or _declared(
-                                              self.state, choice, target)),
-                                          target=choice.target))
-                current = require_fight(self.state)
-                self._emit(FightUpdated(fight=current.model_copy(update={
-                    "pending": choice}).model_dump(mode="json")))
+            if choice.action not in ("surrender", "flee"):  # they say why themselves
+                target = self.state.actors[choice.target].name if choice.target else ""
+                self._emit(FightActed(actor=acting, action=choice.action, by="referee",
+                                      text="▸ " + (choice.why or _declared(
+                                          self.state, choice, target)),
+                                      target=choice.target))
+            current = require_fight(self.state)
+            self._emit(FightUpdated(fight=current.model_copy(update={
+                "pending": choice}).model_dump(mode="json")))
         return self.last_events
 
     def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[dict[str, Any]]:
@@ -375,6 +398,51 @@ class FightFlow:
         with self._action("fight ends"):
             self._emit(FightEnded(result=result))
         return self.last_events
+
+
+_MATCHERS: dict[int, tuple[Pack, Matcher]] = {}
+
+
+def _fight_matcher(pack: Pack, words: Mapping[str, Mapping[str, Any]]) -> Matcher:
+    """A matcher of the fight actions, learnt from their words (built once per pack)."""
+    cached = _MATCHERS.get(id(pack))
+    if cached is not None and cached[0] is pack:
+        return cached[1]
+    moves = [s.Move(id=aid, name=str(w["name"]), trigger=str(w["summary"] or w["name"]),
+                    examples=list(w["examples"]))
+             for aid, w in words.items() if w.get("kind") == "action"]
+    matcher = Matcher(moves, no_move=pack.examples.get("none", ()))
+    _MATCHERS[id(pack)] = (pack, matcher)
+    return matcher
+
+
+def _pick(choices: Sequence[dict[str, Any]], named: Sequence[str], text: str
+          ) -> dict[str, Any] | None:
+    """The option (and target) of one action that fits the fiction: the attack whose name the
+    text uses, the target it names, else the best odds of hurting."""
+    if not choices:
+        return None
+    low = text.casefold()
+    by_name = [c for c in choices if c.get("attack_name")
+               and any(w in low for w in str(c["attack_name"]).casefold().split() if len(w) > 3)]
+    pool = by_name or list(choices)
+    best: tuple[float, dict[str, Any]] | None = None
+    for c in pool:
+        targets = c.get("targets") or []
+        base = {k: v for k, v in c.items() if k not in ("targets", "target")}
+        base.update(target_kind=c.get("target", "none"), target=None, target_name=None)
+        if not targets:
+            if best is None:
+                best = (-1.0, base)
+            continue
+        for t in targets:
+            score = float(t.get("effect", 0.0)) + (10.0 if t["id"] in named else 0.0)
+            if best is None or score > best[0]:
+                entry = dict(base)
+                entry.update(target=t["id"], target_name=t["name"],
+                             **{k: t[k] for k in ("hit", "critical", "effect") if k in t})
+                best = (score, entry)
+    return best[1] if best else None
 
 
 def _declared(state: CampaignState, p: Pending, target: str) -> str:

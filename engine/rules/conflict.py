@@ -332,6 +332,10 @@ class Conflict(Protocol):
         """The referee's choice for ``actor``'s turn, with its reason."""
         ...
 
+    def words(self) -> dict[str, dict[str, Any]]:
+        """Each action's (and maneuver's) name, summary and example fictions, from content."""
+        ...
+
     def finished(self, state: CampaignState) -> str | None:
         """The result when the fight is over (one side left standing), else None."""
         ...

@@ -21,7 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from engine.content.loader import Pack
 from engine.errors import ContentError, IllegalAction
@@ -68,6 +71,7 @@ from engine.rules.mm3e.roster import block_id, block_of, characters
 from engine.rules.mm3e.statblock import Attack, Kind, StatBlock
 from engine.rules.state import CampaignState, new_id
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 C = Condition
 HEROES, VILLAINS = "heroes", "villains"
 OUT = frozenset({C.INCAPACITATED, C.DYING, C.DEAD})
@@ -1309,6 +1313,10 @@ class MM3EConflict:
             return Pending(actor=actor, action="end_turn", why=choice.why, by="referee")
         return pending
 
+    def words(self) -> dict[str, dict[str, Any]]:
+        """Each action's and maneuver's name, summary and example fictions."""
+        return action_words(self.pack)
+
     def finished(self, state: CampaignState) -> str | None:
         """'heroes' or 'villains' when only one side has anyone left who can act."""
         fight = fight_of(state)
@@ -1390,6 +1398,45 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
             and enc.participant(a).last_round != enc.round))
     return rf.Situation(me=fighter(ctx, actor), allies=allies, foes=foes, round=enc.round,
                         budget=dict(enc.budget), group_ready=ready)
+
+
+ACTIONS_FILE = "actions.yaml"
+
+_WORDS: dict[Path, tuple[float, dict[str, dict[str, Any]]]] = {}
+
+
+def action_words(pack: Pack) -> dict[str, dict[str, Any]]:
+    """The pack's words for fight actions and maneuvers (``actions.yaml``): id -> {name,
+    summary, examples, kind ("action" or "maneuver")}; an action the file does not name gets
+    its id as its name. Cached until the file changes."""
+    path = pack.path / ACTIONS_FILE
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = -1.0
+    cached = _WORDS.get(path)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    raw: dict[str, Any] = {}
+    if mtime >= 0:
+        try:
+            loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+        except (OSError, yaml.YAMLError) as e:
+            raise ContentError(f"{path}: cannot read: {e}") from e
+        raw = loaded if isinstance(loaded, dict) else {}
+    out: dict[str, dict[str, Any]] = {}
+    for kind, ids in (("action", list(HANDLERS)), ("maneuver", [*TRADES, "finishing", "slam",
+                                                                 "surprise", "team"])):
+        given = raw.get(f"{kind}s") or {}
+        for aid in ids:
+            entry = given.get(aid) if isinstance(given, dict) else None
+            entry = entry if isinstance(entry, dict) else {}
+            out[aid] = {"name": str(entry.get("name") or aid.replace("_", " ").capitalize()),
+                        "summary": str(entry.get("summary") or ""),
+                        "examples": [str(x) for x in entry.get("examples") or []],
+                        "kind": kind}
+    _WORDS[path] = (mtime, out)
+    return out
 
 
 def condition_summary(condition: str) -> str:
