@@ -341,3 +341,96 @@ def test_a_minion_takes_the_worst_degree(pack: Pack, resist: int) -> None:
     assert "incapacitated" in g.state.actors["dockside_crew_1"].conditions
     assert g.state.actors["dockside_crew_1"].tracks.get("damage", 0) == 0
     assert row(g, "dockside_crew_1")["out"] == "down"
+
+
+# ------------------------------------------------------------------ afflictions
+
+
+def tallyman_afflicts_keystone(pack: Pack, face: int) -> Game:
+    """The Tallyman (played by hand) uses Call in the Debt on Keystone, then ends his turn."""
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    g.take_over("the_tallyman")
+    act(g, "attack", [face], target="keystone", attack="call_in_the_debt")
+    if g.fighting:
+        g.end_turn()
+    return g
+
+
+@pytest.mark.parametrize(("face", "imposed"), [(12, None), (11, "dazed"), (6, "compelled"),
+                                               (1, "incapacitated")])
+def test_affliction_degrees_of_failure(pack: Pack, face: int, imposed: str | None) -> None:
+    g = tallyman_afflicts_keystone(pack, face)
+    # Will 8 against 10 + rank 10: 19 fails by 1, 14 by 6, 9 by 11
+    lasting = imposed == "incapacitated"
+    assert ("incapacitated" in g.state.actors["keystone"].conditions) is lasting
+    if lasting:  # Keystone was the only hero
+        assert not g.fighting
+        return
+    shown = conds(g, "keystone")
+    assert shown == ([imposed] if imposed else [])
+
+
+@pytest.mark.parametrize(("face", "shaken_off"), [(12, True), (11, False)])
+def test_affliction_resisted_again_at_the_end_of_each_turn(
+        pack: Pack, face: int, shaken_off: bool) -> None:
+    g = tallyman_afflicts_keystone(pack, 11)
+    assert g.fight is not None and g.fight.encounter.acting == "keystone"
+    assert g.fight.encounter.budget == {"standard": 1, "move": 0}  # dazed
+    g.end_turn()  # the check at the end of the turn awaits Keystone's die
+    need = g.fight_need
+    assert need is not None and need["what"] == "shakes off dazed"
+    r = rolls(enter(g, [face]))
+    assert (r[0]["against"], r[0]["total"]) == (20, face + 8)
+    assert ("dazed" in conds(g, "keystone")) is not shaken_off
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+
+
+def test_referee_end_of_turn_check_awaits_a_physical_die(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman", "madame_undertow"], [19, 5, 1])
+    # an affliction for the Tallyman to shake off at the end of his turn
+    effect(g, "the_tallyman", "impaired", {"kind": "condition", "dc": 20, "resist": "will",
+                                         "attack": "test", "degree": 1},
+           duration="recovery")
+    fight_ = require_fight(g.state)
+    enc = fight_.encounter
+    last = enc.effects[-1].model_copy(update={"ongoing": True})
+    with g._action("test set-up"):
+        g._emit(FightUpdated(fight=fight_.model_copy(update={"encounter": enc.model_copy(
+            update={"effects": (*enc.effects[:-1], last)})}).model_dump(mode="json")))
+    g.end_turn()
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+    # the referee attacks (Keystone's die entered), then chooses to end the turn: the check
+    # at its end awaits the Tallyman's Will die
+    for _ in range(8):
+        need = g.fight_need
+        if need is not None and need["what"] == "shakes off impaired":
+            break
+        if need is not None:
+            g.fight_die(10)
+        else:
+            g.referee_step()
+    assert g.fight_need is not None and g.fight_need["what"] == "shakes off impaired"
+    assert g.fight is not None and g.fight.pending is not None
+    assert g.fight.pending.action == "end_turn"
+    ev = g.fight_die(6)  # Will 14 + 6 = 20: shaken off
+    shake = [r for r in rolls(ev) if r["what"] == "shakes off impaired"]
+    assert [(r["by"], r["total"], r["against"]) for r in shake] == [("entered", 20, 20)]
+    assert "impaired" not in conds(g, "the_tallyman")
+    assert any(e["type"] == "FightActed" and e["action"] == "end_turn" and e["by"] == "referee"
+               for e in ev)  # the referee chose to end the turn, and says so
+    assert g.fight is not None and g.fight.encounter.acting == "madame_undertow"
+
+
+def test_a_turn_that_ends_by_itself_uses_the_die_entered_for_its_end(pack: Pack) -> None:
+    g = tallyman_afflicts_keystone(pack, 11)  # Keystone dazed: a standard action only
+    g.fight_act("attack", target="the_tallyman", attack="granite_fist")
+    assert g.fight_need is not None and g.fight_need["what"].startswith("attack")
+    g.fight_die(9)  # a miss; the turn has nothing left and ends: the dazed check awaits
+    need = g.fight_need
+    assert need is not None and need["what"] == "shakes off dazed"
+    r = rolls(g.fight_die(12))
+    assert [x["what"] for x in r] == ["attack on The Tallyman with Granite Fist",
+                                      "shakes off dazed"]
+    assert g.fight_need is None
+    assert "dazed" not in conds(g, "keystone")
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
