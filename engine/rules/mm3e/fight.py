@@ -536,6 +536,9 @@ def _strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] |
             if atk.range == "area":
                 dodge = ctx.block(t).defenses.dodge
                 dparts = [("Dodge", dodge)]
+                cover = _obscurement(p.options, "cover")
+                if cover is not at.Obscurement.NONE:
+                    dparts.append((f"{cover.value} cover", at.cover_dodge_bonus(cover)))
                 pen = check_penalty(ctx.conditions(t))
                 if pen:
                     dparts.append(("impaired" if pen == -2 else "disabled", pen))
@@ -545,6 +548,7 @@ def _strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] |
             land(ctx, actor, t, atk, r)
         return True
     parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers)
+    parts += situation_parts(atk, p.options)
     parts += extra or []
     defenseless = C.DEFENSELESS in ctx.conditions(target)
     finishing = bool(p.options.get("finishing")) and atk.range == "close"
@@ -588,6 +592,13 @@ def _strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] |
     note = ""
     if finishing and not routine:
         crit_bonus, note = mv.FINISHING_CRIT_BONUS, "finishing attack: +5"
+    elif result.critical and p.options.get("crit") == at.CritEffect.ADDED.value:
+        land(ctx, actor, target, atk, rank)
+        added = Attack(name=f"{atk.name}'s added effect", range=at.AttackRange.CLOSE, bonus=0,
+                       effect=atk.effect, rank=0, resisted_by=atk.resisted_by,
+                       conditions=atk.conditions)
+        land(ctx, actor, target, added, 0, critical_note="critical: an added effect")
+        return True
     elif result.critical:
         crit_bonus, note = at.CRIT_INCREASED_EFFECT, "critical: +5"
     if ctx.minion(target) and not ctx.minion(actor) and p.options.get("kill"):
@@ -604,6 +615,40 @@ def _defense_words(name: str, parts: list[tuple[str, int]]) -> str:
         rest = " ".join(f"{'+' if v >= 0 else '-'} {abs(v)} {n}" for n, v in parts[1:])
         return f"10 + {name} {parts[0][1]}" + (f" {rest}" if rest else "")
     return ", ".join(f"{n}" for n, _ in parts) or name
+
+
+def _obscurement(options: Mapping[str, Any], key: str) -> at.Obscurement:
+    value = str(options.get(key) or "none")
+    try:
+        return at.Obscurement(value)
+    except ValueError:
+        raise IllegalAction(f"{key} is one of {', '.join(o.value for o in at.Obscurement)},"
+                            f" not {value!r}") from None
+
+
+def situation_parts(atk: Attack, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """An attack's modifiers from where it is made: range (``distance`` in feet, ranged
+    attacks), ``cover`` and ``concealment`` (none, partial, total; complete: no attack)."""
+    parts: list[tuple[str, int]] = []
+    if options.get("distance") is not None and atk.range == "ranged":
+        try:
+            feet = float(options["distance"])
+        except (TypeError, ValueError):
+            raise IllegalAction(f"distance is in feet, not {options['distance']!r}") from None
+        pen = at.range_penalty(atk.rank, feet)
+        if pen is None:
+            raise IllegalAction(f"{atk.name} does not reach {feet:g} ft (long range ends at"
+                                f" {atk.rank * at.RANGE_FEET_PER_RANK[at.RangeBand.LONG]} ft)")
+        if pen:
+            parts.append((f"{at.range_band(atk.rank, feet).value} range", pen))
+    for key in ("cover", "concealment"):
+        ob = _obscurement(options, key)
+        pen = at.obscurement_penalty(ob)
+        if pen is None:
+            raise IllegalAction(f"complete {key}: the target cannot be attacked")
+        if pen:
+            parts.append((f"{ob.value} {key}", pen))
+    return parts
 
 
 def _trade_effects(ctx: Ctx, p: Pending, atk: Attack) -> None:
