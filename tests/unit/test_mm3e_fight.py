@@ -434,3 +434,230 @@ def test_a_turn_that_ends_by_itself_uses_the_die_entered_for_its_end(pack: Pack)
     assert g.fight_need is None
     assert "dazed" not in conds(g, "keystone")
     assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+
+
+# ------------------------------------------------------------------ initiative and surprise
+
+
+def initiative(events: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The initiative rolls by actor."""
+    ev = next(e for e in events if e["type"] == "InitiativeRolled")
+    return {r["actor"]: r for r in ev["rolls"]}
+
+
+def test_initiative_is_d20_plus_bonus_highest_first(pack: Pack) -> None:
+    g = new_game(pack, ["keystone", "lamplight"])
+    ev = g.start_fight(["the_tallyman"], dice=[12, 3, 15])
+    r = initiative(ev)
+    # Keystone +1 (Agility), Lamplight +6 (Agility 2 and Improved Initiative), Tallyman +1
+    assert {a: x["total"] for a, x in r.items()} == {"keystone": 13, "lamplight": 9,
+                                                    "the_tallyman": 16}
+    assert g.fight is not None
+    assert g.fight.encounter.order == ("the_tallyman", "keystone", "lamplight")
+    assert [x["initiative"] for x in g.tracker()] == [16, 13, 9]
+
+
+def test_initiative_ties_go_to_the_higher_dodge(pack: Pack) -> None:
+    g = new_game(pack)
+    g.start_fight(["the_tallyman"], dice=[10, 10])  # 11 and 11; Dodge 10 beats 6
+    assert g.fight is not None and g.fight.encounter.order == ("the_tallyman", "keystone")
+
+
+def test_initiative_ties_with_equal_dodge_go_to_the_higher_agility(pack: Pack) -> None:
+    g = new_game(pack, ["lamplight"])
+    g.start_fight(["madame_undertow"], dice=[5, 8])  # 11 and 11; Dodge 10 both; Agility 3 > 2
+    assert g.fight is not None
+    assert g.fight.encounter.order == ("madame_undertow", "lamplight")
+
+
+def test_full_ties_are_rolled_off(pack: Pack) -> None:
+    g = Game.new(pack, name="fight test", hero_name="Keystone", archetype="keystone",
+                 dice_mode="physical", party=[{"name": "Granite", "archetype": "keystone"}])
+    ev = g.start_fight(["the_tallyman"], dice=[10, 10, 1, 3, 17])
+    r = initiative(ev)
+    assert (r["keystone"]["rolloff"], r["granite"]["rolloff"]) == (3, 17)
+    assert "rolloff" not in r["the_tallyman"]
+    assert g.fight is not None
+    assert g.fight.encounter.order == ("granite", "keystone", "the_tallyman")
+
+
+def test_a_minion_group_rolls_initiative_once(pack: Pack) -> None:
+    g = new_game(pack)
+    before = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction, match="initiative needs 2 or more dice"):
+        g.start_fight(["dockside_crew"], dice=[10])
+    assert g.state.model_dump(mode="json") == before
+    ev = g.start_fight(["dockside_crew"], dice=[10, 7])  # two dice: Keystone, the group
+    r = initiative(ev)
+    crew = [x for a, x in r.items() if a.startswith("dockside_crew")]
+    assert len(crew) == 6
+    assert {(x["natural"], x["total"], x["group"]) for x in crew} == {(7, 8, "dockside_crew")}
+
+
+def test_seeded_minion_group_shares_one_roll(pack: Pack) -> None:
+    g = new_game(pack, dice_mode="seeded", seed=11)
+    r = initiative(g.start_fight(["dockside_crew", "hornet_drones"]))
+    assert len({x["natural"] for a, x in r.items() if a.startswith("dockside_crew")}) == 1
+    assert len({x["natural"] for a, x in r.items() if a.startswith("hornet_drones")}) == 1
+    assert len(r) == 1 + 6 + 5
+
+
+def test_surprise_round(pack: Pack) -> None:
+    g = new_game(pack, ["keystone", "lamplight"])
+    g.start_fight(["the_tallyman"], surprised=["heroes"], dice=[19, 18, 1])
+    g.set_fight_dice("physical")
+    assert g.fight is not None
+    enc = g.fight.encounter
+    # the surprised have no turn; the others a standard action (or a move instead)
+    assert (enc.round, enc.order, enc.acting) == (0, ("the_tallyman",), "the_tallyman")
+    assert enc.budget == {"standard": 1}
+    assert "surprised" in conds(g, "keystone")
+    allowed = {o["action"] for o in g.fight_options() if o["allowed"]}
+    assert {"attack", "move"} <= allowed
+    # surprised: stunned and vulnerable (Parry 8 -> 4)
+    g.take_over("the_tallyman")
+    r = rolls(act(g, "attack", [6, 10], target="keystone", attack="ledger_cane"))
+    assert (r[0]["against"], r[0]["result"]) == (14, "hit")
+    assert g.fight is not None
+    enc = g.fight.encounter
+    assert (enc.round, enc.acting) == (1, "lamplight")  # the turn ended by itself
+    assert "surprised" not in conds(g, "keystone")
+    assert enc.budget == {"standard": 1, "move": 1}
+
+
+def test_a_surprised_side_named_by_actor(pack: Pack) -> None:
+    g = new_game(pack, ["keystone", "lamplight"])
+    g.start_fight(["the_tallyman"], surprised=["lamplight"], dice=[19, 18, 1])
+    assert g.fight is not None
+    assert g.fight.encounter.order == ("keystone", "the_tallyman")
+    assert "surprised" in conds(g, "lamplight") and "surprised" not in conds(g, "keystone")
+
+
+# ------------------------------------------------------------------ budgets
+
+
+def test_standard_and_move_then_the_turn_ends(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    act(g, "attack", [9], target="the_tallyman", attack="granite_fist")
+    assert g.fight is not None and g.fight.encounter.budget == {"standard": 0, "move": 1}
+    with pytest.raises(IllegalAction, match="no standard action left"):
+        g.fight_act("attack", target="the_tallyman", attack="granite_fist")
+    act(g, "move", options={"to": "to the railing"})
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+
+
+def test_two_moves_trade_the_standard(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    act(g, "move")
+    assert g.fight is not None and g.fight.encounter.acting == "keystone"
+    act(g, "move")
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+
+
+def test_dazed_has_a_standard_only_and_stunned_loses_the_turn(pack: Pack) -> None:
+    g = fight(pack, ["keystone", "lamplight"], ["the_tallyman"], [10, 1, 19])
+    put(g, "keystone", ["dazed"])
+    put(g, "lamplight", ["stunned"])
+    pass_turn(g)
+    assert g.fight is not None and g.fight.encounter.acting == "keystone"
+    assert g.fight.encounter.budget == {"standard": 1, "move": 0}
+    ev = act(g, "attack", [9], target="the_tallyman", attack="granite_fist")  # ends the turn
+    assert any(e["type"] == "FightActed" and e["actor"] == "lamplight"
+               and "stunned" in e["text"] for e in ev)
+    assert g.fight is not None
+    assert (g.fight.encounter.round, g.fight.encounter.acting) == (2, "the_tallyman")
+
+
+# ------------------------------------------------------------------ trade maneuvers
+
+
+@pytest.mark.parametrize(("maneuver", "amount", "attack_part", "resist_dc"),
+                         [("power_attack", 2, -2, 29), ("accurate", 2, 2, 25),
+                          ("power_attack", 1, -1, 28), ("accurate", 0, 0, 27)])
+def test_trades_move_points_between_attack_and_effect(
+        pack: Pack, maneuver: str, amount: int, attack_part: int, resist_dc: int) -> None:
+    g = keystone_vs_tallyman(pack)
+    r = rolls(act(g, "attack", [15, 19], target="the_tallyman", attack="granite_fist",
+                  maneuvers={maneuver: amount}))
+    assert r[0]["total"] == 15 + 8 + attack_part
+    assert (["maneuvers", attack_part] in r[0]["parts"]) is bool(attack_part)
+    assert r[1]["against"] == resist_dc
+
+
+@pytest.mark.parametrize(("maneuvers", "attack"), [
+    ({"power_attack": 3}, "granite_fist"), ({"accurate": -1}, "granite_fist"),
+    ({"all_out": 5}, "granite_fist"), ({"defensive": 1}, "faultline_stomp"),
+    ({"feint": 1}, "granite_fist")])
+def test_trades_out_of_limits_are_refused(pack: Pack, maneuvers: dict[str, int],
+                                          attack: str) -> None:
+    g = keystone_vs_tallyman(pack)
+    before = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction):
+        g.fight_act("attack", target="the_tallyman", attack=attack, maneuvers=maneuvers)
+    assert g.state.model_dump(mode="json") == before
+
+
+@pytest.mark.parametrize(("maneuver", "parry"), [("all_out", 6), ("defensive", 10)])
+def test_all_out_and_defensive_change_parry_until_the_next_turn(
+        pack: Pack, maneuver: str, parry: int) -> None:
+    g = keystone_vs_tallyman(pack)
+    act(g, "attack", [2], target="the_tallyman", attack="granite_fist",
+        maneuvers={maneuver: 2})
+    g.end_turn()
+    g.take_over("the_tallyman")
+    r = rolls(act(g, "attack", [2], target="keystone", attack="ledger_cane"))
+    assert r[0]["against"] == 10 + parry
+
+
+# ------------------------------------------------------------------ finishing and killing
+
+
+def two_foes(pack: Pack) -> Game:
+    """Keystone first against the Tallyman and Madame Undertow (the fight goes on when one
+    falls)."""
+    return fight(pack, ["keystone"], ["the_tallyman", "madame_undertow"], [19, 5, 1])
+
+
+def test_finishing_attack_is_against_dc_10_and_a_hit_is_a_critical(pack: Pack) -> None:
+    g = two_foes(pack)
+    put(g, "the_tallyman", ["defenseless"])
+    r = rolls(act(g, "attack", [2, 19], target="the_tallyman", attack="granite_fist",
+                  options={"finishing": True}))
+    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (10, 10, "hit")
+    assert r[1]["against"] == 27 + 5
+
+
+def test_routine_finishing_attack_has_no_die_and_no_plus_5(pack: Pack) -> None:
+    g = two_foes(pack)
+    put(g, "the_tallyman", ["defenseless"])
+    r = rolls(act(g, "attack", [19], target="the_tallyman", attack="granite_fist",
+                  options={"finishing": True, "routine": True}))
+    assert (r[0]["natural"], r[0]["result"]) == (None, "hit")
+    assert r[1]["against"] == 27
+
+
+@pytest.mark.parametrize(("resist", "dead"), [(13, True), (14, False)])
+def test_finishing_with_intent_to_kill_kills_on_3_degrees(
+        pack: Pack, resist: int, dead: bool) -> None:
+    g = two_foes(pack)
+    put(g, "the_tallyman", ["defenseless"])
+    # Toughness 8 against 32: 21 fails by 11 (3 degrees), 22 by 10 (2 degrees)
+    act(g, "attack", [2, resist], target="the_tallyman", attack="granite_fist",
+        options={"finishing": True, "kill": True})
+    assert ("dead" in g.state.actors["the_tallyman"].conditions) is dead
+
+
+def test_finishing_needs_a_defenseless_target(pack: Pack) -> None:
+    g = two_foes(pack)
+    before = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction, match="finishing attack needs a defenseless target"):
+        g.fight_act("attack", target="the_tallyman", attack="granite_fist",
+                    options={"finishing": True})
+    assert g.state.model_dump(mode="json") == before
+
+
+def test_a_minion_hit_with_intent_to_kill_dies(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["dockside_crew"], [19, 1])
+    act(g, "attack", [10], target="dockside_crew_1", attack="granite_fist",
+        options={"kill": True})
+    assert "dead" in g.state.actors["dockside_crew_1"].conditions
