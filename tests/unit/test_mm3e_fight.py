@@ -661,3 +661,196 @@ def test_a_minion_hit_with_intent_to_kill_dies(pack: Pack) -> None:
     act(g, "attack", [10], target="dockside_crew_1", attack="granite_fist",
         options={"kill": True})
     assert "dead" in g.state.actors["dockside_crew_1"].conditions
+
+
+# ------------------------------------------------------------------ team attack
+
+
+@pytest.mark.parametrize(("faces", "rank"), [
+    ([15, 15, 15, 15, 15], 3 + 5),   # four others hit, 1 degree each: +5
+    ([15, 15, 2, 2, 15], 3 + 2),     # two others hit: +2
+    ([2, 15, 2, 2, 2], 3),           # the leader misses; one hit alone: its rank
+    ([2, 2, 2, 2, 2], None),         # nothing hits
+])
+def test_team_attack_takes_the_largest_rank_plus_the_others_degrees(
+        pack: Pack, faces: list[int], rank: int | None) -> None:
+    g = fight(pack, ["keystone"], ["dockside_crew"], [1, 19])
+    g.referee_step()
+    assert g.fight is not None and g.fight.pending is not None
+    team = g.fight.pending.team
+    assert len(team) == 4 and g.fight.pending.actor == "dockside_crew_1"
+    g.referee_step()
+    ev = enter(g, faces + ([10] if rank is not None else []))
+    r = rolls(ev)
+    assert [x["actor"] for x in r[:5]] == ["dockside_crew_1", *team]
+    assert all(x["against"] == 16 for x in r[:5])  # Pistol +4 against 10 + Dodge 6
+    if rank is None:
+        assert len(r) == 5
+    else:
+        assert r[5]["against"] == 15 + rank
+    # the joiners' turns this round are used up: the crew member left acts next
+    g.referee_run()
+    assert g.fight is not None
+    assert g.fight.encounter.acting in ("dockside_crew_6", "keystone")
+    acted = {e["actor"] for e in g.store.events() if e["type"] == "TurnBegan"
+             and e["round"] == 1}
+    assert not acted & set(team)
+
+
+# ------------------------------------------------------------------ recover
+
+
+def test_recover_removes_the_worst_damage_condition_once_per_fight(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    put(g, "keystone", ["staggered"], damage=2)
+    ev = act(g, "recover")
+    assert g.state.actors["keystone"].conditions == []
+    assert g.state.actors["keystone"].tracks["damage"] == 2
+    assert any(e["type"] == "FightActed" and e["action"] == "recover" for e in ev)
+    assert g.fight is not None and g.fight.recovered == ["keystone"]
+    # the whole turn: it ended; +2 Dodge and Parry until Keystone's next turn
+    assert g.fight.encounter.acting == "the_tallyman"
+    g.take_over("the_tallyman")
+    r = rolls(act(g, "attack", [2], target="keystone", attack="ledger_cane"))
+    assert r[0]["against"] == 10 + 8 + 2
+    g.end_turn()
+    rec = next(o for o in g.fight_options() if o["action"] == "recover")
+    assert rec["allowed"] is False
+    before = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction, match="already recovered"):
+        g.fight_act("recover")
+    assert g.state.model_dump(mode="json") == before
+
+
+def test_recover_from_dazed_and_from_a_penalty(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    put(g, "keystone", [], damage=3)
+    act(g, "recover")
+    assert g.state.actors["keystone"].tracks["damage"] == 2
+
+
+# ------------------------------------------------------------------ demoralize and feint
+
+
+@pytest.mark.parametrize(("face", "imposed"), [(2, None), (3, "impaired"), (17, "impaired"),
+                                               (18, "disabled")])
+def test_demoralize_impairs_and_4_degrees_disable(
+        pack: Pack, face: int, imposed: str | None) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    g.take_over("the_tallyman")
+    # Intimidation 15 against 10 + the better of Keystone's Insight (2) or Will (8)
+    r = rolls(act(g, "demoralize", [face], target="keystone"))
+    assert (r[0]["against"], r[0]["total"]) == (18, face + 15)
+    shown = conds(g, "keystone")
+    assert shown == ([imposed] if imposed else [])
+    g.end_turn()
+    if imposed == "impaired":  # -2 on Keystone's checks, attack checks too
+        r = rolls(act(g, "attack", [9], target="the_tallyman", attack="granite_fist"))
+        assert ["impaired", -2] in r[0]["parts"]
+
+
+def test_feint_makes_the_target_vulnerable_to_the_feinters_next_attack(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    g.take_over("the_tallyman")
+    # Deception 15 against 10 + the better of Keystone's Deception (1) or Insight (2)
+    r = rolls(act(g, "feint", [5], target="keystone"))
+    assert (r[0]["against"], r[0]["degree"] > 0) == (12, True)
+    g.end_turn()
+    g.end_turn()  # Keystone's turn
+    r = rolls(act(g, "attack", [6, 10], target="keystone", attack="ledger_cane"))
+    assert (r[0]["against"], r[0]["result"]) == (14, "hit")  # Parry 8 halved
+    assert "feinted" in r[0]["against_name"]
+    g.end_turn()
+    g.end_turn()
+    r = rolls(act(g, "attack", [6], target="keystone", attack="ledger_cane"))
+    assert r[0]["against"] == 18  # used up by that attack
+
+
+# ------------------------------------------------------------------ grab, escape, trip
+
+
+@pytest.mark.parametrize(("resist", "imposed"), [(12, None), (11, "restrained"),
+                                                 (6, "bound")])
+def test_grab_restrains_or_binds(pack: Pack, resist: int, imposed: str | None) -> None:
+    g = two_foes(pack)
+    # grab: Granite Fist's +8 against 10 + Parry 8; the Tallyman resists with the better of
+    # Strength 0 and Dodge 10 against 10 + Keystone's Strength 12
+    r = rolls(act(g, "grab", [10, resist], target="the_tallyman"))
+    assert (r[0]["against"], r[0]["result"]) == (18, "hit")
+    assert (r[1]["parts"], r[1]["against"]) == ([["Dodge", 10]], 22)
+    lasting = [c for c in g.state.actors["the_tallyman"].conditions if c in KNOWN_CONDITIONS]
+    assert lasting == ([imposed] if imposed else [])
+    assert g.fight is not None
+    assert ("the_tallyman" in g.fight.holds) is bool(imposed)
+    if imposed == "bound":  # defenseless: the next attack is against DC 10
+        act(g, "move")
+        g.end_turn()
+        g.end_turn()  # the Tallyman's turn, then Madame Undertow's
+        r = rolls(act(g, "attack", [2, 19], target="the_tallyman", attack="granite_fist"))
+        assert r[0]["against"] == 10
+
+
+@pytest.mark.parametrize(("face", "free"), [(10, False), (11, True)])
+def test_escape_against_10_plus_the_grabbers_strength(pack: Pack, face: int,
+                                                      free: bool) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    fight_ = require_fight(g.state)
+    with g._action("test set-up"):
+        g._emit(FightUpdated(fight=fight_.model_copy(update={"holds": {"the_tallyman": {
+            "by": "keystone", "strength": 2, "degrees": 1}}}).model_dump(mode="json")))
+        g._emit(CombatantChanged(actor="the_tallyman", conditions=["restrained"], damage=0))
+    g.take_over("the_tallyman")
+    # the better of Athletics (Strength 0) and Acrobatics (Agility 1) against 10 + 2
+    r = rolls(act(g, "escape", [face]))
+    assert (r[0]["total"], r[0]["against"]) == (face + 1, 12)
+    assert ("restrained" in g.state.actors["the_tallyman"].conditions) is not free
+    assert g.fight is not None and ("the_tallyman" in g.fight.holds) is not free
+
+
+@pytest.mark.parametrize(("faces", "prone"), [([11], False), ([12, 20, 10], False),
+                                              ([12, 5], True)])
+def test_trip(pack: Pack, faces: list[int], prone: bool) -> None:
+    g = two_foes(pack)
+    r = rolls(act(g, "trip", faces, target="the_tallyman"))
+    # +8 - 2 against 10 + Parry 8; then the Tallyman's best of Acrobatics and Athletics (1)
+    # against 10 + Keystone's (Athletics 14); a natural 20 adds a degree (the pack's
+    # nat20_degree), and a target that keeps its feet counter-trips
+    assert (r[0]["total"], r[0]["against"]) == (faces[0] + 6, 18)
+    if len(faces) > 1:
+        assert (r[1]["total"], r[1]["against"]) == (faces[1] + 1, 24)
+    assert ("prone" in g.state.actors["the_tallyman"].conditions) is prone
+
+
+# ------------------------------------------------------------------ delay, flee, surrender
+
+
+def test_delay_lets_the_next_character_act_first(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    act(g, "delay")
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+    assert row(g, "keystone")["held"] != ""
+    refused = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction):
+        g.fight_act("attack", target="the_tallyman", attack="granite_fist", actor="keystone")
+    assert g.state.model_dump(mode="json") == refused
+
+
+def test_flee_and_surrender_leave_the_fight_and_the_last_ends_it(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman", "madame_undertow"], [1, 19, 15])
+    g.take_over("the_tallyman")
+    g.take_over("madame_undertow")
+    act(g, "flee")
+    assert row(g, "the_tallyman")["out"] == "fled"
+    assert g.fight is not None and g.fight.encounter.acting == "madame_undertow"
+    act(g, "surrender")
+    assert not g.fighting
+    ended = [e for e in g.last_events if e["type"] == "FightEnded"]
+    assert [e["result"] for e in ended] == ["the heroes win"]
+
+
+def test_the_only_hero_surrendering_loses(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    act(g, "surrender")
+    assert not g.fighting
+    assert [e["result"] for e in g.last_events if e["type"] == "FightEnded"] == [
+        "the villains win"]
