@@ -1043,13 +1043,16 @@ def _can_act(ctx: Ctx, actor: str) -> str | None:
 
 def _begun(ctx: Ctx, adv: en.Advance) -> None:
     """A turn has begun: limit its budget by conditions, say so; skip those who cannot act."""
+    fresh = False  # a new round began, maybe at a turn skipped (its first is out)
     for _ in range(len(ctx.enc.participants) * 3 + 3):
         started = adv.started
+        fresh = fresh or adv.new_round
         if started is None:
             return
         why = _can_act(ctx, started)
         if why is None or not ctx.out(started):
-            ctx.emit(TurnBegan(actor=started, round=ctx.enc.round, new_round=adv.new_round))
+            ctx.emit(TurnBegan(actor=started, round=ctx.enc.round, new_round=fresh))
+            fresh = False
         if why is None:
             budget = action_budget(ctx.conditions(started))
             if (budget.standard, budget.move) != (1, 1):
