@@ -212,7 +212,8 @@ _EXPECTED = {
     "maneuvers": "a mapping of maneuvers to whole numbers, e.g. {power_attack: 2}",
     "options": "a mapping of option names to true/false, numbers or text, e.g. {finishing: true}",
     "end_turn": "true",
-    "referee": "step, run, auto or manual",
+    "referee": ("step or run (the referee plays now), auto or manual (whether it plays its"
+                " turns by itself; only these two in 'campaign')"),
     "die": "the face of a die you rolled (a whole number) or a list of them",
     "take_over": "the name or id of a character in the fight",
     "hand_back": "the name or id of a character in the fight",
