@@ -854,3 +854,65 @@ def test_the_only_hero_surrendering_loses(pack: Pack) -> None:
     assert not g.fighting
     assert [e["result"] for e in g.last_events if e["type"] == "FightEnded"] == [
         "the villains win"]
+
+
+# ------------------------------------------------------------------ properties
+
+
+MINION_DAMAGE = {"dazed", "staggered"}
+
+
+def check_invariants(g: Game) -> None:
+    """What must hold after every step of any fight."""
+    fight_ = g.fight
+    if fight_ is None:
+        return
+    assert all(v >= 0 for v in fight_.encounter.budget.values()), fight_.encounter.budget
+    for r in g.tracker():
+        actor = g.state.actors[r["actor"]]
+        assert r["damage"] >= 0 and actor.tracks.get("damage", 0) >= 0
+        assert set(r["conditions"]) <= KNOWN_CONDITIONS, r["conditions"]
+        assert {c for c in actor.conditions} <= KNOWN_CONDITIONS, actor.conditions
+        if actor.role == "minion":  # unhurt or out: never between degrees
+            assert r["damage"] == 0, r
+            assert not MINION_DAMAGE & set(actor.conditions), r
+
+
+def greedy(g: Game) -> None:
+    """The player's heroes attack where they are likeliest to hurt, else end the turn."""
+    opts = [o for o in g.fight_options() if o["allowed"] and o["action"] == "attack"
+            and o.get("targets")]
+    if not opts:
+        g.end_turn()
+        return
+    best = max(opts, key=lambda o: max(t["effect"] for t in o["targets"]))
+    target = max(best["targets"], key=lambda t: t["effect"])
+    g.fight_act("attack", target=target["id"], attack=best["attack"])
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), villain=st.sampled_from(["the_tallyman",
+                                                            "madame_undertow"]),
+       minions=st.sampled_from(["dockside_crew", "hornet_drones"]))
+def test_any_seeded_fight_ends_with_a_result_and_keeps_its_invariants(
+        pack: Pack, seed: int, villain: str, minions: str) -> None:
+    g = new_game(pack, ["keystone", "lamplight", "slipstream"], seed=seed,
+                 dice_mode="seeded")
+    g.start_fight([villain, minions])
+    check_invariants(g)
+    for _ in range(3000):
+        if not g.fighting:
+            break
+        assert g.fight is not None and g.fight.encounter.round <= 60
+        assert g.fight_need is None  # seeded: never waits
+        if g.referee_turn:
+            g.referee_step()
+        else:
+            greedy(g)
+        check_invariants(g)
+    assert not g.fighting
+    ended = [e for e in g.store.events() if e["type"] == "FightEnded"]
+    assert len(ended) == 1
+    assert ended[0]["result"] in ("the heroes win", "the villains win",
+                                  "nobody is left standing")
