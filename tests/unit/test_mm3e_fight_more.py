@@ -17,6 +17,7 @@ import pytest
 from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
+from engine.rules.conflict import Pending
 from engine.rules.mm3e import fight_more as fm
 from engine.rules.mm3e.fight import Ctx
 
@@ -524,3 +525,38 @@ def test_available_actions_follow_the_situation(pack: Pack) -> None:
     assert not fm.available(ctx, "keystone", "counter_trip")
     assert not fm.available(ctx, "keystone", "readied")
     assert fm.available(ctx, "keystone", "disarm")
+
+
+def test_options_leave_out_what_makes_no_sense_and_offer_counters_off_turn(
+        pack: Pack) -> None:
+    g = _game(pack, init=(1, 20))
+    g.take_over("the_tallyman")
+    mine = {o["action"] for o in g.fight_options()}
+    assert {"disarm", "smash", "ready", "run", "drop_item"} <= mine
+    assert not mine & {"readied", "counter_trip", "counter_disarm", "crawl", "grab_damage",
+                       "drag", "pick_up", "command"}
+    _play(g, [12, 1], g.fight_act, "trip", target="keystone")  # lost: Keystone is offered
+    hers = {o["action"]: o["allowed"] for o in g.fight_options("keystone")}
+    assert hers["counter_trip"] is True and hers["attack"] is False
+
+
+def test_options_allow_the_readied_action_off_turn(pack: Pack) -> None:
+    g = _game(pack)
+    _play(g, [], g.fight_act, "ready", options={"action": "trip", "trigger": "he moves"})
+    g.end_turn()
+    allowed = [o for o in g.fight_options("keystone") if o["allowed"]]
+    assert [(o["action"], o.get("readied")) for o in allowed] == [("trip", True)]
+
+
+def test_the_referee_swaps_a_lost_weapon_for_another_attack(pack: Pack) -> None:
+    g = _game(pack)
+    _play(g, [12, 10, 5], g.fight_act, "disarm", target="the_tallyman",
+          options={"item": "Ledger Cane"})
+    fight = g.fight
+    assert fight is not None
+    ctx = Ctx(pack, g.state, fight, None, None)
+    p = Pending(actor="the_tallyman", action="attack", target="keystone",
+                attack="ledger_cane", by="referee")
+    assert fm._usable_attack(ctx, p).attack == "call_in_the_debt"
+    with pytest.raises(IllegalAction, match="Ledger Cane is dropped"):
+        fm._usable_attack(ctx, p.model_copy(update={"by": "player"}))

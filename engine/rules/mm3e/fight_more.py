@@ -19,7 +19,10 @@ Every handler, old and new, is wrapped once (``_wrap``) for what applies to any 
 Off-turn actions: ``fight.MM3EConflict.declare`` is wrapped (``_install``) so that a readied
 action (``options={"readied": True}``) and an offered counter (``counter_trip``,
 ``counter_disarm``) may be declared by a character whose turn it is not; everything else goes
-to the original ``declare``.
+to the original ``declare``. ``MM3EConflict.options`` is wrapped to leave out this module's
+actions that make no sense now (``available``) and to allow an offered counter or a readied
+action off-turn. (Both wrappers can become two calls in fight.py: see ``declare_off_turn``
+and ``available``.)
 """
 
 from __future__ import annotations
@@ -810,14 +813,35 @@ def _declare(self: MM3EConflict, state: CampaignState, actor: str, action: str,
     return _BASE_DECLARE(self, state, actor, action, target, attack, maneuvers, options)
 
 
+_BASE_OPTIONS = MM3EConflict.options
+
+
+def _options(self: MM3EConflict, state: CampaignState, actor: str) -> list[dict[str, Any]]:
+    """The ordinary options without this module's actions that make no sense now, with an
+    offered counter and a readied action allowed off-turn."""
+    ctx = Ctx(self.pack, state, require_fight(state), None, None)
+    rec = readied_action(ctx, actor) if ctx.enc.acting not in (None, actor) else None
+    out: list[dict[str, Any]] = []
+    for o in _BASE_OPTIONS(self, state, actor):
+        a = str(o["action"])
+        if not available(ctx, actor, a):
+            continue
+        if a in COUNTERS or (rec is not None and a == rec["action"]):
+            o = {**o, "allowed": True, **({"readied": True} if a not in COUNTERS else {})}
+        out.append(o)
+    return out
+
+
 def _install() -> None:
-    """Wrap every handler once, give trip its counter, and let off-turn actions be declared."""
+    """Wrap every handler once, give trip its counter, and let off-turn actions be declared
+    and listed."""
     if "trip" in HANDLERS and HANDLERS["trip"].handler not in _WRAPPED:
         HANDLERS["trip"] = replace(HANDLERS["trip"],
                                    handler=_trip_with_counter(HANDLERS["trip"].handler))
     for key, rule in list(HANDLERS.items()):
         HANDLERS[key] = _wrap(rule)
     MM3EConflict.declare = _declare  # type: ignore[method-assign]  # see module docstring
+    MM3EConflict.options = _options  # type: ignore[method-assign]
 
 
 _install()
