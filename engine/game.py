@@ -80,11 +80,13 @@ class Game(MoveFlow, FightFlow):
         store_factory: Any = None,
         scene_title: str = "Opening scene",
         location: str = "",
+        hero_data: dict[str, Any] | None = None,
     ) -> Game:
         """Start a campaign; ``store_factory(meta, state_dict)`` makes its store.
 
         ``party`` adds more heroes ({"name", "archetype", "stats"}) after the first: the
-        player runs them all and switches which one acts.
+        player runs them all and switches which one acts. ``hero_data``: the first hero's
+        system data (an M&M stat block of its own: ``{"statblock": {...}}``).
         """
         hero_stats = validate_hero(pack, archetype, stats)
         if dice_mode not in DICE_MODES:
@@ -93,6 +95,8 @@ class Game(MoveFlow, FightFlow):
         extra = [(h.get("name", ""), h.get("archetype"),
                   validate_hero(pack, h.get("archetype"), h.get("stats"))) for h in party]
         hero = new_hero(pack, hero_name, archetype, hero_stats, taken=[])
+        if hero_data:
+            hero = hero.model_copy(update={"data": dict(hero_data)})
         state = CampaignState(
             system=pack.id,
             name=name.strip() or "Untitled campaign",
