@@ -90,17 +90,56 @@ def _parse_npc(text: str) -> tuple[str, str, str]:
     return parts[0].strip(), parts[1].strip().lower(), ":".join(parts[2:]).strip()
 
 
+def _parse_party(text: str) -> dict[str, Any]:
+    """``--party Name:archetype``: another ready-made hero of the party."""
+    name, _, archetype = text.partition(":")
+    if not name.strip() or not archetype.strip():
+        raise CliError(f"--party: expected 'Name:archetype' like Lamplight:lamplight, got"
+                       f" {_clip(text)}")
+    return {"name": name.strip(), "archetype": archetype.strip().lower(), "stats": None}
+
+
+def _hero_block(args: argparse.Namespace) -> tuple[str, dict[str, int], dict[str, Any]]:
+    """``--statblock FILE``: the hero's name, abilities and data from an M&M stat block."""
+    from engine.content.loader import get_pack
+    from engine.heroes import hero_problems
+    from engine.rules.mm3e.builder import load_hero_file
+
+    if args.archetype or args.stats:
+        raise CliError("--statblock makes the hero from the file: leave out --archetype and"
+                       " --stats")
+    pack = get_pack(args.system, _content(args))
+    if pack.system.ruleset != "mm3e":
+        raise CliError(f"--statblock is for Mutants & Masterminds stat blocks; {pack.id}"
+                       " heroes take --archetype or --stats")
+    if not Path(args.statblock).is_file():
+        raise CliError(f"--statblock {_clip(args.statblock, 200)}: no such file")
+    block = load_hero_file(args.statblock)
+    stats = {k: int(v) for k, v in block.abilities.model_dump().items()}
+    problems = hero_problems(pack, stats)
+    if problems:
+        raise CliError(f"--statblock {_clip(args.statblock, 200)}: {'; '.join(problems)} (a"
+                       f" hero's abilities in {pack.system.name})")
+    return block.name, stats, {"statblock": block.model_dump(mode="json")}
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     """Create a campaign in the save folder."""
     from engine.campaigns import close_game, new_game
 
-    if not args.archetype and not args.stats:
-        raise CliError("give --archetype ID or --stats danger=1,freak=0,...")
+    hero, stats, data = args.hero, _parse_stats(args.stats) if args.stats else None, None
+    if args.statblock:
+        name, stats, data = _hero_block(args)
+        hero = hero or name
+    elif not args.archetype and not args.stats:
+        raise CliError("give --archetype ID or --stats danger=1,freak=0,... (Mutants &"
+                       " Masterminds: or --statblock FILE)")
     game = new_game(
-        _saves(args), system=args.system, name=args.name, hero_name=args.hero,
-        archetype=args.archetype, stats=_parse_stats(args.stats) if args.stats else None,
+        _saves(args), system=args.system, name=args.name, hero_name=hero or "The Hero",
+        archetype=args.archetype, stats=stats,
         npcs=[_parse_npc(n) for n in args.npc or []], seed=args.seed,
         dice_mode="physical" if args.physical else args.dice, content=_content(args),
+        party=[_parse_party(p) for p in args.party or []], hero_data=data,
     )
     cid = getattr(game.store, "id", "")
     close_game(game)
@@ -392,9 +431,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("new", help="create a campaign")
     sp.add_argument("name", help="campaign name")
     sp.add_argument("--system", default="masks", help="game system id (default masks)")
-    sp.add_argument("--hero", default="The Hero", help="hero name")
+    sp.add_argument("--hero", help="hero name (default: The Hero, or the stat block's name)")
     sp.add_argument("--archetype", help="archetype id")
     sp.add_argument("--stats", help="custom stat line, e.g. danger=1,freak=1,savior=0,...")
+    sp.add_argument("--statblock", metavar="FILE",
+                    help="Mutants & Masterminds: the hero from a YAML stat block")
+    sp.add_argument("--party", action="append", metavar="NAME:ARCHETYPE",
+                    help="another hero of the party, ready-made (repeatable)")
     sp.add_argument("--npc", action="append", metavar="NAME:ROLE[:NOTE]", help="an NPC")
     sp.add_argument("--seed", type=int, help="dice seed (default random)")
     sp.add_argument("--dice", choices=["seeded", "physical", "mixed"], default="seeded",

@@ -270,3 +270,105 @@ def test_the_example_exports_as_a_story(tmp_path: Path,
         "**Round 1", "**Round 2", "**Round 3"]
     assert "Traceback" not in text
     assert lines[-1].startswith("> A splash between the ferry and the pier")
+
+
+# ------------------------------------------------------------------ sidekick new for M&M
+
+HERO_FILE = """\
+name: Tidewright
+kind: hero
+power_level: 10
+concept: A marine biologist who pulls the harbor's water around her like armor.
+abilities: {strength: 2, stamina: 4, agility: 3, dexterity: 4, fighting: 6, intellect: 4,
+            awareness: 4, presence: 2}
+defenses: {dodge: 9, parry: 8, toughness: 10, fortitude: 8, will: 9}
+skills: {Perception: 8}
+attacks:
+  - {name: Water Whip, range: ranged, bonus: 10, effect: damage, rank: 10}
+"""
+NEW = ["new", "Harbor Watch", "--system", "mutants-and-masterminds", "--seed", "3"]
+
+
+def test_new_with_the_ready_made_party(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.campaigns import close_game, open_game
+
+    saves = tmp_path / "saves"
+    assert main(["--saves", str(saves), *NEW, "--hero", "Keystone", "--archetype", "keystone",
+                 "--party", "Lamplight:lamplight", "--party", "Slipstream:Slipstream"]) == 0
+    assert "Created campaign 'Harbor Watch' (harbor-watch)" in capsys.readouterr().out
+    game = open_game(saves, "harbor-watch", [])
+    try:
+        assert [(h.name, h.data.get("statblock")) for h in game.state.heroes] == [
+            ("Keystone", "keystone"), ("Lamplight", "lamplight"), ("Slipstream", "slipstream")]
+        game.start_fight(["the_tallyman"])
+        assert {r["actor"] for r in game.tracker()} == {
+            "keystone", "lamplight", "slipstream", "the_tallyman"}
+    finally:
+        close_game(game)
+
+
+def test_new_with_a_hero_from_a_stat_block(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.campaigns import close_game, open_game
+
+    saves, hero = tmp_path / "saves", tmp_path / "tidewright.yaml"
+    hero.write_text(HERO_FILE, encoding="utf-8")
+    assert main(["--saves", str(saves), *NEW, "--statblock", str(hero),
+                 "--party", "Keystone:keystone"]) == 0
+    capsys.readouterr()
+    game = open_game(saves, "harbor-watch", [])
+    try:
+        tide = game.state.actors["tidewright"]
+        assert tide.name == "Tidewright" and tide.archetype is None
+        assert tide.stats["fighting"] == 6 and tide.data["statblock"]["defenses"]["dodge"] == 9
+        game.start_fight(["hornet_drones"])
+        attacks = [o for o in game.fight_options("tidewright") if o.get("attack")]
+        assert [(o["attack_name"], o["bonus"], o["rank"]) for o in attacks] == [
+            ("Water Whip", 10, 10)]
+    finally:
+        close_game(game)
+    # --hero names the hero instead of the block's name
+    assert main(["--saves", str(saves), *NEW[:1], "Second", *NEW[2:], "--statblock",
+                 str(hero), "--hero", "Mara"]) == 0
+    assert "(second)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("edit", "extra", "message"), [
+    (None, ["--statblock", "{dir}/missing.yaml"], "--statblock '{dir}/missing.yaml': no such"
+     " file"),
+    (None, ["--statblock", "{file}", "--archetype", "keystone"],
+     "--statblock makes the hero from the file: leave out --archetype and --stats"),
+    ("rank: 10}", ["--statblock", "{file}"], "Tidewright: Water Whip: attack 10 + rank 16 ="
+     " 26 > 2 x PL 10"),
+    ("strength: 2,", ["--statblock", "{file}"], "Strength +14 is outside -5..+12 (a hero's"
+     " abilities in Mutants & Masterminds 3e)"),
+    ("name: Tidewright", ["--statblock", "{file}"], "cannot read"),
+    (None, ["--archetype", "keystone", "--party", "Lamplight"],
+     "--party: expected 'Name:archetype' like Lamplight:lamplight, got 'Lamplight'"),
+    (None, ["--archetype", "keystone", "--party", "Lamp:nobody"], "unknown archetype 'nobody'"),
+    (None, [], "give --archetype ID or --stats danger=1,freak=0,... (Mutants & Masterminds: or"
+     " --statblock FILE)"),
+])
+def test_new_refuses_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                             edit: str | None, extra: list[str], message: str) -> None:
+    hero = tmp_path / "hero.yaml"
+    text = HERO_FILE
+    if edit is not None:
+        text = text.replace(edit, {"rank: 10}": "rank: 16}", "strength: 2,": "strength: 14,",
+                                   "name: Tidewright": "name: ["}[edit])
+    hero.write_text(text, encoding="utf-8")
+    argv = [a.format(dir=tmp_path, file=hero) for a in extra]
+    assert main(["--saves", str(tmp_path / "saves"), *NEW, *argv]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("sidekick: error: ") and "Traceback" not in err
+    assert message.format(dir=tmp_path) in err, err
+    assert not (tmp_path / "saves").exists() or not any((tmp_path / "saves").iterdir())
+
+
+def test_statblock_is_only_for_mm3e(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hero = tmp_path / "hero.yaml"
+    hero.write_text(HERO_FILE, encoding="utf-8")
+    assert main(["--saves", str(tmp_path), "new", "Masks", "--statblock", str(hero)]) == 1
+    assert "--statblock is for Mutants & Masterminds stat blocks; masks heroes take" \
+        " --archetype or --stats" in capsys.readouterr().err
