@@ -560,3 +560,15 @@ def test_the_referee_swaps_a_lost_weapon_for_another_attack(pack: Pack) -> None:
     assert fm._usable_attack(ctx, p).attack == "call_in_the_debt"
     with pytest.raises(IllegalAction, match="Ledger Cane is dropped"):
         fm._usable_attack(ctx, p.model_copy(update={"by": "player"}))
+
+
+def test_a_readied_trip_is_taken_off_turn_and_may_be_countered(pack: Pack) -> None:
+    g = _game(pack, hero="slipstream")
+    _play(g, [], g.fight_act, "ready", options={"action": "trip", "trigger": "he lunges"})
+    g.end_turn()
+    # Slipstream's trip: 12 + 12 - 2 = 22 vs 18; the Tallyman 5 + 1 vs 10 + 14: prone
+    ev = _play(g, [12, 5], g.fight_act, "trip", target="the_tallyman", actor="slipstream",
+               options={"readied": True})
+    assert [r["actor"] for r in _rolls(ev)] == ["slipstream", "the_tallyman"]
+    assert "prone" in g.state.actors["the_tallyman"].conditions
+    assert g.fight is not None and g.fight.encounter.budget == {"standard": 1, "move": 1}

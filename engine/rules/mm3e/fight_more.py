@@ -35,6 +35,7 @@ from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.conflict import (
     Die,
+    Emit,
     FightRolled,
     HeroPointSpent,
     Pending,
@@ -109,11 +110,11 @@ class _Step(Ctx):
     """A ``Ctx`` for one wrapped handler: it may roll the actor's first d20 with a hero point,
     and it lets a reacting character act off its turn without paying from the budget."""
 
-    def __init__(self, base: Ctx, *, reactor: str | None = None,
-                 hero: str | None = None) -> None:
+    def __init__(self, base: Ctx, *, reactor: str | None = None, hero: str | None = None,
+                 emit: Emit | None = None) -> None:
         self.base_roll: Roll | None = base._roll
         super().__init__(base.pack, base.state, base.fight,
-                         self._hero_roll if hero else base._roll, base._emit)
+                         self._hero_roll if hero else base._roll, emit or base._emit)
         inherited = base.reactor if isinstance(base, _Step) else None
         self.reactor: str | None = reactor or inherited
         self.hero = hero
@@ -456,7 +457,7 @@ def _trip_with_counter(original: Callable[[Ctx, Pending], None]
             seen.append(e)
             base_emit(e)
 
-        sub = Ctx(ctx.pack, ctx.state, ctx.fight, ctx._roll, emit)
+        sub = _Step(ctx, emit=emit)
         original(sub, p)
         ctx.fight = sub.fight
         kept = any(isinstance(e, FightRolled) and e.actor == p.target
