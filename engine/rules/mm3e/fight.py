@@ -1109,6 +1109,14 @@ def _next(ctx: Ctx) -> None:
 # ------------------------------------------------------------------ the conflict
 
 
+def _downed_foe(ctx: Ctx, actor: str, target: str) -> bool:
+    """A foe down but still there (incapacitated or dying, not dead, fled or surrendered): a
+    finishing attack may still reach it (D.4: incapacitated -> dying -> dead)."""
+    return (ctx.enc.has(target) and target not in ctx.fight.out
+            and side_of(ctx.state, target) != side_of(ctx.state, actor)
+            and C.DEAD not in ctx.conditions(target))
+
+
 def _settled(fight: Fight) -> Fight:
     """The fight with no action pending and no die awaited."""
     return fight.model_copy(update={"pending": None, "data": {
@@ -1314,7 +1322,9 @@ class MM3EConflict:
         if target is not None:
             if target not in state.actors:
                 raise IllegalAction(f"no character {target!r}")
-            if rule.target == "foe" and target not in ctx.foes(actor):
+            if rule.target == "foe" and target not in ctx.foes(actor) and not (
+                    rule.needs_attack and options.get("finishing")
+                    and _downed_foe(ctx, actor, target)):
                 raise IllegalAction(f"{ctx.name(target)} is not a foe still in the fight")
             if rule.target == "ally" and target not in ctx.allies(actor):
                 raise IllegalAction(f"{ctx.name(target)} is not an ally still in the fight")
