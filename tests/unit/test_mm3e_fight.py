@@ -656,6 +656,32 @@ def test_finishing_needs_a_defenseless_target(pack: Pack) -> None:
     assert g.state.model_dump(mode="json") == before
 
 
+@pytest.mark.parametrize(("before", "after"), [("incapacitated", "dying"),
+                                               ("dying", "dead")])
+def test_a_downed_foe_failing_again_goes_down_the_ladder(pack: Pack, before: str,
+                                                         after: str) -> None:
+    g = two_foes(pack)
+    put(g, "the_tallyman", [before])
+    refused = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction, match="not a foe still in the fight"):
+        g.fight_act("attack", target="the_tallyman", attack="granite_fist")
+    assert g.state.model_dump(mode="json") == refused
+    # a finishing attack reaches him: DC 10, then Toughness 8 against 27 + 5
+    r = rolls(act(g, "attack", [2, 19], target="the_tallyman", attack="granite_fist",
+                  options={"finishing": True}))
+    assert (r[0]["against"], r[1]["against"], r[1]["degree"]) == (10, 32, -1)
+    assert after in g.state.actors["the_tallyman"].conditions
+    assert g.fighting  # Madame Undertow still stands
+
+
+def test_a_dead_foe_cannot_be_attacked(pack: Pack) -> None:
+    g = two_foes(pack)
+    put(g, "the_tallyman", ["dead"])
+    with pytest.raises(IllegalAction, match="not a foe still in the fight"):
+        g.fight_act("attack", target="the_tallyman", attack="granite_fist",
+                    options={"finishing": True})
+
+
 def test_a_minion_hit_with_intent_to_kill_dies(pack: Pack) -> None:
     g = fight(pack, ["keystone"], ["dockside_crew"], [19, 1])
     act(g, "attack", [10], target="dockside_crew_1", attack="granite_fist",
