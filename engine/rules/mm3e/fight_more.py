@@ -529,7 +529,7 @@ def _smash(ctx: Ctx, p: Pending) -> None:
     parts = [(f"{name} Toughness ({source})", toughness)]
     if dents:
         parts.append(("earlier damage", -dents))
-    r = ctx.check(p.target, f"{name} resists {atk.name}", parts, damage_dc(rank) + crit,
+    r = ctx.check(p.target, f"— {name} resists {atk.name}", parts, damage_dc(rank) + crit,
                   f"15 + rank {rank}" + (" + 5 critical" if crit else ""))
     result = object_result(r.degree)
     if result == "intact":
