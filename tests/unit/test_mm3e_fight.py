@@ -942,3 +942,39 @@ def test_any_seeded_fight_ends_with_a_result_and_keeps_its_invariants(
     assert len(ended) == 1
     assert ended[0]["result"] in ("the heroes win", "the villains win",
                                   "nobody is left standing")
+
+
+ABILITIES = ("strength", "stamina", "agility", "dexterity", "fighting", "intellect",
+             "awareness", "presence")
+
+
+@pytest.mark.parametrize(("fighting", "strength", "maneuvers", "allowed"), [
+    (1, 5, {"accurate": 1}, True),        # +1 -> +2: doubled, no more
+    (1, 5, {"accurate": 2}, False),       # +1 -> +3: more than doubled
+    (8, 1, {"accurate": 1}, True),        # rank 1 -> 0
+    (8, 1, {"accurate": 2}, False),       # rank 1 -> -1: below 0
+    (8, 1, {"power_attack": 1}, True),    # rank 1 -> 2
+    (8, 1, {"power_attack": 2}, False),   # rank 1 -> 3: more than doubled
+    (1, 5, {"defensive": 1}, True),       # attack +1 -> 0
+    (1, 5, {"defensive": 2}, False),      # attack +1 -> -1: below 0
+])
+def test_trade_limits_with_a_hero_made_from_abilities(
+        pack: Pack, fighting: int, strength: int, maneuvers: dict[str, int],
+        allowed: bool) -> None:
+    stats = dict.fromkeys(ABILITIES, 2) | {"fighting": fighting, "strength": strength}
+    g = Game.new(pack, name="fight test", hero_name="Brawler", stats=stats,
+                 dice_mode="physical")
+    hero = g.state.party[0]
+    g.start_fight(["the_tallyman"], dice=[19, 1])
+    atk = next(o for o in g.fight_options() if o["action"] == "attack")
+    assert (atk["bonus"], atk["rank"]) == (fighting, strength)
+    before = g.state.model_dump(mode="json")
+    if allowed:
+        g.fight_act("attack", target="the_tallyman", attack=atk["attack"],
+                    maneuvers=maneuvers)
+        assert g.fight_need is not None and g.fight_need["who"] == g.state.actors[hero].name
+    else:
+        with pytest.raises(IllegalAction):
+            g.fight_act("attack", target="the_tallyman", attack=atk["attack"],
+                        maneuvers=maneuvers)
+        assert g.state.model_dump(mode="json") == before
