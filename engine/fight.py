@@ -285,12 +285,17 @@ class FightFlow:
         self._used(roller)
         self._after_step()
 
-    def join_fight(self, who: str) -> list[dict[str, Any]]:
-        """Bring a late joiner (an actor id or a stat block id) into the fight."""
+    def join_fight(self, who: str, dice: Sequence[int] = ()) -> list[dict[str, Any]]:
+        """Bring a late joiner (an actor id or a stat block id) into the fight. Its initiative
+        is rolled with the fight's dice, or from ``dice`` when given (as ``start_fight``)."""
         require_fight(self.state)
         with self._action("joins the fight"):
-            roller = self._roller()
-            self.conflict.join(self.state, who, roller, self._emit)
+            roller = self._roller(dice, physical_all=bool(dice))
+            try:
+                self.conflict.join(self.state, who, roller, self._emit)
+            except NeedDie as need:
+                raise IllegalAction(f"initiative needs {len(dice) + 1} or more dice"
+                                    f" (short at {need.who})") from None
             self._used(roller)
         return self.last_events
 
