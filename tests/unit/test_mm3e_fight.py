@@ -481,6 +481,32 @@ def test_full_ties_are_rolled_off(pack: Pack) -> None:
     assert g.fight.encounter.order == ("granite", "keystone", "the_tallyman")
 
 
+def test_initiative_ties_with_equal_dodge_and_agility_go_to_the_higher_awareness(
+        pack: Pack) -> None:
+    base = {a: 2 for a in ("strength", "stamina", "agility", "dexterity", "fighting",
+                           "intellect", "awareness", "presence")}
+    g = Game.new(pack, name="fight test", hero_name="Ann", stats=base | {"awareness": 1},
+                 dice_mode="physical", party=[{"name": "Bea", "stats": base | {"awareness": 4}}])
+    g.start_fight(["the_tallyman"], dice=[10, 10, 1])  # Ann and Bea 12: Dodge 2, Agility 2
+    assert g.fight is not None and g.fight.encounter.order == ("bea", "ann", "the_tallyman")
+
+
+def test_a_late_joiner_rolls_and_takes_its_place(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)  # Keystone 20, the Tallyman 2; the referee's dice typed in
+    before = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction, match="initiative needs 1 or more dice"):
+        g.join_fight("madame_undertow")
+    assert g.state.model_dump(mode="json") == before
+    ev = g.join_fight("madame_undertow", dice=[5])
+    assert initiative(ev)["madame_undertow"]["total"] == 5 + 3
+    assert g.fight is not None
+    assert g.fight.encounter.order == ("keystone", "madame_undertow", "the_tallyman")
+    seeded = new_game(pack, dice_mode="seeded", seed=4)
+    seeded.start_fight(["the_tallyman"])
+    r = initiative(seeded.join_fight("dockside_crew"))
+    assert len(r) == 6 and len({x["natural"] for x in r.values()}) == 1
+
+
 def test_a_minion_group_rolls_initiative_once(pack: Pack) -> None:
     g = new_game(pack)
     before = g.state.model_dump(mode="json")
