@@ -241,6 +241,8 @@ def test_the_example_fight_ends_with_the_heroes_winning(capsys: pytest.CaptureFi
     assert ended["result"] == "the heroes win"
     fight = kinds[kinds.index("FightStarted"):kinds.index("FightEnded")]
     assert "GMMoveMade" not in fight
+    team = [r for r in rolls(events) if r["what"] == "team attack on Keystone"]
+    assert team and {r["against_name"] for r in team} == {"10 + Dodge 6"}  # Keystone's Dodge
     said = " ".join(r["what"] for r in rolls(events))
     for attack in ("Hundred Jabs", "Light Lance", "Faultline Stomp"):  # each hero's
         assert attack in said, attack

@@ -690,7 +690,7 @@ def _team_attack(ctx: Ctx, p: Pending, atk: Attack) -> None:
     for member in [p.actor, *p.team]:
         m_atk = _attack_of(ctx, Pending(actor=member, action="attack", target=p.target,
                                         attack=None))
-        parts, dc, _, dname = attack_parts(ctx, member, p.target, m_atk, {})
+        parts, dc, dparts, dname = attack_parts(ctx, member, p.target, m_atk, {})
         bonus = sum(v for _, v in parts)
         can_crit = not (ctx.minion(member) and not ctx.minion(p.target))
         odds = at.attack_odds(bonus, dc, can_crit=can_crit)
@@ -700,7 +700,8 @@ def _team_attack(ctx: Ctx, p: Pending, atk: Attack) -> None:
         degrees = max(1, 1 + (res.total - dc) // 5) if res.hit else 0
         ctx.emit(FightRolled(actor=member, what=f"team attack on {ctx.name(p.target)}",
                              natural=die.face, parts=[list(x) for x in parts], total=res.total,
-                             against=dc, against_name=f"10 + {dname}", result=res.outcome,
+                             against=dc, against_name=_defense_words(dname, dparts),
+                             result=res.outcome,
                              degree=degrees if res.hit else -1, odds=hp, by=die.by,
                              position=die.position))
         hits.append(mv.TeamHit(m_atk.rank, res.hit, degrees))
