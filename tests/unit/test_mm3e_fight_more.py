@@ -76,6 +76,7 @@ def test_disarm_close_is_at_minus_2_and_hits_on_the_exact_parry_class(pack: Pack
     roll = _rolls(ev)[0]
     assert roll["parts"] == [["Granite Fist", 8], ["disarm", -2]]
     assert (roll["total"], roll["against"], roll["result"]) == (18, 18, "hit")
+    assert roll["against_name"] == "10 + Parry 8"
     assert g.fight is not None and g.fight.encounter.budget["standard"] == 0
 
 

@@ -52,6 +52,7 @@ from engine.rules.mm3e.fight import (
     ActionRule,
     Ctx,
     MM3EConflict,
+    _defense_words,
     action,
     attack_parts,
     land,
@@ -270,7 +271,7 @@ def _attack_in_hand(ctx: Ctx, p: Pending) -> Attack:
 def _attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
                  extra: list[tuple[str, int]]) -> at.AttackResult:
     """An attack check on ``target`` (its Parry or Dodge by range), explained."""
-    parts, dc, _, dname = attack_parts(ctx, actor, target, atk, {})
+    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, {})
     parts += extra
     bonus = sum(v for _, v in parts)
     can_crit = not (ctx.minion(actor) and not ctx.minion(target))
@@ -280,7 +281,7 @@ def _attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
     res = at.attack(die.face, bonus, dc, can_crit=can_crit)
     ctx.emit(FightRolled(actor=actor, what=what, natural=die.face,
                          parts=[list(x) for x in parts], total=res.total, against=dc,
-                         against_name=f"10 + {dname}", result=res.outcome, odds=hp,
+                         against_name=_defense_words(dname, dparts), result=res.outcome, odds=hp,
                          by=die.by, position=die.position, degree=1 if res.hit else -1))
     return res
 
