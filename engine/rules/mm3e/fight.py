@@ -899,7 +899,7 @@ def _grab(ctx: Ctx, p: Pending) -> None:
     ctx.spend(p.actor, "standard")
     block = ctx.block(p.actor)
     grab = Attack(name="grab", range=at.AttackRange.CLOSE, bonus=block.abilities.fighting,
-                  rank=block.abilities.strength)
+                  rank=max(0, block.abilities.strength))  # the rank field is never negative
     close = [a for a in block.attacks if a.range == "close" and a.bonus is not None]
     if close:
         grab = grab.model_copy(update={"bonus": max(a.bonus or 0 for a in close)})
