@@ -1004,3 +1004,29 @@ def test_trade_limits_with_a_hero_made_from_abilities(
             g.fight_act("attack", target="the_tallyman", attack=atk["attack"],
                         maneuvers=maneuvers)
         assert g.state.model_dump(mode="json") == before
+
+
+def test_aid_picks_the_only_ally_and_asks_which_of_several(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [19, 1])
+    before = g.state.model_dump(mode="json")
+    with pytest.raises(IllegalAction, match="aid: which ally"):
+        g.fight_act("aid")  # nobody to aid
+    assert g.state.model_dump(mode="json") == before
+    g = fight(pack, ["keystone", "lamplight", "slipstream"], ["the_tallyman"], [19, 2, 2, 1])
+    with pytest.raises(IllegalAction, match="which ally. .Slipstream, Lamplight|which ally. "
+                                            ".Lamplight, Slipstream"):
+        g.fight_act("aid")
+    g = fight(pack, ["keystone", "lamplight"], ["the_tallyman"], [19, 2, 1])
+    # Granite Fist +8 against DC 10: 2 degrees, +2 on Lamplight's attacks on the Tallyman
+    r = rolls(act(g, "aid", [4]))
+    assert (r[0]["what"], r[0]["against"], r[0]["total"]) == ("aids Lamplight", 10, 12)
+
+
+def test_a_grab_by_a_character_with_negative_strength(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["hornet_drones"], [1, 19])
+    g.take_over("hornet_drones_1")
+    # Fighting 0 against 10 + Parry 8; Keystone's Strength 12 against 10 + Strength -2
+    r = rolls(act(g, "grab", [18, 5], target="keystone"))
+    assert (r[0]["against"], r[0]["result"]) == (18, "hit")
+    assert (r[1]["against"], r[1]["total"], r[1]["degree"] > 0) == (8, 17, True)
+    assert g.fight is not None and g.fight.holds == {}
