@@ -307,6 +307,13 @@ class FightFlow:
         fight = require_fight(self.state)
         self._refuse_pending()
         who = actor or fight.encounter.acting
+        if actor is None and (options or {}).get("readied"):  # a readied action, off-turn
+            ready = [p.actor for p in fight.encounter.participants if p.held == "ready"
+                     and fight.controller(self.state.actors[p.actor]) == "player"]
+            if len(ready) != 1:
+                raise IllegalAction("whose readied action? name the actor"
+                                    if ready else "nobody you play has a readied action")
+            who = ready[0]
         if who is None:
             raise IllegalAction("nobody can act now")
         if fight.controller(self.state.actors[who]) == "referee":

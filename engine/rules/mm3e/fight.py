@@ -493,6 +493,16 @@ class ActionRule:
 
 HANDLERS: dict[str, ActionRule] = {}
 
+DeclareHook = Callable[["MM3EConflict", CampaignState, str, str, "str | None", "str | None",
+                        Mapping[str, int], Mapping[str, Any]], "Pending | None"]
+OptionsHook = Callable[["MM3EConflict", CampaignState, str, list[dict[str, Any]]],
+                       list[dict[str, Any]]]
+DECLARE_HOOKS: list[DeclareHook] = []
+"""Declarations a module adds (fight_more: readied actions, counters off one's turn): a hook
+returns the pending action it takes charge of, or None for the ordinary checks."""
+OPTIONS_HOOKS: list[OptionsHook] = []
+"""Filters of the options list a module adds (fight_more: what makes no sense now)."""
+
 
 def action(id_: str, cost: str, target: str = "none", needs_attack: bool = False
            ) -> Callable[[Callable[[Ctx, Pending], None]], Callable[[Ctx, Pending], None]]:
@@ -920,15 +930,23 @@ def _grab(ctx: Ctx, p: Pending) -> None:
                  key=lambda x: x[1])
     r = ctx.check(p.target, "resists the grab", [resist], 10 + strength,
                   f"10 + {ctx.name(p.actor)}'s Strength {strength}")
+    old = ctx.fight.holds.get(p.target)
+    mine = old is not None and old.get("by") == p.actor
     if r.degree > 0:
+        if mine:  # losing a grab on an existing hold frees the target (D.6)
+            _release(ctx, p.target)
         return
-    degrees = min(-r.degree, 2)
+    degrees = -r.degree + (int(old["degrees"]) if mine and old is not None else 0)
     cond = C.BOUND if degrees >= 2 else C.RESTRAINED
     holds = dict(ctx.fight.holds)
-    holds[p.target] = {"by": p.actor, "strength": strength, "degrees": degrees}
+    holds[p.target] = {**(old if mine and old is not None else {}), "by": p.actor,
+                       "strength": strength, "degrees": degrees}
     ctx.fight = ctx.fight.model_copy(update={"holds": holds})
-    ctx.change(p.target, add=[cond], why=f"{ctx.name(p.target)} is {cond.value} by"
-               f" {ctx.name(p.actor)}'s grip")
+    if not mine:  # holding someone leaves the grabber hindered and vulnerable
+        for c in (C.HINDERED, C.VULNERABLE):
+            ctx.condition_for(p.actor, p.actor, c, "recovery", data={"hold": p.target})
+    ctx.change(p.target, add=[cond], remove=[C.RESTRAINED] if cond is C.BOUND else [],
+               why=f"{ctx.name(p.target)} is {cond.value} by {ctx.name(p.actor)}'s grip")
 
 
 @action("escape", "move")
@@ -950,9 +968,11 @@ def _escape(ctx: Ctx, p: Pending) -> None:
 
 
 def _release(ctx: Ctx, held: str) -> None:
+    """End a hold: the held one is free, its grabber no longer hindered and vulnerable."""
     holds = dict(ctx.fight.holds)
     holds.pop(held, None)
     ctx.fight = ctx.fight.model_copy(update={"holds": holds})
+    ctx.end_effects(lambda e: e.data.get("hold") != held)
     ctx.change(held, remove=[C.RESTRAINED, C.BOUND], why=f"{ctx.name(held)} is free")
 
 
@@ -1060,6 +1080,9 @@ def _begun(ctx: Ctx, adv: en.Advance) -> None:
                 ctx.set_enc(en.restrict(ctx.enc, {"standard": budget.standard,
                                                   "move": budget.move}))
             return
+        for held, hold in list(ctx.fight.holds.items()):  # it cannot keep its hold
+            if hold.get("by") == started:
+                _release(ctx, held)
         if not ctx.out(started):
             ctx.say(started, "skip", f"{ctx.name(started)} {why}.", by="engine")
         if _over(ctx):
@@ -1255,7 +1278,14 @@ class MM3EConflict:
     # ---------------------------------------------------------- choosing
     def options(self, state: CampaignState, actor: str) -> list[dict[str, Any]]:
         """What ``actor`` may do now: each action with its cost, whether the budget allows it,
-        and for attacks every target with the exact odds."""
+        and for attacks every target with the exact odds (then ``OPTIONS_HOOKS``)."""
+        out = self.base_options(state, actor)
+        for hook in OPTIONS_HOOKS:
+            out = hook(self, state, actor, out)
+        return out
+
+    def base_options(self, state: CampaignState, actor: str) -> list[dict[str, Any]]:
+        """The options before the hooks."""
         ctx = self._ctx(state)
         enc = ctx.enc
         out: list[dict[str, Any]] = []
@@ -1301,7 +1331,18 @@ class MM3EConflict:
     def declare(self, state: CampaignState, actor: str, action: str, target: str | None,
                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
                 ) -> Pending:
-        """Check the action is one this actor can take now."""
+        """Check the action is one this actor can take now (a ``DECLARE_HOOKS`` hook may take
+        charge of it first)."""
+        for hook in DECLARE_HOOKS:
+            found = hook(self, state, actor, action, target, attack, maneuvers, options)
+            if found is not None:
+                return found
+        return self.base_declare(state, actor, action, target, attack, maneuvers, options)
+
+    def base_declare(self, state: CampaignState, actor: str, action: str, target: str | None,
+                     attack: str | None, maneuvers: Mapping[str, int],
+                     options: Mapping[str, Any]) -> Pending:
+        """The ordinary checks of a declared action: its turn, its budget, its target."""
         ctx = self._ctx(state)
         if action not in HANDLERS:
             raise IllegalAction(f"unknown action {action!r} (actions: {', '.join(HANDLERS)})")
@@ -1320,6 +1361,12 @@ class MM3EConflict:
                 target = foes[0]
             else:
                 raise IllegalAction(f"{action}: whom? ({', '.join(ctx.name(f) for f in foes)})")
+        if rule.target == "ally" and target is None:
+            allies = ctx.allies(actor)
+            if len(allies) != 1:
+                raise IllegalAction(f"{action}: which ally? ("
+                                    f"{', '.join(ctx.name(a) for a in allies) or 'none left'})")
+            target = allies[0]
         if rule.target == "ally" and target is None:
             allies = ctx.allies(actor)
             if len(allies) != 1:
@@ -1520,5 +1567,3 @@ def check_blocks(pack: Pack) -> list[str]:
         return list(e.problems) if getattr(e, "problems", None) else [str(e)]
     return []
 
-
-from engine.rules.mm3e import fight_more as _more  # noqa: E402,F401

@@ -1,7 +1,7 @@
 """The rest of M&M's conflict actions (RULES.md D.6), hero points and objects in fights.
 
-Handlers registered on ``fight.HANDLERS`` (this module is imported at the end of
-``engine/rules/mm3e/fight.py``): disarm and the counter-disarm, smash, ready (and the readied
+Handlers registered on ``fight.HANDLERS`` (this module is imported by
+``engine/rules/mm3e/rules.py``): disarm and the counter-disarm, smash, ready (and the readied
 action taken later), drag, grab_damage, command, crawl, run, drop_item, pick_up, and the
 counter-trip after a lost trip. The numbers come from ``actions`` (penalties, DCs),
 ``attacks`` (hits), ``damage`` (object Toughness and results) and ``encounter`` (ready).
@@ -16,13 +16,12 @@ Every handler, old and new, is wrapped once (``_wrap``) for what applies to any 
   told so; the referee uses another attack if it has one.
 - New holds are stamped with the grabber's turn, so Strength damage comes from the turn after.
 
-Off-turn actions: ``fight.MM3EConflict.declare`` is wrapped (``_install``) so that a readied
-action (``options={"readied": True}``) and an offered counter (``counter_trip``,
-``counter_disarm``) may be declared by a character whose turn it is not; everything else goes
-to the original ``declare``. ``MM3EConflict.options`` is wrapped to leave out this module's
-actions that make no sense now (``available``) and to allow an offered counter or a readied
-action off-turn. (Both wrappers can become two calls in fight.py: see ``declare_off_turn``
-and ``available``.)
+Off-turn actions: ``declare_off_turn`` (one of ``fight.DECLARE_HOOKS``) lets a readied action
+(``options={"readied": True}``) and an offered counter (``counter_trip``, ``counter_disarm``) be
+declared by a character whose turn it is not; everything else gets the ordinary checks. An
+options hook (``fight.OPTIONS_HOOKS``) leaves out this module's actions that make no sense now
+(``available``) and allows an offered counter or a readied action off-turn. The M&M ruleset
+(rules.py) imports this module, so the handlers and hooks are in place whenever it plays.
 """
 
 from __future__ import annotations
@@ -48,7 +47,9 @@ from engine.rules.mm3e.checks import CheckResult, hero_point_die
 from engine.rules.mm3e.conditions import Condition, speed_change
 from engine.rules.mm3e.damage import damage_dc, device_toughness, object_result, object_toughness
 from engine.rules.mm3e.fight import (
+    DECLARE_HOOKS,
     HANDLERS,
+    OPTIONS_HOOKS,
     ActionRule,
     Ctx,
     MM3EConflict,
@@ -796,35 +797,21 @@ def declare_off_turn(conflict: MM3EConflict, state: CampaignState, actor: str, a
         en.MM3E_BUDGET.per_turn)})
     seen = state.model_copy(update={"data": {**state.data, "fight": fight.model_copy(
         update={"encounter": enc}).model_dump(mode="json")}})
-    checked = _BASE_DECLARE(conflict, seen, actor, action_id, target, attack, maneuvers,
-                            options)
+    checked = conflict.base_declare(seen, actor, action_id, target, attack, maneuvers,
+                                    options)
     return checked.model_copy(update={"action": READIED,
                                       "options": {**checked.options,
                                                   "readied_action": action_id}})
 
 
-_BASE_DECLARE = MM3EConflict.declare
-
-
-def _declare(self: MM3EConflict, state: CampaignState, actor: str, action: str,
-             target: str | None, attack: str | None, maneuvers: Mapping[str, int],
-             options: Mapping[str, Any]) -> Pending:
-    found = declare_off_turn(self, state, actor, action, target, attack, maneuvers, options)
-    if found is not None:
-        return found
-    return _BASE_DECLARE(self, state, actor, action, target, attack, maneuvers, options)
-
-
-_BASE_OPTIONS = MM3EConflict.options
-
-
-def _options(self: MM3EConflict, state: CampaignState, actor: str) -> list[dict[str, Any]]:
+def _options(self: MM3EConflict, state: CampaignState, actor: str,
+             base: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The ordinary options without this module's actions that make no sense now, with an
     offered counter and a readied action allowed off-turn."""
     ctx = Ctx(self.pack, state, require_fight(state), None, None)
     rec = readied_action(ctx, actor) if ctx.enc.acting not in (None, actor) else None
     out: list[dict[str, Any]] = []
-    for o in _BASE_OPTIONS(self, state, actor):
+    for o in base:
         a = str(o["action"])
         if not available(ctx, actor, a):
             continue
@@ -842,8 +829,10 @@ def _install() -> None:
                                    handler=_trip_with_counter(HANDLERS["trip"].handler))
     for key, rule in list(HANDLERS.items()):
         HANDLERS[key] = _wrap(rule)
-    MM3EConflict.declare = _declare  # type: ignore[method-assign]  # see module docstring
-    MM3EConflict.options = _options  # type: ignore[method-assign]
+    if declare_off_turn not in DECLARE_HOOKS:
+        DECLARE_HOOKS.append(declare_off_turn)
+    if _options not in OPTIONS_HOOKS:
+        OPTIONS_HOOKS.append(_options)
 
 
 _install()

@@ -38,6 +38,7 @@ from engine.rules.base import (
 )
 from engine.rules.conflict import Conflict, FightRequested, fight_of
 from engine.rules.mm3e import builder, checks, damage, hazards, roster
+from engine.rules.mm3e import fight_more as fight_more  # registers the rest of D.6
 from engine.rules.mm3e.actions import Action
 from engine.rules.mm3e.conditions import (
     CONDITIONS,
