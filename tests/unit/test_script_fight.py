@@ -374,3 +374,15 @@ def test_statblock_is_only_for_mm3e(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["--saves", str(tmp_path), "new", "Masks", "--statblock", str(hero)]) == 1
     assert "--statblock is for Mutants & Masterminds stat blocks; masks heroes take" \
         " --archetype or --stats" in capsys.readouterr().err
+
+
+def test_a_saved_fight_goes_on_in_a_later_script(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    run_script({"campaign": CAMPAIGN, "steps": [FIGHT]}, saves=saves, content=[],
+               campaign=None, emit=lambda e: None)
+    events: list[dict[str, Any]] = []
+    game = run_script({"steps": [{"act": {"action": "attack", "target": "Dockside Crew 1",
+                                          "attack": "Hundred Jabs"}, "end_turn": True}]},
+                      saves=saves, content=[], campaign="pier-fourteen", emit=events.append)
+    assert [e["actor"] for e in events if e["type"] == "FightActed"][:1] == ["dockside_crew_1"]
+    assert game.fight is not None and game.fight.encounter.acting == "lamplight"
