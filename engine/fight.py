@@ -422,7 +422,8 @@ def _fight_matcher(pack: Pack, words: Mapping[str, Mapping[str, Any]]) -> Matche
         return cached[1]
     moves = [s.Move(id=aid, name=str(w["name"]), trigger=str(w["summary"] or w["name"]),
                     examples=list(w["examples"]))
-             for aid, w in words.items() if w.get("kind") == "action"]
+             for aid, w in words.items() if w.get("kind") == "action"
+             and (w.get("examples") or w.get("summary"))]  # none: internal steps
     matcher = Matcher(moves, no_move=pack.examples.get("none", ()))
     _MATCHERS[id(pack)] = (pack, matcher)
     return matcher
