@@ -4,11 +4,14 @@ bad input refused with nothing changed."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import fight as fight_mod
 from engine.campaigns import close_game, new_game, open_game
@@ -307,3 +310,53 @@ def test_bad_input_is_refused_with_a_clear_message(pack: Pack) -> None:
     refused(g, g.end_turn, "waiting for a d20")
     g.fight_die(1)  # a natural 1: a miss, and the fight goes on
     assert g.fight_need is None and g.fight is not None
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), villain=st.sampled_from(["the_tallyman",
+                                                            "madame_undertow"]),
+       minions=st.sampled_from(["dockside_crew", "hornet_drones"]),
+       referee_dice=st.sampled_from(["seeded", "physical"]))
+def test_random_play_with_entered_dice_only_ever_refuses_cleanly(
+        pack: Pack, seed: int, villain: str, minions: str, referee_dice: str) -> None:
+    """Random actions, targets, maneuvers and options from the options offered, random faces:
+    anything refused is an IllegalAction that changed nothing, and the fight ends."""
+    rnd = random.Random(seed)
+    g = game(pack, seed=seed, dice_mode="physical")
+    g.start_fight([villain, minions], dice=[rnd.randint(1, 20) for _ in range(8)])
+    g.set_fight_dice(referee_dice)
+    for _ in range(1500):
+        if not g.fighting:
+            break
+        if g.fight_need is not None:
+            g.fight_die(rnd.randint(1, 20))
+            continue
+        if g.referee_turn and rnd.random() < 0.9:
+            g.referee_step()
+            continue
+        assert g.fight is not None and g.fight.encounter.acting is not None
+        if g.referee_turn:
+            g.take_over(g.fight.encounter.acting)
+        opts = [o for o in g.fight_options() if o["allowed"] and o["cost"] != "reaction"]
+        if not opts or rnd.random() < 0.1:
+            g.end_turn()
+            continue
+        o = rnd.choice(opts)
+        kw: dict[str, Any] = {}
+        if o.get("targets"):
+            kw["target"] = rnd.choice(o["targets"])["id"]
+        if o.get("attack"):
+            kw["attack"] = o["attack"]
+        if o["action"] in ("attack", "charge") and rnd.random() < 0.3:
+            kw["maneuvers"] = {rnd.choice(["accurate", "all_out", "defensive",
+                                           "power_attack"]): rnd.randint(0, 2)}
+        if rnd.random() < 0.1:
+            kw["options"] = {rnd.choice(["finishing", "routine", "kill", "slam"]): True}
+        before = dump(g)
+        try:
+            g.fight_act(o["action"], **kw)
+        except IllegalAction as e:
+            assert str(e)
+            assert dump(g) == before
+    assert not g.fighting
