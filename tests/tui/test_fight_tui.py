@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import ContentSwitcher, OptionList
 
 from engine.campaigns import close_game, new_game, open_game
 from engine.game import Game
@@ -46,9 +47,11 @@ def mm_campaign(saves: Path) -> Callable[..., str]:
         game = _with_fights(new_game(
             saves, system=SYSTEM, name="Harbor Night", hero_name="Keystone",
             archetype="keystone", party=[{"name": "Lamplight", "archetype": "lamplight"}],
-            seed=seed, dice_mode=dice_mode))
+            seed=seed))
         if fight:
             game.start_fight(list(foes))
+        if dice_mode != "seeded":
+            game.set_dice_mode(dice_mode)
         cid = str(game.store.id)  # type: ignore[attr-defined]
         close_game(game)
         return cid
@@ -71,3 +74,252 @@ def menu_ids(app: SidekickApp) -> list[str]:
 
 def tracker_text(app: SidekickApp) -> str:
     return app.screen.query_one(Tracker).text.plain
+
+
+def acting_row(app: SidekickApp) -> str:
+    return next(line for line in tracker_text(app).splitlines() if line.startswith("▶"))
+
+
+def row_of(app: SidekickApp, name: str) -> str:
+    return next(line for line in tracker_text(app).splitlines() if name in line)
+
+
+async def attack(pilot: Pilot[Any], app: SidekickApp, target: str,
+                 maneuvers: tuple[str, ...] = ()) -> None:
+    """From the action list: the first attack, ``target``, the maneuvers, go."""
+    ids = menu_ids(app)
+    first = next(i for i in ids if i.startswith("fight:attack/"))
+    app.screen.query_one(ActionMenu).highlighted = ids.index(first)
+    await pilot.press("enter")
+    await settle(pilot)
+    ids = menu_ids(app)
+    app.screen.query_one(ActionMenu).highlighted = ids.index(f"ftarget:{target}")
+    await pilot.press("enter")
+    await settle(pilot)
+    for m in maneuvers:
+        ids = menu_ids(app)
+        app.screen.query_one(ActionMenu).highlighted = ids.index(m)
+        await pilot.press("enter")
+        await settle(pilot)
+    app.screen.query_one(ActionMenu).highlighted = menu_ids(app).index("fgo")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
+                                           mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        tracker = app.screen.query_one(Tracker)
+        assert tracker.display and app.screen.query_one("#sidebar").display
+        text = tracker_text(app)
+        assert text.splitlines()[0] == "⚔ ROUND 1"
+        assert acting_row(app).split() == ["▶15", "Lamplight", "you"]
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
+        assert len(text.splitlines()) == 10  # the round and nine fighters
+        # the action list: Lamplight's attacks first, with the best target's odds
+        menu = app.screen.query_one(ActionMenu)
+        first = menu.get_option_at_index(0)
+        assert first.id == "fight:attack/light_lance"
+        assert "Light Lance → Dockside Crew 1" in str(first.prompt)
+        assert "hit 90% · takes effect 90%" in str(first.prompt)
+        assert "end" in menu_ids(app) and "say" in menu_ids(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        # targets with exact odds: a minion goes down on any failure
+        ids = menu_ids(app)
+        assert ids[0] == "ftarget:dockside_crew_1" and "ftarget:the_tallyman" in ids
+        tally = menu.get_option(  "ftarget:the_tallyman")
+        assert ("hit 55% · crit 5%  if hit: shrugs 20% · -1 25% · dazed 25% · staggered 25%"
+                " · down 5%") in str(tally.prompt)
+        assert "if hit: down 100%" in str(menu.get_option("ftarget:dockside_crew_1").prompt)
+        menu.highlighted = ids.index("ftarget:the_tallyman")
+        await pilot.press("enter")
+        await settle(pilot)
+        # maneuvers: an all-out attack of 2 shows the engine's odds with it
+        assert menu_ids(app)[0] == "fgo"
+        menu.highlighted = menu_ids(app).index("fman:all_out")
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert "All-out attack: 2" in str(menu.get_option("fman:all_out").prompt)
+        assert "hit 65%" in str(menu.get_option("fgo").prompt)
+        await pilot.press("escape")  # back to the targets, then the list
+        await settle(pilot)
+        assert menu_ids(app)[0] == "ftarget:dockside_crew_1"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert menu_ids(app)[0] == "fight:attack/light_lance"
+        await attack(pilot, app, "the_tallyman")
+        journal = journal_text(app)
+        assert "Lamplight attack on The Tallyman with Light Lance: d20 18 + 10" in journal
+        assert "The Tallyman is dazed" in journal
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "ref"]
+        assert "dz" in tracker_text(app).split("The Tallyman")[1].splitlines()[1]
+        # the standard action is spent: attacks are dimmed with the reason, listed last
+        game = game_of(app)
+        assert game.fight is not None and game.fight.encounter.budget["standard"] == 0
+        lance = menu.get_option("fight:attack/light_lance")
+        assert lance.disabled and "no standard action left" in str(lance.prompt)
+        # undo mid-fight: the roll is gone, the tracker is back as it was
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert "Lamplight attack on The Tallyman" not in journal_text(app)
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
+        assert menu_ids(app)[0] == "fight:attack/light_lance"
+
+
+async def test_referee_steps_run_and_take_over(mm_campaign: Callable[..., str],
+                                               mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # Lamplight ends her turn, then Keystone
+        await settle(pilot)
+        assert acting_row(app).split()[:2] == ["▶13", "Keystone"]
+        await pilot.press("e")
+        await settle(pilot)
+        title = str(app.screen.query_one("#prompt-title").render())
+        assert "Round 1: Dockside Crew 1's turn (referee)" in title
+        assert menu_ids(app) == ["step", "run", "take"]
+        before = journal_text(app)
+        await pilot.press("enter")  # the referee chooses (and says why)
+        await settle(pilot)
+        chosen = journal_text(app)[len(before):]
+        assert "▸" in chosen
+        await pilot.press("space")  # ... then acts
+        await settle(pilot)
+        assert "🎲 Dockside Crew" in journal_text(app)[len(before) + len(chosen):]
+        await pilot.press("r")  # run until a player's turn
+        await settle(pilot)
+        game = game_of(app)
+        assert not game.referee_turn and game.fighting
+        assert tracker_text(app).splitlines()[0] == "⚔ ROUND 2"
+        assert acting_row(app).split()[1] == "Lamplight"
+        await pilot.press("e", "e")
+        await settle(pilot)
+        await pilot.press("t")  # take over the first minion
+        await settle(pilot)
+        assert "You play Dockside Crew 1 now." in journal_text(app)
+        assert acting_row(app).split()[-1] == "you"
+        assert menu_ids(app)[0] == "fight:attack/pistol"
+        assert "Round 2: Dockside Crew 1's turn · standard + move left" in str(
+            app.screen.query_one("#prompt-title").render())
+
+
+async def test_physical_die_for_an_attack(mm_campaign: Callable[..., str],
+                                          mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign(dice_mode="physical"))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await attack(pilot, app, "the_tallyman")
+        assert isinstance(app.screen, DiceDialog)
+        assert "Roll a d20: Lamplight" in str(app.screen.summary)
+        await fill(pilot, "#faces", "25")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DiceDialog)  # a d20 shows 1 to 20: asked again
+        await fill(pilot, "#faces", "3")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        journal = " ".join(journal_text(app).split())
+        assert "Lamplight attack on The Tallyman with Light Lance: d20 3 (your die) + 10" in journal
+        assert game_of(app).fight_need is None
+
+
+async def test_a_fight_to_its_end(mm_campaign: Callable[..., str],
+                                  mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign(seed=5, foes=("dockside_crew",)))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        for _ in range(80):
+            if not game.fighting:
+                break
+            if game.referee_turn:
+                await pilot.press("r")
+                await settle(pilot)
+                continue
+            foe = next((r["actor"] for r in game.tracker()
+                        if r["side"] == "villains" and not r["out"]), None)
+            ids = menu_ids(app)
+            if foe is None or not any(i.startswith("fight:attack/") for i in ids) or \
+                    app.screen.query_one(ActionMenu).get_option(
+                        next(i for i in ids if i.startswith("fight:attack/"))).disabled:
+                await pilot.press("e")
+                await settle(pilot)
+                continue
+            await attack(pilot, app, foe)
+        assert not game.fighting
+        assert "The fight is over: the heroes win." in journal_text(app)
+        assert not app.screen.query_one(Tracker).display
+        assert game.pending.kind == "fiction"
+        assert app.screen.query_one("#prompt", ContentSwitcher).current == "fiction"
+
+
+async def test_f8_starts_a_fight(mm_campaign: Callable[..., str],
+                                 mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign(fight=False))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert not app.screen.query_one(Tracker).display
+        await pilot.press("f8")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog) and dialog.dialog_title == "Fight!"
+        ids = [o["id"] for o in dialog.options]
+        assert {"the_tallyman", "dockside_crew", "hornet_drones"} <= set(ids)
+        assert "keystone" not in ids  # heroes are not foes
+        await pilot.press("space", "enter")  # the first foe
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        assert app.screen.dialog_title == "Surprise?"
+        app.screen.query_one("#choices", OptionList).highlighted = 2  # the foes are surprised
+        await pilot.press("enter")
+        await settle(pilot)
+        game = game_of(app)
+        assert game.fighting and isinstance(app.screen, PlayScreen)
+        assert app.screen.query_one(Tracker).display
+        assert tracker_text(app).splitlines()[0] == "⚔ SURPRISE ROUND"
+        assert ids[0] in {r["actor"] for r in game.tracker()} or any(
+            r["side"] == "villains" for r in game.tracker())
+        assert "⚔ Fight!" in journal_text(app)
+
+
+async def test_say_what_you_do_in_a_fight(mm_campaign: Callable[..., str],
+                                          mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert app.screen.query_one("#prompt", ContentSwitcher).current == "fiction"
+        await fill(pilot, "#fiction", "I take careful aim at the Tallyman")
+        await pilot.press("enter")
+        await settle(pilot)
+        ids = menu_ids(app)
+        assert ids[0] == "fight:aim", ids
+        assert "none" in ids and "fback" in ids
+        await pilot.press("escape")
+        await settle(pilot)
+        assert menu_ids(app)[0] == "fight:attack/light_lance"
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("escape")  # back from the box too
+        await settle(pilot)
+        assert app.screen.query_one("#prompt", ContentSwitcher).current == "menu"
+
+
+def test_tracker_snapshot(snap_compare: Any, mm_campaign: Callable[..., str],
+                          mm_app: Callable[[str], SidekickApp]) -> None:
+    cid = mm_campaign()
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await attack(pilot, pilot.app, "the_tallyman")  # type: ignore[arg-type]
+        await pilot.press("e")
+        await settle(pilot)
+
+    assert snap_compare(mm_app(cid), terminal_size=SMALL, run_before=before)

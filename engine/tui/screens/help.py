@@ -78,11 +78,36 @@ HELP = """\
 | F5 | end the scene (and say which clearing actions you took) |
 | F6 | the GM frames the next scene (r: another, w: write your own) |
 | F7 | end the session (the end-of-session move) |
+| F8 | start a fight, in games with fights in rounds (see Fights below) |
 | Ctrl+B | show or hide the character sheet |
 | F4 | fix the sheet by hand: a condition, a stat, a track, Influence, a clock (journaled) |
 | Ctrl+L | the story ledger: threads, characters, facts, threats (see below) |
 | Ctrl+R | "Previously...": show or hide the recap of where the story stands (Esc closes it) |
 | F10 | back to the campaigns |
+
+## Fights (Mutants & Masterminds)
+
+A fight runs in rounds. The initiative tracker (beside the journal) shows the round and each
+character in turn order: ▶ on the one acting, initiative, damage penalty (-2), conditions in
+short (dz dazed, stg staggered, prn prone...), and who plays it (you / ref); those out of the
+fight are struck through.
+
+| Key | Does |
+|---|---|
+| F8 | start a fight: pick the foes, then who is surprised (in a fight: call it off) |
+| 1-9, ↑ ↓, Enter | your turn: an action; an attack shows its best target's odds |
+| Enter | on the target list: that target (hit %, critical %, each result of the resistance) |
+| Enter on a maneuver | step it: power attack, all-out, accurate, defensive 0-2, and more |
+| d | say what your character does: the actions it matches are offered (n: a move instead) |
+| e | end the turn |
+| Esc | back one step (maneuvers, then target, then the list) |
+| Enter / Space | the referee's turn: one step (it says why, then acts) |
+| r | let the referee play until your turn |
+| t | take over the character the referee is playing (you play its turns) |
+| Ctrl+Z | undo the last step, even mid-fight |
+
+With your own dice, a dialog asks for each d20 as it comes (and for initiative when the fight
+starts). The move *Start a fight* starts one too.
 
 ## Story ledger (Ctrl+L)
 

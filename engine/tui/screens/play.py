@@ -216,7 +216,7 @@ class PlayScreen(Screen[None]):
         return list(spotlight(events, self._npc_names(), acting, party))
 
     def _refresh_all(self, open_dialogs: bool = True) -> None:
-        self.query_one(Sheet).show(self.game)
+        self.query_one(Sheet).show(self.game, self._sheet_actor())
         self._draw_tracker()
         self._draw_topbar()
         self._draw_prompt(open_dialogs)
@@ -351,13 +351,8 @@ class PlayScreen(Screen[None]):
     def _menu_resized(self) -> None:
         """The menu changed width (the sheet shown or hidden): fit the move suggestions to it
         again, keeping the entry that was highlighted."""
-        if self.game.pending.kind == "fight" and not self.game.referee_turn:
-            if self._pick.get("stage") != "say":
-                menu = self.query_one(ActionMenu)
-                keep = menu.highlighted
-                self._draw_prompt(open_dialogs=False)
-                if keep is not None and keep < menu.option_count:
-                    menu.highlighted = keep
+        if self.game.pending.kind == "fight":
+            self._refit_menu()
             return
         if self.game.flow.stage != "move" or self._menu_width() == self._fitted_width:
             return
@@ -701,6 +696,15 @@ class PlayScreen(Screen[None]):
                 self._has_fights = False
         return self._has_fights
 
+    def _sheet_actor(self) -> str | None:
+        """Whose sheet to show: in a fight, the character acting when the player plays it;
+        otherwise (None) the hero in the spotlight."""
+        fight = self.game.fight
+        acting = fight.encounter.acting if fight is not None else None
+        if acting is None or acting not in self.game.state.actors or self.game.referee_turn:
+            return None
+        return acting
+
     _acting_seen: str | None = None
     """The character the tracker last scrolled to."""
 
@@ -709,6 +713,9 @@ class PlayScreen(Screen[None]):
         even on a narrow screen), hide it otherwise."""
         tracker = self.query_one(Tracker)
         fight = self.game.fight
+        if self.has_class("fighting") != (fight is not None):
+            # the sidebar comes or goes: fit the menu to its new width once laid out
+            self.call_after_refresh(self._refit_menu)
         self.set_class(fight is not None, "fighting")
         tracker.display = fight is not None
         if fight is None:
@@ -722,6 +729,16 @@ class PlayScreen(Screen[None]):
         if fight.encounter.acting != self._acting_seen:
             self._acting_seen = fight.encounter.acting
             self.call_after_refresh(self._scroll_tracker)
+
+    def _refit_menu(self) -> None:
+        """Draw the fight's menu again for the width it has now, keeping the highlight."""
+        if self.game.pending.kind != "fight" or self._pick.get("stage") == "say":
+            return
+        menu = self.query_one(ActionMenu)
+        keep = menu.highlighted
+        self._draw_prompt(open_dialogs=False)
+        if keep is not None and keep < menu.option_count:
+            menu.highlighted = keep
 
     def _scroll_tracker(self) -> None:
         """Keep the acting row in view when the tracker is taller than the sidebar."""
@@ -769,10 +786,9 @@ class PlayScreen(Screen[None]):
             head = Text(f"{self._fight_round()}: {name}'s turn (referee)", "bold " + ACCENT)
             title.update(head)
             menu.set_entries([
-                ("step", plain_prompt("▸ Next step", "the referee chooses, then acts",
-                                      "enter/space")),
-                ("run", plain_prompt("⏩ Run the referee until your turn", "", "r")),
-                ("take", plain_prompt(f"✋ Take over {name}", "you play their turns", "t")),
+                ("step", plain_prompt("▸ Next step", "", "enter")),
+                ("run", plain_prompt("⏩ Run until your turn", "", "r")),
+                ("take", plain_prompt(f"✋ Take over {name}", "", "t")),
             ])
             switcher.current = "menu"
             menu.focus()
@@ -795,10 +811,9 @@ class PlayScreen(Screen[None]):
         elif stage == "maneuver":
             self._draw_maneuvers(name, options, width)
         else:
-            head = Text(f"{self._fight_round()}: {name}'s turn — what do you do?",
-                        "bold " + ACCENT)
+            head = Text(f"{self._fight_round()}: {name}'s turn", "bold " + ACCENT)
             left = [k for k in ("standard", "move") if budget.get(k, 0) > 0]
-            head.append(f"  ({' + '.join(left) or 'free actions'} left)", DIM)
+            head.append(f" · {' + '.join(left) or 'free actions'} left", DIM)
             if stage == "said":
                 head = Text("That reads like:", "bold " + ACCENT)
                 head.append("   Esc: all actions", DIM)
@@ -819,6 +834,8 @@ class PlayScreen(Screen[None]):
         if said:
             keys = list(self._pick.get("ranked") or [])
             shown = [o for k in keys for o in options if _okey(o) == k]
+        else:  # what can be done now first
+            shown = sorted(options, key=lambda o: bool(why_not(o, budget)))
         entries: list[tuple[str, Text | str]] = []
         disabled: set[str] = set()
         for o in shown:
@@ -843,25 +860,36 @@ class PlayScreen(Screen[None]):
                     reason = "no one in reach"
             else:
                 line = number + plain_prompt(action_name(words, o["action"]),
-                                             f"{o.get('cost', '')} · "
-                                             + action_summary(words, o["action"]),
-                                             disabled=reason)
+                                             action_summary(words, o["action"])
+                                             or str(o.get("cost", "")), disabled=reason)
             line.truncate(width * 2, overflow="ellipsis")
             if "\n" not in line.plain:
                 line.truncate(width, overflow="ellipsis")
+            if reason and not disabled and not said:  # the turn's own entries before these
+                entries += self._turn_entries(name, said, more=True)
             entries.append((key, line))
             if reason:
                 disabled.add(key)
-        if entries:
-            entries.append(("-", ""))
-        if said:
-            entries.append(("none", plain_prompt(
-                "✎ Not a fight action: a move (a skill, a power, talk…)", "", "n")))
-            entries.append(("fback", plain_prompt("← Every action", "", "esc")))
-        else:
-            entries.append(("say", plain_prompt(f"✎ Say what {name} does…", "", "d")))
-        entries.append(("end", plain_prompt("⏹ End turn", "", "e")))
+        if not disabled or said:
+            entries += self._turn_entries(name, said)
         self.query_one(ActionMenu).set_entries(entries, disabled)
+
+    @staticmethod
+    def _turn_entries(name: str, said: bool, more: bool = False
+                      ) -> list[tuple[str, Text | str]]:
+        """Below the actions: say what you do (or, after saying it, make it a move), end
+        the turn."""
+        out: list[tuple[str, Text | str]] = [("-", "")]
+        if said:
+            out.append(("none", plain_prompt(
+                "✎ Not a fight action: a move (a skill, a power, talk…)", "", "n")))
+            out.append(("fback", plain_prompt("← Every action", "", "esc")))
+        else:
+            out.append(("say", plain_prompt(f"✎ Say what {name} does…", "", "d")))
+        out.append(("end", plain_prompt("⏹ End turn", "", "e")))
+        if more:
+            out.append(("-", ""))
+        return out
 
     def _minion(self, actor: str) -> bool:
         who = self.game.state.actors.get(actor)
@@ -1124,11 +1152,33 @@ class PlayScreen(Screen[None]):
                     "detail": "the foes get a surprise round"},
                    {"id": "villains", "label": "The foes are caught by surprise",
                     "detail": "the heroes get a surprise round"}]
+        def start(ids: list[str]) -> str | None:
+            surprised = [] if ids[0] == "none" else [ids[0]]
+            if game.state.dice_mode == "physical":
+                self.call_after_refresh(self._ask_initiative, foes, surprised)
+                return None
+            return self._submit(game.start_fight, foes, surprised)
+
         self.push_dialog(lambda: ChoiceDialog(
-            "Surprise?", "Is anyone caught off guard?", options, 1, 1,
-            lambda ids: self._submit(game.start_fight, foes,
-                                     [] if ids[0] == "none" else [ids[0]]),
+            "Surprise?", "Is anyone caught off guard?", options, 1, 1, start,
             cancel_label="Cancel"))
+
+    def _ask_initiative(self, foes: list[str], surprised: list[str]) -> None:
+        """Your own dice: a d20 of initiative for each hero, then each foe (a minion group
+        rolls once), in the order of the list."""
+        game = self.game
+        summary = Text("Initiative: roll a d20 for each hero in the party, then for each foe"
+                       " (a group of minions rolls once), and type them in that order.",
+                       FG)
+
+        def submit(text: str) -> str | None:
+            try:
+                faces = parse_faces(text)
+            except EngineError as e:
+                return e.message
+            return self._submit(game.start_fight, foes, surprised, faces)
+
+        self.push_dialog(lambda: DiceDialog("Initiative", "d20s", summary, submit))
 
     def _foe_options(self) -> list[dict[str, Any]]:
         """Foes to pick from: the pack's villains and minion groups, and the NPCs here."""

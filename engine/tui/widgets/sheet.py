@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from engine.errors import EngineError
 from engine.game import Game
 from engine.rules.sheet import Check, Clock, Line, Section, Stat, Track
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED, PRIMARY, SECONDARY
@@ -118,9 +119,15 @@ def render_sections(sections: list[Section]) -> Text:
     return out
 
 
-def sheet_text(game: Game) -> Text:
+def sheet_text(game: Game, actor: str | None = None) -> Text:
     """The whole sheet as one Rich Text, from the sections the ruleset declares (rebuilt after
-    every action; it is small)."""
+    every action; it is small): the acting hero's, or ``actor``'s (the spotlight hero's when
+    the ruleset cannot draw that character)."""
+    if actor is not None:
+        try:
+            return render_sections(game.rules.sheet(game.state, actor))
+        except EngineError:
+            pass
     return render_sections(game.rules.sheet(game.state))
 
 
@@ -153,9 +160,10 @@ class Sheet(Static):
     text = Text()
     """The sheet as plain styled text (what is shown, before wrapping)."""
 
-    def show(self, game: Game) -> None:
-        """Render the sheet for the game's current state (a no-op when nothing changed)."""
-        text = sheet_text(game)
+    def show(self, game: Game, actor: str | None = None) -> None:
+        """Render the sheet for the game's current state (a no-op when nothing changed):
+        the acting hero's, or ``actor``'s."""
+        text = sheet_text(game, actor)
         if text == self.text:
             return
         self.text = text
