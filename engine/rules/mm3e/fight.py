@@ -537,7 +537,6 @@ def _strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] |
             label: str = "attack", team_rank: int | None = None) -> bool:
     """One attack roll and its consequence on the pending target; whether it hit."""
     actor, target = p.actor, p.target
-    assert target is not None
     traded = trade_values(ctx, actor, atk, p.maneuvers)
     rank = team_rank if team_rank is not None else traded.effect
     if atk.range in ("perception", "area"):
@@ -557,6 +556,7 @@ def _strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] |
                 r = at.area_rank(rank, res.success)
             land(ctx, actor, t, atk, r)
         return True
+    assert target is not None  # an area attack may have none: every foe is in it
     parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers)
     parts += situation_parts(atk, p.options)
     parts += extra or []
