@@ -256,6 +256,21 @@ def test_area_attack_dodge_against_10_plus_rank_halves_the_rank(
     assert r[1]["against"] == resist_dc
 
 
+def test_an_area_attack_with_no_target_reaches_every_foe(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman", "hornet_drones"], [19, 1, 1])
+    # each of the six: Dodge against 10 + 10, then Toughness against 15 + 10 (or + 5)
+    faces = [1, 19] * 6
+    r = rolls(act(g, "attack", faces, attack="faultline_stomp"))
+    dodged = [x for x in r if x["what"] == "dodges Faultline Stomp"]
+    assert sorted(x["actor"] for x in dodged) == sorted(
+        ["the_tallyman", *(f"hornet_drones_{i}" for i in range(1, 6))])
+    assert all(x["against"] == 20 for x in dodged)
+    assert all(x["natural"] != 20 for x in r)  # no attack roll among them
+    assert [x["against"] for x in r if x["what"] == "resists Faultline Stomp"] == [25] * 6
+    with pytest.raises(IllegalAction):
+        g.fight_act("attack", attack="faultline_stomp", maneuvers={"accurate": 1})
+
+
 # ------------------------------------------------------------------ defenses
 
 
