@@ -32,7 +32,7 @@ def hero_added(pack: Pack, hero: Actor) -> ev.HeroAdded:
     """The event that adds ``hero`` to the party."""
     return ev.HeroAdded(id=hero.id, name=hero.name, archetype=hero.archetype,
                         stats=dict(hero.stats), tracks=dict(hero.tracks),
-                        flags=list(hero.flags))
+                        flags=list(hero.flags), data=dict(hero.data))
 
 
 def validate_hero(pack: Pack, archetype: str | None, stats: dict[str, int] | None

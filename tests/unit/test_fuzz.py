@@ -28,6 +28,7 @@ from engine.script import ACTIONS, STEP_KEYS, run_script
 ROOT = Path(__file__).resolve().parents[2]
 MASKS = get_pack("masks")
 COW = get_pack("city-of-whispers")
+MM3E = get_pack("mutants-and-masterminds")
 FUZZ = settings(max_examples=int(os.environ.get("H2_FUZZ", "120")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -97,6 +98,48 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
         "where": st.one_of(st.text(max_size=10), st.sampled_from(["captured", ""])),
         "stance": st.one_of(st.text(max_size=8), st.sampled_from(["hostile", "warm", "x"])),
         "comment": junk,
+        **fight_values(),
+    }
+
+
+FOES = st.sampled_from(["the_tallyman", "dockside_crew", "Madame Undertow", "hornet_drones",
+                        "Dusk", "nope", ""])
+FIGHT_ACTIONS = st.sampled_from(["attack", "charge", "aim", "defend", "recover", "stand",
+                                 "drop_prone", "move", "demoralize", "feint", "aid", "grab",
+                                 "escape", "trip", "delay", "surrender", "flee", "disarm",
+                                 "smash", "ready", "drag", "grab_damage", "command", "crawl",
+                                 "run", "drop_item", "pick_up", "counter_trip", "readied",
+                                 "release", "end_turn", "nope"])
+WHO = st.sampled_from(["the_tallyman", "dockside_crew_1", "Dockside Crew 2", "keystone",
+                       "Lamplight", "slipstream", "nobody", ""])
+
+
+def fight_values() -> dict[str, st.SearchStrategy[Any]]:
+    """Plausible values of the fight steps (sometimes junk)."""
+    option = st.one_of(st.booleans(), st.integers(-5, 10**6), st.sampled_from(
+        ["partial", "total", "complete", "added_effect", "x", ""]))
+    return {
+        "fight": st.fixed_dictionaries({"foes": st.lists(FOES, max_size=3)}, optional={
+            "surprised": st.lists(st.sampled_from(["villains", "heroes", "keystone", "x"]),
+                                  max_size=2),
+            "dice": st.lists(st.integers(-1, 22), max_size=12),
+            "referee_dice": st.sampled_from(["seeded", "physical", "x"])}),
+        "act": st.fixed_dictionaries({"action": FIGHT_ACTIONS}, optional={
+            "target": WHO, "actor": WHO,
+            "attack": st.sampled_from(["granite_fist", "Light Lance", "faultline_stomp",
+                                       "pistol", "nope"]),
+            "maneuvers": st.dictionaries(st.sampled_from(
+                ["power_attack", "all_out", "accurate", "defensive", "x"]),
+                st.integers(-1, 3), max_size=2),
+            "options": st.dictionaries(st.sampled_from(
+                ["finishing", "kill", "routine", "hero_point", "distance", "cover",
+                 "concealment", "crit", "readied", "slam", "item", "trigger", "action"]),
+                option, max_size=3)}),
+        "end_turn": st.booleans(),
+        "referee": st.sampled_from(["step", "run", "auto", "manual", "x"]),
+        "take_over": WHO, "hand_back": WHO, "join_fight": st.one_of(FOES, WHO),
+        "end_fight": st.text(max_size=10),
+        "die": st.one_of(st.integers(-2, 25), st.lists(st.integers(0, 22), max_size=3)),
     }
 
 
@@ -126,6 +169,10 @@ CAMPAIGNS = {
                          "hero": {"name": "Ines", "archetype": COW.system.archetypes[0].id},
                          "npcs": [{"name": "Rosalind", "role": "contact"},
                                   {"name": "Dusk", "role": "rival"}]},
+    "mutants-and-masterminds": {"name": "Fuzz", "system": "mutants-and-masterminds",
+                                "seed": 3, "hero": {"name": "Keystone", "archetype": "keystone"},
+                                "party": [{"name": "Lamplight", "archetype": "lamplight"}],
+                                "npcs": [{"name": "Dusk", "role": "villain"}]},
 }
 
 
@@ -148,6 +195,16 @@ def test_fuzzed_masks_scripts_never_traceback(steps: list[dict[str, Any]]) -> No
 @given(steps_for(COW))
 def test_fuzzed_city_scripts_never_traceback(steps: list[dict[str, Any]]) -> None:
     play({"campaign": CAMPAIGNS["city-of-whispers"], "steps": steps})
+
+
+@FUZZ
+@given(st.lists(st.sampled_from([
+    {"fight": {"foes": ["the_tallyman", "dockside_crew"]}},
+    {"fight": {"foes": ["hornet_drones"], "surprised": ["villains"]}}]), min_size=1,
+    max_size=1), steps_for(MM3E))
+def test_fuzzed_mm3e_fight_scripts_never_traceback(start: list[dict[str, Any]],
+                                                   steps: list[dict[str, Any]]) -> None:
+    play({"campaign": CAMPAIGNS["mutants-and-masterminds"], "steps": [*start, *steps]})
 
 
 campaign_values = st.fixed_dictionaries({}, optional={

@@ -1251,10 +1251,10 @@ class MM3EConflict:
                        spec=en.MM3E_BUDGET)
         fight = Fight(encounter=adv.encounter)
         pos = max((r["position"] for r in rolls), default=state.dice_position)
-        emit(InitiativeRolled(rolls=rolls, position=pos))
         names = ", ".join(state.actors[f].name for f in foe_ids)
         emit(FightStarted(fight=fight.model_dump(mode="json"), text=f"A fight breaks out"
                           f" against {names}."))
+        emit(InitiativeRolled(rolls=rolls, position=pos))
         ctx = self._ctx(state, roll, emit)
         for e in entrants:
             if e.surprised:
