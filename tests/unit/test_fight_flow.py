@@ -344,7 +344,7 @@ def test_random_play_with_entered_dice_only_ever_refuses_cleanly(
             continue
         o = rnd.choice(opts)
         kw: dict[str, Any] = {}
-        if o.get("targets"):
+        if o.get("targets") and rnd.random() < 0.85:  # sometimes none named
             kw["target"] = rnd.choice(o["targets"])["id"]
         if o.get("attack"):
             kw["attack"] = o["attack"]
