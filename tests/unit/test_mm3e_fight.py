@@ -566,6 +566,19 @@ def test_surprise_round(pack: Pack) -> None:
     assert enc.budget == {"standard": 1, "move": 1}
 
 
+def test_surprised_villains_are_vulnerable_in_the_surprise_round(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19], surprised=["villains"])
+    assert g.fight is not None
+    assert (g.fight.encounter.round, g.fight.encounter.acting) == (0, "keystone")
+    assert g.fight.encounter.budget == {"standard": 1}
+    # the Tallyman's Parry 8 halved: 10 + 4; his turn does not come this round
+    r = rolls(act(g, "attack", [6, 19], target="the_tallyman", attack="granite_fist"))
+    assert (r[0]["against"], r[0]["result"]) == (14, "hit")
+    assert "vulnerable: halved" in r[0]["against_name"]
+    assert g.fight is not None
+    assert (g.fight.encounter.round, g.fight.encounter.acting) == (1, "the_tallyman")
+
+
 def test_a_surprised_side_named_by_actor(pack: Pack) -> None:
     g = new_game(pack, ["keystone", "lamplight"])
     g.start_fight(["the_tallyman"], surprised=["lamplight"], dice=[19, 18, 1])
