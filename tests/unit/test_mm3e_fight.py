@@ -802,10 +802,20 @@ def test_recover_removes_the_worst_damage_condition_once_per_fight(pack: Pack) -
     assert g.state.model_dump(mode="json") == before
 
 
-def test_recover_from_dazed_and_from_a_penalty(pack: Pack) -> None:
+def test_recover_from_a_penalty_takes_one_off(pack: Pack) -> None:
     g = keystone_vs_tallyman(pack)
     put(g, "keystone", [], damage=3)
     act(g, "recover")
+    assert g.state.actors["keystone"].tracks["damage"] == 2
+
+
+def test_recover_from_dazed_by_damage_before_the_penalty(pack: Pack) -> None:
+    g = keystone_vs_tallyman(pack)
+    put(g, "keystone", [], damage=2)
+    effect(g, "keystone", "dazed", {"kind": "condition", "damage": 1})
+    assert "dazed" in conds(g, "keystone")
+    act(g, "recover")
+    assert "dazed" not in conds(g, "keystone")
     assert g.state.actors["keystone"].tracks["damage"] == 2
 
 
