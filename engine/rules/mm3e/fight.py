@@ -619,6 +619,12 @@ def _strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] |
     return True
 
 
+def _can_crit(ctx: Ctx, actor: str, target: str) -> bool:
+    """Whether ``actor``'s attack check on ``target`` can be a critical (a minion attacking a
+    non-minion cannot, D.3)."""
+    return not (ctx.minion(actor) and not ctx.minion(target))
+
+
 def _defense_words(name: str, parts: list[tuple[str, int]]) -> str:
     """A defence class in words: ``10 + Parry 8``, ``10 + Dodge 10 - 5 vulnerable: halved``."""
     if parts and parts[0][0] == name:
@@ -917,7 +923,7 @@ def _grab(ctx: Ctx, p: Pending) -> None:
     bonus = sum(v for _, v in parts)
     hp = float(at.hit_odds(bonus, dc))
     die = ctx.die(p.actor, f"grab at {ctx.name(p.target)}", f"{hp:.0%} to hit")
-    res = at.attack(die.face, bonus, dc)
+    res = at.attack(die.face, bonus, dc, can_crit=_can_crit(ctx, p.actor, p.target))
     ctx.emit(FightRolled(actor=p.actor, what=f"grab at {ctx.name(p.target)}", natural=die.face,
                          parts=[list(x) for x in parts], total=res.total, against=dc,
                          against_name=f"10 + {dname}", result=res.outcome, odds=hp, by=die.by,
@@ -997,7 +1003,7 @@ def _trip(ctx: Ctx, p: Pending) -> None:
     total_bonus = sum(v for _, v in parts)
     hp = float(at.hit_odds(total_bonus, dc))
     die = ctx.die(p.actor, f"trip {ctx.name(p.target)}", f"{hp:.0%} to hit")
-    res = at.attack(die.face, total_bonus, dc)
+    res = at.attack(die.face, total_bonus, dc, can_crit=_can_crit(ctx, p.actor, p.target))
     ctx.emit(FightRolled(actor=p.actor, what=f"trip {ctx.name(p.target)}", natural=die.face,
                          parts=[list(x) for x in parts], total=res.total, against=dc,
                          against_name=f"10 + {dname}", result=res.outcome, odds=hp, by=die.by,
