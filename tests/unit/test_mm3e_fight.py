@@ -1067,3 +1067,16 @@ def test_a_grab_by_a_character_with_negative_strength(pack: Pack) -> None:
     assert (r[0]["against"], r[0]["result"]) == (18, "hit")
     assert (r[1]["against"], r[1]["total"], r[1]["degree"] > 0) == (8, 17, True)
     assert g.fight is not None and g.fight.holds == {}
+
+
+@pytest.mark.parametrize("action", ["grab", "trip"])
+def test_a_minions_grab_or_trip_on_a_non_minion_is_no_critical(pack: Pack,
+                                                              action: str) -> None:
+    g = fight(pack, ["keystone"], ["dockside_crew"], [1, 19])
+    g.take_over("dockside_crew_1")
+    g.fight_act(action, target="keystone")
+    ev = g.fight_die(20)
+    while g.fight_need is not None:
+        ev = g.fight_die(10)
+    r = rolls(ev)
+    assert (r[0]["natural"], r[0]["result"]) == (20, "hit")
