@@ -109,48 +109,67 @@ def degree_labels(option: Mapping[str, Any], minion: bool) -> dict[str, str]:
     return labels
 
 
-def resist_text(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool) -> Text:
-    """The target's resistance results if hit, best for it first: "shrugs 40% · -1 35% ·
-    dazed 15% · staggered 7% · down 3%" (degrees with the same result added up)."""
+def resist_parts(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool
+                 ) -> list[Text]:
+    """The target's resistance results if hit, best for it first, one Text each: "shrugs 40%",
+    "-1 35%", "dazed 15%", "staggered 7%", "down 3%" (degrees with the same result added up)."""
     labels = degree_labels(option, minion)
     merged: dict[str, float] = {}
     for degree, p in sorted(target.get("resist", {}).items(), key=lambda kv: -int(kv[0])):
         label = labels.get(str(degree), str(degree))
         merged[label] = merged.get(label, 0.0) + float(p)
-    out = Text()
+    out = []
     for label, p in merged.items():
         if p <= 0:
             continue
-        if out:
-            out.append(" · ", DIM)
         tone = GOOD if label == "shrugs" else BAD if label == "down" else MIXED
-        out.append(f"{label} ", DIM)
-        out.append(pct(p), tone)
+        out.append(Text.assemble((f"{label} ", DIM), (pct(p), tone)))
+    return out
+
+
+def resist_text(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool) -> Text:
+    """The resistance results in one line: "shrugs 40% · -1 35% · dazed 15% · ..."."""
+    return Text(" · ", DIM).join(resist_parts(option, target, minion))
+
+
+def pack_parts(parts: Sequence[Text], width: int, indent: int = 3) -> Text:
+    """``parts`` joined by " · " in lines of at most ``width`` cells, each line after the
+    first indented by ``indent`` (a part is never split)."""
+    out = Text()
+    line = 0
+    for part in parts:
+        if line and line + 3 + part.cell_len > width:
+            out.append("\n" + " " * indent)
+            line = indent
+        elif line:
+            out.append(" · ", DIM)
+            line += 3
+        out.append_text(part)
+        line += part.cell_len
     return out
 
 
 def odds_line(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool,
-              short: bool = False) -> Text:
+              short: bool = False, width: int | None = None) -> Text:
     """An attack's exact odds on ``target``: hit %, critical %, then each resistance result
-    (``short``: hit % and the chance it takes effect)."""
-    out = Text()
+    (``short``: hit % and the chance it takes effect). ``width``: wrapped to lines of that
+    many cells, indented under the first (a line starts 3 cells in)."""
+    parts: list[Text] = []
     if option.get("range") in ("close", "ranged"):
-        out.append("hit ", DIM)
-        out.append(pct(float(target.get("hit", 0))), "bold " + FG)
+        parts.append(Text.assemble(("hit ", DIM), (pct(float(target.get("hit", 0))),
+                                                    "bold " + FG)))
         if not short and target.get("critical"):
-            out.append(" · crit ", DIM)
-            out.append(pct(float(target["critical"])), FG)
+            parts.append(Text.assemble(("crit ", DIM), (pct(float(target["critical"])), FG)))
     else:
-        out.append(f"{option.get('range', 'area')}: no attack roll", DIM)
+        parts.append(Text(f"{option.get('range', 'area')}, no attack roll", DIM))
     if short:
-        out.append(" · takes effect ", DIM)
-        out.append(pct(float(target.get("effect", 0))), "bold " + ACCENT)
-        return out
-    resist = resist_text(option, target, minion)
-    if resist:
-        out.append("  if hit: ", DIM)
-        out.append_text(resist)
-    return out
+        parts.append(Text.assemble(("takes effect ", DIM),
+                                   (pct(float(target.get("effect", 0))), "bold " + ACCENT)))
+    else:
+        parts += resist_parts(option, target, minion)
+    if width is None:
+        return Text(" · ", DIM).join(parts)
+    return pack_parts(parts, width - 3)
 
 
 def best_target(option: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -131,10 +131,12 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         # targets with exact odds: a minion goes down on any failure
         ids = menu_ids(app)
         assert ids[0] == "ftarget:dockside_crew_1" and "ftarget:the_tallyman" in ids
-        tally = menu.get_option(  "ftarget:the_tallyman")
-        assert ("hit 55% · crit 5%  if hit: shrugs 20% · -1 25% · dazed 25% · staggered 25%"
-                " · down 5%") in str(tally.prompt)
-        assert "if hit: down 100%" in str(menu.get_option("ftarget:dockside_crew_1").prompt)
+        tally = menu.get_option("ftarget:the_tallyman")
+        assert [line.strip() for line in str(tally.prompt).splitlines()] == [
+            "7. The Tallyman", "hit 55% · crit 5% · shrugs 20% · -1 25%",
+            "dazed 25% · staggered 25% · down 5%"]  # wrapped to the menu's width
+        assert str(menu.get_option("ftarget:dockside_crew_1").prompt).splitlines()[1] == (
+            "   hit 90% · crit 5% · down 100%")
         menu.highlighted = ids.index("ftarget:the_tallyman")
         await pilot.press("enter")
         await settle(pilot)
@@ -300,11 +302,27 @@ async def test_say_what_you_do_in_a_fight(mm_campaign: Callable[..., str],
         await pilot.press("enter")
         await settle(pilot)
         ids = menu_ids(app)
-        assert ids[0] == "fight:aim", ids
-        assert "none" in ids and "fback" in ids
+        menu = app.screen.query_one(ActionMenu)
+        assert ids[0] == "fsug:0", ids
+        assert str(menu.get_option("fsug:0").prompt).startswith("1. Aim")
+        assert "none" in ids and "fback" in ids and "end" in ids
         await pilot.press("escape")
         await settle(pilot)
         assert menu_ids(app)[0] == "fight:attack/light_lance"
+        # an attack said with its target goes straight to Go, with the odds on that target
+        await pilot.press("d")
+        await settle(pilot)
+        await fill(pilot, "#fiction", "I blast the Tallyman with my light lance")
+        await pilot.press("enter")
+        await settle(pilot)
+        first = menu.get_option_at_index(0)
+        assert "Light Lance → The Tallyman" in str(first.prompt)
+        await pilot.press("1")
+        await settle(pilot)
+        assert menu_ids(app)[0] == "fgo"
+        assert "hit 55%" in str(menu.get_option("fgo").prompt)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
         await pilot.press("d")
         await settle(pilot)
         await pilot.press("escape")  # back from the box too
@@ -319,7 +337,7 @@ def test_tracker_snapshot(snap_compare: Any, mm_campaign: Callable[..., str],
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await attack(pilot, pilot.app, "the_tallyman")  # type: ignore[arg-type]
-        await pilot.press("e")
+        await pilot.press("e", "e")  # Lamplight, then Keystone: the referee's turn
         await settle(pilot)
 
     assert snap_compare(mm_app(cid), terminal_size=SMALL, run_before=before)

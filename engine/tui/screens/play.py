@@ -829,13 +829,11 @@ class PlayScreen(Screen[None]):
         """The acting character's actions: attacks with the best target's odds first, the
         rest with their summary; those not allowed now dimmed with the reason."""
         words = fight_words(self.game.pack)
-        shown = options
         said = self._pick.get("stage") == "said"
         if said:
-            keys = list(self._pick.get("ranked") or [])
-            shown = [o for k in keys for o in options if _okey(o) == k]
-        else:  # what can be done now first
-            shown = sorted(options, key=lambda o: bool(why_not(o, budget)))
+            self._draw_said(name, options, width)
+            return
+        shown = sorted(options, key=lambda o: bool(why_not(o, budget)))  # possible ones first
         entries: list[tuple[str, Text | str]] = []
         disabled: set[str] = set()
         for o in shown:
@@ -882,7 +880,7 @@ class PlayScreen(Screen[None]):
         out: list[tuple[str, Text | str]] = [("-", "")]
         if said:
             out.append(("none", plain_prompt(
-                "✎ Not a fight action: a move (a skill, a power, talk…)", "", "n")))
+                "✎ Not a fight action: a move", "", "n")))
             out.append(("fback", plain_prompt("← Every action", "", "esc")))
         else:
             out.append(("say", plain_prompt(f"✎ Say what {name} does…", "", "d")))
@@ -909,7 +907,8 @@ class PlayScreen(Screen[None]):
         words = fight_words(self.game.pack)
         what = o.get("attack_name") or action_name(words, o["action"])
         head = Text(f"{name}: {what} — at whom?", "bold " + ACCENT)
-        head.append("   Esc: back", DIM)
+        if head.cell_len + 12 <= width:
+            head.append("   Esc: back", DIM)
         self.query_one("#prompt-title", Static).update(head)
         entries: list[tuple[str, Text | str]] = []
         for t in o.get("targets") or []:
@@ -917,7 +916,7 @@ class PlayScreen(Screen[None]):
             line.append(str(t["name"]), "bold " + FG)
             if o.get("attack"):
                 line.append("\n   ")
-                line.append_text(odds_line(o, t, self._minion(t["id"])))
+                line.append_text(odds_line(o, t, self._minion(t["id"]), width=width))
             entries.append((f"ftarget:{t['id']}", line))
         self.query_one(ActionMenu).set_entries(entries)
 
@@ -935,13 +934,14 @@ class PlayScreen(Screen[None]):
         man: dict[str, int] = self._pick.setdefault("man", {})
         opt: dict[str, bool] = self._pick.setdefault("opt", {})
         head = Text(f"{name}: {o['attack_name']} → {t['name']}", "bold " + ACCENT)
-        head.append("   Esc: back", DIM)
+        if head.cell_len + 12 <= width:
+            head.append("   Esc: back", DIM)
         self.query_one("#prompt-title", Static).update(head)
         odds = self._odds_with(o, t, man)
         go = Text(f"{ICONS.get(o['action'], '⚔')} Go: ", "bold " + ACCENT)
         go.append(action_name(words, o["action"]), "bold " + ACCENT)
-        go.append("  ")
-        go.append_text(odds_line(o, odds, self._minion(t["id"])))
+        go.append("  [enter]\n   ", DIM)
+        go.append_text(odds_line(o, odds, self._minion(t["id"]), width=width))
         entries: list[tuple[str, Text | str]] = [("fgo", go), ("-", "")]
         rolled = o.get("range") in ("close", "ranged")
         for m in MANEUVERS:
@@ -1026,6 +1026,11 @@ class PlayScreen(Screen[None]):
             self._draw_prompt(open_dialogs=False)
         elif kind == "fight":
             self._choose_fight_option(value)
+        elif kind == "fsug":
+            sugs = self._pick.get("sugs") or []
+            sug = sugs[int(value)] if value.isdigit() and int(value) < len(sugs) else None
+            if sug is not None:
+                self._take_suggestion(sug)
         elif kind == "ftarget":
             o = self._option(str(self._pick.get("key", "")))
             if o is None:
@@ -1054,6 +1059,22 @@ class PlayScreen(Screen[None]):
         else:
             return False
         return True
+
+    def _take_suggestion(self, sug: dict[str, Any]) -> None:
+        """A matched action: an attack goes to its maneuvers with the target it named (or to
+        the targets), another action with its target is taken, one without asks for it."""
+        key = _okey(sug)
+        o = self._option(key)
+        if o is None:
+            return
+        target = sug.get("target")
+        if target and o.get("attack"):
+            self._pick = {"stage": "maneuver", "key": key, "target": target}
+            self._draw_prompt(open_dialogs=False)
+        elif target:
+            self._fight_act(o, str(target))
+        else:
+            self._choose_fight_option(key)
 
     def _choose_fight_option(self, key: str) -> None:
         """An action from the list: ask for its target (an attack then for maneuvers), or
@@ -1086,12 +1107,52 @@ class PlayScreen(Screen[None]):
             self._pick = pick
 
     def _fight_fiction(self, text: str) -> None:
-        """The player said what the acting character does: offer the actions it matches."""
-        options = self.game.fight_options()
-        ranked = rank_actions(text, options, fight_words(self.game.pack))
-        self._pick = {"stage": "said", "text": text,
-                      "ranked": [_okey(options[i]) for i, _ in ranked]}
+        """The player said what the acting character does: offer the actions it matches
+        (the engine's fight matcher; a ranking by shared words if the engine has none)."""
+        suggest = getattr(self.game, "suggest_fight", None)
+        sugs: list[dict[str, Any]]
+        if suggest is not None:
+            try:
+                sugs = [dict(x) for x in suggest(text) if x.get("action")]
+            except EngineError as e:
+                self.notify(e.message, title="Not now", severity="error")
+                return
+        else:
+            options = self.game.fight_options()
+            sugs = [{**options[i], "target": None}
+                    for i, _ in rank_actions(text, options, fight_words(self.game.pack))]
+        self._pick = {"stage": "said", "text": text, "sugs": sugs}
         self._draw_prompt(open_dialogs=False)
+
+    def _draw_said(self, name: str, options: list[dict[str, Any]], width: int) -> None:
+        """The actions what the player said matches, each with its target and odds."""
+        words = fight_words(self.game.pack)
+        entries: list[tuple[str, Text | str]] = []
+        for i, sug in enumerate(self._pick.get("sugs") or []):
+            line = Text(f"{i + 1}. ", DIM)
+            label = action_name(words, str(sug["action"]))
+            if sug.get("attack_name"):
+                label = (str(sug["attack_name"]) if sug["action"] == "attack"
+                         else f"{label}: {sug['attack_name']}")
+            line.append(label, "bold " + ACCENT)
+            if sug.get("target_name"):
+                line.append(f" → {sug['target_name']}", FG)
+            said = [str(w) for w in sug.get("words") or []]
+            if said:
+                line.append("  you said " + ", ".join(f"“{w}”" for w in said[:3]), DIM)
+            line.truncate(width, overflow="ellipsis")
+            o = next((x for x in options if _okey(x) == _okey(sug)), None)
+            t = next((x for x in (o or {}).get("targets") or []
+                      if x["id"] == sug.get("target")), None)
+            if o is not None and o.get("attack") and t is not None:
+                line.append("\n   ")
+                line.append_text(odds_line(o, t, self._minion(t["id"]), short=True))
+            entries.append((f"fsug:{i}", line))
+        if not entries:
+            self.query_one("#prompt-title", Static).update(Text(
+                "No fight action matched that.", "bold " + ACCENT))
+        entries += self._turn_entries(name, True)
+        self.query_one(ActionMenu).set_entries(entries)
 
     def open_fight_die(self) -> None:
         """Ask for the physical die the fight waits for."""
