@@ -5,7 +5,6 @@ bad input refused with nothing changed."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,24 +18,12 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
-from engine.rules.base import Ruleset
 from engine.rules.conflict import Die
-from engine.rules.mm3e.fight import MM3EConflict
-from engine.rules.mm3e.rules import MM3ERules
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = "mutants-and-masterminds"
 PARTY = [{"name": "Lamplight", "archetype": "lamplight"},
          {"name": "Slipstream", "archetype": "slipstream"}]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _mm3e_conflict() -> Iterator[None]:
-    """The mm3e ruleset's fights (given here if the ruleset does not return them itself)."""
-    with pytest.MonkeyPatch.context() as mp:
-        if MM3ERules.conflict is Ruleset.conflict:
-            mp.setattr(MM3ERules, "conflict", lambda self: MM3EConflict(self.pack))
-        yield
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ names; and seeded property runs (hypothesis) for what must hold in any fight."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +16,8 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import encounter as en
-from engine.rules.base import Ruleset
 from engine.rules.conflict import CombatantChanged, FightUpdated, require_fight
 from engine.rules.mm3e.conditions import Condition
-from engine.rules.mm3e.fight import MM3EConflict
-from engine.rules.mm3e.rules import MM3ERules
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"keystone": "Keystone", "lamplight": "Lamplight", "slipstream": "Slipstream"}
@@ -28,15 +25,6 @@ KNOWN_CONDITIONS = frozenset(c.value for c in Condition)
 
 
 # ------------------------------------------------------------------ rig
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _mm3e_conflict() -> Iterator[None]:
-    """The mm3e ruleset's fights (given here while the ruleset does not return them itself)."""
-    with pytest.MonkeyPatch.context() as mp:
-        if MM3ERules.conflict is Ruleset.conflict:
-            mp.setattr(MM3ERules, "conflict", lambda self: MM3EConflict(self.pack))
-        yield
 
 
 @pytest.fixture(scope="module")
