@@ -1068,3 +1068,22 @@ def test_a_minions_grab_or_trip_on_a_non_minion_is_no_critical(pack: Pack,
         ev = g.fight_die(10)
     r = rolls(ev)
     assert (r[0]["natural"], r[0]["result"]) == (20, "hit")
+
+
+@pytest.mark.parametrize(("face", "still"), [(12, False), (11, True)])
+def test_a_stunned_character_loses_its_turn_and_resists_at_its_end(
+        pack: Pack, face: int, still: bool) -> None:
+    g = fight(pack, ["slipstream"], ["the_tallyman"], [19, 1])
+    # Slipstream Vortex (rank 8): Dodge 10 + 7 misses 18, so rank 8; Fortitude 6 + 6 = 12
+    # against 18 fails by 6: the 2nd degree, stunned
+    act(g, "attack", [7, 6], target="the_tallyman", attack="slipstream_vortex")
+    assert "stunned" in conds(g, "the_tallyman")
+    g.end_turn()  # the Tallyman's turn is skipped; its end asks for his Fortitude die
+    need = g.fight_need
+    assert need is not None and need["what"] == "shakes off stunned"
+    ev = enter(g, [face])
+    assert any(e["type"] == "FightActed" and e["actor"] == "the_tallyman"
+               and "stunned" in e["text"] and e["action"] == "skip" for e in ev)
+    assert ("stunned" in conds(g, "the_tallyman")) is still
+    assert g.fight is not None
+    assert (g.fight.encounter.round, g.fight.encounter.acting) == (2, "slipstream")
