@@ -341,3 +341,35 @@ def test_tracker_snapshot(snap_compare: Any, mm_campaign: Callable[..., str],
         await settle(pilot)
 
     assert snap_compare(mm_app(cid), terminal_size=SMALL, run_before=before)
+
+
+async def test_rolling_the_referees_dice(mm_campaign: Callable[..., str],
+                                         mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("e", "e")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.action_dice_mode()
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert dialog.options[-1]["id"] == "referee:physical"
+        dialog.query_one("#choices", OptionList).highlighted = len(dialog.options) - 1
+        await pilot.press("enter")
+        await settle(pilot)
+        game = game_of(app)
+        assert game.fight is not None and game.fight.referee_dice == "physical"
+        await pilot.press("enter", "space")  # the referee chooses, then rolls: your dice
+        await settle(pilot)
+        asked = 0
+        while isinstance(app.screen, DiceDialog) and asked < 12:
+            assert "Roll a d20: Dockside Crew" in str(app.screen.summary)
+            await fill(pilot, "#faces", "10")
+            await pilot.press("enter")
+            await settle(pilot)
+            asked += 1
+        assert asked >= 1 and isinstance(app.screen, PlayScreen)
+        assert "d20 10 (your die)" in " ".join(journal_text(app).split())

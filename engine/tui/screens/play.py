@@ -1482,10 +1482,23 @@ class PlayScreen(Screen[None]):
         game = self.game
         options = [{**o, "label": o["label"] + (" (now)" if o["id"] == game.state.dice_mode
                                                 else "")} for o in DICE_MODE_OPTIONS]
+        fight = game.fight
+        if fight is not None:  # in a fight: who rolls for the referee's characters
+            mine = fight.referee_dice == "physical"
+            options.append({"id": "referee:" + ("seeded" if mine else "physical"),
+                            "label": "The referee's dice: " + (
+                                "let the campaign roll them" if mine else "you roll them too"),
+                            "detail": "in this fight; now: " + ("yours" if mine else "seeded")})
+
+        def submit(ids: list[str]) -> str | None:
+            if ids[0].startswith("referee:"):
+                return self._submit(game.set_fight_dice, ids[0].partition(":")[2])
+            if ids[0] != game.state.dice_mode:
+                return self._submit(game.set_dice_mode, ids[0])
+            return None
+
         self.push_dialog(lambda: ChoiceDialog(
-            "Dice", "Who rolls from now on? (Ctrl+Z switches back)", options, 1, 1,
-            lambda ids: self._submit(game.set_dice_mode, ids[0])
-            if ids[0] != game.state.dice_mode else None))
+            "Dice", "Who rolls from now on? (Ctrl+Z switches back)", options, 1, 1, submit))
 
     def action_next_scene(self) -> None:
         """The GM proposes the next scene; play it, ask for another, or write your own."""

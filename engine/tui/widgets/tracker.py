@@ -62,7 +62,7 @@ def tracker_text(round_no: int, rows: Sequence[Mapping[str, Any]],
         else:
             ctl = "you" if r.get("control") == "player" else "ref"
             out.append(f" {ctl}", (ACCENT if ctl == "you" else DIM))
-        conds = [short(str(c)) for c in r.get("conditions") or []]
+        conds = [] if gone else [short(str(c)) for c in r.get("conditions") or []]
         if r.get("held") and not gone:
             conds.append("held")
         if conds:
