@@ -347,3 +347,31 @@ def test_random_play_with_entered_dice_only_ever_refuses_cleanly(
             assert str(e)
             assert dump(g) == before
     assert not g.fighting
+
+
+def test_reopened_in_the_middle_of_a_team_attack_keeps_the_dice_entered(
+        tmp_path: Path) -> None:
+    g = new_game(tmp_path, system=SYSTEM, name="Harbor flow", hero_name="Keystone",
+                 archetype="keystone", seed=5, dice_mode="physical", campaign_id="harbor")
+    g.start_fight(["dockside_crew"], dice=[1, 19])
+    g.set_fight_dice("physical")
+    g.referee_step()  # the crew's team attack, chosen
+    assert g.fight is not None and g.fight.pending is not None and g.fight.pending.team
+    g.referee_step()
+    for face in (15, 2, 15):
+        g.fight_die(face)
+    need, state = g.fight_need, dump(g)
+    assert need is not None and need["who"] == "Dockside Crew 4"
+    g2 = reopened(tmp_path, g)
+    try:
+        assert dump(g2) == state and g2.fight_need == need
+        assert g2.fight is not None and g2.fight.pending is not None
+        assert g2.fight.pending.dice == [15, 2, 15]
+        for face in (15, 2):
+            g2.fight_die(face)
+        ev = g2.fight_die(10)  # Keystone's Toughness
+        landed = [e["text"] for e in ev if e["type"] == "FightActed"
+                  and e["action"] == "team_attack"]
+        assert landed == ["The team attack lands at rank 5."]  # 3 + 2 (two others hit)
+    finally:
+        close_game(g2)
