@@ -373,3 +373,75 @@ async def test_rolling_the_referees_dice(mm_campaign: Callable[..., str],
             asked += 1
         assert asked >= 1 and isinstance(app.screen, PlayScreen)
         assert "d20 10 (your die)" in " ".join(journal_text(app).split())
+
+
+# ---------------------------------------------------------------- the pure helpers
+
+def test_resistance_results_merge_by_what_they_do() -> None:
+    from engine.tui.fight_view import odds_line, pct, resist_text
+
+    option = {"effect": "damage", "range": "ranged"}
+    target = {"hit": 0.55, "critical": 0.05,
+              "resist": {"1": 0.2, "-1": 0.25, "-2": 0.25, "-3": 0.25, "-4": 0.05}}
+    assert resist_text(option, target, minion=False).plain == (
+        "shrugs 20% · -1 25% · dazed 25% · staggered 25% · down 5%")
+    assert resist_text(option, target, minion=True).plain == "shrugs 20% · down 80%"
+    affliction = {"effect": "affliction", "range": "perception"}
+    assert resist_text(affliction, target, minion=False).plain == (
+        "shrugs 20% · 1st degree 25% · 2nd degree 25% · 3rd degree 30%")
+    assert odds_line(option, target, False, short=True).plain == "hit 55% · takes effect 0%"
+    assert odds_line(affliction, {"effect": 0.8}, False, short=True).plain == (
+        "perception, no attack roll · takes effect 80%")
+    assert [pct(p) for p in (0.0, 0.004, 0.125, 1.0)] == ["0%", "<1%", "12%", "100%"]
+
+
+def test_odds_wrap_without_splitting_a_result() -> None:
+    from engine.tui.fight_view import odds_line
+
+    option = {"effect": "damage", "range": "close"}
+    target = {"hit": 0.5, "critical": 0.05,
+              "resist": {"1": 0.4, "-1": 0.35, "-2": 0.15, "-3": 0.07, "-4": 0.03}}
+    lines = odds_line(option, target, False, width=30).plain.split("\n")
+    assert lines == ["hit 50% · crit 5%", "   shrugs 40% · -1 35%",
+                     "   dazed 15% · staggered 7%", "   down 3%"]
+
+
+def test_why_an_action_is_not_allowed() -> None:
+    from engine.tui.fight_view import why_not
+
+    assert why_not({"action": "aim", "cost": "standard", "allowed": True}, {}) == ""
+    assert why_not({"action": "aim", "cost": "standard", "allowed": False},
+                   {"standard": 0, "move": 1}) == "no standard action left"
+    assert why_not({"action": "move", "cost": "move", "allowed": False},
+                   {"standard": 1, "move": 0}) == "no move action left"
+    assert why_not({"action": "recover", "cost": "standard", "allowed": False},
+                   {"standard": 1, "move": 1}).startswith("once a fight")
+
+
+def test_ranking_actions_by_shared_words() -> None:
+    from engine.tui.fight_view import rank_actions
+
+    words = {"actions": {"aim": {"name": "Aim", "examples": ["I take careful aim"]},
+                         "defend": {"name": "Defend", "examples": ["I raise my guard"]}}}
+    options = [{"action": "defend", "allowed": True}, {"action": "aim", "allowed": True},
+               {"action": "attack", "attack_name": "Light Lance", "allowed": False}]
+    ranked = rank_actions("I take aim at him", options, words)
+    assert [i for i, _ in ranked] == [1]
+    assert rank_actions("light lance!", options, words) == []  # not allowed now
+    assert rank_actions("the", options, words) == []
+
+
+def test_tracker_rows() -> None:
+    from engine.tui.widgets.tracker import tracker_text as draw
+
+    rows = [{"name": "Keystone", "side": "heroes", "initiative": 13, "acting": True,
+             "conditions": ["dazed", "prone"], "damage": 2, "control": "player", "out": ""},
+            {"name": "Dockside Crew 12 the Long", "side": "villains", "initiative": 4,
+             "acting": False, "conditions": ["incapacitated"], "damage": 0,
+             "control": "referee", "out": "down"}]
+    lines = draw(0, rows, width=28).plain.split("\n")
+    assert lines[0] == "⚔ SURPRISE ROUND"
+    assert lines[1] == "▶13 Keystone        -2 you"
+    assert lines[2] == "    dz prn"
+    assert lines[3] == "  4 Dockside Crew …    down"  # out: no conditions, no marker
+    assert len(lines) == 4
