@@ -24,9 +24,12 @@ from engine.rules.mm3e import maneuvers as man
 PACK = Path(__file__).resolve().parents[2] / "content" / "mutants-and-masterminds"
 
 ACTION_IDS = ["aid", "aim", "attack", "charge", "command", "crawl", "defend", "delay", "disarm",
-              "drop_item", "drop_prone", "escape", "grab", "release", "grab_damage", "drag",
-              "move", "run", "ready", "recover", "smash", "stand", "trip", "demoralize", "feint",
-              "surrender", "flee", "end_turn"]
+              "counter_disarm", "drop_item", "pick_up", "drop_prone", "escape", "grab", "release",
+              "grab_damage", "drag", "move", "run", "ready", "recover", "smash", "stand", "trip",
+              "counter_trip", "demoralize", "feint", "surrender", "flee", "end_turn"]
+FIGHT_MORE_IDS = ["pick_up", "counter_trip", "counter_disarm"]
+"""Actions of engine/rules/mm3e/fight_more.py that a player may declare: a move action and the
+two counters offered after a foe's failed trip or melee-weapon disarm."""
 MANEUVER_IDS = ["accurate", "all_out", "defensive", "power_attack", "finishing", "slam",
                 "surprise", "team"]
 EXAMPLE_MOVES = ["ability_check", "skill_check", "power_check", "resistance_check",
@@ -97,10 +100,32 @@ def test_every_maneuver_has_a_name_and_summary(words: dict[str, Any]) -> None:
 def test_the_rules_actions_all_have_words(words: dict[str, Any]) -> None:
     """Every action a character chooses in engine/rules/mm3e/actions.py (not the reactions and
     the free upkeep the engine takes itself) has words."""
-    engine_taken = {act.Action.COUNTER_DISARM, act.Action.COUNTER_TRIP, act.Action.MAINTAIN_GRAB}
+    engine_taken = {act.Action.MAINTAIN_GRAB}
     missing = [a.value for a in act.ACTIONS if a not in engine_taken
                and a.value not in words["actions"]]
     assert missing == []
+
+
+def test_every_fight_handler_a_player_may_pick_has_words(words: dict[str, Any]) -> None:
+    """The fight's handlers (fight_more's included, as the M&M ruleset loads them) all have
+    words but the internal steps, such as a readied action's firing."""
+    import engine.rules.mm3e.rules  # noqa: F401  (registers fight_more's handlers)
+    from engine.rules.mm3e.fight import HANDLERS
+    from engine.rules.mm3e.fight_more import INTERNAL
+
+    assert set(FIGHT_MORE_IDS) <= set(HANDLERS)
+    assert sorted(set(HANDLERS) - INTERNAL - set(words["actions"])) == []
+    assert sorted(set(words["actions"]) - set(HANDLERS)) == []
+
+
+@pytest.mark.parametrize(("aid", "cost"), [("pick_up", "Move action"),
+                                           ("counter_trip", "Reaction"),
+                                           ("counter_disarm", "Reaction")])
+def test_fight_more_summaries_say_what_they_cost(words: dict[str, Any], aid: str,
+                                                 cost: str) -> None:
+    entry = words["actions"][aid]
+    assert entry["summary"].startswith(f"{cost}:"), entry["summary"]
+    assert 15 <= len(entry["examples"]) <= 25
 
 
 @pytest.mark.parametrize("aid", sorted(SUMMARY_NUMBERS))
@@ -199,6 +224,33 @@ def test_the_pack_loads_and_its_examples_tell_the_moves_apart() -> None:
     assert set(pack.examples) - {"none"} <= set(pack.moves)
     assert {"locations", "scene_openings"} <= set(pack.tables)
     assert pack_warnings(pack) == []
+
+
+@NO_SYSTEM
+@pytest.mark.skipif("mm3e" not in RULESETS, reason="the mm3e ruleset is not registered yet")
+@pytest.mark.parametrize(("line", "aid", "not_aid"), [
+    ("He couldn't sweep me, so I trip him back.", "counter_trip", "trip"),
+    ("I stay on my feet and counter by tripping the crewman.", "counter_trip", "trip"),
+    ("His disarm failed, so I rip his pipe away in return.", "counter_disarm", "disarm"),
+    ("counter disarm the thug", "counter_disarm", "disarm"),
+    ("I pick the Ledger Cane back up.", "pick_up", "drop_item"),
+    ("retrieve my pistol", "pick_up", "disarm"),
+    ("I trip the thug.", "trip", "counter_trip"),
+    ("I knock the pistol out of his hand.", "disarm", "counter_disarm"),
+    ("I drop the bag on the floor.", "drop_item", "pick_up"),
+])
+def test_the_fight_matcher_tells_fight_more_actions_from_their_neighbours(
+        line: str, aid: str, not_aid: str) -> None:
+    """Lines not in the file: a counter reads as a counter, not as the action it answers (and
+    the other way round); picking up is not dropping."""
+    from engine.content.loader import load_pack
+    from engine.fight import _fight_matcher
+    from engine.rules.mm3e.fight import action_words
+
+    pack = load_pack(PACK)
+    best = _fight_matcher(pack, action_words(pack)).suggest(line)
+    assert best[0].move == aid, [(x.move, x.score) for x in best]
+    assert not_aid != best[0].move
 
 
 @NO_SYSTEM

@@ -115,7 +115,7 @@ HAZARD_NAMES: dict[str, str] = {
 """The hazards a player may declare (darkness needs no check: it gives concealment)."""
 
 FIGHT_ACTIONS = frozenset({a.value for a in Action} | {
-    "demoralize", "feint", "surrender", "flee", "end_turn"})
+    "demoralize", "feint", "surrender", "flee", "end_turn", "pick_up"})
 FIGHT_MANEUVERS = frozenset({"accurate", "all_out", "defensive", "power_attack", "finishing",
                              "slam", "surprise", "team"})
 """The action and maneuver ids actions.yaml may name (the fight engine's words)."""
