@@ -11,8 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher, OptionList
 
-from engine.campaigns import close_game, new_game, open_game
-from engine.game import Game
+from engine.campaigns import close_game, new_game
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog, DiceDialog
 from engine.tui.screens.play import PlayScreen
@@ -24,30 +23,16 @@ SMALL = (80, 24)
 SYSTEM = "mutants-and-masterminds"
 
 
-def _with_fights(game: Game) -> Game:
-    """The game, its ruleset's fights wired in if the ruleset does not return them yet."""
-    if game.rules.conflict() is None:  # until the lead registers MM3EConflict in mm3e rules
-        from engine.rules.mm3e.fight import MM3EConflict
-
-        conflict = MM3EConflict(game.pack)
-        game.rules.conflict = lambda: conflict  # type: ignore[method-assign]
-    return game
-
-
-def _open(saves: Path, cid: str, content: Any = ()) -> Game:
-    return _with_fights(open_game(saves, cid, content))
-
-
 @pytest.fixture
 def mm_campaign(saves: Path) -> Callable[..., str]:
     """An M&M campaign (Keystone and Lamplight), optionally already in a fight."""
 
     def make(seed: int = 3, fight: bool = True, dice_mode: str = "seeded",
              foes: tuple[str, ...] = ("the_tallyman", "dockside_crew")) -> str:
-        game = _with_fights(new_game(
+        game = new_game(
             saves, system=SYSTEM, name="Harbor Night", hero_name="Keystone",
             archetype="keystone", party=[{"name": "Lamplight", "archetype": "lamplight"}],
-            seed=seed))
+            seed=seed)
         if fight:
             game.start_fight(list(foes))
         if dice_mode != "seeded":
@@ -62,7 +47,7 @@ def mm_campaign(saves: Path) -> Callable[..., str]:
 @pytest.fixture
 def mm_app(saves: Path) -> Callable[[str], SidekickApp]:
     def build(cid: str) -> SidekickApp:
-        return SidekickApp(saves_dir=saves, campaign=cid, open_game=_open)
+        return SidekickApp(saves_dir=saves, campaign=cid)
 
     return build
 
