@@ -72,7 +72,7 @@ def words() -> dict[str, Any]:
 def test_every_action_has_a_name_a_short_summary_and_15_examples(words: dict[str, Any]) -> None:
     assert list(words["actions"]) == ACTION_IDS
     for aid, entry in words["actions"].items():
-        assert set(entry) == {"name", "summary", "examples"}, aid
+        assert set(entry) == {"name", "cost", "summary", "examples"}, aid
         assert isinstance(entry["name"], str) and entry["name"].strip(), aid
         assert isinstance(entry["summary"], str) and 0 < len(entry["summary"]) < 60, aid
         ex = entry["examples"]

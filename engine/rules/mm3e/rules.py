@@ -39,14 +39,13 @@ from engine.rules.base import (
 from engine.rules.conflict import Conflict, FightRequested, fight_of
 from engine.rules.mm3e import builder, checks, damage, hazards, roster
 from engine.rules.mm3e import fight_more as fight_more  # registers the rest of D.6
-from engine.rules.mm3e.actions import Action
 from engine.rules.mm3e.conditions import (
     CONDITIONS,
     Condition,
     active_defense,
     check_penalty,
 )
-from engine.rules.mm3e.fight import MM3EConflict
+from engine.rules.mm3e.fight import HANDLERS, TRADES, MM3EConflict
 from engine.rules.mm3e.statblock import Kind, StatBlock
 from engine.rules.sheet import Line, Section, Track, header, party, session, threats
 from engine.rules.sheet import cast as cast_section
@@ -114,11 +113,10 @@ HAZARD_NAMES: dict[str, str] = {
 }
 """The hazards a player may declare (darkness needs no check: it gives concealment)."""
 
-FIGHT_ACTIONS = frozenset({a.value for a in Action} | {
-    "demoralize", "feint", "surrender", "flee", "end_turn", "pick_up"})
-FIGHT_MANEUVERS = frozenset({"accurate", "all_out", "defensive", "power_attack", "finishing",
-                             "slam", "surprise", "team"})
-"""The action and maneuver ids actions.yaml may name (the fight engine's words)."""
+FIGHT_ACTIONS = frozenset(HANDLERS) - {"readied"}
+FIGHT_MANEUVERS = frozenset({*TRADES, "finishing", "slam", "surprise", "team"})
+"""The action and maneuver ids actions.yaml may name: the fight engine's (a readied action's
+firing is an internal step, never named)."""
 
 
 def degree_bands(pack: Pack, dc: int) -> list[s.Band]:
@@ -858,8 +856,18 @@ class MM3ERules(Ruleset):
             if not isinstance(entries, dict):
                 out.append(f"actions.yaml: {section}: expected a mapping of id to words")
                 continue
-            for key in entries:
+            for key, entry in entries.items():
                 if key not in known[section]:
                     out.append(f"actions.yaml: {section}.{key}: unknown {section[:-1]} id"
                                f" (known: {', '.join(sorted(known[section]))})")
+                    continue
+                if section != "actions" or not isinstance(entry, dict):
+                    continue
+                cost, rule = entry.get("cost"), HANDLERS[key].cost
+                if cost is None:
+                    out.append(f"actions.yaml: actions.{key}.cost: missing (the rules charge"
+                               f" {rule!r})")
+                elif cost != rule:
+                    out.append(f"actions.yaml: actions.{key}.cost: {cost!r}, but the rules"
+                               f" charge {rule!r} for it")
         return out
