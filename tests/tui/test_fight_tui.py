@@ -430,3 +430,40 @@ def test_tracker_rows() -> None:
     assert lines[2] == "    dz prn"
     assert lines[3] == "  4 Dockside Crew …    down"  # out: no conditions, no marker
     assert len(lines) == 4
+
+
+async def test_actions_that_name_an_item_or_an_action(
+        mm_campaign: Callable[..., str], mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        menu = app.screen.query_one(ActionMenu)
+        menu.highlighted = menu_ids(app).index("fight:disarm")
+        await pilot.press("enter")
+        await settle(pilot)
+        menu.highlighted = menu_ids(app).index("ftarget:dockside_crew_1")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert menu_ids(app) == ["fneed:Pistol", "fneed:Brass Knuckles"]
+        await pilot.press("escape")  # back to the targets
+        await settle(pilot)
+        assert menu_ids(app)[0] == "ftarget:dockside_crew_1"
+        await pilot.press("escape")
+        await settle(pilot)
+        menu.highlighted = menu_ids(app).index("fight:ready")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "fneed:attack" in menu_ids(app) and "fneed:ready" not in menu_ids(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        menu.highlighted = menu_ids(app).index("fight:disarm")
+        await pilot.press("enter")
+        await settle(pilot)
+        menu.highlighted = menu_ids(app).index("ftarget:dockside_crew_1")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("1")  # the pistol
+        await settle(pilot)
+        assert "disarm" in " ".join(journal_text(app).split()).lower()
+        game = game_of(app)
+        assert game.fight is not None and game.fight.encounter.budget["standard"] == 0

@@ -808,6 +808,8 @@ class PlayScreen(Screen[None]):
         budget = p.context.get("budget") or {}
         if stage == "target":
             self._draw_targets(name, options, width)
+        elif stage == "needs":
+            self._draw_needs(name, options)
         elif stage == "maneuver":
             self._draw_maneuvers(name, options, width)
         else:
@@ -920,6 +922,42 @@ class PlayScreen(Screen[None]):
             entries.append((f"ftarget:{t['id']}", line))
         self.query_one(ActionMenu).set_entries(entries)
 
+    def _draw_needs(self, name: str, options: list[dict[str, Any]]) -> None:
+        """What an action needs named: the item to disarm, smash or drop (the holder's
+        attacks), or the action to ready."""
+        game = self.game
+        o = next((x for x in options if _okey(x) == self._pick.get("key")), None)
+        if o is None:
+            self._pick = {}
+            return
+        what = NEEDS[o["action"]]
+        words = fight_words(game.pack)
+        entries: list[tuple[str, Text | str]] = []
+        if what == "item":
+            who = str(self._pick.get("target") or (game.fight.encounter.acting
+                                                  if game.fight else "") or "")
+            names = list(dict.fromkeys(str(x["attack_name"]) for x in game.fight_options(who)
+                                       if x.get("attack_name")))
+            head = Text(f"{name}: {action_name(words, o['action'])} — which item?",
+                        "bold " + ACCENT)
+            entries = [(f"fneed:{n}", plain_prompt(n)) for n in names]
+        else:
+            head = Text(f"{name}: ready which action?", "bold " + ACCENT)
+            acts = dict.fromkeys(str(x["action"]) for x in options
+                                 if x["action"] not in ("ready", "delay", "surrender"))
+            entries = [(f"fneed:{a}", plain_prompt(action_name(words, a),
+                                                   action_summary(words, a)))
+                       for a in acts]
+        head.append("   Esc: back", DIM)
+        self.query_one("#prompt-title", Static).update(head)
+        if not entries:
+            entries = [("fback", plain_prompt("Nothing to name: back", "", "esc"))]
+        for i, (k, line) in enumerate(entries):
+            if isinstance(line, Text):
+                line.truncate(self._menu_width(), overflow="ellipsis")
+                entries[i] = (k, Text(f"{i + 1}. ", DIM) + line if i < 9 else line)
+        self.query_one(ActionMenu).set_entries(entries)
+
     def _draw_maneuvers(self, name: str, options: list[dict[str, Any]], width: int) -> None:
         """The chosen attack on its target, ready to go: Enter attacks; the maneuvers below
         change the trade (Enter on one steps it) and the odds shown follow them."""
@@ -1017,9 +1055,9 @@ class PlayScreen(Screen[None]):
             if not self.perform(game.describe, text):
                 self._draw_prompt(open_dialogs=False)
         elif kind in ("fback", "back"):
-            if stage == "maneuver":
+            if stage == "maneuver" or (stage == "needs" and self._pick.get("target")):
                 self._pick = {"stage": "target", "key": self._pick["key"]}
-            elif stage in ("target", "said", "say"):
+            elif stage in ("target", "said", "say", "needs"):
                 self._pick = {}
             elif kind == "back":
                 return stage is None
@@ -1038,8 +1076,16 @@ class PlayScreen(Screen[None]):
             if o.get("attack"):
                 self._pick = {"stage": "maneuver", "key": self._pick["key"], "target": value}
                 self._draw_prompt(open_dialogs=False)
+            elif o["action"] in NEEDS:
+                self._pick = {"stage": "needs", "key": self._pick["key"], "target": value}
+                self._draw_prompt(open_dialogs=False)
             else:
                 self._fight_act(o, value)
+        elif kind == "fneed":
+            o = self._option(str(self._pick.get("key", "")))
+            if o is not None:
+                self._fight_act(o, self._pick.get("target"),
+                                options={NEEDS[o["action"]]: value})
         elif kind == "fman":
             man = self._pick.setdefault("man", {})
             man[value] = (int(man.get(value, 0)) + 1) % (MANEUVER_MAX + 1)
@@ -1092,6 +1138,10 @@ class PlayScreen(Screen[None]):
                 self.notify("No one to target.", title="Not now", severity="warning")
                 return
             self._pick = {"stage": "target", "key": key}
+            self._draw_prompt(open_dialogs=False)
+            return
+        if o["action"] in NEEDS:
+            self._pick = {"stage": "needs", "key": key}
             self._draw_prompt(open_dialogs=False)
             return
         self._fight_act(o, None)
@@ -1614,6 +1664,11 @@ class PlayScreen(Screen[None]):
         if action == "fight":
             return self.has_fights and (self.game.fighting or stage == "fiction")
         return True
+
+
+NEEDS = {"disarm": "item", "smash": "item", "drop_item": "item", "ready": "action"}
+"""Fight actions that need something named, and the option that names it (an item is the
+target's, or with no target the actor's)."""
 
 
 def _okey(option: dict[str, Any]) -> str:
