@@ -1,9 +1,8 @@
-"""Speed of a whole M&M fight, headless: four heroes against a villain pair and a drone swarm.
+"""Speed of a whole M&M fight, headless: four heroes against six opponents.
 
 Run: ``python benchmarks/bench_fight.py [--seeds N]``. Each seed plays one fight to its end in
 memory: Keystone, Lamplight, Slipstream and a second Keystone block under another name
-(Bedrock) against The Tallyman, Madame Undertow and the Hornet Drones (a group of five, so
-seven foes). The referee plays the villains' side (nothing is taken over); the heroes are
+(Bedrock) against Madame Undertow and the Hornet Drones (a group of five: six foes). The referee plays the villains' side (nothing is taken over); the heroes are
 played by a greedy player that takes the attack and target with the best ``effect`` odds of
 ``Game.fight_options`` (P(hit and the resistance fails)), then ends the turn. A fight that has
 not ended after ``MAX_STEPS`` steps is reported as unfinished.
@@ -46,7 +45,7 @@ HEROES: list[dict[str, Any]] = [
     {"name": "Bedrock", "archetype": "keystone"},
 ]
 """The party after Keystone (Bedrock: Keystone's block under another name)."""
-FOES = ["the_tallyman", "madame_undertow", "hornet_drones"]
+FOES = ["madame_undertow", "hornet_drones"]
 MAX_STEPS = 3000
 """Steps one fight may take before the benchmark calls it unfinished."""
 TARGET_MS = 50.0

@@ -335,7 +335,8 @@ class FightFlow:
         return self._step(pending.action.replace("_", " "), pending)
 
     def end_turn(self) -> list[dict[str, Any]]:
-        """End the acting character's turn."""
+        """End the acting character's turn (the player may also end a referee's turn
+        unplayed: the referee's character holds back)."""
         fight = require_fight(self.state)
         self._refuse_pending()
         if fight.encounter.acting is None:

@@ -46,7 +46,7 @@ def test_the_party_and_the_foes(bench: ModuleType, mm: Pack) -> None:
                                                    "Bedrock"]
     game.start_fight(bench.FOES)
     sides = [r["side"] for r in game.tracker()]
-    assert (sides.count("heroes"), sides.count("villains")) == (4, 7)
+    assert (sides.count("heroes"), sides.count("villains")) == (4, 6)
     assert all(r["control"] == ("player" if r["side"] == "heroes" else "referee")
                for r in game.tracker())
 

@@ -361,6 +361,9 @@ def trade_values(ctx: Ctx, actor: str, atk: Attack, maneuvers: Mapping[str, int]
     for mid, amount in maneuvers.items():
         if mid not in TRADES or not amount:
             continue
+        if not rolled and mid in ("accurate", "all_out"):
+            raise IllegalAction(f"{MANEUVER_NAMES[mid]}: {atk.name} makes no attack roll"
+                                f" ({atk.range.value}), so there is no attack bonus to raise")
         values = mv.apply_trade(TRADES[mid], amount, attack=values.attack, effect=values.effect,
                                 dodge=values.dodge, parry=values.parry,
                                 has_attack_check=rolled, allows_resistance=True,
