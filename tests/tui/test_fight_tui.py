@@ -193,6 +193,14 @@ async def test_referee_steps_run_and_take_over(mm_campaign: Callable[..., str],
         assert menu_ids(app)[0] == "fight:attack/pistol"
         assert "Round 2: Dockside Crew 1's turn · standard + move left" in str(
             app.screen.query_one("#prompt-title").render())
+        assert "handback" in menu_ids(app)
+        menu = app.screen.query_one(ActionMenu)
+        menu.highlighted = menu_ids(app).index("handback")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "The referee plays Dockside Crew 1 again." in journal_text(app)
+        assert menu_ids(app) == ["step", "run", "take"]
+        assert acting_row(app).split()[-1] == "ref"
 
 
 async def test_physical_die_for_an_attack(mm_campaign: Callable[..., str],

@@ -228,6 +228,9 @@ class PlayScreen(Screen[None]):
         out = Text()
         out.append(f" {st.name} ", "bold #1a1b26 on #bb9af7")
         out.append("  ")
+        if self.game.fight is not None:
+            out.append(f"⚔ {self._fight_round()}", "bold " + BAD)
+            out.append("  ")
         if len(st.party) > 1:
             out.append("▶ ", ACCENT)
         out.append(hero.name, "bold " + ACCENT)
@@ -874,11 +877,10 @@ class PlayScreen(Screen[None]):
             entries += self._turn_entries(name, said)
         self.query_one(ActionMenu).set_entries(entries, disabled)
 
-    @staticmethod
-    def _turn_entries(name: str, said: bool, more: bool = False
+    def _turn_entries(self, name: str, said: bool, more: bool = False
                       ) -> list[tuple[str, Text | str]]:
         """Below the actions: say what you do (or, after saying it, make it a move), end
-        the turn."""
+        the turn; for a character taken over from the referee, hand it back."""
         out: list[tuple[str, Text | str]] = [("-", "")]
         if said:
             out.append(("none", plain_prompt(
@@ -887,6 +889,10 @@ class PlayScreen(Screen[None]):
         else:
             out.append(("say", plain_prompt(f"✎ Say what {name} does…", "", "d")))
         out.append(("end", plain_prompt("⏹ End turn", "", "e")))
+        fight = self.game.fight
+        acting = fight.encounter.acting if fight is not None else None
+        if acting and acting not in self.game.state.party:
+            out.append(("handback", plain_prompt(f"↩ Hand {name} back to the referee")))
         if more:
             out.append(("-", ""))
         return out
@@ -1046,6 +1052,10 @@ class PlayScreen(Screen[None]):
                 self.perform(game.take_over, acting)
         elif kind == "end":
             self.perform(game.end_turn)
+        elif kind == "handback":
+            acting = game.fight.encounter.acting if game.fight else None
+            if acting:
+                self.perform(game.take_over, acting, False)
         elif kind == "say":
             self._pick = {"stage": "say"}
             self._draw_prompt(open_dialogs=False)
