@@ -228,19 +228,23 @@ class PlayScreen(Screen[None]):
         out = Text()
         out.append(f" {st.name} ", "bold #1a1b26 on #bb9af7")
         out.append("  ")
-        if self.game.fight is not None:
+        fight = self.game.fight
+        if fight is not None:  # in a fight, whose turn it is (the tracker has the rest)
+            acting = st.actors.get(fight.encounter.acting or "")
             out.append(f"⚔ {self._fight_round()}", "bold " + BAD)
-            out.append("  ")
-        if len(st.party) > 1:
-            out.append("▶ ", ACCENT)
-        out.append(hero.name, "bold " + ACCENT)
-        if hero.conditions:
-            names = ", ".join(self.game.pack.conditions[c].name
-                              if c in self.game.pack.conditions else c for c in hero.conditions)
-            out.append(f" ({names})", BAD)
-        others = [h.name for h in st.heroes if h.id != st.acting]
-        if others:
-            out.append(f" acting · with {', '.join(others)} (F3)", DIM)
+            if acting is not None:
+                out.append(f" · {acting.name}'s turn", "bold " + ACCENT)
+        else:
+            if len(st.party) > 1:
+                out.append("▶ ", ACCENT)
+            out.append(hero.name, "bold " + ACCENT)
+            if hero.conditions:
+                names = ", ".join(self.game.pack.conditions[c].name
+                                  if c in self.game.pack.conditions else c for c in hero.conditions)
+                out.append(f" ({names})", BAD)
+            others = [h.name for h in st.heroes if h.id != st.acting]
+            if others:
+                out.append(f" acting · with {', '.join(others)} (F3)", DIM)
         for track in self.game.pack.system.tracks:  # the campaign's pools (Masks: Team)
             if track.scope == "campaign" and track.id in st.pools:
                 out.append(f" · {track.name} {st.pools[track.id]}", GOOD)
