@@ -475,3 +475,30 @@ async def test_actions_that_name_an_item_or_an_action(
         assert "disarm" in " ".join(journal_text(app).split()).lower()
         game = game_of(app)
         assert game.fight is not None and game.fight.encounter.budget["standard"] == 0
+
+
+async def test_f8_with_your_own_initiative_dice(mm_campaign: Callable[..., str],
+                                                mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign(fight=False, dice_mode="physical"))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("f8")
+        await settle(pilot)
+        await pilot.press("space", "enter")  # The Tallyman
+        await settle(pilot)
+        await pilot.press("enter")  # nobody surprised
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DiceDialog)
+        assert "Keystone, Lamplight, The Tallyman" in str(dialog.summary)
+        await fill(pilot, "#faces", "12")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DiceDialog)  # too few: it says who is short
+        await fill(pilot, "#faces", "12 8 15")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert [line.split()[-2] for line in tracker_text(app).splitlines()[1:]] == [
+            "Tallyman", "Lamplight", "Keystone"]
+        assert acting_row(app).startswith("▶16")

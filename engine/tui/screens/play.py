@@ -1292,9 +1292,13 @@ class PlayScreen(Screen[None]):
         """Your own dice: a d20 of initiative for each hero, then each foe (a minion group
         rolls once), in the order of the list."""
         game = self.game
-        summary = Text("Initiative: roll a d20 for each hero in the party, then for each foe"
-                       " (a group of minions rolls once), and type them in that order.",
-                       FG)
+        labels = {o["id"]: o["label"] + (" (one roll for the group)"
+                                         if "minions" in o.get("detail", "") else "")
+                  for o in self._foe_options()}
+        order = [game.state.actors[h].name for h in game.state.party
+                 if h in game.state.actors] + [labels.get(f, f) for f in foes]
+        summary = Text("Initiative: a d20 each, typed in this order: ", FG)
+        summary.append(", ".join(order), "bold " + FG)
 
         def submit(text: str) -> str | None:
             try:
