@@ -388,6 +388,16 @@ class DiceDialog(Dialog):
         self.finish(None)
 
 
+class DieDialog(DiceDialog):
+    """Type the face of one physical die (a fight's roll)."""
+
+    placeholder = "e.g. 14"
+
+    def hint(self) -> str:
+        """What the box asks for."""
+        return f"Roll {self.notation} and type the face it shows:"
+
+
 class AddNpcDialog(Dialog):
     """Name an NPC, give a role and a note."""
 

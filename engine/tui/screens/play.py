@@ -47,6 +47,7 @@ from engine.tui.screens.dialogs import (
     ConfirmDialog,
     Dialog,
     DiceDialog,
+    DieDialog,
     EndSceneDialog,
     MoveEntry,
     MovesDialog,
@@ -1236,7 +1237,7 @@ class PlayScreen(Screen[None]):
                     return "Type one number: the face the die shows."
                 return self._submit(self.game.fight_die, faces[0])
 
-            return DiceDialog("Your die", f"d{need.get('sides', 20)}", summary, submit)
+            return DieDialog("Your die", f"a d{need.get('sides', 20)}", summary, submit)
 
         self.push_dialog(make)
 
