@@ -21,6 +21,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
 from engine.errors import IllegalAction
+from engine.nlp.english import tokens
 from engine.rules.base import Ruleset
 from engine.rules.conflict import (
     Conflict,
@@ -132,6 +133,18 @@ class FightFlow:
         named = people_named(text, people)
         words = self.conflict.words()
         out: list[dict[str, Any]] = []
+        # an attack the words name ("I stomp..." for Faultline Stomp) comes first
+        said = {t.lemma for t in tokens(text) if not t.mark and not t.neg}
+        for o in options:
+            if o["action"] != "attack" or not o.get("attack_name"):
+                continue
+            named_by = {t.lemma for t in tokens(str(o["attack_name"])) if not t.mark} | {
+                w.casefold() for w in str(o["attack_name"]).split()}
+            hit = sorted(w for w in named_by if len(w) > 3 and w.islower() and w in said)
+            best = _pick([o], named, text) if hit else None
+            if best is not None:
+                out.append({**best, "name": words.get("attack", {}).get("name", "Attack"),
+                            "words": hit, "score": 1.0})
         for sug in _fight_matcher(self.pack, words).suggest(
                 text, allowed=allowed, limit=limit,
                 names=[v for _, n in people for v in name_variants(n)]):
@@ -142,9 +155,12 @@ class FightFlow:
             best = _pick(choices, named, text)
             if best is None:
                 continue
+            if any(x.get("action") == best["action"] and x.get("attack") == best.get("attack")
+                   for x in out):
+                continue
             out.append({**best, "name": words.get(sug.move, {}).get("name", sug.move),
                         "words": list(sug.words), "score": sug.score})
-        return out
+        return out[:max(limit, 1) + 1]
 
     def tracker(self) -> list[dict[str, Any]]:
         """The initiative tracker: one row per character, in turn order."""
@@ -415,6 +431,15 @@ class FightFlow:
 
 _MATCHERS: dict[int, tuple[Pack, Matcher]] = {}
 
+RANGE_WORDS = {
+    "close": {"punch", "kick", "hit", "slug", "fist", "jab", "elbow", "headbutt", "knee",
+              "uppercut", "swing", "slap", "pummel", "tackle", "clobber", "deck", "smack"},
+    "ranged": {"shoot", "fire", "blast", "beam", "zap", "snipe", "throw", "hurl", "bolt"},
+    "area": {"everyone", "everybody", "all", "whole", "crowd", "around", "them"},
+}
+"""Words that say how an attack reaches (filled in: a punch is a close attack), used to pick
+the attack a fiction means when it names none."""
+
 
 def _fight_matcher(pack: Pack, words: Mapping[str, Mapping[str, Any]]) -> Matcher:
     """A matcher of the fight actions, learnt from their words (built once per pack)."""
@@ -439,7 +464,10 @@ def _pick(choices: Sequence[dict[str, Any]], named: Sequence[str], text: str
     low = text.casefold()
     by_name = [c for c in choices if c.get("attack_name")
                and any(w in low for w in str(c["attack_name"]).casefold().split() if len(w) > 3)]
-    pool = by_name or list(choices)
+    said = {t.lemma for t in tokens(text) if not t.mark}
+    reach = [r for r, ws in RANGE_WORDS.items() if said & ws]
+    by_range = [c for c in choices if c.get("range") in reach]
+    pool = by_name or by_range or list(choices)
     best: tuple[float, dict[str, Any]] | None = None
     for c in pool:
         targets = c.get("targets") or []

@@ -1,0 +1,56 @@
+"""What the player says in a fight suggests the action, the attack and the target."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.content.loader import get_pack
+from engine.errors import IllegalAction
+from engine.game import Game
+
+
+@pytest.fixture()
+def game() -> Game:
+    g = Game.new(get_pack("mutants-and-masterminds"), name="t", hero_name="Keystone",
+                 archetype="keystone", seed=3)
+    g.start_fight(["the_tallyman", "dockside_crew"])
+    while g.referee_turn:
+        g.referee_step()
+    assert g.fight is not None and g.fight.encounter.acting == "keystone"
+    return g
+
+
+def test_an_attack_named_by_its_words_comes_first(game: Game) -> None:
+    first = game.suggest_fight("I stomp the pier so the whole crew goes flying")[0]
+    assert (first["action"], first["attack"]) == ("attack", "faultline_stomp")
+    assert "stomp" in first["words"]
+
+
+def test_a_punch_is_a_close_attack_at_the_target_named(game: Game) -> None:
+    first = game.suggest_fight("I punch the Tallyman")[0]
+    assert (first["action"], first["attack"], first["target"]) == (
+        "attack", "granite_fist", "the_tallyman")
+    assert first["target_name"] == "The Tallyman" and 0 < first["hit"] <= 1
+
+
+def test_other_actions_and_plain_fiction(game: Game) -> None:
+    assert game.suggest_fight("I grab the Tallyman and pin his arms")[0]["action"] in (
+        "grab", "attack")
+    assert "grab" in [s["action"] for s in game.suggest_fight("I grab him and hold on")]
+    assert "recover" in [s["action"] for s in game.suggest_fight(
+        "I take a breath and shake it off")]
+    assert None in [s["action"] for s in game.suggest_fight("I look around the pier")]
+
+
+def test_a_suggestion_plays_as_it_is(game: Game) -> None:
+    first = game.suggest_fight("I punch the Tallyman")[0]
+    game.fight_act(first["action"], target=first["target"], attack=first["attack"])
+    assert any(e["type"] == "FightRolled" and "Granite Fist" in e["what"]
+               for e in game.last_events)
+
+
+def test_no_suggestions_outside_a_fight() -> None:
+    g = Game.new(get_pack("mutants-and-masterminds"), name="t", hero_name="Keystone",
+                 archetype="keystone", seed=3)
+    with pytest.raises(IllegalAction, match="no fight"):
+        g.suggest_fight("I punch him")
