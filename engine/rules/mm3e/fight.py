@@ -46,6 +46,7 @@ from engine.rules.conflict import (
     fight_of,
     require_fight,
 )
+from engine.rules.mm3e import actions as ac
 from engine.rules.mm3e import attacks as at
 from engine.rules.mm3e import maneuvers as mv
 from engine.rules.mm3e import referee as rf
@@ -636,6 +637,26 @@ def _defense_words(name: str, parts: list[tuple[str, int]]) -> str:
     return ", ".join(f"{n}" for n, _ in parts) or name
 
 
+def attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
+                extra: Sequence[tuple[str, int]] = ()) -> at.AttackResult:
+    """An attack check on ``target`` (its Parry or Dodge by range) with ``extra`` modifiers,
+    rolled and explained."""
+    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, {})
+    parts += list(extra)
+    bonus = sum(v for _, v in parts)
+    can_crit = _can_crit(ctx, actor, target)
+    odds = at.attack_odds(bonus, dc, can_crit=can_crit)
+    hp = float(odds["hit"] + odds["critical"])
+    die = ctx.die(actor, what, f"{hp:.0%} to hit")
+    res = at.attack(die.face, bonus, dc, can_crit=can_crit)
+    ctx.emit(FightRolled(actor=actor, what=what, natural=die.face,
+                         parts=[list(x) for x in parts], total=res.total, against=dc,
+                         against_name=_defense_words(dname, dparts), result=res.outcome,
+                         odds=hp, by=die.by, position=die.position,
+                         degree=1 if res.hit else -1))
+    return res
+
+
 def _obscurement(options: Mapping[str, Any], key: str) -> at.Obscurement:
     value = str(options.get(key) or "none")
     try:
@@ -922,15 +943,7 @@ def _grab(ctx: Ctx, p: Pending) -> None:
     close = [a for a in block.attacks if a.range == "close" and a.bonus is not None]
     if close:
         grab = grab.model_copy(update={"bonus": max(a.bonus or 0 for a in close)})
-    parts, dc, _, dname = attack_parts(ctx, p.actor, p.target, grab, {})
-    bonus = sum(v for _, v in parts)
-    hp = float(at.hit_odds(bonus, dc))
-    die = ctx.die(p.actor, f"grab at {ctx.name(p.target)}", f"{hp:.0%} to hit")
-    res = at.attack(die.face, bonus, dc, can_crit=_can_crit(ctx, p.actor, p.target))
-    ctx.emit(FightRolled(actor=p.actor, what=f"grab at {ctx.name(p.target)}", natural=die.face,
-                         parts=[list(x) for x in parts], total=res.total, against=dc,
-                         against_name=f"10 + {dname}", result=res.outcome, odds=hp, by=die.by,
-                         position=die.position, degree=1 if res.hit else -1))
+    res = attack_roll(ctx, p.actor, p.target, f"grab at {ctx.name(p.target)}", grab)
     if not res.hit:
         return
     tblock = ctx.block(p.target)
@@ -1001,16 +1014,8 @@ def _trip(ctx: Ctx, p: Pending) -> None:
     close = [a for a in block.attacks if a.range == "close" and a.bonus is not None]
     bonus = max((a.bonus or 0 for a in close), default=block.abilities.fighting)
     trip = Attack(name="trip", range=at.AttackRange.CLOSE, bonus=bonus, rank=0)
-    parts, dc, _, dname = attack_parts(ctx, p.actor, p.target, trip, {})
-    parts.append(("trip", -2))
-    total_bonus = sum(v for _, v in parts)
-    hp = float(at.hit_odds(total_bonus, dc))
-    die = ctx.die(p.actor, f"trip {ctx.name(p.target)}", f"{hp:.0%} to hit")
-    res = at.attack(die.face, total_bonus, dc, can_crit=_can_crit(ctx, p.actor, p.target))
-    ctx.emit(FightRolled(actor=p.actor, what=f"trip {ctx.name(p.target)}", natural=die.face,
-                         parts=[list(x) for x in parts], total=res.total, against=dc,
-                         against_name=f"10 + {dname}", result=res.outcome, odds=hp, by=die.by,
-                         position=die.position, degree=1 if res.hit else -1))
+    res = attack_roll(ctx, p.actor, p.target, f"trip {ctx.name(p.target)}", trip,
+                      [("trip", ac.TRIP_PENALTY)])
     if not res.hit:
         return
     mine = max(block.skills.get("Acrobatics", block.abilities.agility),

@@ -53,9 +53,8 @@ from engine.rules.mm3e.fight import (
     ActionRule,
     Ctx,
     MM3EConflict,
-    _defense_words,
     action,
-    attack_parts,
+    attack_roll,
     land,
 )
 from engine.rules.mm3e.roster import block_id
@@ -269,24 +268,6 @@ def _attack_in_hand(ctx: Ctx, p: Pending) -> Attack:
 # ------------------------------------------------------------------ rolling
 
 
-def _attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
-                 extra: list[tuple[str, int]]) -> at.AttackResult:
-    """An attack check on ``target`` (its Parry or Dodge by range), explained."""
-    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, {})
-    parts += extra
-    bonus = sum(v for _, v in parts)
-    can_crit = not (ctx.minion(actor) and not ctx.minion(target))
-    odds = at.attack_odds(bonus, dc, can_crit=can_crit)
-    hp = float(odds["hit"] + odds["critical"])
-    die = ctx.die(actor, what, f"{hp:.0%} to hit")
-    res = at.attack(die.face, bonus, dc, can_crit=can_crit)
-    ctx.emit(FightRolled(actor=actor, what=what, natural=die.face,
-                         parts=[list(x) for x in parts], total=res.total, against=dc,
-                         against_name=_defense_words(dname, dparts), result=res.outcome, odds=hp,
-                         by=die.by, position=die.position, degree=1 if res.hit else -1))
-    return res
-
-
 def _opposed(ctx: Ctx, actor: str, what: str, mine: tuple[str, int], other: str,
              theirs: tuple[str, int]) -> ac.Opposed:
     """An opposed check (``actions.opposed``): both roll, the higher total wins; explained as
@@ -360,7 +341,7 @@ def _disarm(ctx: Ctx, p: Pending) -> None:
     ranged = atk.range == "ranged"
     ctx.spend(p.actor, "standard")
     penalty = ac.DISARM_RANGED_PENALTY if ranged else ac.DISARM_CLOSE_PENALTY
-    res = _attack_roll(ctx, p.actor, p.target, f"disarm {ctx.name(p.target)} of {name}", atk,
+    res = attack_roll(ctx, p.actor, p.target, f"disarm {ctx.name(p.target)} of {name}", atk,
                        [("disarm at range" if ranged else "disarm", penalty)])
     if not res.hit:
         return
@@ -520,7 +501,7 @@ def _smash(ctx: Ctx, p: Pending) -> None:
     worn = bool(p.options.get("worn"))
     ctx.spend(p.actor, "standard")
     extra = [] if worn else [("held object", ac.SMASH_HELD_PENALTY)]
-    res = _attack_roll(ctx, p.actor, p.target, f"smash {ctx.name(p.target)}'s {name}", atk,
+    res = attack_roll(ctx, p.actor, p.target, f"smash {ctx.name(p.target)}'s {name}", atk,
                        extra)
     if not res.hit:
         return
