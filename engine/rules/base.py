@@ -221,6 +221,19 @@ class Ruleset:
         with the ``teammate`` role (moves use their ``vs_teammate`` outcomes against them)."""
         return actor.id != state.acting and (actor.kind == "hero" or actor.role == "teammate")
 
+    @staticmethod
+    def roll_param(state: CampaignState, move: s.Move, pid: str) -> int | None:
+        """A roll parameter of ``move`` (a DC, a complexity) as set for the roll under way,
+        else its default; None when the move has no such parameter."""
+        if move.roll is None:
+            return None
+        prm = next((p for p in move.roll.params if p.id == pid), None)
+        if prm is None:
+            return None
+        if state.flow.move == move.id and pid in state.flow.params:
+            return state.flow.params[pid]
+        return prm.default
+
     def conflict(self) -> Conflict | None:
         """How this game runs a fight in rounds (engine/rules/conflict.py); None: no fights."""
         return None

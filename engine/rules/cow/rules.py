@@ -119,16 +119,6 @@ class CityRules(FactionRules):
 
     # --- declarations and dice -----------------------------------------------------------
 
-    def _param(self, state: CampaignState, move: s.Move, pid: str) -> int | None:
-        if move.roll is None:
-            return None
-        prm = next((p for p in move.roll.params if p.id == pid), None)
-        if prm is None:
-            return None
-        if state.flow.move == move.id and pid in state.flow.params:
-            return state.flow.params[pid]
-        return prm.default
-
     def _secret_in_play(self, state: CampaignState, move: s.Move, declared: list[str]
                         ) -> str | None:
         for d in declared:
@@ -156,7 +146,7 @@ class CityRules(FactionRules):
             adv = True
         if move.id == SECRET_MOVE and self._secret_in_play(state, move, declared):
             adv = True
-        complexity = self._param(state, move, COMPLEXITY)
+        complexity = self.roll_param(state, move, COMPLEXITY)
         if (complexity is not None and not move.roll.inverted
                 and complexity > self.hero_sheet(state).max_complexity):
             dis = True
@@ -424,7 +414,7 @@ class CityRules(FactionRules):
                 raise IllegalAction("no faction is left to roll for: Found a Faction first")
             record["faction"] = fid
             items.append(emit(ev.DataSet(scope="campaign", key="acting_faction", value=fid)))
-        complexity = self._param(state, move, COMPLEXITY)
+        complexity = self.roll_param(state, move, COMPLEXITY)
         if complexity is not None and not (move.roll and move.roll.inverted):
             items.append(emit(ev.DataSet(scope="hero", key="complexity", value=complexity)))
         if move.roll is not None and move.roll.stat == "productivity":

@@ -1006,11 +1006,19 @@ def _release_action(ctx: Ctx, p: Pending) -> None:
     _release(ctx, p.target if p.target in held else held[0])
 
 
+def footing(ctx: Ctx, actor: str) -> int:
+    """The better of Acrobatics or Athletics (Agility or Strength untrained): what a trip is
+    made and resisted with."""
+    b = ctx.block(actor)
+    return max(b.skills.get("Acrobatics", b.abilities.agility),
+               b.skills.get("Athletics", b.abilities.strength))
+
+
 @action("trip", "standard", "foe")
 def _trip(ctx: Ctx, p: Pending) -> None:
     assert p.target is not None
     ctx.spend(p.actor, "standard")
-    block, tblock = ctx.block(p.actor), ctx.block(p.target)
+    block = ctx.block(p.actor)
     close = [a for a in block.attacks if a.range == "close" and a.bonus is not None]
     bonus = max((a.bonus or 0 for a in close), default=block.abilities.fighting)
     trip = Attack(name="trip", range=at.AttackRange.CLOSE, bonus=bonus, rank=0)
@@ -1018,10 +1026,7 @@ def _trip(ctx: Ctx, p: Pending) -> None:
                       [("trip", ac.TRIP_PENALTY)])
     if not res.hit:
         return
-    mine = max(block.skills.get("Acrobatics", block.abilities.agility),
-               block.skills.get("Athletics", block.abilities.strength))
-    theirs = max(tblock.skills.get("Acrobatics", tblock.abilities.agility),
-                 tblock.skills.get("Athletics", tblock.abilities.strength))
+    mine, theirs = footing(ctx, p.actor), footing(ctx, p.target)
     r = ctx.check(p.target, "keeps their feet", [("Acrobatics or Athletics", theirs)],
                   10 + mine, f"10 + {ctx.name(p.actor)}'s {mine}")
     if r.degree <= 0:

@@ -45,7 +45,13 @@ from engine.rules.mm3e import actions as ac
 from engine.rules.mm3e import attacks as at
 from engine.rules.mm3e.checks import CheckResult, hero_point_die
 from engine.rules.mm3e.conditions import Condition, speed_change
-from engine.rules.mm3e.damage import damage_dc, device_toughness, object_result, object_toughness
+from engine.rules.mm3e.damage import (
+    MATERIAL_TOUGHNESS,
+    damage_dc,
+    device_toughness,
+    object_result,
+    object_toughness,
+)
 from engine.rules.mm3e.fight import (
     DECLARE_HOOKS,
     HANDLERS,
@@ -55,6 +61,7 @@ from engine.rules.mm3e.fight import (
     MM3EConflict,
     action,
     attack_roll,
+    footing,
     land,
 )
 from engine.rules.mm3e.roster import block_id
@@ -406,19 +413,12 @@ def _counter_disarm_action(ctx: Ctx, p: Pending) -> None:
 # ------------------------------------------------------------------ trip and counter-trip
 
 
-def _best_footing(ctx: Ctx, actor: str) -> int:
-    """The better of Acrobatics or Athletics (Agility or Strength untrained), as ``_trip``."""
-    b = ctx.block(actor)
-    return max(b.skills.get("Acrobatics", b.abilities.agility),
-               b.skills.get("Athletics", b.abilities.strength))
-
-
 def _counter_trip(ctx: Ctx, defender: str, tripper: str) -> None:
     """The counter-trip: the tripper keeps its feet against 10 + the defender's better of
     Acrobatics or Athletics, or goes prone; no counter to it."""
-    theirs = _best_footing(ctx, defender)
+    theirs = footing(ctx, defender)
     r = ctx.check(tripper, "keeps their feet against the counter-trip",
-                  [("Acrobatics or Athletics", _best_footing(ctx, tripper))], 10 + theirs,
+                  [("Acrobatics or Athletics", footing(ctx, tripper))], 10 + theirs,
                   f"10 + {ctx.name(defender)}'s {theirs}")
     if r.degree <= 0:
         ctx.change(tripper, add=[C.PRONE], why=f"{ctx.name(defender)} trips"
@@ -479,7 +479,6 @@ def _toughness(p: Pending) -> tuple[int, str]:
         try:
             t = object_toughness(mat, int(o.get("doublings", 0)))
         except KeyError:
-            from engine.rules.mm3e.damage import MATERIAL_TOUGHNESS
             raise IllegalAction(f"unknown material {mat!r} (materials:"
                                 f" {', '.join(MATERIAL_TOUGHNESS)})") from None
         return t, mat

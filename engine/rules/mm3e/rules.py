@@ -196,17 +196,6 @@ class MM3ERules(Ruleset):
     def _declared(state: CampaignState, move: s.Move) -> list[str]:
         return list(state.flow.declared) if state.flow.move == move.id else []
 
-    @staticmethod
-    def _param(state: CampaignState, move: s.Move, pid: str) -> int | None:
-        if move.roll is None:
-            return None
-        prm = next((p for p in move.roll.params if p.id == pid), None)
-        if prm is None:
-            return None
-        if state.flow.move == move.id and pid in state.flow.params:
-            return state.flow.params[pid]
-        return prm.default
-
     def _picked(self, state: CampaignState, move: s.Move, group: str) -> str | None:
         return next((d.split(":", 1)[1] for d in self._declared(state, move)
                      if d.startswith(f"{group}:")), None)
@@ -225,7 +214,7 @@ class MM3ERules(Ruleset):
 
     def hazard_rank(self, state: CampaignState, move: s.Move, hz: hazards.Hazard) -> int:
         """The rank the hazard's DC counts: a fall's damage rank from the distance fallen."""
-        rank = self._param(state, move, "rank") or 0
+        rank = self.roll_param(state, move, "rank") or 0
         return hazards.falling_rank(rank) if hz.id == "falling" else rank
 
     def dc(self, state: CampaignState, move: s.Move) -> int:
@@ -235,9 +224,9 @@ class MM3ERules(Ruleset):
             hz = self.hazard(state, move)
             if hz is None or (hz.base_dc is None and not hz.ranked):
                 return DEFAULT_DC
-            n = self._param(state, move, "check") or 1
+            n = self.roll_param(state, move, "check") or 1
             return hazards.dc_of_check(hz, n, self.hazard_rank(state, move, hz))
-        value = self._param(state, move, "dc")
+        value = self.roll_param(state, move, "dc")
         return DEFAULT_DC if value is None else value
 
     def _nat20(self) -> bool:
@@ -292,8 +281,8 @@ class MM3ERules(Ruleset):
                 offered.append(Declaration(f"power:{slug(a.name)}", f"{a.name} (rank {a.rank})",
                                            f"{a.effect.value}, {a.range.value}"))
         elif stat == "hazard":
-            n = self._param(state, move, "check") or 1
-            rank = self._param(state, move, "rank") or 0
+            n = self.roll_param(state, move, "check") or 1
+            rank = self.roll_param(state, move, "rank") or 0
             for hid, name in HAZARD_NAMES.items():
                 hz = hazards.HAZARDS[hid]
                 r = hazards.falling_rank(rank) if hid == "falling" else rank
@@ -363,7 +352,7 @@ class MM3ERules(Ruleset):
             found = next((a for a in blk.attacks if slug(a.name) == pid), None)
             if found is not None:
                 return f"{found.name} rank {found.rank}", found.rank
-            rank = self._param(state, move, "rank") or 0
+            rank = self.roll_param(state, move, "rank") or 0
             return f"power rank {rank} (set)", rank
         if stat == "hazard":
             hz = self.hazard(state, move)
