@@ -1386,12 +1386,6 @@ class MM3EConflict:
                 raise IllegalAction(f"{action}: which ally? ("
                                     f"{', '.join(ctx.name(a) for a in allies) or 'none left'})")
             target = allies[0]
-        if rule.target == "ally" and target is None:
-            allies = ctx.allies(actor)
-            if len(allies) != 1:
-                raise IllegalAction(f"{action}: which ally? ("
-                                    f"{', '.join(ctx.name(a) for a in allies) or 'none left'})")
-            target = allies[0]
         if target is not None:
             if target not in state.actors:
                 raise IllegalAction(f"no character {target!r}")
