@@ -36,9 +36,12 @@ from engine.rules.conflict import (
     fight_of,
     require_fight,
 )
-from engine.rules.events import Event, LedgerChanged
+from engine.rules.events import Event, LedgerChanged, Narrated
 from engine.rules.state import CampaignState
 from engine.triggers import Matcher, name_variants, people_named
+
+MAX_FICTION = 4000
+"""The longest fiction kept with a fight action (longer is cut)."""
 
 REFEREE_STEPS_LIMIT = 400
 """``referee_run`` stops after this many steps (a policy that never ends its turn)."""
@@ -166,6 +169,20 @@ class FightFlow:
         """The initiative tracker: one row per character, in turn order."""
         return self.conflict.tracker(self.state)
 
+    def fight_odds(self, attack: str, target: str, maneuvers: Mapping[str, int] | None = None,
+                   actor: str | None = None) -> dict[str, Any]:
+        """The exact odds of the acting character's ``attack`` on ``target`` with
+        ``maneuvers`` (as the options give them, changed by the trades)."""
+        fight = require_fight(self.state)
+        who = actor or fight.encounter.acting
+        if who is None:
+            raise IllegalAction("nobody is acting")
+        return self.conflict.odds(self.state, who, attack, target, dict(maneuvers or {}))
+
+    def foe_options(self) -> list[dict[str, Any]]:
+        """Who a fight may be against: {id, label, detail} each (``start_fight`` takes ids)."""
+        return self.conflict.foe_options(self.state)
+
     def fight_options(self, actor: str | None = None) -> list[dict[str, Any]]:
         """What the acting character (or ``actor``) may do now, with exact odds."""
         fight = require_fight(self.state)
@@ -241,6 +258,8 @@ class FightFlow:
         and say which die is awaited."""
         try:
             with self._action(label):
+                if pending.fiction:
+                    self._emit(Narrated(text=pending.fiction, by="player"))
                 roller = self._roller(pending.dice)
                 self.conflict.resolve(self.state, pending, roller, self._emit)
                 self._used(roller)
@@ -318,8 +337,9 @@ class FightFlow:
     def fight_act(self, action: str, target: str | None = None, attack: str | None = None,
                   maneuvers: Mapping[str, int] | None = None,
                   options: Mapping[str, Any] | None = None,
-                  actor: str | None = None) -> list[dict[str, Any]]:
-        """The acting character (played by the player) takes an action."""
+                  actor: str | None = None, fiction: str = "") -> list[dict[str, Any]]:
+        """The acting character (played by the player) takes an action; ``fiction``, what the
+        player said it does, goes into the journal just before it."""
         fight = require_fight(self.state)
         self._refuse_pending()
         who = actor or fight.encounter.acting
@@ -337,6 +357,9 @@ class FightFlow:
                                 " the turn first, or let the referee act")
         pending = self.conflict.declare(self.state, who, action, target, attack,
                                         dict(maneuvers or {}), dict(options or {}))
+        told = " ".join(fiction.split())[:MAX_FICTION]
+        if told:
+            pending = pending.model_copy(update={"fiction": told})
         return self._step(action.replace("_", " "), pending)
 
     def fight_die(self, face: int) -> list[dict[str, Any]]:

@@ -40,6 +40,7 @@ class Pending(BaseModel):
     why: str = ""
     by: Control = "player"
     dice: list[int] = Field(default_factory=list, description="Dice entered so far (physical).")
+    fiction: str = Field("", description="What the player said the character does.")
 
 
 class Fight(BaseModel):
@@ -312,6 +313,15 @@ class Conflict(Protocol):
 
     def options(self, state: CampaignState, actor: str) -> list[dict[str, Any]]:
         """What ``actor`` may do now, each with its cost, targets and exact odds."""
+        ...
+
+    def odds(self, state: CampaignState, actor: str, attack: str, target: str,
+             maneuvers: Mapping[str, int]) -> dict[str, Any]:
+        """The exact odds of an attack on a target with these maneuvers."""
+        ...
+
+    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
+        """Who a fight may be against: {id, label, detail} each."""
         ...
 
     def declare(self, state: CampaignState, actor: str, action: str, target: str | None,

@@ -1,22 +1,17 @@
-"""What the play screen shows in a fight: the words of each action (the pack's actions.yaml),
-the odds of an attack in one line, the reason an action cannot be taken, and the actions that
-best match what the player typed. Pure helpers: no widgets here."""
+"""What the play screen shows in a fight: the words of each action (the engine's, from the
+pack's actions.yaml), the odds of an attack in one line, the reason an action cannot be taken.
+Pure helpers: no widgets here."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-import yaml
 from rich.text import Text
 
-from engine.content.loader import Pack
+from engine.errors import EngineError
+from engine.game import Game
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED
-
-ACTIONS_FILE = "actions.yaml"
-"""The pack file with each fight action's name, summary and example fictions."""
 
 MANEUVERS = ("power_attack", "all_out", "accurate", "defensive")
 """The trade-off maneuvers declared with an attack, each 0 to ``MANEUVER_MAX``."""
@@ -29,33 +24,15 @@ DAMAGE_DEGREES = {"1": "shrugs", "-1": "-1", "-2": "dazed", "-3": "staggered", "
 
 ICONS = {"attack": "⚔", "charge": "⚔"}
 
-_CACHE: dict[Path, tuple[float, dict[str, Any]]] = {}
-
-_STOP = frozenset(re.findall(r"\S+", """a an the i i'm im my me at on in of to and or so for
-with his her him he she it its it's is are be was this that them they their your you we our as
-by from up out into over just then now get go can will do does"""))
-
-
-def fight_words(pack: Pack) -> dict[str, Any]:
-    """The pack's actions.yaml as {"actions": {...}, "maneuvers": {...}} (empty when the pack
-    has none or it cannot be read; ``sidekick validate`` reports a bad file)."""
-    path = pack.path / ACTIONS_FILE
+def fight_words(game: Game) -> dict[str, Any]:
+    """The game's words for fight actions and maneuvers (the engine reads ``actions.yaml``)
+    as {"actions": {...}, "maneuvers": {...}}; empty for a game with no fights."""
     try:
-        mtime = path.stat().st_mtime
-    except OSError:
+        flat = game.conflict.words()
+    except EngineError:
         return {"actions": {}, "maneuvers": {}}
-    cached = _CACHE.get(path)
-    if cached is not None and cached[0] == mtime:
-        return cached[1]
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        raw = None
-    raw = raw if isinstance(raw, dict) else {}
-    words = {"actions": dict(raw.get("actions") or {}),
-             "maneuvers": dict(raw.get("maneuvers") or {})}
-    _CACHE[path] = (mtime, words)
-    return words
+    return {"actions": {k: v for k, v in flat.items() if v.get("kind") == "action"},
+            "maneuvers": {k: v for k, v in flat.items() if v.get("kind") == "maneuver"}}
 
 
 def action_name(words: Mapping[str, Any], action: str, section: str = "actions") -> str:
@@ -71,22 +48,11 @@ def action_summary(words: Mapping[str, Any], action: str, section: str = "action
 
 
 def why_not(option: Mapping[str, Any], budget: Mapping[str, int]) -> str:
-    """Why an option the engine does not allow now is not allowed (its cost and the turn's
-    budget); '' when it is allowed."""
+    """Why an option the engine does not allow now is not allowed (the engine's ``why``);
+    '' when it is allowed. ``budget`` is kept for callers; the engine has the reason."""
     if option.get("allowed", True):
         return ""
-    action, cost = option.get("action"), option.get("cost")
-    if action == "recover":
-        return "once a fight, and it takes your whole turn"
-    if action == "delay":
-        return "not now"
-    if cost == "standard" and budget.get("standard", 0) <= 0:
-        return "no standard action left"
-    if cost == "move" and budget.get("move", 0) <= 0 and budget.get("standard", 0) <= 0:
-        return "no action left"
-    if cost == "move" and budget.get("move", 0) <= 0:
-        return "no move action left"
-    return "not now"
+    return str(option.get("why") or "not now")
 
 
 def pct(p: float) -> str:
@@ -185,41 +151,3 @@ def option_key(option: Mapping[str, Any]) -> str:
     """A stable name for an option: its action, and its attack for attacks."""
     attack = option.get("attack")
     return f"{option['action']}/{attack}" if attack else str(option["action"])
-
-
-def _tokens(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z][a-z'-]*", text.lower()) if w not in _STOP
-            and len(w) > 1}
-
-
-def rank_actions(text: str, options: Sequence[Mapping[str, Any]],
-                 words: Mapping[str, Any], limit: int = 3) -> list[tuple[int, float]]:
-    """The allowed options that best match what the player typed: (index in ``options``,
-    score), best first. The score is the best share of an example's words (or the action's
-    name, an attack's name) found in ``text``; options scoring nothing are left out."""
-    said = _tokens(text)
-    if not said:
-        return []
-    scored: list[tuple[int, float]] = []
-    for i, o in enumerate(options):
-        if not o.get("allowed", True):
-            continue
-        entry = words.get("actions", {}).get(o["action"]) or {}
-        samples = [str(x) for x in entry.get("examples") or []]
-        samples.append(str(entry.get("name") or o["action"].replace("_", " ")))
-        best = 0.0
-        for sample in samples:
-            toks = _tokens(sample)
-            if toks:
-                best = max(best, len(toks & said) / (len(toks) ** 0.5 * len(said) ** 0.5))
-        name = _tokens(str(o.get("attack_name") or ""))
-        if name and name & said:
-            best += 0.5  # naming the power is a strong hint
-        for t in o.get("targets") or []:
-            if _tokens(str(t.get("name", ""))) & said:
-                best += 0.05
-                break
-        if best > 0:
-            scored.append((i, best))
-    scored.sort(key=lambda s: -s[1])
-    return scored[:limit]

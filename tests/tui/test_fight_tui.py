@@ -405,25 +405,24 @@ def test_why_an_action_is_not_allowed() -> None:
     from engine.tui.fight_view import why_not
 
     assert why_not({"action": "aim", "cost": "standard", "allowed": True}, {}) == ""
-    assert why_not({"action": "aim", "cost": "standard", "allowed": False},
-                   {"standard": 0, "move": 1}) == "no standard action left"
-    assert why_not({"action": "move", "cost": "move", "allowed": False},
-                   {"standard": 1, "move": 0}) == "no move action left"
-    assert why_not({"action": "recover", "cost": "standard", "allowed": False},
-                   {"standard": 1, "move": 1}).startswith("once a fight")
+    assert why_not({"action": "aim", "cost": "standard", "allowed": False,
+                    "why": "no standard action left"}, {}) == "no standard action left"
+    assert why_not({"action": "aim", "allowed": False}, {}) == "not now"
 
 
-def test_ranking_actions_by_shared_words() -> None:
-    from engine.tui.fight_view import rank_actions
+def test_the_engine_says_why_an_action_is_not_allowed() -> None:
+    from engine.content.loader import get_pack
+    from engine.game import Game
 
-    words = {"actions": {"aim": {"name": "Aim", "examples": ["I take careful aim"]},
-                         "defend": {"name": "Defend", "examples": ["I raise my guard"]}}}
-    options = [{"action": "defend", "allowed": True}, {"action": "aim", "allowed": True},
-               {"action": "attack", "attack_name": "Light Lance", "allowed": False}]
-    ranked = rank_actions("I take aim at him", options, words)
-    assert [i for i, _ in ranked] == [1]
-    assert rank_actions("light lance!", options, words) == []  # not allowed now
-    assert rank_actions("the", options, words) == []
+    game = Game.new(get_pack("mutants-and-masterminds"), name="t", hero_name="Keystone",
+                    archetype="keystone", seed=3)
+    game.start_fight(["the_tallyman"])
+    while game.referee_turn:
+        game.referee_step()
+    game.fight_act("aim", attack="granite_fist")
+    why = {o["action"]: o.get("why") for o in game.fight_options() if not o["allowed"]}
+    assert why["attack"] == "no standard action left"
+    assert why["delay"] == "too late to delay: you have acted"
 
 
 def test_tracker_rows() -> None:

@@ -493,6 +493,8 @@ class ActionRule:
     target: str  # "foe" | "ally" | "none"
     handler: Callable[[Ctx, Pending], None]
     needs_attack: bool = False
+    needs: str = ""
+    """An option the player must give, by name ("item": which item; "action": which one)."""
 
 
 HANDLERS: dict[str, ActionRule] = {}
@@ -508,12 +510,13 @@ OPTIONS_HOOKS: list[OptionsHook] = []
 """Filters of the options list a module adds (fight_more: what makes no sense now)."""
 
 
-def action(id_: str, cost: str, target: str = "none", needs_attack: bool = False
-           ) -> Callable[[Callable[[Ctx, Pending], None]], Callable[[Ctx, Pending], None]]:
+def action(id_: str, cost: str, target: str = "none", needs_attack: bool = False,
+           needs: str = "") -> Callable[[Callable[[Ctx, Pending], None]],
+                                        Callable[[Ctx, Pending], None]]:
     """Register an action handler."""
 
     def deco(fn: Callable[[Ctx, Pending], None]) -> Callable[[Ctx, Pending], None]:
-        HANDLERS[id_] = ActionRule(id_, cost, target, fn, needs_attack)
+        HANDLERS[id_] = ActionRule(id_, cost, target, fn, needs_attack, needs)
         return fn
 
     return deco
@@ -1160,6 +1163,24 @@ def _downed_foe(ctx: Ctx, actor: str, target: str) -> bool:
             and C.DEAD not in ctx.conditions(target))
 
 
+def _foe_detail(blk: StatBlock) -> str:
+    what = f"{blk.count} minions" if blk.kind is Kind.MINION_GROUP else blk.kind.value
+    return f"{what}, PL {blk.power_level}"
+
+
+def _why_not(ctx: Ctx, actor: str, rule: ActionRule, mine: bool) -> str:
+    """Why ``actor`` cannot take ``rule``'s action now, in a few words."""
+    if not mine:
+        return "not your turn"
+    if rule.id == "recover" and actor in ctx.fight.recovered:
+        return "already recovered this fight"
+    if rule.id == "delay":
+        return "too late to delay: you have acted"
+    if rule.cost in ("standard", "move"):
+        return f"no {rule.cost} action left"
+    return "not now"
+
+
 def _settled(fight: Fight) -> Fight:
     """The fight with no action pending and no die awaited."""
     return fight.model_copy(update={"pending": None, "data": {
@@ -1327,7 +1348,9 @@ class MM3EConflict:
             if rule.id == "delay" and not en.can_delay(enc):
                 ok = False
             entry: dict[str, Any] = {"action": rule.id, "cost": rule.cost, "allowed": ok,
-                                     "target": rule.target}
+                                     "target": rule.target, "needs": rule.needs}
+            if not ok:
+                entry["why"] = _why_not(ctx, actor, rule, mine)
             if rule.needs_attack:
                 for aid_, atk in ctx.attacks(actor).items():
                     if rule.id == "charge" and atk.range != "close":
@@ -1345,6 +1368,42 @@ class MM3EConflict:
             elif rule.target == "ally":
                 entry["targets"] = [{"id": t, "name": ctx.name(t)} for t in ctx.allies(actor)]
             out.append(entry)
+        return out
+
+    def odds(self, state: CampaignState, actor: str, attack: str, target: str,
+             maneuvers: Mapping[str, int]) -> dict[str, Any]:
+        """The exact odds of ``actor``'s ``attack`` on ``target`` with these maneuvers
+        (``IllegalAction`` when a maneuver breaks its limits)."""
+        ctx = self._ctx(state)
+        atks = ctx.attacks(actor)
+        if attack not in atks:
+            raise IllegalAction(f"{ctx.name(actor)} has no attack {attack!r}")
+        return odds_against(ctx, actor, target, atks[attack],
+                            {k: v for k, v in maneuvers.items() if v})
+
+    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
+        """Who a fight may be against: present NPCs with a stat block, then the pack's
+        villains and minion groups not yet in play (by block id); each {id, label, detail}."""
+        out: list[dict[str, Any]] = []
+        in_play: set[str] = set()
+        for npc in state.npcs.values():
+            ref = npc.data.get("statblock")
+            if isinstance(ref, str):
+                in_play.add(ref)
+            try:
+                blk = block_of(self.pack, npc)
+            except ContentError:
+                continue
+            if blk is not None and npc.present and not npc.taken_out:
+                out.append({"id": npc.id, "label": npc.name, "detail": _foe_detail(blk)})
+        try:
+            blocks = characters(self.pack)
+        except ContentError:
+            blocks = {}
+        for bid, blk in blocks.items():
+            if blk.kind is not Kind.HERO and bid not in in_play and bid not in state.actors:
+                out.append({"id": bid, "label": blk.name,
+                            "detail": _foe_detail(blk) + ", not yet here"})
         return out
 
     def declare(self, state: CampaignState, actor: str, action: str, target: str | None,

@@ -335,7 +335,7 @@ def available(ctx: Ctx, actor: str, action_id: str) -> bool:
 # ------------------------------------------------------------------ disarm
 
 
-@action("disarm", "standard", "foe")
+@action("disarm", "standard", "foe", needs="item")
 def _disarm(ctx: Ctx, p: Pending) -> None:
     """Disarm: an attack at -2 (ranged -5); on a hit, the attack's damage against the
     defender's Strength; a win drops the item."""
@@ -486,7 +486,7 @@ def _toughness(p: Pending) -> tuple[int, str]:
                         " device), or 'material' (and 'doublings')")
 
 
-@action("smash", "standard", "foe")
+@action("smash", "standard", "foe", needs="item")
 def _smash(ctx: Ctx, p: Pending) -> None:
     """Smash: an attack on an object the target holds (-5) or wears; on a hit the object
     resists the damage with its Toughness: broken at 2 degrees of failure, destroyed at 3."""
@@ -528,7 +528,7 @@ def _smash(ctx: Ctx, p: Pending) -> None:
 # ------------------------------------------------------------------ items dropped, picked up
 
 
-@action("drop_item", "free")
+@action("drop_item", "free", needs="item")
 def _drop_item(ctx: Ctx, p: Pending) -> None:
     """Drop a held item (free)."""
     ac.drop_item(thrown_at_target=bool(p.options.get("thrown")))
@@ -680,7 +680,7 @@ def _action_enum(action_id: str) -> ac.Action | None:
         return None
 
 
-@action("ready", "standard")
+@action("ready", "standard", needs="action")
 def _ready(ctx: Ctx, p: Pending) -> None:
     """Ready one standard, move or free action with a trigger; taken later as a reaction."""
     what = str(p.options.get("action", "")).strip()

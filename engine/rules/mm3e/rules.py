@@ -46,7 +46,7 @@ from engine.rules.mm3e.conditions import (
     check_penalty,
 )
 from engine.rules.mm3e.fight import HANDLERS, TRADES, MM3EConflict
-from engine.rules.mm3e.statblock import Kind, StatBlock
+from engine.rules.mm3e.statblock import StatBlock
 from engine.rules.sheet import Line, Section, Track, header, party, session, threats
 from engine.rules.sheet import cast as cast_section
 from engine.rules.state import Actor, CampaignState
@@ -513,33 +513,9 @@ class MM3ERules(Ruleset):
         return rec
 
     def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
-        """Who a fight may be against: present NPCs with a stat block, then the pack's
-        villains and minion groups not yet in play (by block id)."""
-        out: list[dict[str, Any]] = []
-        in_play: set[str] = set()
-        for npc in state.npcs.values():
-            ref = npc.data.get("statblock")
-            if isinstance(ref, str):
-                in_play.add(ref)
-            try:
-                blk = roster.block_of(self.pack, npc)
-            except ContentError:
-                continue
-            if blk is not None and npc.present and not npc.taken_out:
-                out.append(opt(npc.id, npc.name, self._foe_detail(blk)))
-        try:
-            blocks = roster.characters(self.pack)
-        except ContentError:
-            blocks = {}
-        for bid, blk in blocks.items():
-            if blk.kind is not Kind.HERO and bid not in in_play and bid not in state.actors:
-                out.append(opt(bid, blk.name, self._foe_detail(blk) + ", not yet here"))
-        return out
-
-    @staticmethod
-    def _foe_detail(blk: StatBlock) -> str:
-        what = f"{blk.count} minions" if blk.kind is Kind.MINION_GROUP else blk.kind.value
-        return f"{what}, PL {blk.power_level}"
+        """Who a fight may be against (the fight engine's list), as options to pick."""
+        return [opt(f["id"], f["label"], f["detail"])
+                for f in self.conflict().foe_options(state)]
 
     def _start_fight(self, state: CampaignState) -> Step | Need:
         if fight_of(state) is not None:

@@ -36,7 +36,6 @@ from engine.tui.fight_view import (
     fight_words,
     odds_line,
     option_key,
-    rank_actions,
     why_not,
 )
 from engine.tui.messages import MenuPicked, RollCommand
@@ -838,7 +837,7 @@ class PlayScreen(Screen[None]):
                       budget: dict[str, int], width: int) -> None:
         """The acting character's actions: attacks with the best target's odds first, the
         rest with their summary; those not allowed now dimmed with the reason."""
-        words = fight_words(self.game.pack)
+        words = fight_words(self.game)
         said = self._pick.get("stage") == "said"
         if said:
             self._draw_said(name, options, width)
@@ -917,7 +916,7 @@ class PlayScreen(Screen[None]):
             self._pick = {}
             self._draw_actions(name, options, {}, width)
             return
-        words = fight_words(self.game.pack)
+        words = fight_words(self.game)
         what = o.get("attack_name") or action_name(words, o["action"])
         head = Text(f"{name}: {what} — at whom?", "bold " + ACCENT)
         if head.cell_len + 12 <= width:
@@ -941,8 +940,8 @@ class PlayScreen(Screen[None]):
         if o is None:
             self._pick = {}
             return
-        what = NEEDS[o["action"]]
-        words = fight_words(game.pack)
+        what = str(o.get("needs") or "item")
+        words = fight_words(game)
         entries: list[tuple[str, Text | str]] = []
         if what == "item":
             who = str(self._pick.get("target") or (game.fight.encounter.acting
@@ -979,7 +978,7 @@ class PlayScreen(Screen[None]):
             self._pick = {}
             self._draw_actions(name, options, {}, width)
             return
-        words = fight_words(self.game.pack)
+        words = fight_words(self.game)
         man: dict[str, int] = self._pick.setdefault("man", {})
         opt: dict[str, bool] = self._pick.setdefault("opt", {})
         head = Text(f"{name}: {o['attack_name']} → {t['name']}", "bold " + ACCENT)
@@ -1019,24 +1018,15 @@ class PlayScreen(Screen[None]):
 
     def _odds_with(self, option: dict[str, Any], target: dict[str, Any],
                    maneuvers: dict[str, int]) -> dict[str, Any]:
-        """The odds of ``option`` on ``target`` with the maneuvers declared (the engine's own
-        numbers); the plain odds when there are none or they cannot be had."""
+        """The odds of ``option`` on ``target`` with the maneuvers declared (the engine's
+        ``fight_odds``); the plain odds when there are none, or when a maneuver breaks its
+        limits (acting then says why)."""
         if not any(maneuvers.values()):
             return target
         try:
-            from engine.rules.conflict import require_fight
-            from engine.rules.mm3e.fight import Ctx, odds_against
-
-            game = self.game
-            actor = require_fight(game.state).encounter.acting
-            if actor is None:
-                return target
-            ctx = Ctx(game.pack, game.state, require_fight(game.state), None, None)
-            atk = ctx.attacks(actor)[str(option["attack"])]
-            return {**target, **odds_against(ctx, actor, str(target["id"]), atk,
-                                             {k: v for k, v in maneuvers.items() if v})}
-        except Exception:  # another game's fights, or a change in the engine: plain odds
-            log.debug("odds with maneuvers unavailable", exc_info=True)
+            return {**target, **self.game.fight_odds(str(option["attack"]), str(target["id"]),
+                                                     maneuvers)}
+        except EngineError:
             return target
 
     def _fight_picked(self, kind: str, value: str) -> bool:
@@ -1089,10 +1079,12 @@ class PlayScreen(Screen[None]):
             if o is None:
                 return True
             if o.get("attack"):
-                self._pick = {"stage": "maneuver", "key": self._pick["key"], "target": value}
+                self._pick = {"stage": "maneuver", "key": self._pick["key"], "target": value,
+                              "said": self._pick.get("said", "")}
                 self._draw_prompt(open_dialogs=False)
-            elif o["action"] in NEEDS:
-                self._pick = {"stage": "needs", "key": self._pick["key"], "target": value}
+            elif o.get("needs"):
+                self._pick = {"stage": "needs", "key": self._pick["key"], "target": value,
+                              "said": self._pick.get("said", "")}
                 self._draw_prompt(open_dialogs=False)
             else:
                 self._fight_act(o, value)
@@ -1100,7 +1092,7 @@ class PlayScreen(Screen[None]):
             o = self._option(str(self._pick.get("key", "")))
             if o is not None:
                 self._fight_act(o, self._pick.get("target"),
-                                options={NEEDS[o["action"]]: value})
+                                options={str(o.get("needs")): value})
         elif kind == "fman":
             man = self._pick.setdefault("man", {})
             man[value] = (int(man.get(value, 0)) + 1) % (MANEUVER_MAX + 1)
@@ -1129,13 +1121,16 @@ class PlayScreen(Screen[None]):
         if o is None:
             return
         target = sug.get("target")
+        said = str(self._pick.get("text") or "")
         if target and o.get("attack"):
-            self._pick = {"stage": "maneuver", "key": key, "target": target}
+            self._pick = {"stage": "maneuver", "key": key, "target": target, "said": said}
             self._draw_prompt(open_dialogs=False)
         elif target:
-            self._fight_act(o, str(target))
+            self._fight_act(o, str(target), fiction=said)
         else:
             self._choose_fight_option(key)
+            if self._pick:
+                self._pick["said"] = said
 
     def _choose_fight_option(self, key: str) -> None:
         """An action from the list: ask for its target (an attack then for maneuvers), or
@@ -1155,7 +1150,7 @@ class PlayScreen(Screen[None]):
             self._pick = {"stage": "target", "key": key}
             self._draw_prompt(open_dialogs=False)
             return
-        if o["action"] in NEEDS:
+        if o.get("needs"):
             self._pick = {"stage": "needs", "key": key}
             self._draw_prompt(open_dialogs=False)
             return
@@ -1163,35 +1158,31 @@ class PlayScreen(Screen[None]):
 
     def _fight_act(self, option: dict[str, Any], target: str | None,
                    maneuvers: dict[str, int] | None = None,
-                   options: dict[str, Any] | None = None) -> None:
-        """Take the action; on a refusal, stay where the player was."""
+                   options: dict[str, Any] | None = None, fiction: str = "") -> None:
+        """Take the action (with what the player said it does, into the journal); on a
+        refusal, stay where the player was."""
         pick = dict(self._pick)
+        said = fiction or str(pick.get("said") or "")
         self._pick = {}
         if not self.perform(self.game.fight_act, str(option["action"]), target,
-                            option.get("attack"), maneuvers or {}, options or {}):
+                            option.get("attack"), maneuvers or {}, options or {}, None,
+                            said):
             self._pick = pick
 
     def _fight_fiction(self, text: str) -> None:
         """The player said what the acting character does: offer the actions it matches
-        (the engine's fight matcher; a ranking by shared words if the engine has none)."""
-        suggest = getattr(self.game, "suggest_fight", None)
-        sugs: list[dict[str, Any]]
-        if suggest is not None:
-            try:
-                sugs = [dict(x) for x in suggest(text) if x.get("action")]
-            except EngineError as e:
-                self.notify(e.message, title="Not now", severity="error")
-                return
-        else:
-            options = self.game.fight_options()
-            sugs = [{**options[i], "target": None}
-                    for i, _ in rank_actions(text, options, fight_words(self.game.pack))]
+        (the engine's fight matcher), each with its target and odds."""
+        try:
+            sugs = [dict(x) for x in self.game.suggest_fight(text) if x.get("action")]
+        except EngineError as e:
+            self.notify(e.message, title="Not now", severity="error")
+            return
         self._pick = {"stage": "said", "text": text, "sugs": sugs}
         self._draw_prompt(open_dialogs=False)
 
     def _draw_said(self, name: str, options: list[dict[str, Any]], width: int) -> None:
         """The actions what the player said matches, each with its target and odds."""
-        words = fight_words(self.game.pack)
+        words = fight_words(self.game)
         entries: list[tuple[str, Text | str]] = []
         for i, sug in enumerate(self._pick.get("sugs") or []):
             line = Text(f"{i + 1}. ", DIM)
@@ -1311,28 +1302,13 @@ class PlayScreen(Screen[None]):
         self.push_dialog(lambda: DiceDialog("Initiative", "d20s", summary, submit))
 
     def _foe_options(self) -> list[dict[str, Any]]:
-        """Foes to pick from: the pack's villains and minion groups, and the NPCs here."""
-        from engine.rules.mm3e.roster import characters
-
-        out: list[dict[str, Any]] = []
+        """Foes to pick from: the NPCs here who can fight, and the pack's villains and minion
+        groups not yet in play (the engine's list)."""
         try:
-            blocks = characters(self.game.pack)
+            return self.game.foe_options()
         except EngineError as e:
             self.notify(e.message, title="The pack's characters", severity="error")
-            blocks = {}
-        for bid, block in blocks.items():
-            kind = block.kind.value
-            if kind == "hero":
-                continue
-            what = (f"{block.count} minions" if kind == "minion_group" and block.count
-                    else kind.replace("_", " "))
-            out.append({"id": bid, "label": block.name,
-                        "detail": f"{what} · PL {block.power_level}"})
-        for npc in self.game.state.npcs.values():
-            if npc.present:
-                out.append({"id": npc.id, "label": npc.name,
-                            "detail": f"{npc.role or 'NPC'}, in the scene"})
-        return out
+            return []
 
     # ------------------------------------------------------------------ choices
 
@@ -1685,7 +1661,6 @@ class PlayScreen(Screen[None]):
         return True
 
 
-NEEDS = {"disarm": "item", "smash": "item", "drop_item": "item", "ready": "action"}
 """Fight actions that need something named, and the option that names it (an item is the
 target's, or with no target the actor's)."""
 
