@@ -54,3 +54,33 @@ def test_no_suggestions_outside_a_fight() -> None:
                  archetype="keystone", seed=3)
     with pytest.raises(IllegalAction, match="no fight"):
         g.suggest_fight("I punch him")
+
+
+def test_the_fiction_said_goes_into_the_journal_before_the_action(game: Game) -> None:
+    game.fight_act("attack", target="the_tallyman", attack="granite_fist",
+                   fiction="  Keystone   swings for the cane  ")
+    kinds = [(e["type"], e.get("text")) for e in game.last_events]
+    told = kinds.index(("Narrated", "Keystone swings for the cane"))
+    assert told < next(i for i, k in enumerate(kinds) if k[0] == "FightRolled")
+
+
+def test_the_fiction_waits_with_an_awaited_die() -> None:
+    g = Game.new(get_pack("mutants-and-masterminds"), name="t", hero_name="Keystone",
+                 archetype="keystone", seed=3, dice_mode="physical")
+    g.start_fight(["the_tallyman"], dice=[20, 1])
+    g.fight_act("attack", target="the_tallyman", attack="granite_fist", fiction="Fist first.")
+    assert g.fight_need is not None
+    assert not any(e["type"] == "Narrated" for e in g.last_events)
+    g.fight_die(15)
+    assert [e["text"] for e in g.last_events if e["type"] == "Narrated"] == ["Fist first."]
+
+
+def test_odds_with_maneuvers_and_the_foes_to_pick(game: Game) -> None:
+    plain = game.fight_odds("granite_fist", "the_tallyman")
+    power = game.fight_odds("granite_fist", "the_tallyman", {"power_attack": 2})
+    assert power["hit"] < plain["hit"] and power["resist_dc"] == plain["resist_dc"] + 2
+    with pytest.raises(IllegalAction, match="no attack roll"):
+        game.fight_odds("faultline_stomp", "the_tallyman", {"accurate": 1})
+    foes = {f["id"]: f["detail"] for f in game.foe_options()}
+    assert foes["madame_undertow"].endswith("not yet here")
+    assert foes["the_tallyman"] == "villain, PL 10"  # in the story now: once, by actor id
