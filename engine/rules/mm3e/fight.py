@@ -477,7 +477,7 @@ def _ladder_words(name: str, applied: str, damage: int, minion: bool) -> str:
         return f"{name} (a minion) is taken out"
     if applied == "penalty":
         return f"{name} is bruised: -{damage} on Toughness checks"
-    return f"{name} is {applied} (-{damage} on Toughness checks)"
+    return f"{name} is {applied}" + (f" (-{damage} on Toughness checks)" if damage else "")
 
 
 # ------------------------------------------------------------------ actions

@@ -277,8 +277,9 @@ class PlayScreen(Screen[None]):
                             f" {game.pack.system.gm_title}", DIM)
             title.update(head)
             box = self.query_one("#fiction", Input)
-            if who:  # in a party the box says whose turn it is
-                box.placeholder = f"Describe what {game.state.hero.name} does, then Enter"
+            # in a party the box says whose turn it is (and never a fight's words after one)
+            box.placeholder = (f"Describe what {game.state.hero.name} does, then Enter" if who
+                               else "Describe what your hero does, then Enter")
             box.focus()
         elif p.kind == "move":
             fiction = p.context.get("fiction", "")
