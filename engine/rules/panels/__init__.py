@@ -1,1 +1,1 @@
-"""The panels game's pure rules (RULES.md C, seed 003): checks, damage, responses, crits, stat blocks."""
+"""The panels game's pure rules (RULES.md C, seed 003): checks, damage, responses, crits."""
