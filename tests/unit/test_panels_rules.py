@@ -419,3 +419,33 @@ def test_statblock_errors_name_the_field() -> None:
     assert info.value.problems == [
         "character 'Bright Star': characteristics.agility: Input should be less than or equal"
         " to 30"]
+
+
+def _brute_parry(incoming: dict[Damage, Fraction], dex: int, form: damage.AttackForm,
+                 significant: bool, delivery: damage.Delivery) -> dict[Damage, Fraction]:
+    out: dict[Damage, Fraction] = {}
+    for face in range(1, 21):
+        roll = responses.parry_check(face, dex)
+        parries: dict[Damage | None, Fraction] = {None: Fraction(1)}
+        if roll.success:
+            parries = {d: q for d, q in
+                       parry_dice(form, significant, roll.band).distribution().items()}
+        for parry, q in parries.items():
+            for d, p in incoming.items():
+                left = resolve_parry(roll, d, parry, delivery).taken
+                out[left] = out.get(left, Fraction(0)) + p * q / 20
+    return out
+
+
+@pytest.mark.parametrize(("weapon", "delivery"), [("knife", "melee"), ("pistol", "fast missile"),
+                                                  ("bow", "slow missile")])
+def test_parried_distribution_matches_brute_force(weapon: str,
+                                                  delivery: damage.Delivery) -> None:
+    incoming = damage_dice(WEAPONS[weapon], False, Band.COMPLETE).distribution()
+    parry_form = WEAPONS["rifle"] if delivery != "melee" else WEAPONS["sword"]
+    fast = responses.parried_distribution(incoming, 2, parry_form, True, delivery=delivery)
+    assert fast == _brute_parry(incoming, 2, parry_form, True, delivery)
+    assert sum(fast.values()) == 1
+    assert damage.mean_of(fast)[0] < damage.mean_of(incoming)[0]
+    if delivery != "melee":  # a rifle's 2d10+3 Kill often reaches 10: the missile is destroyed
+        assert fast[Damage(0, 0)] > 0

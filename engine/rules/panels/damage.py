@@ -220,11 +220,15 @@ def damage_dice(form: AttackForm, significant: bool, band: Band,
     return DamageDice(kill, stun, sides, bonus, form.fist)
 
 
-def mean_damage(dice: DamageDice) -> tuple[Fraction, Fraction]:
-    """The exact mean Kill and Stun of ``dice`` (floors included)."""
-    dist = dice.distribution()
+def mean_of(dist: dict[Damage, Fraction]) -> tuple[Fraction, Fraction]:
+    """The exact mean Kill and Stun of a damage distribution."""
     return (sum((p * d.kill for d, p in dist.items()), Fraction(0)),
             sum((p * d.stun for d, p in dist.items()), Fraction(0)))
+
+
+def mean_damage(dice: DamageDice) -> tuple[Fraction, Fraction]:
+    """The exact mean Kill and Stun of ``dice`` (floors included)."""
+    return mean_of(dice.distribution())
 
 
 def map_distribution(dist: dict[Damage, Fraction],

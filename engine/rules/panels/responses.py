@@ -38,7 +38,9 @@ FILLED_IN = (
     " Missile destruction (C.7 #10): a parry whose Kill damage is 10 or more destroys an"
     f" incoming missile, which then does no damage at all. The panel cost of {ARREARS_LIMIT}"
     " arrears is the encounter's limit: a response against a significant attacker is allowed"
-    " while fewer than 5 panels are owed (the last one brings the debt to exactly 5)."
+    " while fewer than 5 panels are owed (the last one brings the debt to exactly 5). A natural"
+    " 20 on a dodge or parry is a complete success and a natural 1 a failure, with no table"
+    " (the crit tables are for attacks)."
 )
 """The rules of this module that the seed leaves out, filled in."""
 
@@ -188,6 +190,36 @@ def apply_parry(incoming: Damage, parry: Damage, delivery: Delivery = "melee") -
     kill_off = min(points, incoming.kill)
     stun_off = min(points - kill_off, incoming.stun)
     return Damage(incoming.kill - kill_off, incoming.stun - stun_off)
+
+
+def parried_distribution(dist: dict[Damage, Fraction], dexterity_modifier: int,
+                         form: AttackForm, significant: bool, strength: int | None = None,
+                         delivery: Delivery = "melee",
+                         stunned: bool = False) -> dict[Damage, Fraction]:
+    """The exact distribution of damage taken when parrying an attack distributed as ``dist``
+    with ``form`` (the parry roll, then the parry's own damage dice by its band)."""
+    out: dict[Damage, Fraction] = {}
+    by_band: dict[Band, dict[tuple[int, bool], Fraction]] = {}
+    for face in range(1, 21):
+        band = parry_check(face, dexterity_modifier, stunned).band
+        if band is Band.FAILURE:
+            for d, p in dist.items():
+                out[d] = out.get(d, Fraction(0)) + p / 20
+            continue
+        if band not in by_band:
+            # only the parry's total and whether it destroys a missile matter
+            grouped: dict[tuple[int, bool], Fraction] = {}
+            for parry, q in parry_dice(form, significant, band, strength).distribution().items():
+                key = (parry.total, missile_destroyed(parry, delivery))
+                grouped[key] = grouped.get(key, Fraction(0)) + q
+            by_band[band] = grouped
+        for (total, destroyed), q in by_band[band].items():
+            stand_in = Damage(MISSILE_DESTROY_KILL if destroyed else 0,
+                              total - (MISSILE_DESTROY_KILL if destroyed else 0))
+            for d, p in dist.items():
+                left = apply_parry(d, stand_in, delivery)
+                out[left] = out.get(left, Fraction(0)) + p * q / 20
+    return out
 
 
 @dataclass(frozen=True, slots=True)
