@@ -449,3 +449,15 @@ def test_parried_distribution_matches_brute_force(weapon: str,
     assert damage.mean_of(fast)[0] < damage.mean_of(incoming)[0]
     if delivery != "melee":  # a rifle's 2d10+3 Kill often reaches 10: the missile is destroyed
         assert fast[Damage(0, 0)] > 0
+
+
+def test_crit_damage_helpers() -> None:
+    sword = damage_dice(WEAPONS["sword"], True, Band.COMPLETE)
+    assert sword.maximum() == Damage(22, 12)
+    assert damage_dice(WEAPONS["fist"], False, Band.MINOR).maximum() == Damage(0, 6)
+    bigger = sword.with_extra_dice()
+    assert (bigger.kill_dice, bigger.stun_dice) == (3, 1)
+    club = damage_dice(WEAPONS["club"], False, Band.COMPLETE).with_extra_dice(2)
+    assert (club.kill_dice, club.stun_dice) == (1, 4)
+    with pytest.raises(IllegalAction):
+        sword.with_extra_dice(-1)

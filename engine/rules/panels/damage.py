@@ -10,7 +10,7 @@ Dice come in as faces; exact distributions are available for the referee and the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from itertools import product
@@ -168,6 +168,19 @@ class DamageDice:
         kill = sum(kill_faces) + self.bonus + (FIST_KILL_PENALTY if self.fist else 0)
         stun = sum(stun_faces) + self.bonus
         return Damage(max(0, kill), max(0, stun))
+
+    def maximum(self) -> Damage:
+        """Every die at its highest face (the critical hit 'Clean strike')."""
+        return self._from([self.sides] * self.kill_dice, [self.sides] * self.stun_dice)
+
+    def with_extra_dice(self, extra: int = 1) -> DamageDice:
+        """``extra`` more dice on the two-dice track (the critical hit 'Crushing blow'):
+        Kill for a lethal attack, Stun for a non-lethal one."""
+        if extra < 0:
+            raise IllegalAction(f"extra dice are never negative, got {extra}")
+        if self.kill_dice >= self.stun_dice:
+            return replace(self, kill_dice=self.kill_dice + extra)
+        return replace(self, stun_dice=self.stun_dice + extra)
 
     def roll(self, dice: DiceSource) -> tuple[Damage, tuple[int, ...], tuple[int, ...]]:
         """Roll the Kill dice then the Stun dice; the damage and both sets of faces."""
