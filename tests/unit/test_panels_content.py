@@ -4,6 +4,7 @@ the filled-in rules notes load, are well formed and agree with engine.rules.pane
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -117,13 +118,45 @@ def test_every_character_validates_against_the_statblock(
         assert block.all_attacks, block.name
 
 
+def _blocks(characters: list[dict[str, Any]]) -> list[Any]:
+    sb = pytest.importorskip("engine.rules.panels.statblock")
+    return [sb.from_data({k: v for k, v in raw.items() if k not in WORDS_KEYS})
+            for raw in characters]
+
+
+def test_no_clean_hit_fells_a_hero_on_average(characters: list[dict[str, Any]]) -> None:
+    """The scale of the header: any ready-made attack's mean complete hit takes under 70% of
+    the frailest hero's Kill and Stun, so a hero survives one clean hit."""
+    dm = pytest.importorskip("engine.rules.panels.damage")
+    from engine.rules.panels.checks import Band
+    blocks = _blocks(characters)
+    heroes = [c for c in blocks if c.kind == "hero"]
+    frail_kill, frail_stun = min(c.kill for c in heroes), min(c.stun for c in heroes)
+    for c in blocks:
+        for form in c.all_attacks:
+            kill, stun = dm.mean_damage(dm.damage_dice(form, c.significant, Band.COMPLETE,
+                                                       c.characteristics.strength))
+            assert kill < Fraction(7, 10) * frail_kill, (c.name, form.name, kill)
+            assert stun < Fraction(7, 10) * frail_stun, (c.name, form.name, stun)
+
+
+def test_a_heros_clean_hit_usually_drops_a_thug(characters: list[dict[str, Any]]) -> None:
+    """Every hero's best non-lethal form, on a complete hit, averages at least a thug's Stun."""
+    dm = pytest.importorskip("engine.rules.panels.damage")
+    from engine.rules.panels.checks import Band
+    blocks = _blocks(characters)
+    thug_stun = max(c.stun for c in blocks if not c.significant)
+    for hero in (c for c in blocks if c.kind == "hero"):
+        best = max(dm.mean_damage(dm.damage_dice(f, True, Band.COMPLETE,
+                                                 hero.characteristics.strength))[1]
+                   for f in hero.all_attacks if not f.lethal)
+        assert best >= thug_stun, (hero.name, best)
+
+
 def test_the_roster_covers_every_parry_case(characters: list[dict[str, Any]]) -> None:
     """Melee, slow and fast missiles, lethal and not, fists and an object all appear, so a fight
     with the ready-made characters can meet every eligibility rule of C.4."""
-    sb = pytest.importorskip("engine.rules.panels.statblock")
-    forms = [f for raw in characters
-             for f in sb.from_data({k: v for k, v in raw.items()
-                                    if k not in WORDS_KEYS}).all_attacks]
+    forms = [f for c in _blocks(characters) for f in c.all_attacks]
     assert {f.delivery for f in forms} == {"melee", "slow missile", "fast missile"}
     assert any(f.fist for f in forms) and any(f.object for f in forms)
     assert {f.lethal for f in forms} == {True, False}
