@@ -2,8 +2,9 @@
 
 Run: ``python benchmarks/bench_fight.py [--seeds N]``. Each seed plays one fight to its end in
 memory: Keystone, Lamplight, Slipstream and a second Keystone block under another name
-(Bedrock) against Madame Undertow and the Hornet Drones (a group of five: six foes). The referee plays the villains' side (nothing is taken over); the heroes are
-played by a greedy player that takes the attack and target with the best ``effect`` odds of
+(Bedrock) against Madame Undertow and the Hornet Drones (a group of five: six foes). The
+referee plays the villains' side (nothing is taken over); the heroes are played by a greedy
+player that takes the attack and target with the best ``effect`` odds of
 ``Game.fight_options`` (P(hit and the resistance fails)), then ends the turn. A fight that has
 not ended after ``MAX_STEPS`` steps is reported as unfinished.
 
