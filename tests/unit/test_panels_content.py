@@ -12,8 +12,6 @@ import pytest
 import yaml
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "panels"
-WORDS_KEYS = ("concept", "complications")
-"""Keys of a character block the pack keeps beside the stat block (characters.yaml header)."""
 THIRD_PERSON = r"(He|She|The|Rivet|Nightjar|Voltaic|Quarrel|Cutglass|Gantry) "
 """How a told, third-person example starts."""
 
@@ -111,8 +109,7 @@ def test_every_character_validates_against_the_statblock(
         characters: list[dict[str, Any]]) -> None:
     sb = pytest.importorskip("engine.rules.panels.statblock")
     for raw in characters:
-        block = sb.from_data({k: v for k, v in raw.items() if k not in WORDS_KEYS},
-                             "characters.yaml")
+        block = sb.from_data(raw, "characters.yaml")
         assert sb.problems(block) == [], block.name
         assert block.significant == (raw["kind"] in ("hero", "villain"))
         assert block.all_attacks, block.name
@@ -120,8 +117,7 @@ def test_every_character_validates_against_the_statblock(
 
 def _blocks(characters: list[dict[str, Any]]) -> list[Any]:
     sb = pytest.importorskip("engine.rules.panels.statblock")
-    return [sb.from_data({k: v for k, v in raw.items() if k not in WORDS_KEYS})
-            for raw in characters]
+    return [sb.from_data(raw) for raw in characters]
 
 
 def test_no_clean_hit_fells_a_hero_on_average(characters: list[dict[str, Any]]) -> None:

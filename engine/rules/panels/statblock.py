@@ -105,6 +105,8 @@ class Character(_Frozen):
     attacks: tuple[AttackForm, ...] = ()
     powers: tuple[Power, ...] = ()
     notes: str = ""
+    concept: str = Field("", description="Who they are, in a line (content's words).")
+    complications: tuple[str, ...] = Field((), description="What gets in their way.")
 
     @property
     def significant(self) -> bool:
