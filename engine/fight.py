@@ -31,6 +31,7 @@ from engine.rules.conflict import (
     FightActed,
     FightEnded,
     FightUpdated,
+    NeedChoice,
     NeedDie,
     Pending,
     fight_of,
@@ -52,10 +53,12 @@ class _Roller:
     physical mode) makes, seeded ones for the rest."""
 
     def __init__(self, state: CampaignState, fight: Fight | None, entered: Sequence[int],
-                 physical_all: bool = False) -> None:
+                 physical_all: bool = False, choices: Sequence[str] = ()) -> None:
         self.state, self.fight = state, fight
         self.entered = list(entered)
         self.used = 0
+        self.choices = list(choices)
+        self.answered = 0
         self.position = state.dice_position
         self.physical_all = physical_all
 
@@ -70,6 +73,23 @@ class _Roller:
         if fight.controller(who) == "player":
             return self.state.dice_mode == "physical"
         return fight.referee_dice == "physical"
+
+    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+            default: str) -> str:
+        """The player's answer (in the order the step asks), or ``default`` for a character
+        the referee plays; ``NeedChoice`` while the player has not answered."""
+        fight = fight_of(self.state) or self.fight
+        who = self.state.actors.get(actor)
+        if fight is None or who is None or fight.controller(who) != "player":
+            return default
+        if self.answered >= len(self.choices):
+            raise NeedChoice(actor, question, options)
+        answer = self.choices[self.answered]
+        self.answered += 1
+        if answer not in {o["id"] for o in options}:
+            raise IllegalAction(f"{question} {answer!r} is not one of"
+                                f" {', '.join(o['id'] for o in options)}")
+        return answer
 
     def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die:
         name = self.state.actors[actor].name if actor in self.state.actors else actor
@@ -209,8 +229,9 @@ class FightFlow:
         return fight.controller(self.state.actors[fight.encounter.acting]) == "referee"
 
     # ------------------------------------------------------------------ plumbing
-    def _roller(self, entered: Sequence[int] = (), physical_all: bool = False) -> _Roller:
-        return _Roller(self.state, fight_of(self.state), entered, physical_all)
+    def _roller(self, entered: Sequence[int] = (), physical_all: bool = False,
+                choices: Sequence[str] = ()) -> _Roller:
+        return _Roller(self.state, fight_of(self.state), entered, physical_all, choices)
 
     def _used(self, roller: _Roller) -> None:
         if roller.position > self.state.dice_position:
@@ -260,19 +281,28 @@ class FightFlow:
             with self._action(label):
                 if pending.fiction:
                     self._emit(Narrated(text=pending.fiction, by="player"))
-                roller = self._roller(pending.dice)
+                roller = self._roller(pending.dice, choices=pending.choices)
                 self.conflict.resolve(self.state, pending, roller, self._emit)
                 self._used(roller)
                 self._after_step()
                 self._auto_end_turn(roller)
         except NeedDie as need:
-            with self._action(f"{label}: waiting for a die"):
-                fight = require_fight(self.state)
-                data = {**fight.data, "need": {"who": need.who, "what": need.what,
-                                               "sides": need.sides, "odds": need.odds}}
-                self._emit(FightUpdated(fight=fight.model_copy(update={
-                    "pending": pending, "data": data}).model_dump(mode="json")))
+            self._wait(label, pending, {"who": need.who, "what": need.what,
+                                        "sides": need.sides, "odds": need.odds})
+        except NeedChoice as ask:
+            self._wait(label, pending, {"kind": "choice", "actor": ask.who,
+                                        "who": self.state.actors[ask.who].name,
+                                        "question": ask.question, "options": ask.options})
         return self.last_events
+
+    def _wait(self, label: str, pending: Pending, need: dict[str, Any]) -> None:
+        """Keep ``pending`` with what it waits for (a die, or the player's choice)."""
+        waiting = "a choice" if need.get("kind") == "choice" else "a die"
+        with self._action(f"{label}: waiting for {waiting}"):
+            fight = require_fight(self.state)
+            data = {**fight.data, "need": need}
+            self._emit(FightUpdated(fight=fight.model_copy(update={
+                "pending": pending, "data": data}).model_dump(mode="json")))
 
     def _auto_end_turn(self, roller: _Roller | None = None) -> None:
         """A turn with nothing left to spend ends by itself (rolling on with the step's
@@ -291,6 +321,9 @@ class FightFlow:
         fight = require_fight(self.state)
         if fight.pending is not None and fight.data.get("need"):
             need = fight.data["need"]
+            if need.get("kind") == "choice":
+                raise IllegalAction(f"waiting for your choice: {need['who']}, {need['question']}"
+                                    f" ({', '.join(o['id'] for o in need['options'])})")
             raise IllegalAction(f"waiting for a d{need['sides']}: {need['who']}, {need['what']}"
                                 " (enter the die you rolled)")
 
@@ -362,10 +395,25 @@ class FightFlow:
             pending = pending.model_copy(update={"fiction": told})
         return self._step(action.replace("_", " "), pending)
 
+    def fight_choose(self, option: str) -> list[dict[str, Any]]:
+        """Answer what the fight asks the player (``fight_need`` with ``kind`` "choice"); the
+        step plays on."""
+        fight = require_fight(self.state)
+        need = fight.data.get("need") if fight.pending is not None else None
+        if not isinstance(need, dict) or need.get("kind") != "choice" or fight.pending is None:
+            raise IllegalAction("no choice is awaited")
+        ids = [o["id"] for o in need["options"]]
+        if option not in ids:
+            raise IllegalAction(f"{need['question']} choose one of {', '.join(ids)},"
+                                f" not {option!r}")
+        pending = fight.pending.model_copy(update={"choices": [*fight.pending.choices, option]})
+        return self._step(pending.action.replace("_", " "), pending)
+
     def fight_die(self, face: int) -> list[dict[str, Any]]:
         """Enter the physical die the fight waits for; the step plays on."""
         fight = require_fight(self.state)
-        if fight.pending is None or not fight.data.get("need"):
+        if fight.pending is None or not fight.data.get("need") or fight.data["need"].get(
+                "kind") == "choice":
             raise IllegalAction("no die is awaited")
         pending = fight.pending.model_copy(update={"dice": [*fight.pending.dice, int(face)]})
         sides = int(fight.data["need"].get("sides", 20))

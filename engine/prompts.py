@@ -56,6 +56,9 @@ def _why(sug: dict[str, Any]) -> str:
 def _fight_prompt(state: CampaignState, fight: Fight) -> Prompt:
     """In a fight: the die awaited, or whose turn it is."""
     need = fight.data.get("need") if fight.pending is not None else None
+    if isinstance(need, dict) and need.get("kind") == "choice":
+        return Prompt("fight_choice", f"{need['who']}: {need['question']}",
+                      [dict(o) for o in need["options"]], context={"need": need})
     if isinstance(need, dict):
         odds = f" ({need['odds']})" if need.get("odds") else ""
         return Prompt("fight_die", f"Roll a d{need['sides']}: {need['who']}, {need['what']}"

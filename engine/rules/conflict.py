@@ -40,6 +40,9 @@ class Pending(BaseModel):
     why: str = ""
     by: Control = "player"
     dice: list[int] = Field(default_factory=list, description="Dice entered so far (physical).")
+    choices: list[str] = Field(default_factory=list,
+                               description="The player's answers so far to what the step asked"
+                               " (a response to a hit, a critical's effect...).")
     fiction: str = Field("", description="What the player said the character does.")
 
 
@@ -279,6 +282,14 @@ class NeedDie(Exception):
         self.who, self.what, self.sides, self.odds = who, what, sides, odds
 
 
+class NeedChoice(Exception):
+    """A step needs the player's choice (``options``: {id, label, detail}) for ``who``."""
+
+    def __init__(self, who: str, question: str, options: list[dict[str, str]]) -> None:
+        super().__init__(f"{who}: {question}")
+        self.who, self.question, self.options = who, question, options
+
+
 @dataclass(frozen=True, slots=True)
 class Die:
     """One die rolled in a fight: its face, how (seeded or entered), the dice position after."""
@@ -289,9 +300,14 @@ class Die:
 
 
 class Roll(Protocol):
-    """Rolls one die for ``actor``: seeded, or entered by the player (``NeedDie`` until it is)."""
+    """Rolls one die for ``actor``: seeded, or entered by the player (``NeedDie`` until it is);
+    ``ask`` gets the player's choice for a character the player plays (``NeedChoice`` until it
+    is given), or ``default`` for one the referee plays."""
 
     def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die: ...
+
+    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+            default: str) -> str: ...
 
 
 Emit = Callable[[Event], None]

@@ -503,3 +503,41 @@ async def test_f8_with_your_own_initiative_dice(mm_campaign: Callable[..., str],
         assert [line.split()[-2] for line in tracker_text(app).splitlines()[1:]] == [
             "Tallyman", "Lamplight", "Keystone"]
         assert acting_row(app).startswith("▶16")
+
+
+async def test_a_step_that_asks_the_player_offers_the_choices(
+        saves: Path, mm_app: Callable[[str], SidekickApp]) -> None:
+    """A fight step that waits for the player's choice (engine.rules.conflict.NeedChoice)
+    shows it as a menu; picking an entry plays the step on."""
+    from engine.rules.conflict import FightActed, Pending
+    from engine.rules.mm3e.fight import HANDLERS, Ctx, action
+
+    options = [{"id": "left", "label": "Go left", "detail": "by the cranes"},
+               {"id": "right", "label": "Go right", "detail": ""}]
+
+    def ponder(ctx: Ctx, p: Pending) -> None:
+        way = ctx.ask(p.actor, "Which way?", options, default="right")
+        ctx.emit(FightActed(actor=p.actor, action="ponder", text=f"Off to the {way}."))
+
+    action("ponder", "free")(ponder)
+    try:
+        game = new_game(saves, system=SYSTEM, name="Ask", hero_name="Keystone",
+                        archetype="keystone", seed=5)
+        game.start_fight(["the_tallyman"])
+        while game.referee_turn:
+            game.referee_step()
+        game.fight_act("ponder")
+        cid = str(game.store.id)  # type: ignore[attr-defined]
+        close_game(game)
+        app = mm_app(cid)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            assert menu_ids(app) == ["fchoice:left", "fchoice:right"]
+            assert "Keystone: Which way?" in str(
+                app.screen.query_one("#prompt-title").render())
+            await pilot.press("enter")
+            await settle(pilot)
+            assert "Off to the left." in journal_text(app)
+            assert game_of(app).pending.kind == "fight"
+    finally:
+        del HANDLERS["ponder"]

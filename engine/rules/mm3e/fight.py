@@ -241,6 +241,12 @@ class Ctx:
         assert self._roll is not None
         return self._roll(actor, what, 20, odds)
 
+    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+            default: str) -> str:
+        """The player's choice for a character the player plays; ``default`` otherwise."""
+        assert self._roll is not None
+        return self._roll.ask(actor, question, options, default)
+
     def check(self, actor: str, what: str, parts: list[tuple[str, int]], dc: int,
               against: str, *, routine: bool = False, hero_point: bool = False
               ) -> CheckResult:

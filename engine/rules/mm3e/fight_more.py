@@ -114,6 +114,22 @@ _WRAPPED: set[Callable[[Ctx, Pending], None]] = set()
 # ------------------------------------------------------------------ the step's context
 
 
+class _HeroRoll:
+    """The rolls of a step with a hero point: the dice through ``_Step._hero_roll``, the
+    player's choices as the step's own."""
+
+    def __init__(self, step: _Step) -> None:
+        self.step = step
+
+    def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die:
+        return self.step._hero_roll(actor, what, sides, odds)
+
+    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+            default: str) -> str:
+        assert self.step.base_roll is not None
+        return self.step.base_roll.ask(actor, question, options, default)
+
+
 class _Step(Ctx):
     """A ``Ctx`` for one wrapped handler: it may roll the actor's first d20 with a hero point,
     and it lets a reacting character act off its turn without paying from the budget."""
@@ -122,7 +138,7 @@ class _Step(Ctx):
                  emit: Emit | None = None) -> None:
         self.base_roll: Roll | None = base._roll
         super().__init__(base.pack, base.state, base.fight,
-                         self._hero_roll if hero else base._roll, emit or base._emit)
+                         _HeroRoll(self) if hero else base._roll, emit or base._emit)
         inherited = base.reactor if isinstance(base, _Step) else None
         self.reactor: str | None = reactor or inherited
         self.hero = hero

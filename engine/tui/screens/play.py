@@ -90,7 +90,8 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 """The parameters of a Game action run through ``act``."""
 
-FLOW_KINDS = ("fiction", "move", "target", "roll", "adjust", "fight", "fight_die")
+FLOW_KINDS = ("fiction", "move", "target", "roll", "adjust", "fight", "fight_die",
+              "fight_choice")
 """Prompts the play screen answers in place; any other kind (choose, pick, questions, or one a
 ruleset names, such as Masks's battle) is a choice from a list, in a dialog."""
 """Prompt kinds answered in the choice dialog."""
@@ -332,7 +333,7 @@ class PlayScreen(Screen[None]):
             head.append("  You may still change the result after seeing it.", DIM)
             title.update(head)
             self._option_menu("adjust", p.options)
-        elif p.kind in ("fight", "fight_die"):
+        elif p.kind in ("fight", "fight_die", "fight_choice"):
             self._draw_fight(open_dialogs)
         else:
             head = Text(p.message or "Choose", "bold " + ACCENT)
@@ -469,7 +470,8 @@ class PlayScreen(Screen[None]):
     @on(MenuPicked)
     def _picked(self, event: MenuPicked) -> None:
         kind, _, value = event.key.partition(":")
-        if self.game.pending.kind in ("fight", "fight_die") and self._fight_picked(kind, value):
+        if self.game.pending.kind in ("fight", "fight_die", "fight_choice") \
+                and self._fight_picked(kind, value):
             return
         if kind == "move" and not value:  # the "No move, just fiction" suggestion
             self.perform(self.game.choose_move, None)
@@ -781,6 +783,15 @@ class PlayScreen(Screen[None]):
             if open_dialogs:
                 self.open_fight_die()
             return
+        if p.kind == "fight_choice":  # the step asks the player (a response to a hit...)
+            self._pick = {}
+            title.update(Text(p.message, "bold " + ACCENT))
+            menu.set_entries([("fchoice:" + o["id"], plain_prompt(
+                f"{i + 1}. {o['label']}", str(o.get("detail") or ""), ""))
+                for i, o in enumerate(p.options)])
+            switcher.current = "menu"
+            menu.focus()
+            return
         acting = p.context.get("acting")
         if acting is None:
             title.update(Text(p.message, "bold " + ACCENT))
@@ -1034,7 +1045,9 @@ class PlayScreen(Screen[None]):
         """A fight menu entry was chosen; False if it is not one of the fight's."""
         game = self.game
         stage = self._pick.get("stage")
-        if kind == "fdie":
+        if kind == "fchoice":
+            self.perform(game.fight_choose, value)
+        elif kind == "fdie":
             self.open_fight_die()
         elif kind == "fend":
             self.action_fight()
