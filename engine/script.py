@@ -30,8 +30,9 @@ ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate
 FIGHT_KEYS = ("fight", "act", "end_turn", "referee", "take_over", "hand_back", "join_fight",
               "end_fight", "die")
 """The keys of a fight step (one of them a step, ``die`` also beside ``act`` or ``referee``)."""
-FIGHT_EXTRA = {"fiction", "comment"}
-"""What a fight step may carry besides its fight key: fiction told before it, a comment."""
+FIGHT_EXTRA = {"fiction", "comment", "choose"}
+"""What a fight step may carry besides its fight key: fiction told before it, a comment, and
+``choose``: the answers to what the step asks (a response to a hit...), in order."""
 REFEREE_MODES = ("step", "run", "auto", "manual")
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
@@ -312,8 +313,8 @@ def _check_fight_step(i: int, raw: dict[Any, Any], step: Step) -> None:
                           f" beside {main[0]!r}")
     other = sorted(str(k) for k in raw if k not in FIGHT_KEYS and k not in FIGHT_EXTRA)
     if other:
-        raise ScriptError(f"step {i}: a fight step ({main[0]}) takes only 'fiction' and"
-                          f" 'comment' besides, not {', '.join(other)}")
+        raise ScriptError(f"step {i}: a fight step ({main[0]}) takes only 'fiction',"
+                          f" 'choose' and 'comment' besides, not {', '.join(other)}")
     if "end_turn" in raw and step.end_turn is not True:
         raise ScriptError(f"step {i}: end_turn: expected true, got {_clip(raw['end_turn'])}")
     if isinstance(step.die, list) and not step.die:
@@ -561,8 +562,16 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, An
         out += game.join_fight(_foe(game, step.join_fight))
     elif step.end_fight is not None:
         out += game.end_fight(step.end_fight.strip() or "called off")
-    for face in _as_list(step.die):
-        out += game.fight_die(int(face))
+    faces = [int(f) for f in _as_list(step.die)]
+    answers = [str(a) for a in _as_list(step.choose)]
+    while faces or answers:  # the dice and answers the step waits for, as it asks them
+        need = game.fight_need
+        if need is not None and need.get("kind") == "choice" and answers:
+            out += game.fight_choose(answers.pop(0))
+        elif faces:
+            out += game.fight_die(faces.pop(0))  # refused when no die is awaited
+        else:
+            out += game.fight_choose(answers.pop(0))  # refused when no choice is awaited
     fight = game.fight
     if (step.act is not None and step.end_turn and fight is not None and not game.fight_need
             and fight.encounter.acting == actor):  # the turn did not end by itself

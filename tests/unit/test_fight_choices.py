@@ -96,3 +96,26 @@ def test_no_choice_awaited() -> None:
     g = _game()
     with pytest.raises(IllegalAction, match="no choice is awaited"):
         g.fight_choose("left")
+
+
+def test_a_script_answers_with_choose(ponder: None) -> None:
+    from engine.errors import EngineError
+    from engine.script import run_script
+
+    campaign = {"name": "Ask", "system": "mutants-and-masterminds", "seed": 5,
+                "hero": {"name": "Keystone", "archetype": "keystone"}}
+    steps = [{"fight": {"foes": ["the_tallyman"]}},
+             {"act": {"action": "ponder"}, "choose": ["left"]}]
+    events: list[dict[str, object]] = []
+    run_script({"campaign": campaign, "steps": steps}, saves=None, content=[],
+               campaign=None, emit=events.append)
+    assert any(e["type"] == "FightActed" and str(e["text"]).endswith(" left")
+               for e in events)
+    with pytest.raises(EngineError, match="choose one of left, right, not 'up'"):
+        run_script({"campaign": campaign, "steps": [steps[0], {
+            "act": {"action": "ponder"}, "choose": ["up"]}]}, saves=None, content=[],
+            campaign=None, emit=lambda e: None)
+    with pytest.raises(EngineError, match="no choice is awaited"):
+        run_script({"campaign": campaign, "steps": [steps[0], {
+            "act": {"action": "aim", "attack": "granite_fist"}, "choose": ["left"]}]},
+            saves=None, content=[], campaign=None, emit=lambda e: None)
