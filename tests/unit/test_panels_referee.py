@@ -502,3 +502,14 @@ def test_responses_are_eligible_and_affordable(me: Fighter, foe: Fighter, attack
     if r.action == "parry":
         form = next(a for a in me.attacks if a.name == r.form)
         assert eligible(parry_with_of(form), attack.delivery, me.stops_bullets)[0]
+
+
+def test_response_ties_go_to_the_dodge_then_the_form_listed_first() -> None:
+    nothing = {Damage(0, 0): Fraction(1)}
+    other = AttackForm(name="Other Fists", fist=True)
+    me = villain(agility=3, dexterity=24, attacks=(other, FIST))
+    r = respond(me, thug("t1", side="heroes"), FIST, "complete", dist=nothing)
+    assert (r.action, r.form, r.avoided) == ("dodge", None, 0)
+    hero = fighter("ace", attacks=(SWORD,))
+    twin = respond(me, hero, SWORD, "complete")
+    assert (twin.action, twin.form) == ("parry", "Other Fists")

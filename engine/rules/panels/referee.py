@@ -65,6 +65,7 @@ from engine.rules.panels.damage import (
     AttackForm,
     Damage,
     DamageDice,
+    Delivery,
     Health,
     Status,
     Track,
@@ -481,6 +482,31 @@ def _total(dist: Mapping[Damage, Fraction]) -> Fraction:
     return kill + stun
 
 
+_Dist = tuple[tuple[Damage, Fraction], ...]
+"""A distribution as a hashable, ordered tuple (for the caches below)."""
+
+
+def _frozen(dist: Mapping[Damage, Fraction]) -> _Dist:
+    return tuple(sorted(dist.items(), key=lambda t: (t[0].kill, t[0].stun)))
+
+
+@lru_cache(maxsize=2048)
+def _dodge_avoided(dist: _Dist, agility_modifier: int, stunned: bool) -> Fraction:
+    """Expected Kill + Stun a dodge avoids."""
+    whole = dict(dist)
+    return _total(whole) - _total(dodged_distribution(whole, agility_modifier, stunned))
+
+
+@lru_cache(maxsize=4096)
+def _parry_avoided(dist: _Dist, dexterity_modifier: int, form: AttackForm, significant: bool,
+                   strength: int, delivery: Delivery, stunned: bool) -> Fraction:
+    """Expected Kill + Stun a parry with ``form`` avoids."""
+    whole = dict(dist)
+    return _total(whole) - _total(parried_distribution(whole, dexterity_modifier, form,
+                                                       significant, strength, delivery,
+                                                       stunned))
+
+
 def _p_out(health: Health, dist: Mapping[Damage, Fraction]) -> Fraction:
     return sum((p for d, p in dist.items() if health.take(d).out), Fraction(0))
 
@@ -507,9 +533,9 @@ def respond(defender: Fighter, attacker: Fighter, attack: AttackForm, quality: B
     cost = response_cost(attacker.significant)
     after = me.arrears + cost
     ag = skill_modifier(me.agility)
-    dodged = dodged_distribution(dict(dist), ag, me.stunned)
+    key = _frozen(dist)
     best: tuple[ResponseAction, str | None, Fraction, Fraction] = (
-        "dodge", None, incoming - _total(dodged), odds(ag, me.stunned).success)
+        "dodge", None, _dodge_avoided(key, ag, me.stunned), odds(ag, me.stunned).success)
     dodge_avoided = best[2]
     dex = skill_modifier(me.dexterity)
     parry_odds = odds(dex, me.stunned).success
@@ -517,9 +543,8 @@ def respond(defender: Fighter, attacker: Fighter, attack: AttackForm, quality: B
         allowed, _ = eligible(parry_with_of(form), attack.delivery, me.stops_bullets)
         if not allowed:
             continue
-        parried = parried_distribution(dict(dist), dex, form, me.significant, me.strength,
-                                       attack.delivery, me.stunned)
-        avoided = incoming - _total(parried)
+        avoided = _parry_avoided(key, dex, form, me.significant, me.strength,
+                                 attack.delivery, me.stunned)
         if avoided > best[2]:
             best = ("parry", form.name, avoided, parry_odds)
     action, form_name, avoided, p = best
