@@ -311,7 +311,7 @@ class FightFlow:
         if fight is None or fight.encounter.acting is None:
             return
         budget = fight.encounter.budget
-        if budget.get("standard", 0) <= 0 and budget.get("move", 0) <= 0:
+        if not any(v > 0 for v in budget.values()):  # nothing left to spend (any kind)
             roller = roller or self._roller()
             self.conflict.end_turn(self.state, roller, self._emit)
             self._used(roller)
