@@ -1,0 +1,437 @@
+"""The panels game's fights on the conflict layer (engine/rules/panels/fight.py), driven
+through Game with a pack built in a temporary folder (the real pack stays undiscovered)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from engine import rules
+from engine.content.loader import Pack, load_pack
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.journal import render_all
+from engine.rules.base import Ruleset
+from engine.rules.conflict import Conflict
+from engine.rules.panels import fight as pf
+from engine.rules.panels.checks import Band
+from engine.rules.panels.damage import Damage, DamageDice, damage_dice
+from engine.rules.panels.responses import apply_parry
+
+CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
+
+
+class PanelsTestRules(Ruleset):
+    """A stand-in panels ruleset: fights only."""
+
+    id = "panels_test"
+
+    def conflict(self) -> Conflict:
+        """The panels fights."""
+        return pf.PanelsConflict(self.pack)
+
+    @classmethod
+    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+        """The fight module's own lines."""
+        return pf.journal_line(e, who)
+
+
+SYSTEM = {
+    "id": "panels-test", "name": "Panels (test)", "ruleset": "panels_test", "dice": "1d20",
+    "bands": {"default": [
+        {"id": "failure", "name": "Failure", "max": 14, "tone": "bad"},
+        {"id": "minor", "name": "Minor success", "min": 15, "max": 17, "tone": "mixed"},
+        {"id": "complete", "name": "Complete success", "min": 18, "tone": "good"}]},
+    "stats": [{"id": s, "name": s.title(), "min": 1, "max": 30}
+              for s in ("agility", "dexterity", "strength")],
+    "archetypes": [
+        {"id": "rivet", "name": "Rivet", "pitch": "Brick",
+         "stats": {"agility": 10, "dexterity": 14, "strength": 25},
+         "data": {"statblock": "rivet"}},
+        {"id": "nightjar", "name": "Nightjar", "pitch": "Acrobat",
+         "stats": {"agility": 24, "dexterity": 20, "strength": 13},
+         "data": {"statblock": "nightjar"}}],
+}
+MOVES = {"moves": [{"id": "look_around", "name": "Look around",
+                    "trigger": "You take stock of the scene.",
+                    "result": {"text": "You see what is there."}}]}
+
+
+@pytest.fixture()
+def pack(tmp_path: Path) -> Iterator[Pack]:
+    """content/panels with a minimal system.yaml, its ruleset registered for the test."""
+    folder = tmp_path / "panels-test"
+    shutil.copytree(CONTENT, folder)
+    (folder / "system.yaml").write_text(yaml.safe_dump(SYSTEM), encoding="utf-8")
+    (folder / "moves.yaml").write_text(yaml.safe_dump(MOVES), encoding="utf-8")
+    rules.RULESETS["panels_test"] = f"{__name__}:PanelsTestRules"
+    try:
+        yield load_pack(folder)
+    finally:
+        rules.RULESETS.pop("panels_test", None)
+
+
+def new(pack: Pack, hero: str = "rivet", physical: bool = False, seed: int = 7) -> Game:
+    """A one-hero campaign; in physical mode the referee's dice are typed in too."""
+    return Game.new(pack, name="t", hero_name=hero.title(), archetype=hero, seed=seed,
+                    dice_mode="physical" if physical else "seeded")
+
+
+def physical_fight(pack: Pack, foes: list[str], dice: list[int], hero: str = "rivet") -> Game:
+    """A fight where every die is entered."""
+    g = new(pack, hero, physical=True)
+    g.start_fight(foes, dice=dice)
+    g.set_fight_dice("physical")
+    return g
+
+
+def enter(g: Game, *faces: int) -> None:
+    """Enter the dice the fight waits for, one after another."""
+    for f in faces:
+        need = g.fight_need
+        assert need is not None and need.get("kind") != "choice", need
+        g.fight_die(f)
+
+
+def events(g: Game, kind: str) -> list[dict[str, Any]]:
+    """Every event of ``kind`` so far."""
+    return [e for e in g.store.events() if e["type"] == kind]
+
+
+def journal(g: Game) -> list[str]:
+    """The whole journal."""
+    names = {a.id: a.name for a in g.state.actors.values()}
+    return render_all(list(g.store.events()), g.pack, names)
+
+
+def row(g: Game, actor: str) -> dict[str, Any]:
+    """The tracker row of ``actor``."""
+    return next(r for r in g.tracker() if r["actor"] == actor)
+
+
+def villain_attacks(g: Game, attack_die: int) -> None:
+    """The referee (acting) declares its attack, then rolls its d20."""
+    assert g.referee_turn
+    g.referee_step()
+    assert g.fight is not None and g.fight.pending is not None
+    assert g.fight.pending.action == "attack"
+    g.referee_step()
+    enter(g, attack_die)
+
+
+# ------------------------------------------------------------------ initiative and panels
+
+
+def test_side_initiative_difference_gives_both_sides_the_panels(pack: Pack) -> None:
+    g = new(pack)
+    g.start_fight(["cutglass"], dice=[6, 2])
+    enc = g.fight.encounter  # type: ignore[union-attr]
+    assert enc.sides is not None
+    assert enc.sides.rolls == {"heroes": 6, "villains": 2}
+    assert enc.sides.panels == {"heroes": 4, "villains": 4}
+    assert enc.order == ("rivet", "cutglass")  # heroes first, though Cutglass is quicker
+    assert enc.acting == "rivet" and enc.budget == {"panel": 4}
+    (ini,) = events(g, "InitiativeRolled")
+    assert [(r["side"], r["natural"], r["panels"]) for r in ini["rolls"]] == [
+        ("heroes", 6, 4), ("villains", 2, 4)]
+    assert any(line.startswith("Initiative: ") for line in journal(g))
+
+
+def test_a_tie_gives_two_panels_each_in_one_agility_order(pack: Pack) -> None:
+    g = new(pack)
+    g.start_fight(["cutglass", "tinmarket_tough"], dice=[3, 3])
+    enc = g.fight.encounter  # type: ignore[union-attr]
+    assert enc.sides is not None and enc.sides.simultaneous
+    assert enc.sides.panels == {"heroes": 2, "villains": 2}
+    # Agility: Cutglass 26, Tinmarket Tough 10 (Dexterity 11), Rivet 10 (Dexterity 14)
+    assert enc.order == ("cutglass", "rivet", "tinmarket_tough")
+    assert [r["initiative"] for r in g.tracker()] == [26, 10, 10]
+
+
+def test_a_thug_group_brings_its_members(pack: Pack) -> None:
+    g = new(pack)
+    g.start_fight(["the_foundry_crew"], dice=[5, 1])
+    members = [r["actor"] for r in g.tracker() if r["side"] == "villains"]
+    assert members == [f"the_foundry_crew_{i}" for i in range(1, 6)]
+    assert all(g.state.actors[m].data["group"] == "the_foundry_crew" for m in members)
+    with pytest.raises(IllegalAction, match="no character or stat block"):
+        new(pack).start_fight(["nobody_at_all"], dice=[1, 2])
+
+
+def test_each_action_spends_its_panels_and_unused_ones_are_lost(pack: Pack) -> None:
+    g = new(pack)
+    g.start_fight(["cutglass"], dice=[6, 2])  # 4 panels each, heroes first
+    g.fight_act("move")
+    assert g.fight.encounter.budget == {"panel": 3}  # type: ignore[union-attr]
+    assert row(g, "rivet")["panels"] == 3
+    with pytest.raises(IllegalAction, match="already acted this turn"):
+        g.fight_act("catch_breath")
+    g.fight_act("move")
+    assert g.fight.encounter.budget == {"panel": 2}  # type: ignore[union-attr]
+    g.end_turn()  # two panels unused
+    enc = g.fight.encounter  # type: ignore[union-attr]
+    assert enc.acting == "cutglass" and enc.budget == {"panel": 4}
+    assert row(g, "rivet")["panels"] == 0 and row(g, "rivet")["acted"]
+    assert g.state.actors["rivet"].tracks.get("kill", 40) == 40
+    # the referee ends its turn unplayed (the player may); the new round's d6s are rolled
+    g.end_turn()
+    enc = g.fight.encounter  # type: ignore[union-attr]
+    assert enc.round == 2 and enc.sides is not None
+    diff = abs(enc.sides.rolls["heroes"] - enc.sides.rolls["villains"]) or 2
+    assert enc.sides.panels["heroes"] == diff  # the two panels did not carry over
+    assert len(events(g, "InitiativeRolled")) == 2
+
+
+def test_catch_breath_costs_two_panels_and_gives_back_a_stun_die(pack: Pack) -> None:
+    g = new(pack)
+    g.state.actors["rivet"].tracks.update(kill=40, stun=30)
+    g.start_fight(["cutglass"], dice=[6, 2])
+    g.fight_act("catch_breath")
+    stun = g.state.actors["rivet"].tracks["stun"]
+    assert 31 <= stun <= 36  # a d6 back, significant
+    assert g.fight.encounter.budget == {"panel": 2}  # type: ignore[union-attr]
+    (rolled,) = [e for e in events(g, "TracksSet")]
+    assert "catches their breath" in rolled["why"]
+
+
+def test_an_action_with_no_panels_left_is_refused(pack: Pack) -> None:
+    g = new(pack)
+    g.start_fight(["cutglass"], dice=[2, 1])  # 1 panel each
+    with pytest.raises(IllegalAction, match="catch breath costs 2"):
+        g.fight_act("catch_breath")
+    g.fight_act("move")  # the last panel: the turn ends by itself
+    assert g.fight.encounter.acting == "cutglass"  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ responses
+
+
+def test_a_response_to_a_significant_attacker_costs_a_future_panel(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [1, 6])  # villains first, 5 panels each
+    villain_attacks(g, 12)  # 12 + 6 = 18: a complete hit
+    need = g.fight_need
+    assert need is not None and need["kind"] == "choice"
+    assert need["question"] == "Response to Cutglass's Glass Edges?"
+    ids = [o["id"] for o in need["options"]]
+    assert ids == ["none", "dodge", "parry:riveted_fist"]  # the thrown girder cannot parry
+    dodge = need["options"][1]["detail"]
+    assert "18+ avoids it all (15%)" in dodge and "costs 1 future panel" in dodge
+    g.fight_choose("dodge")
+    enter(g, 2, 1, 1, 1)  # the dodge fails; damage 1, 1 / 1
+    assert g.fight.encounter.participant("rivet").arrears == 1  # type: ignore[union-attr]
+    assert row(g, "rivet")["arrears"] == 1
+
+
+def test_a_response_to_a_thug_is_free(pack: Pack) -> None:
+    g = physical_fight(pack, ["tinmarket_tough"], [1, 6])
+    villain_attacks(g, 18)
+    need = g.fight_need
+    assert need is not None
+    assert "free" in need["options"][1]["detail"]
+    g.fight_choose("dodge")
+    enter(g, 2, 1, 1, 1)
+    assert g.fight.encounter.participant("rivet").arrears == 0  # type: ignore[union-attr]
+
+
+def test_the_referee_dodges_a_big_hit_for_a_future_panel(pack: Pack) -> None:
+    g = physical_fight(pack, ["tinmarket_tough"], [6, 1])  # heroes first
+    g.fight_act("attack", target="tinmarket_tough", attack="riveted_fist")
+    enter(g, 3)  # 3 + 2 = 5: miss
+    # Rivet is significant: the thug pays a future panel to dodge only when worth it
+    g.fight_act("attack", target="tinmarket_tough", attack="riveted_fist")
+    enter(g, 16)  # 18: complete
+    enter(g, 18)  # the thug's dodge: 18 + 0 avoids it all
+    enter(g, 10, 10, 10)
+    said = [e["text"] for e in events(g, "FightActed")]
+    assert any(s.startswith("▸ Tinmarket Tough: dodge, expected damage") for s in said)
+    assert g.state.actors["tinmarket_tough"].tracks.get("kill", 10) == 10
+    assert g.fight.encounter.participant("tinmarket_tough").arrears == 1  # type: ignore[union-attr]
+
+
+def _set_arrears(g: Game, actor: str, owed: int) -> None:
+    """Set up: ``actor`` owes ``owed`` panels (the saved fight edited before the step)."""
+    fight = g.fight
+    assert fight is not None
+    enc = fight.encounter
+    parts = tuple(p.model_copy(update={"arrears": owed}) if p.actor == actor else p
+                  for p in enc.participants)
+    g.state.data["fight"] = fight.model_copy(update={"encounter": enc.model_copy(
+        update={"participants": parts})}).model_dump(mode="json")
+
+
+def test_no_response_at_five_panels_owed(pack: Pack) -> None:
+    g = physical_fight(pack, ["tinmarket_tough"], [1, 6])
+    _set_arrears(g, "rivet", 5)
+    villain_attacks(g, 18)
+    assert g.fight_need is not None and g.fight_need.get("kind") != "choice"  # a damage die
+    enter(g, 1, 1, 1)
+    said = [e["text"] for e in events(g, "FightActed")]
+    assert any("Rivet cannot dodge or parry: already 5 panels in arrears" in s for s in said)
+    assert g.fight.encounter.participant("rivet").arrears == 5  # type: ignore[union-attr]
+
+
+def _glass_edges(band: Band) -> DamageDice:
+    """Cutglass's Glass Edges dice (Strength 14), from the pack's block."""
+    blk = pf.characters_at(CONTENT)["cutglass"]
+    return damage_dice(blk.attack("Glass Edges"), True, band, blk.characteristics.strength)
+
+
+def test_a_dodge_of_18_avoids_it_all(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [1, 6])
+    villain_attacks(g, 12)
+    g.fight_choose("dodge")
+    enter(g, 18, 10, 10, 10)  # Agility 10 (+0): 18, complete
+    assert g.state.actors["rivet"].tracks.get("kill", 40) == 40
+    assert g.state.actors["rivet"].tracks.get("stun", 50) == 50
+    assert any("dodged clean" in e["text"] for e in events(g, "FightActed"))
+
+
+def test_a_dodge_of_15_to_17_halves_both_tracks(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [1, 6])
+    villain_attacks(g, 12)
+    g.fight_choose("dodge")
+    enter(g, 16, 9, 6, 3)
+    dmg = _glass_edges(Band.COMPLETE).totals([9, 6], [3])
+    assert (dmg.kill, dmg.stun) == (19, 7)  # 15 + 4, 3 + 4 (Glass Edges +3, Strength 14 +1)
+    tracks = g.state.actors["rivet"].tracks
+    assert (tracks["kill"], tracks["stun"]) == (40 - 9, 50 - 3)
+
+
+def test_a_parry_comes_off_kill_first(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [1, 6])
+    villain_attacks(g, 12)
+    g.fight_choose("parry:riveted_fist")
+    # Dexterity 14 (+2): 13 -> 15, a minor parry: the fist rolls d6s (+2 fist, +6 Strength)
+    enter(g, 13, 10, 10, 10, 1, 1, 1)
+    incoming = Damage(24, 14)
+    parry = Damage(1 + 8 - 5, 2 + 8)  # Kill 1d6+8-5 = 4, Stun 2d6+8 = 10
+    assert apply_parry(incoming, parry) == Damage(10, 14)
+    tracks = g.state.actors["rivet"].tracks
+    assert (tracks["kill"], tracks["stun"]) == (30, 36)  # 14 off Kill only
+
+
+def test_a_parry_bigger_than_the_hit_leaves_nothing_and_no_excess(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [1, 6])
+    villain_attacks(g, 12)
+    g.fight_choose("parry:riveted_fist")
+    enter(g, 18, 1, 1, 1, 10, 10, 10)  # complete parry: d10s, total 13 + 28 = 41
+    tracks = g.state.actors["rivet"].tracks
+    assert tracks.get("kill", 40) == 40 and tracks.get("stun", 50) == 50
+
+
+def test_an_ineligible_parry_is_not_offered(pack: Pack) -> None:
+    g = physical_fight(pack, ["baron_s_gunsel"], [1, 6], hero="nightjar")
+    villain_attacks(g, 18)  # the pistol: a fast missile
+    need = g.fight_need
+    assert need is not None
+    ids = [o["id"] for o in need["options"]]
+    assert ids == ["none", "dodge", "parry:weighted_bolas"]  # a missile may parry a missile
+    # Rivet's Iron Hide lets her fist stop bullets
+    g2 = physical_fight(pack, ["baron_s_gunsel"], [1, 6])
+    villain_attacks(g2, 18)
+    assert [o["id"] for o in g2.fight_need["options"]] == [  # type: ignore[index]
+        "none", "dodge", "parry:riveted_fist", "parry:thrown_girder"]
+
+
+# ------------------------------------------------------------------ damage and the end
+
+
+def test_stunned_at_ten_percent_then_minus_five_on_rolls(pack: Pack) -> None:
+    g = new(pack, physical=True)
+    g.state.actors["rivet"].tracks.update(kill=40, stun=8)
+    g.start_fight(["tinmarket_tough"], dice=[1, 6])
+    g.set_fight_dice("physical")
+    villain_attacks(g, 15)  # a minor hit: d3s
+    g.fight_choose("none")
+    attack = g.fight.pending.attack  # type: ignore[union-attr]
+    enter(g, 1, 1, 1)
+    tough = pf.characters_at(CONTENT)["tinmarket_tough"]
+    form = next(f for f in tough.all_attacks if pf.form_id(f) == attack)
+    dice = damage_dice(form, False, Band.MINOR, tough.characteristics.strength)
+    dmg = dice.totals([1] * dice.kill_dice, [1] * dice.stun_dice)
+    tracks = g.state.actors["rivet"].tracks
+    assert tracks["stun"] == 8 - dmg.stun and dmg.stun >= 3
+    assert tracks["stun"] * 10 <= 50
+    assert "stunned" in g.state.actors["rivet"].conditions
+    while g.fight.encounter.acting != "rivet":  # type: ignore[union-attr]
+        g.end_turn()
+        while g.fight_need:
+            enter(g, 3)
+    g.fight_act("attack", target="tinmarket_tough", attack="riveted_fist")
+    enter(g, 10)
+    last = events(g, "FightRolled")[-1]
+    assert last["parts"] == [["Dexterity 14", 2], ["stunned", -5]]
+    assert last["total"] == 7
+
+
+def test_a_fight_to_its_end_with_the_referee_playing_the_villains(pack: Pack) -> None:
+    g = new(pack, seed=11)
+    g.start_fight(["cutglass", "tinmarket_tough"])
+    for _ in range(600):
+        if not g.fighting:
+            break
+        need = g.fight_need
+        if need:
+            g.fight_choose("dodge" if any(o["id"] == "dodge" for o in need["options"])
+                           else "none")
+        elif g.referee_turn:
+            g.referee_step()
+        else:
+            attacks = [o for o in g.fight_options() if o["action"] == "attack"
+                       and o["allowed"] and o["targets"]]
+            if attacks:
+                g.fight_act("attack", target=attacks[0]["targets"][0]["id"],
+                            attack=attacks[0]["attack"])
+            else:
+                g.end_turn()
+    assert not g.fighting
+    (ended,) = events(g, "FightEnded")
+    assert ended["result"] in ("the heroes win", "the villains win")
+    lines = journal(g)
+    assert any(line.startswith("▸ Cutglass attacks Rivet") for line in lines)
+    assert any(line.startswith("→ ") and "takes Kill" in line for line in lines)
+    assert not any(line.startswith("(") for line in lines)  # every event has its words
+
+
+def test_undo_in_the_middle_of_a_response_choice(pack: Pack) -> None:
+    g = new(pack, seed=3)
+    g.start_fight(["cutglass"], dice=[1, 6])
+    g.referee_step()  # Cutglass chooses
+    for _ in range(20):  # attack until one hits and Rivet is asked
+        g.referee_step()
+        if g.fight_need:
+            break
+        assert g.referee_turn, "seed 3: Cutglass hits within her five panels"
+        g.referee_step()
+    need = g.fight_need
+    assert need is not None and need["kind"] == "choice"
+    before = g.state.model_dump(mode="json")
+    g.fight_choose("none")
+    after_none = g.state.actors["rivet"].tracks["kill"]
+    g.undo()
+    assert g.state.model_dump(mode="json") == before  # waiting for the choice again
+    g.undo()
+    assert g.fight_need is None and g.fight.pending is not None  # type: ignore[union-attr]
+    g.referee_step()  # the same die again, the same question
+    assert g.fight_need == need
+    g.fight_choose("none")
+    assert g.state.actors["rivet"].tracks["kill"] == after_none
+
+
+def test_options_and_first_aid(pack: Pack) -> None:
+    g = new(pack)
+    g.start_fight(["tinmarket_tough"], dice=[6, 1])
+    opts = {(o["action"], o.get("attack")): o for o in g.fight_options()}
+    fist = opts[("attack", "riveted_fist")]
+    (target,) = fist["targets"]
+    assert target["id"] == "tinmarket_tough"
+    assert target["hit"] == pytest.approx(0.4)  # 13+ on the d20 (Dexterity +2)
+    assert opts[("catch_breath", None)]["cost"] == "2 panels"
+    assert not opts[("first_aid", None)]["allowed"]
+    with pytest.raises(IllegalAction, match="no maneuvers"):
+        g.fight_act("attack", target="tinmarket_tough", maneuvers={"power_attack": 1})
