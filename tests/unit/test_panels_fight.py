@@ -248,7 +248,7 @@ def test_the_referee_dodges_a_big_hit_for_a_future_panel(pack: Pack) -> None:
     enter(g, 18)  # the thug's dodge: 18 + 0 avoids it all
     enter(g, 10, 10, 10)
     said = [e["text"] for e in events(g, "FightActed")]
-    assert any(s.startswith("▸ Tinmarket Tough: dodge, expected damage") for s in said)
+    assert any(s.startswith("▸ Tinmarket Tough dodges against Rivet's Riveted Fist") for s in said)
     assert g.state.actors["tinmarket_tough"].tracks.get("kill", 10) == 10
     assert g.fight.encounter.participant("tinmarket_tough").arrears == 1  # type: ignore[union-attr]
 
@@ -435,3 +435,30 @@ def test_options_and_first_aid(pack: Pack) -> None:
     assert not opts[("first_aid", None)]["allowed"]
     with pytest.raises(IllegalAction, match="no maneuvers"):
         g.fight_act("attack", target="tinmarket_tough", maneuvers={"power_attack": 1})
+
+
+def test_the_player_picks_a_critical_hits_effect(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [6, 1])  # heroes first
+    g.fight_act("attack", target="cutglass", attack="riveted_fist")
+    enter(g, 20)
+    need = g.fight_need
+    assert need is not None and need["kind"] == "choice"
+    assert [o["id"] for o in need["options"]] == ["roll", "1", "2", "3", "4", "5", "6"]
+    g.fight_choose("6")  # Clean strike: every damage die at its highest
+    while g.fight_need:  # Cutglass's response, if any, fails on a natural 1
+        enter(g, 1)
+    # the fist, complete: Kill 1d10 + 8 - 5 = 13, Stun 2d10 + 8 = 28 (+2 fist, +6 Strength 25)
+    tracks = g.state.actors["cutglass"].tracks
+    assert (tracks["kill"], tracks["stun"]) == (30 - 13, 40 - 28)
+    assert any(e["text"].startswith("Critical hit! 6, Clean strike") for e in
+               events(g, "FightActed"))
+
+
+def test_a_thug_group_keeps_its_target(pack: Pack) -> None:
+    g = new(pack, seed=5)
+    g.start_fight(["the_foundry_crew"], dice=[1, 6])  # the crew first, 5 panels each
+    g.referee_step()
+    first = g.fight.pending  # type: ignore[union-attr]
+    assert first is not None and first.options.get("gang") == "the_foundry_crew"
+    g.referee_step()
+    assert g.fight.data["group_targets"] == {"the_foundry_crew": "rivet"}  # type: ignore[union-attr]

@@ -18,7 +18,7 @@ mean (stunned, unconscious, dying, stable) in ``actor.conditions``; timed effect
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from engine.rules.conflict import (
 )
 from engine.rules.events import Event, applier, event
 from engine.rules.panels import crits
+from engine.rules.panels import referee as rf
 from engine.rules.panels.checks import Band, CheckResult, check, odds, skill_modifier
 from engine.rules.panels.damage import (
     AttackForm,
@@ -82,21 +83,15 @@ FILLED_IN = (
     " breath costs two panels and only as the turn's first action. A critical hit's effect may"
     " be picked by the attacker's player (else a d6); a critical miss is rolled. 'Loses its"
     " next panel' adds one panel owed (at most 5). Friendly fire strikes the first ally still"
-    " standing in the turn order, with the attack's minor dice and no response. The referee"
-    " dodges a hit when it is free, else when the hit's expected damage is 3 or more and it"
-    " owes fewer than 4 panels; it attacks the foe likeliest to go down, then the best"
-    " expected damage."
+    " standing in the turn order, with the attack's minor dice and no response. The referee's"
+    " turns and responses are engine/rules/panels/referee.py's (a thug group keeps the target"
+    " its first attacker chose while that foe stands)."
 )
 """The rules of this module that the seed leaves out, filled in."""
 
 STATUS_CONDITIONS = ("stunned", "unconscious", "dying", "stable")
 """The conditions this module keeps in ``actor.conditions``."""
 OUT_CONDITIONS = frozenset({"unconscious", "dying"})
-
-REFEREE_DODGE_DAMAGE = 3
-"""The referee dodges a significant attacker's hit whose expected damage is at least this."""
-REFEREE_DODGE_ARREARS = 4
-"""... while it owes fewer panels than this."""
 
 
 # ------------------------------------------------------------------ events
@@ -471,20 +466,50 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
     return out
 
 
-def referee_response(ctx: Ctx, attacker: str, defender: str,
-                     options: Sequence[ResponseOption]) -> tuple[str, str]:
-    """The referee's answer to a hit, and why: dodge when free; against a significant attacker
-    when the expected damage is 3 or more and fewer than 4 panels are owed."""
-    whole = options[0].expected
-    if not ctx.block(attacker).significant:
-        return "dodge", "a dodge is free against an ordinary attacker"
-    arrears = ctx.enc.participant(defender).arrears
-    if whole >= REFEREE_DODGE_DAMAGE and arrears < REFEREE_DODGE_ARREARS:
-        return "dodge", f"expected damage {float(whole):.1f}, worth a future panel"
-    return "none", "not worth a future panel"
+def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
+    """A character as the referee sees it (its jammed forms left out)."""
+    blk = ctx.block(actor)
+    p = ctx.enc.participant(actor)
+    group = ctx.state.actors[actor].data.get("group")
+    f = rf.fighter_from(blk, actor, side_of(ctx.state, actor), health=ctx.health(actor),
+                        arrears=min(p.arrears, en.ARREARS_LIMIT), out=ctx.out(actor),
+                        group=str(group) if group else None)
+    jammed = _jammed(ctx, actor)
+    if jammed:
+        f = replace(f, attacks=tuple(a for a in f.attacks if form_id(a) not in jammed))
+    return replace(f, name=ctx.name(actor))
 
 
-def _respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
+def situation(ctx: Ctx, actor: str) -> rf.Situation:
+    """The fight as the referee sees it on ``actor``'s turn."""
+    side = side_of(ctx.state, actor)
+    others = [p.actor for p in ctx._ranked() if p.actor != actor and p.present]
+    enc = ctx.enc
+    left = enc.budget.get(en.PANEL, 0) if enc.acting == actor else 0
+    costs = {rid: rule.cost for rid, rule in HANDLERS.items()}
+    if enc.acted:  # catching one's breath is a turn's first action only
+        costs["catch_breath"] = left + 1
+    group = ctx.state.actors[actor].data.get("group")
+    kept = ctx.fight.data.get("group_targets", {}).get(str(group)) if group else None
+    return rf.Situation(
+        me=fighter(ctx, actor),
+        allies=tuple(fighter(ctx, a) for a in others if side_of(ctx.state, a) == side),
+        foes=tuple(fighter(ctx, a) for a in others if side_of(ctx.state, a) != side),
+        round=enc.round, panels_left=left,
+        simultaneous=bool(enc.sides and enc.sides.simultaneous),
+        group_target=kept if isinstance(kept, str) else None, costs=costs)
+
+
+def referee_response(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Band,
+                     dist: dict[Damage, Fraction]) -> tuple[str, str]:
+    """The referee's answer to a hit (option id, why), from referee.respond."""
+    choice = rf.respond(fighter(ctx, defender), fighter(ctx, attacker), form, band, dist)
+    if choice.action == "parry" and choice.form:
+        return f"parry:{block_id(choice.form)}", choice.why
+    return choice.action, choice.why
+
+
+def _respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Band,
              dist: dict[Damage, Fraction], dmg_later: Callable[[], tuple[Damage, str]],
              no_response: str) -> None:
     """The defender's response (asked before the damage is rolled), then the damage."""
@@ -499,13 +524,14 @@ def _respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
         ctx.say(defender, "response", f"{ctx.name(defender)} cannot dodge or parry: {reason}.")
     else:
         opts = response_options(ctx, attacker, defender, form, dist)
-        default, why = referee_response(ctx, attacker, defender, opts)
+        default, why = referee_response(ctx, attacker, defender, form, band, dist)
+        if default not in {o.id for o in opts}:
+            default = "none"
         choice = ctx.ask(defender, f"Response to {ctx.name(attacker)}'s {form.name}?",
                          [{"id": o.id, "label": o.label, "detail": o.detail} for o in opts],
                          default)
         if ctx.fight.controller(ctx.state.actors[defender]) == "referee":
-            ctx.say(defender, "response", f"▸ {ctx.name(defender)}:"
-                    f" {'no response' if choice == 'none' else choice}, {why}.", by="referee")
+            ctx.say(defender, "response", f"▸ {why}.", by="referee")
         if choice != "none":
             cost = response_cost(significant)
             ctx.set_enc(en.spend(ctx.enc, SPEC, defender, "response", cost))
@@ -595,7 +621,7 @@ def _strike(ctx: Ctx, p: Pending, form: AttackForm, target: str) -> None:
         no_resp = "wide open until the round ends"
     ctx.say(p.actor, "hit", f"{ctx.name(p.actor)} hits {ctx.name(target)} with {form.name}"
             f" ({res.band.value}).")
-    _respond(ctx, p.actor, target, form, dist, later, no_resp)
+    _respond(ctx, p.actor, target, form, res.band, dist, later, no_resp)
 
 
 def _crit_miss(ctx: Ctx, p: Pending, form: AttackForm) -> None:
@@ -637,6 +663,11 @@ def _attack(ctx: Ctx, p: Pending) -> None:
     form = _form_of(ctx, p)
     target = _declared_target(ctx, p)
     ctx.spend(p.actor, 1)
+    gang = p.options.get("gang")
+    if gang:
+        targets = {**ctx.fight.data.get("group_targets", {}), str(gang): target}
+        ctx.fight = ctx.fight.model_copy(update={"data": {**ctx.fight.data,
+                                                          "group_targets": targets}})
     ctx.say(p.actor, "attack", f"{ctx.name(p.actor)} goes at {ctx.name(target)} with"
             f" {form.name}.", target=target, by=p.by)
     _strike(ctx, p, form, target)
@@ -826,29 +857,17 @@ def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> dict[str
 
 
 def referee_choice(ctx: Ctx, actor: str) -> Pending:
-    """The referee's action: attack the foe likeliest to go down, then the best expected
-    damage; end the turn when no panel or no foe is left."""
-    if ctx.enc.budget.get(en.PANEL, 0) <= 0:
-        return Pending(actor=actor, action="end_turn", by="referee",
-                       why=f"{ctx.name(actor)} has no panels left this round.")
-    best: tuple[tuple[float, float], str, str, dict[str, Any]] | None = None
-    jammed = _jammed(ctx, actor)
-    for fid, form in _forms(ctx, actor).items():
-        if fid in jammed:
-            continue
-        for t in ctx.foes(actor):
-            o = attack_odds(ctx, actor, form, t)
-            key = (o["down"], o["expected_damage"])
-            if best is None or key > best[0]:
-                best = (key, fid, t, o)
-    if best is None:
-        return Pending(actor=actor, action="end_turn", by="referee",
-                       why=f"{ctx.name(actor)} has nobody to fight.")
-    (_, fid, t, o) = best
-    form = _forms(ctx, actor)[fid]
-    why = (f"{ctx.name(actor)} attacks {ctx.name(t)} with {form.name}: {o['hit']:.0%} to hit,"
-           f" {o['expected_damage']:.1f} damage expected, {o['down']:.0%} to put them down")
-    return Pending(actor=actor, action="attack", target=t, attack=fid, why=why, by="referee")
+    """The referee's action (referee.choose), as a pending action with its reason; one the
+    panels left cannot pay becomes the end of the turn."""
+    choice = rf.choose(situation(ctx, actor))
+    rule = HANDLERS.get(choice.action)
+    left = ctx.enc.budget.get(en.PANEL, 0)
+    if rule is None or rule.cost > left or choice.action == "end_turn":
+        return Pending(actor=actor, action="end_turn", by="referee", why=choice.why)
+    options: dict[str, Any] = {"gang": choice.gang} if choice.gang else {}
+    attack = block_id(choice.attack) if choice.attack else None
+    return Pending(actor=actor, action=choice.action, target=choice.target, attack=attack,
+                   options=options, why=choice.why, by="referee")
 
 
 # ------------------------------------------------------------------ the conflict
