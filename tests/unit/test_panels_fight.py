@@ -462,3 +462,27 @@ def test_a_thug_group_keeps_its_target(pack: Pack) -> None:
     assert first is not None and first.options.get("gang") == "the_foundry_crew"
     g.referee_step()
     assert g.fight.data["group_targets"] == {"the_foundry_crew": "rivet"}  # type: ignore[union-attr]
+
+
+def test_a_critical_miss_can_jam_the_attack_form_for_the_round(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [6, 1])  # 5 panels each, heroes first
+    g.fight_act("attack", target="cutglass", attack="riveted_fist")
+    enter(g, 1, 6)  # a natural 1, then the critical miss d6: 6, Jammed
+    fist = next(o for o in g.fight_options() if o.get("attack") == "riveted_fist")
+    assert not fist["allowed"] and fist["why"] == "jammed until the round ends"
+    with pytest.raises(IllegalAction, match="jammed"):
+        g.fight_act("attack", target="cutglass", attack="riveted_fist")
+    girder = next(o for o in g.fight_options() if o.get("attack") == "thrown_girder")
+    assert girder["allowed"]
+
+
+def test_fleeing_costs_a_panel_and_can_end_the_fight(pack: Pack) -> None:
+    g = new(pack)
+    with pytest.raises(IllegalAction, match="no surprise round"):
+        g.start_fight(["cutglass"], surprised=["heroes"], dice=[6, 1])
+    g.start_fight(["cutglass"], dice=[6, 1])
+    g.fight_act("flee")
+    assert not g.fighting
+    (ended,) = events(g, "FightEnded")
+    assert ended["result"] == "the villains win"
+    assert any(e["text"] == "Rivet breaks away and flees." for e in events(g, "FightActed"))

@@ -924,6 +924,9 @@ class PanelsConflict:
             raise IllegalAction("a fight is already under way")
         if not foes:
             raise IllegalAction("a fight needs at least one foe")
+        if surprised:
+            raise IllegalAction("the panels game has no surprise round: each round opens with"
+                                " both sides' d6")
         foe_ids = self._entrants(state, foes, emit)
         heroes = [h for h in state.party if not state.actors[h].taken_out]
         ids = list(dict.fromkeys([*heroes, *foe_ids]))
