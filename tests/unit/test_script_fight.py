@@ -73,9 +73,11 @@ def rolls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ({"end_turn": True, "referee": "run"},
      "step 1: one fight action a step: end_turn and referee are two"),
     ({"act": {"action": "attack"}, "move": "skill_check"},
-     "step 1: a fight step (act) takes only 'fiction', 'choose' and 'comment' besides, not move"),
+     "step 1: a fight step (act) takes only 'fiction', 'choose' and 'comment' besides,"
+     " not move"),
     ({"end_fight": "over", "dice": [3]},
-     "step 1: a fight step (end_fight) takes only 'fiction', 'choose' and 'comment' besides, not dice"),
+     "step 1: a fight step (end_fight) takes only 'fiction', 'choose' and 'comment'"
+     " besides, not dice"),
 ])
 def test_bad_fight_steps_are_named(step: dict[str, Any], message: str) -> None:
     with pytest.raises(ScriptError) as err:
