@@ -244,6 +244,7 @@ class FightFlow:
         if result is not None and fight is not None:
             words = {"heroes": "the heroes win", "villains": "the villains win",
                      "nobody": "nobody is left standing"}.get(result, result)
+            self.conflict.ended(self.state, self._emit)
             self._emit(FightEnded(result=words))
             self._remember(fight)
 
@@ -496,6 +497,7 @@ class FightFlow:
         """End the fight now (the story moved on)."""
         require_fight(self.state)
         with self._action("fight ends"):
+            self.conflict.ended(self.state, self._emit)
             self._emit(FightEnded(result=result))
         return self.last_events
 

@@ -366,6 +366,11 @@ class Conflict(Protocol):
         """The result when the fight is over (one side left standing), else None."""
         ...
 
+    def ended(self, state: CampaignState, emit: Emit) -> None:
+        """What the end of a fight does to its characters, just before ``FightEnded`` (the
+        panels game: the dying die unless given first aid, the unconscious come round)."""
+        ...
+
     def tracker(self, state: CampaignState) -> list[dict[str, Any]]:
         """The initiative tracker's rows, in turn order."""
         ...

@@ -486,3 +486,25 @@ def test_fleeing_costs_a_panel_and_can_end_the_fight(pack: Pack) -> None:
     (ended,) = events(g, "FightEnded")
     assert ended["result"] == "the villains win"
     assert any(e["text"] == "Rivet breaks away and flees." for e in events(g, "FightActed"))
+
+
+def test_at_the_end_the_dying_die_and_the_unconscious_come_round(pack: Pack) -> None:
+    """damage.py's rule for 0, applied when the fight ends (Conflict.ended): 0 Kill with no
+    first aid is death; 0 Stun comes round with 1 Stun; a stabilised one stays alive."""
+    g = new(pack)
+    g.start_fight(["tinmarket_tough", "cistern_cutter", "the_furnace_baron"])
+    actors = g.state.actors
+    actors["tinmarket_tough"].tracks.update(kill=0)
+    actors["tinmarket_tough"].conditions = ["dying", "unconscious"]
+    actors["cistern_cutter"].tracks.update(stun=0)
+    actors["cistern_cutter"].conditions = ["unconscious"]
+    actors["the_furnace_baron"].tracks.update(kill=1)
+    actors["the_furnace_baron"].conditions = ["unconscious", "stable"]
+    g.end_fight("the Baron's men scatter")
+    assert "dead" in actors["tinmarket_tough"].conditions
+    assert "dying" not in actors["tinmarket_tough"].conditions
+    assert actors["cistern_cutter"].tracks["stun"] == 1
+    assert "unconscious" not in actors["cistern_cutter"].conditions
+    assert actors["the_furnace_baron"].conditions == ["unconscious", "stable"]
+    kinds = [e["type"] for e in g.last_events]
+    assert kinds.index("TracksSet") < kinds.index("FightEnded")

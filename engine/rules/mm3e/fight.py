@@ -1507,6 +1507,9 @@ class MM3EConflict:
         """Each action's and maneuver's name, summary and example fictions."""
         return action_words(self.pack)
 
+    def ended(self, state: CampaignState, emit: Emit) -> None:
+        """Nothing happens at a fight's end: M&M's damage stays until recovery (rest)."""
+
     def finished(self, state: CampaignState) -> str | None:
         """'heroes' or 'villains' when only one side has anyone left who can act."""
         fight = fight_of(state)

@@ -1087,6 +1087,22 @@ class PanelsConflict:
         """Each action's name, summary and example fictions (content/panels/actions.yaml)."""
         return action_words(self.pack)
 
+    def ended(self, state: CampaignState, emit: Emit) -> None:
+        """The fight's end (damage.py's rule for 0): the dying nobody gave first aid die; the
+        unconscious (0 Stun) come round with 1 Stun; a stabilised one stays out, alive."""
+        ctx = self._ctx(state, None, emit)
+        for p in ctx.enc.participants:
+            actor = state.actors[p.actor]
+            conds = list(actor.conditions)
+            if "dying" in conds and "stable" not in conds:
+                emit(TracksSet(actor=p.actor, tracks={"kill": 0, "stun": 0},
+                               conditions=[c for c in conds if c not in STATUS_CONDITIONS]
+                               + ["dead"], why=f"{actor.name} dies of their wounds"))
+            elif "unconscious" in conds and "stable" not in conds:
+                h = ctx.health(p.actor)
+                ctx.set_health(p.actor, Health(h.kill, h.stun.heal(max(0, 1 - h.stun.current))),
+                               f"{actor.name} comes round")
+
     def finished(self, state: CampaignState) -> str | None:
         """'heroes' or 'villains' when only one side has anyone left who can act."""
         fight = fight_of(state)
