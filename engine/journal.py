@@ -278,7 +278,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
                    "mixed": "each roll asks who rolls"}.get(e["mode"], e["mode"])
             return f"🎲 Dice from now on: {how}."
         case "FoeAdded" | "FightStarted" | "FightEnded" | "InitiativeRolled" | "TurnBegan" \
-                | "FightActed" | "FightRolled" | "CombatantChanged" | "HeroPointSpent":
+                | "FightActed" | "FightRolled" | "CombatantChanged" | "HeroPointSpent" \
+                | "TracksSet":
             return fight_line(e, who)
         case "TensionChanged":
             return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
@@ -327,7 +328,7 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
         return f"{e['text']}{why}"
     if t == "FightRolled":
         return f"🎲 {upper_first(who(e['actor']))} {e['what']}: {fight_roll_why(e)}"
-    if t == "CombatantChanged":
+    if t in ("CombatantChanged", "TracksSet"):  # TracksSet: the panels game's Kill/Stun
         return f"→ {upper_first(e['why'])}." if e.get("why") else None
     if t == "HeroPointSpent":
         return f"★ {who(e['actor'])} spends a hero point: {e['why']}"
