@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.errors import IllegalAction
 from engine.rules.encounter import Encounter
 from engine.rules.events import Event, applier, event
-from engine.rules.state import Actor, CampaignState
+from engine.rules.state import Actor, CampaignState, new_id
 
 FIGHT_KEY = "fight"
 
@@ -269,6 +269,47 @@ class HeroPointSpent(Event):
 def _hero_point(state: CampaignState, ev: HeroPointSpent) -> None:
     actor = state.actors[ev.actor]
     actor.tracks["hero_points"] = max(0, actor.tracks.get("hero_points", 0) - 1)
+
+
+# ------------------------------------------------------------------ foes from stat blocks
+
+
+@dataclass(frozen=True, slots=True)
+class FoeBlock:
+    """What bringing a stat block into a fight needs: its name, the members of a group
+    (None: one character) and the story role it enters with."""
+
+    name: str
+    members: int | None
+    role: str
+
+
+def add_foes(state: CampaignState, foes: Sequence[str], blocks: Mapping[str, FoeBlock],
+             emit: Emit) -> list[str]:
+    """``foes`` as actor ids: characters of the story as they are, stat block ids (or names)
+    added to the story (``FoeAdded``; a group as ``<name> 1``, ``<name> 2``... sharing the
+    block's id as their group); ``IllegalAction`` naming the blocks when one is unknown."""
+    ids: list[str] = []
+    for foe in foes:
+        if foe in state.actors:
+            ids.append(foe)
+            continue
+        bid = foe if foe in blocks else new_id(foe, ())
+        block = blocks.get(bid)
+        if block is None:
+            known = ", ".join(sorted(blocks)) or "none"
+            raise IllegalAction(f"no character or stat block {foe!r} (stat blocks: {known})")
+        if block.members is not None:
+            for i in range(1, block.members + 1):
+                name = f"{block.name} {i}"
+                nid = new_id(name, list(state.actors))
+                emit(FoeAdded(id=nid, name=name, role=block.role, statblock=bid, group=bid))
+                ids.append(nid)
+        else:
+            nid = new_id(block.name, list(state.actors))
+            emit(FoeAdded(id=nid, name=block.name, role=block.role, statblock=bid))
+            ids.append(nid)
+    return ids
 
 
 # ------------------------------------------------------------------ what a ruleset provides

@@ -38,11 +38,12 @@ from engine.rules.conflict import (
     FightRolled,
     FightStarted,
     FightUpdated,
-    FoeAdded,
+    FoeBlock,
     InitiativeRolled,
     Pending,
     Roll,
     TurnBegan,
+    add_foes,
     fight_of,
     require_fight,
 )
@@ -70,7 +71,7 @@ from engine.rules.mm3e.conditions import active_defense as cond_defense
 from engine.rules.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
 from engine.rules.mm3e.roster import block_id, block_of, characters
 from engine.rules.mm3e.statblock import Attack, Kind, StatBlock
-from engine.rules.state import CampaignState, new_id
+from engine.rules.state import CampaignState
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 C = Condition
@@ -1206,31 +1207,11 @@ class MM3EConflict:
     # ---------------------------------------------------------- starting
     def _entrants(self, state: CampaignState, foes: Sequence[str], emit: Emit) -> list[str]:
         """The foes as actor ids, adding to the story those named by stat block id."""
-        blocks = characters(self.pack)
-        ids: list[str] = []
-        for foe in foes:
-            if foe in state.actors:
-                ids.append(foe)
-                continue
-            block = blocks.get(foe) or blocks.get(_slug(foe))
-            if block is None:
-                known = ", ".join(sorted(blocks)) or "none"
-                raise IllegalAction(f"no character or stat block {foe!r} (stat blocks: {known})")
-            bid = _slug(block.name)
-            if block.kind is Kind.MINION_GROUP:
-                assert block.count is not None
-                for i in range(1, block.count + 1):
-                    name = f"{block.name} {i}"
-                    nid = new_id(name, list(state.actors))
-                    emit(FoeAdded(id=nid, name=name, role="minion", statblock=bid, group=bid))
-                    ids.append(nid)
-            else:
-                nid = new_id(block.name, list(state.actors))
-                emit(FoeAdded(id=nid, name=block.name,
-                              role="villain" if block.kind is Kind.VILLAIN else "hero_ally",
-                              statblock=bid))
-                ids.append(nid)
-        return ids
+        return add_foes(state, foes, {bid: FoeBlock(
+            b.name, b.count if b.kind is Kind.MINION_GROUP else None,
+            "minion" if b.kind is Kind.MINION_GROUP
+            else "villain" if b.kind is Kind.VILLAIN else "hero_ally")
+            for bid, b in characters(self.pack).items()}, emit)
 
     def _roll_initiative(self, state: CampaignState, ids: Sequence[str], roll: Roll,
                          surprised: Sequence[str]) -> tuple[list[en.Entrant],

@@ -36,11 +36,12 @@ from engine.rules.conflict import (
     FightRolled,
     FightStarted,
     FightUpdated,
-    FoeAdded,
+    FoeBlock,
     InitiativeRolled,
     Pending,
     Roll,
     TurnBegan,
+    add_foes,
     fight_of,
     require_fight,
 )
@@ -884,29 +885,11 @@ class PanelsConflict:
         return Ctx(self.pack, state, require_fight(state), roll, emit)
 
     def _entrants(self, state: CampaignState, foes: Sequence[str], emit: Emit) -> list[str]:
-        blocks = characters(self.pack)
-        ids: list[str] = []
-        for foe in foes:
-            if foe in state.actors:
-                ids.append(foe)
-                continue
-            blk = blocks.get(foe) or blocks.get(block_id(foe))
-            if blk is None:
-                known = ", ".join(sorted(blocks)) or "none"
-                raise IllegalAction(f"no character or stat block {foe!r} (stat blocks: {known})")
-            bid = block_id(blk.name)
-            if blk.kind == "thug group":
-                for i in range(1, blk.count + 1):
-                    name = f"{blk.name} {i}"
-                    nid = new_id(name, list(state.actors))
-                    emit(FoeAdded(id=nid, name=name, role="minion", statblock=bid, group=bid))
-                    ids.append(nid)
-            else:
-                nid = new_id(blk.name, list(state.actors))
-                role = {"villain": "villain", "hero": "hero_ally"}.get(blk.kind, "minion")
-                emit(FoeAdded(id=nid, name=blk.name, role=role, statblock=bid))
-                ids.append(nid)
-        return ids
+        """The foes as actor ids, adding to the story those named by stat block id."""
+        return add_foes(state, foes, {bid: FoeBlock(
+            b.name, b.count if b.kind == "thug group" else None,
+            {"villain": "villain", "hero": "hero_ally"}.get(b.kind, "minion"))
+            for bid, b in characters(self.pack).items()}, emit)
 
     def _entrant(self, state: CampaignState, a: str) -> en.Entrant:
         blk = block_of(self.pack, state, a)
