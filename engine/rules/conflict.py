@@ -271,6 +271,27 @@ def _hero_point(state: CampaignState, ev: HeroPointSpent) -> None:
     actor.tracks["hero_points"] = max(0, actor.tracks.get("hero_points", 0) - 1)
 
 
+# ------------------------------------------------------------------ sides
+
+HEROES, VILLAINS = "heroes", "villains"
+
+
+def side_of(state: CampaignState, actor_id: str) -> str:
+    """The side a character fights on: the party's heroes (and hero allies) or the villains."""
+    actor = state.actors[actor_id]
+    return HEROES if actor.kind == "hero" or actor.role in ("hero_ally", "ally") else VILLAINS
+
+
+def standing_side(state: CampaignState, fight: Fight, out: Callable[[str], bool]) -> str | None:
+    """The one side with anyone left who can act (``out`` says who cannot), "nobody" when
+    none has, None while two sides still stand."""
+    standing = {side_of(state, p.actor) for p in fight.encounter.participants
+                if p.present and not out(p.actor)}
+    if len(standing) >= 2:
+        return None
+    return next(iter(standing), "nobody")
+
+
 # ------------------------------------------------------------------ foes from stat blocks
 
 

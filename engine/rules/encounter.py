@@ -302,6 +302,13 @@ def order(enc: Encounter) -> tuple[str, ...]:
     return tuple(p.actor for p in first + rest)
 
 
+def listed(enc: Encounter) -> list[str]:
+    """Everyone in the encounter for a tracker: this round's order, then the others (the
+    surprised, those who left) by initiative."""
+    return list(enc.order) + [p.actor for p in ranked(enc.participants)
+                              if p.actor not in enc.order]
+
+
 # --- the life of an encounter ----------------------------------------------------------------
 
 

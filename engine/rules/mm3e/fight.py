@@ -46,6 +46,8 @@ from engine.rules.conflict import (
     add_foes,
     fight_of,
     require_fight,
+    side_of,
+    standing_side,
 )
 from engine.rules.mm3e import actions as ac
 from engine.rules.mm3e import attacks as at
@@ -75,7 +77,6 @@ from engine.rules.state import CampaignState
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 C = Condition
-HEROES, VILLAINS = "heroes", "villains"
 OUT = frozenset({C.INCAPACITATED, C.DYING, C.DEAD})
 """Conditions that take a character out of the fight."""
 DAMAGE_LASTING = (C.STAGGERED, C.INCAPACITATED, C.DYING, C.DEAD)
@@ -104,11 +105,6 @@ FILLED_IN = (
 MANEUVER_NAMES = {"accurate": "accurate attack", "all_out": "all-out attack",
                   "defensive": "defensive attack", "power_attack": "power attack"}
 
-
-def side_of(state: CampaignState, actor_id: str) -> str:
-    """The side a character fights on: the party's heroes (and hero allies) or the villains."""
-    actor = state.actors[actor_id]
-    return HEROES if actor.kind == "hero" or actor.role in ("hero_ally", "ally") else VILLAINS
 
 
 def _slug(name: str) -> str:
@@ -1496,20 +1492,14 @@ class MM3EConflict:
         fight = fight_of(state)
         if fight is None:
             return None
-        ctx = Ctx(self.pack, state, fight, None, None)
-        standing = {side_of(state, p.actor) for p in fight.encounter.participants
-                    if p.present and not ctx.out(p.actor)}
-        if len(standing) >= 2:
-            return None
-        return next(iter(standing), "nobody")
+        return standing_side(state, fight, Ctx(self.pack, state, fight, None, None).out)
 
     def tracker(self, state: CampaignState) -> list[dict[str, Any]]:
         """One row per character in turn order: initiative, side, conditions, damage."""
         fight = require_fight(state)
         ctx = Ctx(self.pack, state, fight, None, None)
         enc = fight.encounter
-        order = list(enc.order) + [p.actor for p in en.ranked(enc.participants)
-                                   if p.actor not in enc.order]
+        order = en.listed(enc)
         rows = []
         for a in order:
             p = enc.participant(a)

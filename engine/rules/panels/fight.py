@@ -44,6 +44,8 @@ from engine.rules.conflict import (
     add_foes,
     fight_of,
     require_fight,
+    side_of,
+    standing_side,
 )
 from engine.rules.events import Event, applier, event
 from engine.rules.panels import crits
@@ -75,7 +77,6 @@ from engine.rules.panels.responses import (
 from engine.rules.panels.statblock import Character, from_data
 from engine.rules.state import CampaignState, new_id
 
-HEROES, VILLAINS = "heroes", "villains"
 SPEC = en.PANELS_BUDGET
 
 FILLED_IN = (
@@ -178,11 +179,6 @@ def form_id(form: AttackForm) -> str:
     """An attack form's id."""
     return block_id(form.name)
 
-
-def side_of(state: CampaignState, actor_id: str) -> str:
-    """Heroes (and their allies) or villains."""
-    actor = state.actors[actor_id]
-    return HEROES if actor.kind == "hero" or actor.role in ("hero_ally", "ally") else VILLAINS
 
 
 # ------------------------------------------------------------------ the step's context
@@ -1091,20 +1087,14 @@ class PanelsConflict:
         fight = fight_of(state)
         if fight is None:
             return None
-        ctx = Ctx(self.pack, state, fight, None, None)
-        standing = {side_of(state, p.actor) for p in fight.encounter.participants
-                    if p.present and not ctx.out(p.actor)}
-        if len(standing) >= 2:
-            return None
-        return next(iter(standing), "nobody")
+        return standing_side(state, fight, Ctx(self.pack, state, fight, None, None).out)
 
     def tracker(self, state: CampaignState) -> list[dict[str, Any]]:
         """One row per character in turn order, with Kill, Stun, panels left and owed."""
         fight = require_fight(state)
         ctx = Ctx(self.pack, state, fight, None, None)
         enc = fight.encounter
-        order = list(enc.order) + [p.actor for p in en.ranked(enc.participants)
-                                   if p.actor not in enc.order]
+        order = en.listed(enc)
         side_panels = enc.sides.panels if enc.sides is not None else {}
         rows = []
         for a in order:
