@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -30,6 +30,36 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 
 SPECIAL_STATS = {"none", "conditions_marked", "choice"}
 EFFECT_ADAPTER: TypeAdapter[Any] = TypeAdapter(s.Effect)
+
+
+T = TypeVar("T")
+
+_BY_MTIME: dict[tuple[Path, Callable[[Path], Any]], tuple[float, Any]] = {}
+
+
+def read_by_mtime(path: Path, load: Callable[[Path], T]) -> T | None:
+    """``load(path)``, done once per version of the file (its modification time) and kept;
+    None when there is no such file. A pack's extra files (stat blocks, action words) are read
+    this way, so play never reads them twice."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return None
+    key = (path, load)
+    cached = _BY_MTIME.get(key)
+    if cached is not None and cached[0] == mtime:
+        return cast(T, cached[1])
+    value = load(path)
+    _BY_MTIME[key] = (mtime, value)
+    return value
+
+
+def read_yaml(path: Path) -> Any:
+    """A pack file's YAML (libyaml when present); ``ContentError`` naming it if unreadable."""
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, yaml.YAMLError) as e:
+        raise ContentError(f"{path}: cannot read: {e}") from e
 
 
 @dataclass

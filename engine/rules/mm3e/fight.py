@@ -21,12 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-import yaml
-
-from engine.content.loader import Pack
+from engine.content.loader import Pack, read_by_mtime, read_yaml
 from engine.errors import ContentError, IllegalAction
 from engine.rules import encounter as en
 from engine.rules.conflict import (
@@ -75,7 +72,6 @@ from engine.rules.mm3e.roster import block_id, block_of, characters
 from engine.rules.mm3e.statblock import Attack, Kind, StatBlock
 from engine.rules.state import CampaignState
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 C = Condition
 OUT = frozenset({C.INCAPACITATED, C.DYING, C.DEAD})
 """Conditions that take a character out of the fight."""
@@ -1566,28 +1562,15 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
 
 ACTIONS_FILE = "actions.yaml"
 
-_WORDS: dict[Path, tuple[float, dict[str, dict[str, Any]]]] = {}
 
 
 def action_words(pack: Pack) -> dict[str, dict[str, Any]]:
     """The pack's words for fight actions and maneuvers (``actions.yaml``): id -> {name,
     summary, examples, kind ("action" or "maneuver")}; an action the file does not name gets
-    its id as its name. Cached until the file changes."""
-    path = pack.path / ACTIONS_FILE
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        mtime = -1.0
-    cached = _WORDS.get(path)
-    if cached is not None and cached[0] == mtime:
-        return cached[1]
-    raw: dict[str, Any] = {}
-    if mtime >= 0:
-        try:
-            loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-        except (OSError, yaml.YAMLError) as e:
-            raise ContentError(f"{path}: cannot read: {e}") from e
-        raw = loaded if isinstance(loaded, dict) else {}
+    its id as its name (the file is read once per version; the actions are those registered
+    now)."""
+    loaded = read_by_mtime(pack.path / ACTIONS_FILE, read_yaml)
+    raw: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
     out: dict[str, dict[str, Any]] = {}
     for kind, ids in (("action", list(HANDLERS)), ("maneuver", [*TRADES, "finishing", "slam",
                                                                  "surprise", "team"])):
@@ -1599,7 +1582,6 @@ def action_words(pack: Pack) -> dict[str, dict[str, Any]]:
                         "summary": str(entry.get("summary") or ""),
                         "examples": [str(x) for x in entry.get("examples") or []],
                         "kind": kind}
-    _WORDS[path] = (mtime, out)
     return out
 
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.content.loader import Pack
+from engine.content.loader import Pack, read_by_mtime
 from engine.errors import ContentError
 from engine.rules.mm3e.builder import derived
 from engine.rules.mm3e.statblock import StatBlock, load_characters
 from engine.rules.state import Actor, new_id
 
 CHARACTERS_FILE = "characters.yaml"
-
-_CACHE: dict[Path, tuple[float, dict[str, StatBlock]]] = {}
 
 
 def block_id(name: str) -> str:
@@ -28,18 +26,12 @@ def block_id(name: str) -> str:
 
 def characters(pack: Pack) -> dict[str, StatBlock]:
     """The pack's stat blocks by id (empty when it has no characters file); ``ContentError``
-    listing every problem when the file is bad. Cached until the file changes."""
-    path = pack.path / CHARACTERS_FILE
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        return {}
-    cached = _CACHE.get(path)
-    if cached is not None and cached[0] == mtime:
-        return cached[1]
-    blocks = {block_id(b.name): b for b in load_characters(path)}
-    _CACHE[path] = (mtime, blocks)
-    return blocks
+    listing every problem when the file is bad. Read once per version of the file."""
+    return read_by_mtime(pack.path / CHARACTERS_FILE, _blocks) or {}
+
+
+def _blocks(path: Path) -> dict[str, StatBlock]:
+    return {block_id(b.name): b for b in load_characters(path)}
 
 
 def _from_data(pack: Pack, ref: Any, who: str) -> StatBlock:

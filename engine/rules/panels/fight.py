@@ -23,9 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from engine.content.loader import Pack
+from engine.content.loader import Pack, read_by_mtime, read_yaml
 from engine.errors import ContentError, IllegalAction
 from engine.rules import encounter as en
 from engine.rules.conflict import (
@@ -120,7 +118,6 @@ def _tracks_set(state: CampaignState, ev: TracksSet) -> None:
 # ------------------------------------------------------------------ stat blocks
 
 CHARACTERS_FILE = "characters.yaml"
-_CACHE: dict[Path, tuple[float, dict[str, Character]]] = {}
 
 
 def characters(pack: Pack) -> dict[str, Character]:
@@ -129,19 +126,12 @@ def characters(pack: Pack) -> dict[str, Character]:
 
 
 def characters_at(folder: Path) -> dict[str, Character]:
-    """The panels stat blocks of the pack folder ``folder`` by id."""
-    path = folder / CHARACTERS_FILE
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        return {}
-    cached = _CACHE.get(path)
-    if cached is not None and cached[0] == mtime:
-        return cached[1]
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as e:
-        raise ContentError(f"{path}: cannot read: {e}") from e
+    """The panels stat blocks of the pack folder ``folder`` by id (read once per version)."""
+    return read_by_mtime(folder / CHARACTERS_FILE, _blocks) or {}
+
+
+def _blocks(path: Path) -> dict[str, Character]:
+    raw = read_yaml(path) or {}
     entries = raw.get("characters") if isinstance(raw, dict) else None
     if not isinstance(entries, list):
         raise ContentError(f"{path}: expected a list under 'characters'")
@@ -149,7 +139,6 @@ def characters_at(folder: Path) -> dict[str, Character]:
     for i, data in enumerate(entries):
         blk = from_data(data, f"{path}: characters[{i}]")
         blocks[block_id(blk.name)] = blk
-    _CACHE[path] = (mtime, blocks)
     return blocks
 
 
@@ -1139,14 +1128,8 @@ _ALIASES = {"catch_breath": "recover"}
 def action_words(pack: Pack) -> dict[str, dict[str, Any]]:
     """The pack's words for each action (``actions.yaml``): id -> {name, summary, examples,
     kind "action"}."""
-    path = pack.path / ACTIONS_FILE
-    raw: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as e:
-            raise ContentError(f"{path}: cannot read: {e}") from e
-        raw = loaded if isinstance(loaded, dict) else {}
+    loaded = read_by_mtime(pack.path / ACTIONS_FILE, read_yaml)
+    raw: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
     given = raw.get("actions") or {}
     out: dict[str, dict[str, Any]] = {}
     for aid in HANDLERS:
