@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.errors import IllegalAction
 from engine.rules.encounter import Encounter
@@ -56,7 +56,6 @@ class Fight(BaseModel):
                                         description="Actor -> who plays it; unset: heroes by the"
                                         " player, everyone else by the referee.")
     referee_dice: Literal["seeded", "physical"] = "seeded"
-    pace: Literal["step", "run"] = "step"
     pending: Pending | None = None
     out: dict[str, str] = Field(default_factory=dict,
                                 description="Who left the fight and how (fled, surrendered).")
@@ -64,6 +63,14 @@ class Fight(BaseModel):
     holds: dict[str, dict[str, int | str]] = Field(
         default_factory=dict, description="Grabs: held actor -> {by, strength, degrees}.")
     data: dict[str, Any] = Field(default_factory=dict, description="What the ruleset keeps.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_pace(cls, data: Any) -> Any:
+        """Fights saved before 2026-11-23's last build kept an unused ``pace``: dropped."""
+        if isinstance(data, dict) and "pace" in data:
+            return {k: v for k, v in data.items() if k != "pace"}
+        return data
 
     def controller(self, actor: Actor) -> Control:
         """Who plays ``actor``."""

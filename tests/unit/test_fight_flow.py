@@ -375,3 +375,11 @@ def test_reopened_in_the_middle_of_a_team_attack_keeps_the_dice_entered(
         assert landed == ["The team attack lands at rank 5."]  # 3 + 2 (two others hit)
     finally:
         close_game(g2)
+
+
+def test_a_fight_saved_with_the_old_unused_pace_still_reads() -> None:
+    from engine.rules.conflict import Fight
+    from engine.rules.encounter import Encounter
+
+    old = {"encounter": Encounter(id="f1").model_dump(mode="json"), "pace": "step"}
+    assert "pace" not in Fight.model_validate(old).model_dump()
