@@ -66,7 +66,7 @@ class _Roller:
         """Whether ``actor``'s rolls are typed in."""
         if self.physical_all:
             return True
-        fight = fight_of(self.state) or self.fight
+        fight = self.fight or fight_of(self.state)  # who controls whom: fixed in a step
         who = self.state.actors.get(actor)
         if fight is None or who is None:
             return self.state.dice_mode == "physical"
@@ -78,7 +78,7 @@ class _Roller:
             default: str) -> str:
         """The player's answer (in the order the step asks), or ``default`` for a character
         the referee plays; ``NeedChoice`` while the player has not answered."""
-        fight = fight_of(self.state) or self.fight
+        fight = self.fight or fight_of(self.state)  # who controls whom: fixed in a step
         who = self.state.actors.get(actor)
         if fight is None or who is None or fight.controller(who) != "player":
             return default
