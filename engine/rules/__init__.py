@@ -15,6 +15,7 @@ RULESETS: dict[str, str] = {
     "masks": "engine.rules.masks:MasksRules",
     "city_of_whispers": "engine.rules.cow:CityRules",
     "mm3e": "engine.rules.mm3e.rules:MM3ERules",
+    "panels": "engine.rules.panels.rules:PanelsRules",
 }
 
 

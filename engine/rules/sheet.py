@@ -2,9 +2,9 @@
 draws (the app's sidebar draws them without knowing the system).
 
 Rows: a ``Stat`` with its bounds, a ``Track`` with min/max (a range below zero is a scale with
-a marker), a ``Check`` (a condition, marked or not), a ``Clock`` (a threat's boxes) and a
-``Line`` of text with an optional bullet, a bold lead, tags and a detail line.
-``default_sheet`` is the generic sheet every ruleset starts from.
+a marker), a ``Bar`` (a long track out of its maximum), a ``Check`` (a condition, marked or
+not), a ``Clock`` (a threat's boxes) and a ``Line`` of text with an optional bullet, a bold
+lead, tags and a detail line. ``default_sheet`` is the generic sheet every ruleset starts from.
 """
 
 from __future__ import annotations
@@ -44,6 +44,18 @@ class Track(_Row):
     value: int
     min: int = 0
     max: int | None = None
+
+
+class Bar(_Row):
+    """A long track drawn as a bar of ``value`` out of ``max`` (a panels game's Kill or Stun);
+    ``low`` and below reads as bad."""
+
+    kind: Literal["bar"] = "bar"
+    label: str
+    value: int
+    max: int
+    low: int = 0
+    note: str = ""
 
 
 class Check(_Row):
@@ -92,7 +104,7 @@ class Line(_Row):
     tags: list[Tag] = Field(default_factory=list)
 
 
-Row = Annotated[Stat | Track | Check | Clock | Line, Field(discriminator="kind")]
+Row = Annotated[Stat | Track | Bar | Check | Clock | Line, Field(discriminator="kind")]
 
 
 class Section(BaseModel):

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from engine.errors import EngineError
 from engine.game import Game
-from engine.rules.sheet import Check, Clock, Line, Section, Stat, Track
+from engine.rules.sheet import Bar, Check, Clock, Line, Section, Stat, Track
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED, PRIMARY, SECONDARY
 
 TONES = {"plain": FG, "dim": DIM, "good": GOOD, "bad": BAD, "mixed": MIXED, "accent": ACCENT,
@@ -55,6 +55,25 @@ def _track(out: Text, row: Track) -> None:
         out.append("●" * filled, ACCENT)
         out.append("○" * max(row.max - row.min - filled, 0), DIM)
         out.append(f" {v}/{row.max}", DIM)
+
+
+BAR_WIDTH = 14
+"""Cells of a bar row."""
+
+
+def _bar(out: Text, row: Bar) -> None:
+    """``Kill ██████████░░░░ 32/40``: filled cells in proportion, bad at or below ``low``."""
+    v = max(0, min(row.value, row.max))
+    filled = round(BAR_WIDTH * v / row.max) if row.max > 0 else 0
+    if v > 0:
+        filled = max(filled, 1)
+    tone = BAD if v <= row.low else GOOD
+    out.append(f"{row.label:<5}", FG)
+    out.append("█" * filled, tone)
+    out.append("░" * (BAR_WIDTH - filled), DIM)
+    out.append(f" {v}/{row.max}", "bold " + tone if v <= row.low else DIM)
+    if row.note:
+        out.append(f"\n  {row.note}", BAD if v <= row.low else DIM)
 
 
 def _check(out: Text, row: Check) -> None:
@@ -110,6 +129,8 @@ def render_sections(sections: list[Section]) -> Text:
                 _stat(out, row, width)
             elif isinstance(row, Track):
                 _track(out, row)
+            elif isinstance(row, Bar):
+                _bar(out, row)
             elif isinstance(row, Check):
                 _check(out, row)
             elif isinstance(row, Clock):

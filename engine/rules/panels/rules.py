@@ -1,0 +1,361 @@
+"""The panels game's ruleset (RULES.md C): checks out of a fight, rest and first aid, the
+sheet with Kill and Stun bars, and fights on the conflict layer (``PanelsConflict``).
+
+A check is d20 + the characteristic's skill modifier (checks.py's table), banded 14- failure,
+15-17 minor, 18+ complete; a natural 20 always succeeds (complete) and a natural 1 always fails.
+Stunned (a track at 10% or less) is the condition ``stunned``, -5 on the pack's roll moves.
+Heroes hold their stat block in ``data["statblock"]``: the archetype's block id, a custom
+hero's whole block, or one derived from its characteristics (builder.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import yaml
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.errors import ContentError, IllegalAction
+from engine.rules import events as ev
+from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step, opt
+from engine.rules.conflict import Conflict, FightRequested, fight_of
+from engine.rules.panels import builder
+from engine.rules.panels import fight as pf
+from engine.rules.panels.checks import DIE_SIDES, skill_modifier
+from engine.rules.panels.damage import STATUS_TEXT, Health, Status, Track
+from engine.rules.panels.statblock import Character, problems
+from engine.rules.sheet import Bar, Line, Section, header, party, session, threats
+from engine.rules.sheet import cast as cast_section
+from engine.rules.state import Actor, CampaignState
+from engine.rules.types import EffectContext
+
+FILLED_IN = (
+    "Out of a fight, resting an hour brings Stun back to its maximum and a fifth of the Kill"
+    " maximum (rounded up); the dying need first aid first and the dead do not recover. First"
+    " aid out of a fight gives back the Kill its outcome names (5 complete, 2 minor), and"
+    " stabilises a dying hero at 1 Kill first."
+)
+"""The rules of this module that the seed leaves out, filled in."""
+
+SHORT = {"agility": "Agi", "dexterity": "Dex", "strength": "Str", "wits": "Wit",
+         "nerve": "Nrv"}
+"""Characteristic abbreviations for the sheet."""
+
+RESPONSES = ("dodge", "parry")
+"""The responses to a hit (fight.py's response_options), words kept in actions.yaml."""
+
+REST_KILL_SHARE = 5
+"""Rest gives back 1/REST_KILL_SHARE of the Kill maximum (rounded up)."""
+
+
+def _emit(e: ev.Event) -> Item:
+    return {"emit": e.to_dict()}
+
+
+class PanelsRules(Ruleset):
+    """The panels game's ruleset."""
+
+    id = "panels"
+    rule_effect_names: ClassVar[frozenset[str]] = frozenset({"start_fight", "rest", "heal"})
+
+    # --- stat blocks ----------------------------------------------------------------------
+
+    def block(self, state: CampaignState, actor: Actor) -> Character:
+        """The actor's stat block; one derived from its characteristics when it has none."""
+        found = pf.block_of(self.pack, state, actor.id)
+        return found if found is not None else builder.derived(actor.name, actor.stats)
+
+    def health(self, state: CampaignState, actor: Actor) -> Health:
+        """Current Kill and Stun (full when never hurt)."""
+        blk = self.block(state, actor)
+        tr = actor.tracks
+        return Health(Track(min(max(tr.get("kill", blk.kill), 0), blk.kill), blk.kill),
+                      Track(min(max(tr.get("stun", blk.stun), 0), blk.stun), blk.stun))
+
+    # --- rolls ----------------------------------------------------------------------------
+
+    def stat_value(self, state: CampaignState, move: s.Move, stat: str) -> tuple[str, int]:
+        """A characteristic adds its skill modifier: "Agility 24 (+6)"."""
+        if stat not in self.pack.stats:
+            return super().stat_value(state, move, stat)
+        value = state.hero.stats.get(stat, 10)
+        mod = skill_modifier(max(1, min(30, value)))
+        return f"{self.pack.stats[stat].name} {value}", mod
+
+    def band_override(self, state: CampaignState, move: s.Move, faces: Sequence[int],
+                      band: str) -> BandOverride | None:
+        """A natural 20 always succeeds (complete); a natural 1 always fails."""
+        if not faces or move.roll is None or move.roll.bands != "default":
+            return None
+        if faces[0] == DIE_SIDES and band != "complete":
+            return BandOverride("complete", "natural 20: always a complete success")
+        if faces[0] == 1 and band != "failure":
+            return BandOverride("failure", "natural 1: always a failure")
+        return None
+
+    # --- rule effects ---------------------------------------------------------------------
+
+    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
+        """start_fight, rest, heal."""
+        match eff.name:
+            case "start_fight":
+                return self._start_fight(state)
+            case "rest":
+                return self._rest(state)
+            case "heal":
+                return self._heal(state, int(eff.args.get("kill") or 0))
+        return super().rule_effect(state, eff, ctx)
+
+    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
+                    ids: list[str]) -> list[Item]:
+        """The foes picked for the fight."""
+        if eff.name == "start_fight":
+            known = {o["id"] for o in self.foe_options(state)}
+            stray = [i for i in ids if i not in known]
+            if stray or not ids:
+                raise IllegalAction(f"pick foes from: {', '.join(sorted(known))}")
+            return [_emit(FightRequested(foes=list(ids)))]
+        return super().rule_answer(state, eff, ctx, ids)
+
+    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
+        """Who a fight may be against (the fight engine's list), as options to pick."""
+        return [opt(f["id"], f["label"], f["detail"])
+                for f in self.conflict().foe_options(state)]
+
+    def _start_fight(self, state: CampaignState) -> Step | Need:
+        if fight_of(state) is not None:
+            raise IllegalAction("a fight is already under way")
+        options = self.foe_options(state)
+        if not options:
+            return Step([ev.Narrated(text="Nobody here has a stat block to fight: add a villain"
+                                          " or thugs first.", by="engine")])
+        return Need("pick", "Who are you fighting?", options, 1, len(options),
+                    title="Start a fight")
+
+    def _tracks(self, state: CampaignState, actor: Actor, health: Health, why: str,
+                stable: bool = False) -> ev.Event:
+        conds = [c for c in actor.conditions if c not in pf.STATUS_CONDITIONS]
+        status = health.status
+        if stable and status is not Status.DYING:
+            conds += ["unconscious", "stable"]
+        elif status is not Status.FINE:
+            conds.append(status.value)
+            if status is Status.DYING:
+                conds.append("unconscious")
+        return pf.TracksSet(actor=actor.id, tracks={"kill": health.kill.current,
+                                                    "stun": health.stun.current},
+                            conditions=conds, why=why)
+
+    def _rest(self, state: CampaignState) -> Step:
+        hero = state.hero
+        if "dead" in hero.conditions:
+            return Step([ev.Narrated(text=f"Rest cannot help {hero.name}.", by="engine")])
+        if "dying" in hero.conditions:
+            return Step([ev.Narrated(text=f"{hero.name} is dying: first aid before rest.",
+                                     by="engine")])
+        h = self.health(state, hero)
+        if h.kill.current == h.kill.maximum and h.stun.current == h.stun.maximum:
+            return Step([ev.Narrated(text=f"{hero.name} is not hurt.", by="engine")])
+        kill = math.ceil(h.kill.maximum / REST_KILL_SHARE)
+        new = Health(h.kill.heal(kill), Track.full(h.stun.maximum))
+        return Step([self._tracks(state, hero, new, f"an hour's rest: Stun back to"
+                                  f" {new.stun.current}, Kill {h.kill.current} →"
+                                  f" {new.kill.current}")])
+
+    def _heal(self, state: CampaignState, kill: int) -> Step:
+        hero = state.hero
+        if "dead" in hero.conditions:
+            return Step([ev.Narrated(text=f"First aid cannot help {hero.name} now.",
+                                     by="engine")])
+        h = self.health(state, hero)
+        base = h.kill if h.kill.current > 0 else h.kill.heal(1)
+        new = Health(base.heal(kill), h.stun)
+        return Step([self._tracks(state, hero, new, f"first aid: Kill {h.kill.current} →"
+                                  f" {new.kill.current}")])
+
+    # --- creation -------------------------------------------------------------------------
+
+    def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
+        """An NPC named like a block of the characters file plays that block."""
+        npc = state.actors.get(npc_id)
+        if npc is None or "statblock" in npc.data:
+            return []
+        try:
+            blocks = pf.characters(self.pack)
+        except ContentError:
+            return []
+        bid = pf.block_id(npc.name)
+        return [ev.DataSet(scope=npc_id, key="statblock", value=bid)] if bid in blocks else []
+
+    def campaign_started(self, state: CampaignState) -> list[Item]:
+        """Every hero holds a stat block: its archetype's id, or one derived from its
+        characteristics."""
+        out: list[Item] = []
+        for hero in state.heroes:
+            if "statblock" in hero.data:
+                continue
+            arche = self.pack.archetypes.get(hero.archetype or "")
+            ref = arche.data.get("statblock") if arche else None
+            if ref is None:
+                ref = builder.derived(hero.name, hero.stats).model_dump(mode="json")
+            out.append(_emit(ev.DataSet(scope=hero.id, key="statblock", value=ref)))
+        return out
+
+    # --- the sheet ------------------------------------------------------------------------
+
+    def editable(self, state: CampaignState, who: str) -> list[Editable]:
+        """Conditions (characteristics and tracks come from the stat block and play)."""
+        return [e for e in super().editable(state, who) if e.what not in ("stat", "track")]
+
+    def conflict(self) -> Conflict:
+        """Fights in rounds of panels (engine/rules/panels/fight.py)."""
+        return pf.PanelsConflict(self.pack)
+
+    @classmethod
+    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+        """The fight module's own lines (Kill and Stun after a hit, a rest, first aid)."""
+        return pf.journal_line(e, who)
+
+    def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
+        """Characteristics with their modifiers, Kill and Stun bars and what they mean, attack
+        forms, powers, complications; then the party, the cast, threats and the session.
+        Rows fit the 30-column sidebar."""
+        actor = state.actor(actor_id or "hero")
+        blk = self.block(state, actor)
+        parts: list[Section | None] = [
+            header(self.pack, actor), self._characteristics(actor, blk),
+            self._health(state, actor), self._attacks(blk), self._powers(blk),
+            party(self.pack, state, actor), cast_section(self.pack, state), threats(state),
+            session(state)]
+        return [p for p in parts if p is not None]
+
+    @staticmethod
+    def _characteristics(actor: Actor, blk: Character) -> Section:
+        ch = blk.characteristics
+        values = {"agility": ch.agility, "dexterity": ch.dexterity, "strength": ch.strength,
+                  **ch.other}
+        cells = [f"{SHORT.get(k, k[:3].capitalize())} {v} {skill_modifier(v):+d}"
+                 for k, v in values.items()]
+        rows = [Line(text="  ".join(cells[i:i + 2])) for i in range(0, len(cells), 2)]
+        what = "significant" if blk.significant else "ordinary"
+        rows.append(Line(text=f"{blk.kind.capitalize()} ({what})", tone="dim"))
+        return Section(title="Characteristics", rows=list(rows))
+
+    def _health(self, state: CampaignState, actor: Actor) -> Section:
+        h = self.health(state, actor)
+        rows: list[Line | Bar] = [
+            Bar(label="Kill", value=h.kill.current, max=h.kill.maximum,
+                low=h.kill.maximum // 10),
+            Bar(label="Stun", value=h.stun.current, max=h.stun.maximum,
+                low=h.stun.maximum // 10)]
+        if "dead" in actor.conditions:
+            rows.append(Line(bullet="✖", bullet_tone="bad", text="Dead", bold=True))
+            return Section(title="Health", rows=list(rows))
+        status = h.status
+        if "stable" in actor.conditions:
+            rows.append(Line(bullet="■", bullet_tone="bad", text="Stable", bold=True,
+                             detail="given first aid; out cold until the fight ends"))
+        elif status is not Status.FINE:
+            name, _, what = STATUS_TEXT[status].partition(" ")
+            rows.append(Line(bullet="■", bullet_tone="bad", text=status.value.capitalize(),
+                             bold=True, detail=what.strip(": ") or name))
+        else:
+            rows.append(Line(text=f"Stunned at {h.kill.maximum // 10} Kill or"
+                                  f" {h.stun.maximum // 10} Stun", tone="dim"))
+        return Section(title="Health", rows=list(rows))
+
+    @staticmethod
+    def _attacks(blk: Character) -> Section | None:
+        rows: list[Line] = []
+        for f in blk.all_attacks:
+            kind = f.delivery + (", lethal" if f.lethal else "") + (", fist" if f.fist else "")
+            mod = f" {f.modifier:+d}" if f.modifier else ""
+            rows.append(Line(lead=f.name, text=mod, detail=kind))
+        return Section(title="Attacks", rows=list(rows)) if rows else None
+
+    @staticmethod
+    def _powers(blk: Character) -> Section | None:
+        rows = [Line(lead=p.name, detail=p.notes) for p in blk.powers if p.attack is None]
+        rows += [Line(bullet="!", bullet_tone="mixed", text=c, tone="dim")
+                 for c in blk.complications]
+        return Section(title="Powers", rows=list(rows)) if rows else None
+
+    # --- validate -------------------------------------------------------------------------
+
+    @classmethod
+    def check_content(cls, pack: Pack) -> list[str]:
+        """The characters file (every stat block and builder limit), each archetype's block
+        and characteristics, and the ids and costs actions.yaml names."""
+        out: list[str] = []
+        root = f"{pack.path}/"
+        blocks: dict[str, Character] | None
+        try:
+            blocks = pf.characters(pack)
+        except ContentError as e:
+            out += [p.removeprefix(root) for p in (e.problems or [str(e)])]
+            blocks = None
+        for blk in (blocks or {}).values():
+            out += [f"{pf.CHARACTERS_FILE}: {p}" for p in problems(blk)]
+        for arche in pack.system.archetypes:
+            out += cls._archetype_problems(arche, blocks)
+        out += cls._actions_problems(pack)
+        return out
+
+    @staticmethod
+    def _archetype_problems(arche: s.Archetype, blocks: dict[str, Character] | None
+                            ) -> list[str]:
+        where = f"system.yaml: archetypes.{arche.id}"
+        ref = arche.data.get("statblock")
+        if ref is None or blocks is None:
+            return []
+        if not isinstance(ref, str):
+            return [f"{where}.data.statblock: expected a block id of {pf.CHARACTERS_FILE}"]
+        blk = blocks.get(ref)
+        if blk is None:
+            return [f"{where}.data.statblock: no stat block {ref!r} in {pf.CHARACTERS_FILE}"
+                    f" (it has: {', '.join(sorted(blocks)) or 'none'})"]
+        ch = blk.characteristics
+        values = {"agility": ch.agility, "dexterity": ch.dexterity, "strength": ch.strength,
+                  **ch.other}
+        out = [f"{where}.stats.{k}: {arche.stats.get(k)} but its stat block has {v}"
+               for k, v in values.items() if arche.stats.get(k) != v]
+        if blk.kind != "hero":
+            out.append(f"{where}.data.statblock: {ref!r} is a {blk.kind}, not a hero")
+        return out
+
+    @staticmethod
+    def _actions_problems(pack: Pack) -> list[str]:
+        path = pack.path / pf.ACTIONS_FILE
+        if not path.is_file():
+            return []
+        try:
+            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+            return [f"{pf.ACTIONS_FILE}: cannot read: {str(e).splitlines()[0]}"]
+        entries = raw.get("actions") if isinstance(raw, dict) else None
+        if not isinstance(entries, dict):
+            return [f"{pf.ACTIONS_FILE}: expected a mapping with 'actions'"]
+        out: list[str] = []
+        by_words = {pf._ALIASES.get(a, a): a for a in pf.HANDLERS}
+        for key, entry in entries.items():
+            if not isinstance(entry, dict):
+                out.append(f"{pf.ACTIONS_FILE}: actions.{key}: expected a mapping")
+                continue
+            if entry.get("kind") == "response":
+                if key not in RESPONSES:
+                    out.append(f"{pf.ACTIONS_FILE}: actions.{key}: no response called"
+                               f" {key!r} (known: {', '.join(RESPONSES)})")
+                continue
+            aid = by_words.get(key)
+            if aid is None:
+                out.append(f"{pf.ACTIONS_FILE}: actions.{key}: unknown action id (known:"
+                           f" {', '.join(sorted(by_words))})")
+                continue
+            cost, rule = entry.get("cost"), pf.HANDLERS[aid].cost
+            if cost != rule:
+                out.append(f"{pf.ACTIONS_FILE}: actions.{key}.cost: {cost!r}, but the rules"
+                           f" charge {rule!r} for it")
+        return out
