@@ -52,7 +52,7 @@ def test_validate_names_an_unknown_ruleset_with_its_line_and_a_guess(
     assert code != 0
     assert problems == [
         f"{path}/system.yaml:{line}: ruleset: unknown ruleset 'mask' (known: city_of_whispers,"
-        " generic, masks, mm3e); did you mean 'masks'?"]
+        " generic, masks, mm3e, panels); did you mean 'masks'?"]
 
 
 def test_an_unknown_ruleset_far_from_any_gets_no_guess(tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_an_unknown_ruleset_far_from_any_gets_no_guess(tmp_path: Path) -> None:
         load_checked(pack)
     assert err.value.problems == [
         f"{pack}/system.yaml:4: ruleset: unknown ruleset 'zzz' (known: city_of_whispers,"
-        " generic, masks, mm3e)"]
+        " generic, masks, mm3e, panels)"]
 
 
 def test_a_campaign_cannot_be_created_on_an_unknown_ruleset(tmp_path: Path) -> None:
@@ -115,7 +115,9 @@ def test_each_ruleset_declares_the_rule_effects_it_knows() -> None:
     mm3e = ruleset_class("mm3e").known_rule_effects() - GENERIC_RULES
     assert {"start_fight", "rest", "hazard_failure", "resistance_failure"} <= mm3e
     assert not set(MASKS_RULES) & mm3e
-    assert set(RULESETS) == {"generic", "masks", "city_of_whispers", "mm3e"}
+    panels = ruleset_class("panels").known_rule_effects() - GENERIC_RULES
+    assert panels == {"start_fight", "rest", "heal"}
+    assert set(RULESETS) == {"generic", "masks", "city_of_whispers", "mm3e", "panels"}
 
 
 def test_validate_names_an_unknown_rule_effect_with_file_line_and_key_path(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import yaml
@@ -207,12 +208,38 @@ class PanelsRules(Ruleset):
     # --- the sheet ------------------------------------------------------------------------
 
     def editable(self, state: CampaignState, who: str) -> list[Editable]:
-        """Conditions (characteristics and tracks come from the stat block and play)."""
-        return [e for e in super().editable(state, who) if e.what not in ("stat", "track")]
+        """Conditions, and current Kill and Stun (0 to the block's maximum) of a character
+        with a stat block; characteristics come from the block."""
+        out = [e for e in super().editable(state, who) if e.what not in ("stat", "track")]
+        if who not in state.actors or pf.block_of(self.pack, state, who) is None:
+            return out
+        h = self.health(state, state.actors[who])
+        return [*out,
+                Editable("track", "kill", "Kill", h.kill.current, 0, h.kill.maximum,
+                         group="Health"),
+                Editable("track", "stun", "Stun", h.stun.current, 0, h.stun.maximum,
+                         group="Health")]
 
     def conflict(self) -> Conflict:
         """Fights in rounds of panels (engine/rules/panels/fight.py)."""
         return pf.PanelsConflict(self.pack)
+
+    def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
+        """A custom hero from a panels stat block file (builder.load_hero_file), within the
+        builder's limits (statblock.problems): its name, its characteristics as stats (10 for
+        one of the pack's it leaves out), the whole block as data; ``ContentError`` naming the
+        file and every problem."""
+        try:
+            blk = builder.load_hero_file(path)
+        except ContentError as e:
+            raise ContentError("; ".join(e.problems), e.problems) from None
+        found = problems(blk)
+        if blk.kind != "hero":
+            found.insert(0, f"{blk.name} is a {blk.kind}, not a hero (kind: hero)")
+        if found:
+            raise ContentError(f"{path}: {'; '.join(found)}", [f"{path}: {p}" for p in found])
+        stats = {k: blk.characteristics.value(k) or 10 for k in self.pack.stats}
+        return blk.name, stats, {"statblock": blk.model_dump(mode="json")}
 
     @classmethod
     def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
