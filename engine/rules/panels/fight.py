@@ -258,14 +258,17 @@ class Ctx:
         assert self._roll is not None
         return self._roll.ask(actor, question, options, default)
 
-    def check(self, actor: str, what: str, label: str, characteristic: int) -> CheckResult:
-        """A d20 + the characteristic's modifier (stunned -5), rolled and explained."""
-        mod = skill_modifier(characteristic)
+    def check(self, actor: str, what: str, label: str, characteristic: int,
+              extra: Sequence[tuple[str, int]] = ()) -> CheckResult:
+        """A d20 + the characteristic's modifier (stunned -5, ``extra`` situational
+        modifiers), rolled and explained."""
+        mod = skill_modifier(characteristic) + sum(m for _, m in extra)
         stunned = self.stunned(actor)
         success = odds(mod, stunned).success
         die = self.die(actor, what, 20, f"{float(success):.0%} to succeed")
         result = check(die.face, mod, stunned)
-        parts: list[list[Any]] = [[f"{label} {characteristic}", mod]]
+        parts: list[list[Any]] = [[f"{label} {characteristic}", skill_modifier(characteristic)]]
+        parts += [[name, m] for name, m in extra]
         if stunned:
             parts.append(["stunned", -5])
         text = result.band.value
@@ -331,6 +334,25 @@ class ActionRule:
 
 HANDLERS: dict[str, ActionRule] = {}
 
+# Hooks a second module fills (fight_more: grabs, items, prone, powers); each list is walked
+# in order. They keep this module free of the state those actions keep.
+FORMS_HOOKS: list[Callable[[Ctx, str, dict[str, AttackForm]], dict[str, AttackForm]]] = []
+"""Change the attack forms a character can use now (a dropped weapon out, a picked-up
+object in)."""
+HIT_HOOKS: list[Callable[[Ctx, str, AttackForm, str], list[tuple[str, int]]]] = []
+"""Situational to-hit modifiers (label, points) of attacker, form, target."""
+DECLARE_HOOKS: list[Callable[[Ctx, Pending], None]] = []
+"""Refuse a declared action (``IllegalAction``) the situation forbids (held, prone)."""
+OPTIONS_HOOKS: list[Callable[[Ctx, str, list[dict[str, Any]]], list[dict[str, Any]]]] = []
+"""Adjust the options list (disallow with a ``why``, add details)."""
+ROW_HOOKS: list[Callable[[Ctx, str, dict[str, Any]], None]] = []
+"""Add to a tracker row."""
+FIGHTER_HOOKS: list[Callable[[Ctx, str, rf.Fighter], rf.Fighter]] = []
+"""Add to a fighter as the referee sees it (held, prone)."""
+DISARM_HOOKS: list[Callable[[Ctx, str, AttackForm | None], str | None]] = []
+"""Make a character drop what it holds (the form it used, if given); the name of what fell,
+or None when it held nothing (then it loses its next panel instead)."""
+
 
 def action(id_: str, cost: int, target: str = "none"
            ) -> Callable[[Callable[[Ctx, Pending], None]], Callable[[Ctx, Pending], None]]:
@@ -344,7 +366,26 @@ def action(id_: str, cost: int, target: str = "none"
 
 
 def _forms(ctx: Ctx, actor: str) -> dict[str, AttackForm]:
-    return {form_id(f): f for f in ctx.block(actor).all_attacks}
+    forms = {form_id(f): f for f in ctx.block(actor).all_attacks}
+    for hook in FORMS_HOOKS:
+        forms = hook(ctx, actor, forms)
+    return forms
+
+
+def hit_modifiers(ctx: Ctx, attacker: str, form: AttackForm, target: str
+                  ) -> list[tuple[str, int]]:
+    """The situational to-hit modifiers of this attack (``HIT_HOOKS``)."""
+    return [m for hook in HIT_HOOKS for m in hook(ctx, attacker, form, target)]
+
+
+def disarm(ctx: Ctx, who: str, form: AttackForm | None = None) -> None:
+    """``who`` drops what it holds (``DISARM_HOOKS``); holding nothing, it loses its next
+    panel."""
+    for hook in DISARM_HOOKS:
+        dropped = hook(ctx, who, form)
+        if dropped is not None:
+            return
+    ctx.owe(who)
 
 
 def _jammed(ctx: Ctx, actor: str) -> set[str]:
@@ -437,7 +478,7 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
         f" {float(whole):.1f}; {paid}", left))
     dex = blk.dexterity_modifier
     pband = odds(dex, stunned)
-    for f in blk.all_attacks:
+    for f in _forms(ctx, defender).values():
         ok, _ = eligible(parry_with_of(f), form.delivery, blk.stops_bullets)
         if not ok:
             continue
@@ -461,8 +502,10 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
                         arrears=min(p.arrears, en.ARREARS_LIMIT), out=ctx.out(actor),
                         group=str(group) if group else None)
     jammed = _jammed(ctx, actor)
-    if jammed:
-        f = replace(f, attacks=tuple(a for a in f.attacks if form_id(a) not in jammed))
+    f = replace(f, attacks=tuple(a for fid, a in _forms(ctx, actor).items()
+                                 if fid not in jammed))
+    for hook in FIGHTER_HOOKS:
+        f = hook(ctx, actor, f)
     return replace(f, name=ctx.name(actor))
 
 
@@ -570,7 +613,7 @@ def _crit_hit(ctx: Ctx, attacker: str, target: str) -> crits.CritEntry:
 def _strike(ctx: Ctx, p: Pending, form: AttackForm, target: str) -> None:
     blk = ctx.block(p.actor)
     res = ctx.check(p.actor, f"attack on {ctx.name(target)} with {form.name}", "Dexterity",
-                    blk.characteristics.dexterity)
+                    blk.characteristics.dexterity, hit_modifiers(ctx, p.actor, form, target))
     if res.critical_failure:
         _crit_miss(ctx, p, form)
         return
@@ -582,8 +625,10 @@ def _strike(ctx: Ctx, p: Pending, form: AttackForm, target: str) -> None:
     dice = _dice_for(ctx, p.actor, form, res.band)
     if effect is crits.Effect.EXTRA_DIE:
         dice = dice.with_extra_dice(entry.amount if entry else 1)
-    if effect in (crits.Effect.TARGET_LOSES_PANEL, crits.Effect.TARGET_DISARMED):
+    if effect is crits.Effect.TARGET_LOSES_PANEL:
         ctx.owe(target)
+    elif effect is crits.Effect.TARGET_DISARMED:
+        disarm(ctx, target)
     if effect is crits.Effect.ATTACKER_GAINS_PANEL:
         if ctx.enc.participant(p.actor).arrears:
             ctx.owe(p.actor, -1)
@@ -614,8 +659,10 @@ def _crit_miss(ctx: Ctx, p: Pending, form: AttackForm) -> None:
     entry = crits.roll(crits.Table.MISS, ctx.die(p.actor, "critical miss", 6).face)
     ctx.say(p.actor, "critical", f"Critical miss! {entry.why}.")
     eff = entry.effect
-    if eff in (crits.Effect.ATTACKER_LOSES_PANEL, crits.Effect.ATTACKER_DISARMED):
+    if eff is crits.Effect.ATTACKER_LOSES_PANEL:
         ctx.owe(p.actor)
+    elif eff is crits.Effect.ATTACKER_DISARMED:
+        disarm(ctx, p.actor, form)
     elif eff is crits.Effect.ATTACKER_NO_RESPONSE:
         ctx.set_enc(en.add_effect(ctx.enc, source=p.actor, target=p.actor, what="wide open",
                                   duration="round_start", rounds=1)[0])
@@ -825,7 +872,8 @@ def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> dict[str
     """Exact odds of an attack: the bands, the expected damage, the chance the foe goes down
     (before any response)."""
     blk = ctx.block(actor)
-    band = odds(blk.dexterity_modifier, ctx.stunned(actor))
+    extra = sum(m for _, m in hit_modifiers(ctx, actor, form, target))
+    band = odds(blk.dexterity_modifier + extra, ctx.stunned(actor))
     health = ctx.health(target)
     exp = Fraction(0)
     down = Fraction(0)
@@ -863,6 +911,10 @@ class PanelsConflict:
     """The panels game's fights (engine/rules/conflict.Conflict)."""
 
     def __init__(self, pack: Pack) -> None:
+        # the rest of the actions register themselves on HANDLERS and the hooks (imported
+        # here, not at the top: fight_more imports this module)
+        from engine.rules.panels import fight_more  # noqa: F401
+
         self.pack = pack
 
     def _ctx(self, state: CampaignState, roll: Roll | None = None,
@@ -968,6 +1020,8 @@ class PanelsConflict:
                     ctx, actor)]
                 entry["allowed"] = ok and bool(entry["targets"])
             out.append(entry)
+        for hook in OPTIONS_HOOKS:
+            out = hook(ctx, actor, out)
         return out
 
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,
@@ -1031,6 +1085,8 @@ class PanelsConflict:
                           options=dict(options))
         if action == "attack":
             pending = pending.model_copy(update={"attack": form_id(_form_of(ctx, pending))})
+        for hook in DECLARE_HOOKS:
+            hook(ctx, pending)
         return pending
 
     def resolve(self, state: CampaignState, pending: Pending, roll: Roll, emit: Emit) -> None:
@@ -1106,6 +1162,8 @@ class PanelsConflict:
                          "kill": h.kill.current, "kill_max": h.kill.maximum,
                          "stun": h.stun.current, "stun_max": h.stun.maximum,
                          "panels": left, "arrears": p.arrears})
+            for hook in ROW_HOOKS:
+                hook(ctx, a, rows[-1])
         return rows
 
 

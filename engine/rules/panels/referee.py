@@ -16,6 +16,9 @@ The turn policy, in the order it is applied:
    of its group is out (its group: the allies with its ``group``; thugs without one form one
    crowd per side). A significant fighter ``flee``s when stunned with no ally standing. One
    that cannot flee (``can_flee`` False, e.g. held) or lacks the panel ``surrender``s.
+2a. **Prone.** A fighter lying flat ``stand``s (1 panel) before anything else.
+2b. **Held.** A held fighter that does not flee or surrender tries to ``escape`` (1 panel,
+   d20 + the better of Strength and Agility, 15+), and while held attacks only its holder.
 3. **First aid** (1 panel) to an ally at 0 Kill (dying), the lowest id first.
 4. **Catch breath** (2 panels) when stunned by its Stun track only (Kill not low) and the die of
    Stun it regains (d6 significant, d3 ordinary) lifts it out of stunned with odds of at least
@@ -46,8 +49,8 @@ next round (it does unless the hit, undodged, puts it out with odds of ``DESPERA
 or more). Never at the limit, never out of the fight.
 
 Left out (the engine may add them): crit table entries (a natural 20 only counts as a complete
-hit here), grabs, powers that are not attacks, movement, and the target's likely response when
-scoring an attack. ``Situation.simultaneous`` is carried into the why (a tied round).
+hit here), grabbing, powers that are not attacks, picking things up, movement, and the
+target's likely response (and a prone modifier) when scoring an attack. ``Situation.simultaneous`` is carried into the why (a tied round).
 """
 
 from __future__ import annotations
@@ -105,6 +108,7 @@ CATCH_BREATH_ODDS = Fraction(1, 2)
 
 ACTION_COSTS: Mapping[str, int] = {
     "attack": 1, "first_aid": 1, "catch_breath": 2, "flee": 1, "surrender": 0, "end_turn": 0,
+    "escape": 1, "stand": 1,
 }
 """Panels each action costs (content/panels/actions.yaml's costs; ``Situation.costs``
 overrides)."""
@@ -121,7 +125,8 @@ ResponseAction = Literal["none", "dodge", "parry"]
 class Fighter:
     """One participant as the referee sees it: side, class, tracks, characteristics, forms,
     future panels owed. ``group``: a thug group; ``lethal``: None reads it from the forms;
-    ``can_flee``: False when held or cornered; ``out``: fled, surrendered or down."""
+    ``can_flee``: False when held or cornered; ``out``: fled, surrendered or down;
+    ``held_by``: the id of whoever holds it; ``prone``: lying flat."""
 
     id: str
     name: str
@@ -141,6 +146,8 @@ class Fighter:
     lethal: bool | None = None
     stops_bullets: bool = False
     can_flee: bool = True
+    held_by: str | None = None
+    prone: bool = False
 
     def __post_init__(self) -> None:
         Track(self.kill, self.kill_max)
@@ -356,6 +363,9 @@ def _attack_options(s: Situation) -> list[Choice]:
     if not me.significant and s.group_target is not None:
         kept = next((f for f in standing if f.id == s.group_target), None)
     targets = [kept] if kept is not None else standing
+    if me.held_by is not None:  # a held fighter may attack only its holder
+        targets = [f for f in standing if f.id == me.held_by]
+        kept = None
     scored = [_score(s, i, form, t) for t in targets for i, form in _forms_against(me, t)]
     scored.sort(key=_key)
     out: list[Choice] = []
@@ -431,6 +441,30 @@ def _catch_breath(s: Situation) -> Choice | None:
                   score=p)
 
 
+def _stand(s: Situation) -> Choice | None:
+    """Stand up when prone (rule 2a)."""
+    if not s.me.prone or s.panels_left < _cost(s, "stand"):
+        return None
+    return Choice("stand", f"{s.me.name} gets up: prone, it cannot move and its melee attacks"
+                  " are at -5")
+
+
+def escape_odds(f: Fighter) -> Fraction:
+    """The odds of breaking free: d20 + the better of Strength and Agility, 15+."""
+    return odds(max(skill_modifier(f.strength), skill_modifier(f.agility)), f.stunned).success
+
+
+def _break_free(s: Situation) -> Choice | None:
+    """Break free when held (rule 2b)."""
+    me = s.me
+    if me.held_by is None or s.panels_left < _cost(s, "escape"):
+        return None
+    holder = next((f.name for f in s.foes if f.id == me.held_by), me.held_by)
+    return Choice("escape", f"{me.name} tries to break free of {holder}:"
+                  f" {_pct(escape_odds(me))} to get loose", target=me.held_by,
+                  score=escape_odds(me))
+
+
 # ------------------------------------------------------------------ the referee
 
 def _end(s: Situation, reason: str) -> Choice:
@@ -450,7 +484,7 @@ def explain_options(s: Situation) -> list[Choice]:
     if not any(f.standing for f in s.foes):
         return [_end(s, "no foe left standing")]
     out: list[Choice] = []
-    for rule in (_morale, _first_aid, _catch_breath):
+    for rule in (_stand, _morale, _break_free, _first_aid, _catch_breath):
         made = rule(s)
         if made is not None:
             out.append(made)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engine.errors import ContentError, IllegalAction
 from engine.rules.panels.checks import MAX_CHARACTERISTIC, MIN_CHARACTERISTIC, skill_modifier
@@ -29,6 +29,8 @@ FILLED_IN = (
     " at most 18, the three at most 42, Kill 3-20, Stun 3-20, at most 2 attack forms, modifiers"
     " at most +3 and no powers. A thug group has 2-12 members, every other kind exactly 1."
     " Every character has at least one attack form (its fists count), attack names are unique."
+    " A power that is not an attack is used with a check of the characteristic it names"
+    " (``characteristic``; Wits when it names none)."
 )
 """The rules of this module that the seed leaves out, filled in."""
 
@@ -69,14 +71,20 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+DEFAULT_POWER_CHARACTERISTIC = "wits"
+"""The characteristic a power's check uses when the power names none."""
+
+
 class Power(_Frozen):
     """A power: an attack form, or notes the referee reads; ``stops_bullets`` lets the
-    character's melee parries stop fast projectiles (C.4 rule 5's 'normally')."""
+    character's melee parries stop fast projectiles (C.4 rule 5's 'normally');
+    ``characteristic``: what its check rolls when used (default Wits)."""
 
     name: str = Field(min_length=1)
     notes: str = ""
     attack: AttackForm | None = None
     stops_bullets: bool = False
+    characteristic: str = Field(DEFAULT_POWER_CHARACTERISTIC, min_length=1)
 
 
 class Characteristics(_Frozen):
@@ -91,6 +99,13 @@ class Characteristics(_Frozen):
     def core_sum(self) -> int:
         """Agility + Dexterity + Strength."""
         return self.agility + self.dexterity + self.strength
+
+    def value(self, name: str) -> int | None:
+        """A characteristic by name (the three, then ``other``), or None."""
+        key = name.strip().lower()
+        if key in ("agility", "dexterity", "strength"):
+            return int(getattr(self, key))
+        return self.other.get(key)
 
 
 class Character(_Frozen):
@@ -107,6 +122,15 @@ class Character(_Frozen):
     notes: str = ""
     concept: str = Field("", description="Who they are, in a line (content's words).")
     complications: tuple[str, ...] = Field((), description="What gets in their way.")
+
+    @model_validator(mode="after")
+    def _power_characteristics(self) -> Character:
+        for p in self.powers:
+            if p.characteristic != DEFAULT_POWER_CHARACTERISTIC \
+                    and self.characteristics.value(p.characteristic) is None:
+                raise ValueError(f"power {p.name!r} names characteristic"
+                                 f" {p.characteristic!r}, which {self.name} does not have")
+        return self
 
     @property
     def significant(self) -> bool:
@@ -145,6 +169,24 @@ class Character(_Frozen):
     def health(self) -> Health:
         """Fresh Kill and Stun tracks."""
         return Health.full(self.kill, self.stun)
+
+    def power(self, name: str) -> Power:
+        """One power by name (any case); ``IllegalAction`` naming the powers otherwise."""
+        key = name.strip().lower()
+        for p in self.powers:
+            if p.name.lower() == key:
+                return p
+        names = ", ".join(p.name for p in self.powers) or "none"
+        raise IllegalAction(f"{self.name} has no power called {name!r}; its powers: {names}")
+
+    def power_check(self, power: Power) -> tuple[str, int]:
+        """The characteristic a power's check rolls and its value; ``IllegalAction`` when the
+        block lacks it (a default Wits on a block without Wits)."""
+        value = self.characteristics.value(power.characteristic)
+        if value is None:
+            raise IllegalAction(f"{self.name}'s {power.name} is checked with"
+                                f" {power.characteristic}, which {self.name} does not have")
+        return power.characteristic.strip().lower(), value
 
 
 def problems(block: Character) -> list[str]:
