@@ -25,6 +25,7 @@ from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step,
 from engine.rules.conflict import Conflict, FightRequested, fight_of
 from engine.rules.panels import builder
 from engine.rules.panels import fight as pf
+from engine.rules.panels import fight_more as fight_more  # registers the rest of the actions
 from engine.rules.panels.checks import DIE_SIDES, skill_modifier
 from engine.rules.panels.damage import STATUS_TEXT, Health, Status, Track
 from engine.rules.panels.statblock import Character, problems
