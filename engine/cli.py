@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalAction
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -100,27 +100,28 @@ def _parse_party(text: str) -> dict[str, Any]:
 
 
 def _hero_block(args: argparse.Namespace) -> tuple[str, dict[str, int], dict[str, Any]]:
-    """``--statblock FILE``: the hero's name, abilities and data from an M&M stat block."""
+    """``--statblock FILE``: the hero's name, stats and data from a stat block file, read by
+    the game's ruleset (``Ruleset.hero_from_file``) and checked like a custom stat line."""
     from engine.content.loader import get_pack
     from engine.heroes import hero_problems
-    from engine.rules.mm3e.builder import load_hero_file
+    from engine.rules import ruleset_for
 
     if args.archetype or args.stats:
         raise CliError("--statblock makes the hero from the file: leave out --archetype and"
                        " --stats")
     pack = get_pack(args.system, _content(args))
-    if pack.system.ruleset != "mm3e":
-        raise CliError(f"--statblock is for Mutants & Masterminds stat blocks; {pack.id}"
-                       " heroes take --archetype or --stats")
+    where = f"--statblock {_clip(args.statblock, 200)}"
     if not Path(args.statblock).is_file():
-        raise CliError(f"--statblock {_clip(args.statblock, 200)}: no such file")
-    block = load_hero_file(args.statblock)
-    stats = {k: int(v) for k, v in block.abilities.model_dump().items()}
+        raise CliError(f"{where}: no such file")
+    try:
+        name, stats, data = ruleset_for(pack).hero_from_file(Path(args.statblock))
+    except IllegalAction as e:
+        raise CliError(f"{where}: {e}") from None
     problems = hero_problems(pack, stats)
     if problems:
-        raise CliError(f"--statblock {_clip(args.statblock, 200)}: {'; '.join(problems)} (a"
-                       f" hero's abilities in {pack.system.name})")
-    return block.name, stats, {"statblock": block.model_dump(mode="json")}
+        raise CliError(f"{where}: {'; '.join(problems)} (a hero's"
+                       f" {pack.system.stat_label.lower()} in {pack.system.name})")
+    return name, stats, data
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -132,8 +133,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         name, stats, data = _hero_block(args)
         hero = hero or name
     elif not args.archetype and not args.stats:
-        raise CliError("give --archetype ID or --stats danger=1,freak=0,... (Mutants &"
-                       " Masterminds: or --statblock FILE)")
+        raise CliError("give --archetype ID, --stats danger=1,freak=0,... or --statblock FILE"
+                       " (the games with stat block files)")
     game = new_game(
         _saves(args), system=args.system, name=args.name, hero_name=hero or "The Hero",
         archetype=args.archetype, stats=stats,
@@ -435,7 +436,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--archetype", help="archetype id")
     sp.add_argument("--stats", help="custom stat line, e.g. danger=1,freak=1,savior=0,...")
     sp.add_argument("--statblock", metavar="FILE",
-                    help="Mutants & Masterminds: the hero from a YAML stat block")
+                    help="the hero from a YAML stat block (games that have them)")
     sp.add_argument("--party", action="append", metavar="NAME:ARCHETYPE",
                     help="another hero of the party, ready-made (repeatable)")
     sp.add_argument("--npc", action="append", metavar="NAME:ROLE[:NOTE]", help="an NPC")

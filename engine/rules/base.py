@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.content import schema as s
@@ -237,6 +238,12 @@ class Ruleset:
     def conflict(self) -> Conflict | None:
         """How this game runs a fight in rounds (engine/rules/conflict.py); None: no fights."""
         return None
+
+    def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
+        """A custom hero from a stat block file (``sidekick new --statblock``): its name, its
+        stats and its system data; ``IllegalAction`` when this game has no such files."""
+        raise IllegalAction(f"{self.pack.system.name} has no stat block files: this game takes"
+                            " --archetype or --stats")
 
     def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
         """The character sheet of ``actor_id`` (the acting hero by default) as sections."""

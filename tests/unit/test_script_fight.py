@@ -351,8 +351,8 @@ def test_new_with_a_hero_from_a_stat_block(tmp_path: Path,
     (None, ["--archetype", "keystone", "--party", "Lamplight"],
      "--party: expected 'Name:archetype' like Lamplight:lamplight, got 'Lamplight'"),
     (None, ["--archetype", "keystone", "--party", "Lamp:nobody"], "unknown archetype 'nobody'"),
-    (None, [], "give --archetype ID or --stats danger=1,freak=0,... (Mutants & Masterminds: or"
-     " --statblock FILE)"),
+    (None, [], "give --archetype ID, --stats danger=1,freak=0,... or --statblock FILE (the"
+     " games with stat block files)"),
 ])
 def test_new_refuses_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                              edit: str | None, extra: list[str], message: str) -> None:
@@ -370,12 +370,13 @@ def test_new_refuses_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert not (tmp_path / "saves").exists() or not any((tmp_path / "saves").iterdir())
 
 
-def test_statblock_is_only_for_mm3e(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_statblock_is_refused_by_a_game_without_stat_blocks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hero = tmp_path / "hero.yaml"
     hero.write_text(HERO_FILE, encoding="utf-8")
     assert main(["--saves", str(tmp_path), "new", "Masks", "--statblock", str(hero)]) == 1
-    assert "--statblock is for Mutants & Masterminds stat blocks; masks heroes take" \
-        " --archetype or --stats" in capsys.readouterr().err
+    assert f"--statblock '{hero}': Masks: A New Generation has no stat block files: this game" \
+        " takes --archetype or --stats" in capsys.readouterr().err
 
 
 def test_a_saved_fight_goes_on_in_a_later_script(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ and requests the fight (``conflict.FightRequested``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import yaml
@@ -655,6 +656,13 @@ class MM3ERules(Ruleset):
     def conflict(self) -> Conflict:
         """Fights in rounds (engine/rules/mm3e/fight.py)."""
         return MM3EConflict(self.pack)
+
+    def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
+        """A hero from an M&M stat block file (builder.load_hero_file, checked against its
+        power level): its name, its abilities as stats, the whole block as data."""
+        block = builder.load_hero_file(path)
+        stats = {k: int(v) for k, v in block.abilities.model_dump().items()}
+        return block.name, stats, {"statblock": block.model_dump(mode="json")}
 
     def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
         """Abilities, defenses (active values under conditions), the damage ladder, other
