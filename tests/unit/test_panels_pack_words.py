@@ -218,3 +218,29 @@ def test_lines_not_in_the_file_find_their_move(line: str, move: str) -> None:
 
     best = matcher_for(load_pack(PACK)).suggest(line)
     assert best and best[0].move == move, [(x.move, round(x.score, 2)) for x in best]
+
+
+@NO_SYSTEM
+def test_in_play_every_gm_line_is_filled_and_names_who_is_there(tmp_path: Path) -> None:
+    """A panels campaign with one NPC of each role and a villain's threat: the GM's soft moves
+    read as finished sentences, and those about the villain or the threat name them."""
+    from engine.campaigns import new_game
+
+    game = new_game(tmp_path, system="panels", name="words", hero_name="Rivet",
+                    archetype="rivet", seed=5)
+    game.start_scene(title="The wharf", location="the Ossery wharf")
+    for name, role in [("Gantry", "villain"), ("Tinmarket Tough", "minion"),
+                       ("Nightjar", "hero_ally"), ("Mrs. Okafor", "bystander")]:
+        game.add_npc(name, role)
+    game.add_threat("dockyard_crown", npc="Gantry")
+    made: dict[str, list[str]] = {}
+    for _ in range(40):  # seeded: the same moves every run
+        for e in game.ask_gm():
+            if e.get("type") == "GMMoveMade":
+                made.setdefault(e["move"], []).append(e["text"])
+    texts = [t for ts in made.values() for t in ts]
+    assert texts and not [t for t in texts if "{" in t or "}" in t]
+    assert len(made) >= 8, sorted(made)
+    assert "villain_reveals_plan" in made and "threat_advances" in made, sorted(made)
+    assert all("Gantry" in t for t in made["villain_reveals_plan"])
+    assert all("Gantry's grab for the docks" in t for t in made["threat_advances"])
