@@ -303,7 +303,7 @@ def test_unknown_command(capsys: Capsys) -> None:
     (["new", "X", "--stats", "danger=2,freak=2,savior=2,superior=2,mundane=2"],
      "they must add up to +3"),
     (["new", "X", "--archetype", "nope"], "unknown archetype 'nope'"),
-    (["new", "X"], "give --archetype ID or --stats"),
+    (["new", "X"], "give --archetype ID, --stats"),
     (["new", "X", "--archetype", "signal_fire", "--npc", "Zed"], "--npc: expected 'Name:role'"),
     (["new", "X", "--archetype", "signal_fire", "--npc", "Zed:alien"], "unknown role 'alien'"),
     (["export", "nope"], "No campaign 'nope'"),

@@ -5,6 +5,7 @@ interrupted in the middle of a panel and resumed from disk, and the example figh
 from __future__ import annotations
 
 from pathlib import Path
+
 import pytest
 
 from engine.cli import main
