@@ -4,6 +4,8 @@ Pure helpers: no widgets here."""
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,6 +13,7 @@ from rich.text import Text
 
 from engine.errors import EngineError
 from engine.game import Game
+from engine.rules.encounter import PANEL
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED
 
 MANEUVERS = ("power_attack", "all_out", "accurate", "defensive")
@@ -45,6 +48,35 @@ def action_summary(words: Mapping[str, Any], action: str, section: str = "action
     """The one-line summary of an action (or a maneuver), or ''."""
     entry = words.get(section, {}).get(action) or {}
     return str(entry.get("summary") or "")
+
+
+SIDE_DICE_RULESETS = frozenset({"panels"})
+"""Rulesets whose fights open every round with one d6 per side and have no surprise round
+(the engine's Conflict does not say so itself, so the app asks the ruleset's id)."""
+
+
+def side_dice(game: Game) -> bool:
+    """Whether this game's fights open each round with a d6 per side, heroes' then foes'
+    (no surprise round, no initiative per character)."""
+    return getattr(game.rules, "id", "") in SIDE_DICE_RULESETS
+
+
+def budget_words(budget: Mapping[str, int]) -> str:
+    """What a turn has left to spend: "2 panels" (the panels game), else "standard + move"
+    or "free actions" (M&M)."""
+    if PANEL in budget:
+        n = int(budget[PANEL])
+        return f"{n} panel{'s' * (n != 1)}"
+    left = [k for k in ("standard", "move") if budget.get(k, 0) > 0]
+    return " + ".join(left) or "free actions"
+
+
+def cost_words(option: Mapping[str, Any]) -> str:
+    """An option's cost in panels ("1 panel", "free"), or '' for a game without panels."""
+    if "panels" not in option:
+        return ""
+    n = int(option["panels"])
+    return "free" if n == 0 else f"{n} panel{'s' * (n != 1)}"
 
 
 def why_not(option: Mapping[str, Any], budget: Mapping[str, int]) -> str:
@@ -120,6 +152,9 @@ def odds_line(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool
     """An attack's exact odds on ``target``: hit %, critical %, then each resistance result
     (``short``: hit % and the chance it takes effect). ``width``: wrapped to lines of that
     many cells, indented under the first (a line starts 3 cells in)."""
+    if "expected_damage" in target:  # the panels game: hit bands, damage, goes down
+        panel = panel_odds_parts(target, short)
+        return Text(" · ", DIM).join(panel) if width is None else pack_parts(panel, width - 3)
     parts: list[Text] = []
     if option.get("range") in ("close", "ranged"):
         parts.append(Text.assemble(("hit ", DIM), (pct(float(target.get("hit", 0))),
@@ -138,6 +173,26 @@ def odds_line(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool
     return pack_parts(parts, width - 3)
 
 
+def panel_odds_parts(target: Mapping[str, Any], short: bool = False) -> list[Text]:
+    """A panels attack's exact odds, one Text each: hit %, then (not ``short``) the complete
+    and minor hit bands and the critical; the expected damage (Kill + Stun, before any
+    response) and the chance the target goes down."""
+    parts = [Text.assemble(("hit ", DIM), (pct(float(target.get("hit", 0))), "bold " + FG))]
+    if not short:
+        parts.append(Text.assemble(("full ", DIM), (pct(float(target.get("complete", 0))),
+                                                     GOOD)))
+        parts.append(Text.assemble(("minor ", DIM), (pct(float(target.get("minor", 0))),
+                                                      MIXED)))
+        if target.get("critical"):
+            parts.append(Text.assemble(("crit ", DIM), (pct(float(target["critical"])), FG)))
+    parts.append(Text.assemble(("dmg ~", DIM), (f"{float(target['expected_damage']):.1f}",
+                                                "bold " + ACCENT)))
+    down = float(target.get("down") or 0)
+    if down > 0:
+        parts.append(Text.assemble(("down ", DIM), (pct(down), "bold " + BAD)))
+    return parts
+
+
 def best_target(option: Mapping[str, Any]) -> dict[str, Any] | None:
     """The target an attack is likeliest to affect (the first such in turn order)."""
     targets = list(option.get("targets") or [])
@@ -151,3 +206,33 @@ def option_key(option: Mapping[str, Any]) -> str:
     """A stable name for an option: its action, and its attack for attacks."""
     attack = option.get("attack")
     return f"{option['action']}/{attack}" if attack else str(option["action"])
+
+
+SHORTER = ((re.compile(r"expected damage avoided ([\d.]+) of ([\d.]+)"), r"avoids ~\1 of \2"),
+           (re.compile(r"its damage off Kill first then Stun"), "its damage off Kill, then Stun"),
+           (re.compile(r"costs (\d+) future panels?"), r"costs \1 future panel"))
+"""The engine's words for a response, said shorter for a menu (unmatched words stay)."""
+
+COST_WORDS = re.compile(r"^(free|costs .*|no cost.*)$")
+"""A detail part that is the option's cost."""
+
+
+def choice_entry(number: int, label: str, detail: str, width: int) -> Text:
+    """One answer to a question a fight step asks (a response to a hit: take it, dodge,
+    parry...) in at most three lines: number, label and its cost; then the rest of the
+    engine's detail (its exact odds) wrapped under it."""
+    for pattern, repl in SHORTER:
+        detail = pattern.sub(repl, detail)
+    parts = [x.strip() for x in detail.split(";") if x.strip()]
+    cost = next((x for x in parts if COST_WORDS.match(x)), "")
+    rest = [x for x in parts if x != cost]
+    out = Text(f"{number}. " if number <= 9 else "   ", DIM)
+    out.append(label, "bold " + ACCENT)
+    if cost:
+        out.append("  " + cost, GOOD if cost == "free" else MIXED)
+    if len(rest) == 1 and out.cell_len + 2 + len(rest[0]) <= width - 3:
+        out.append("  " + rest[0], FG)
+        return out
+    for line in textwrap.wrap(" · ".join(rest), max(width - 6, 20)):
+        out.append("\n   " + line, FG)
+    return out

@@ -33,9 +33,13 @@ from engine.tui.fight_view import (
     action_name,
     action_summary,
     best_target,
+    budget_words,
+    choice_entry,
+    cost_words,
     fight_words,
     odds_line,
     option_key,
+    side_dice,
     why_not,
 )
 from engine.tui.messages import MenuPicked, RollCommand
@@ -68,6 +72,7 @@ from engine.tui.text import (
     DIM,
     FG,
     GOOD,
+    MIXED,
     PRIMARY,
     TONES,
     band_tones,
@@ -735,7 +740,9 @@ class PlayScreen(Screen[None]):
             rows = self.game.tracker()
         except EngineError:
             rows = []
-        tracker.show_rows(fight.encounter.round, rows)
+        sides = fight.encounter.sides
+        tracker.show_rows(fight.encounter.round, rows,
+                          sides.model_dump(mode="json") if sides is not None else None)
         if fight.encounter.acting != self._acting_seen:
             self._acting_seen = fight.encounter.acting
             self.call_after_refresh(self._scroll_tracker)
@@ -785,9 +792,14 @@ class PlayScreen(Screen[None]):
             return
         if p.kind == "fight_choice":  # the step asks the player (a response to a hit...)
             self._pick = {}
-            title.update(Text(p.message, "bold " + ACCENT))
-            menu.set_entries([("fchoice:" + o["id"], plain_prompt(
-                f"{i + 1}. {o['label']}", str(o.get("detail") or ""), ""))
+            head = Text(p.message, "bold " + ACCENT)
+            owed = self._owed((p.context.get("need") or {}).get("actor"))
+            if owed:
+                head.append(f"  owes {owed} panel{'s' * (owed != 1)}", MIXED)
+            title.update(head)
+            width = self._menu_width()
+            menu.set_entries([("fchoice:" + o["id"], choice_entry(
+                i + 1, str(o["label"]), str(o.get("detail") or ""), width))
                 for i, o in enumerate(p.options)])
             switcher.current = "menu"
             menu.focus()
@@ -833,8 +845,7 @@ class PlayScreen(Screen[None]):
             self._draw_maneuvers(name, options, width)
         else:
             head = Text(f"{self._fight_round()}: {name}'s turn", "bold " + ACCENT)
-            left = [k for k in ("standard", "move") if budget.get(k, 0) > 0]
-            head.append(f" · {' + '.join(left) or 'free actions'} left", DIM)
+            head.append(f" · {budget_words(budget)} left", DIM)
             if stage == "said":
                 head = Text("That reads like:", "bold " + ACCENT)
                 head.append("   Esc: all actions", DIM)
@@ -873,14 +884,18 @@ class PlayScreen(Screen[None]):
                 elif best is not None:
                     line.append(f" → {best['name']}", FG)
                     line.append("\n   ")
+                    if cost_words(o):
+                        line.append(f"{cost_words(o)} · ", DIM)
                     line.append_text(odds_line(o, best, self._minion(best["id"]), short=True))
                 else:
                     line.append("  ✗ no one in reach", "italic " + DIM)
                     reason = "no one in reach"
             else:
-                line = number + plain_prompt(action_name(words, o["action"]),
-                                             action_summary(words, o["action"])
-                                             or str(o.get("cost", "")), disabled=reason)
+                summary = action_summary(words, o["action"]) or str(o.get("cost", ""))
+                if cost_words(o):
+                    summary = f"{cost_words(o)} · {summary}"
+                line = number + plain_prompt(action_name(words, o["action"]), summary,
+                                             disabled=reason)
             line.truncate(width * 2, overflow="ellipsis")
             if "\n" not in line.plain:
                 line.truncate(width, overflow="ellipsis")
@@ -912,6 +927,20 @@ class PlayScreen(Screen[None]):
         if more:
             out.append(("-", ""))
         return out
+
+    def _owed(self, actor: object) -> int:
+        """The panels ``actor`` owes now (the tracker's arrears; 0 in a game without)."""
+        try:
+            rows = self.game.tracker()
+        except EngineError:
+            return 0
+        row = next((r for r in rows if r.get("actor") == actor), {})
+        return int(row.get("arrears") or 0)
+
+    def _has_maneuvers(self) -> bool:
+        """Whether attacks in this game take maneuvers (M&M); without them (the panels game)
+        choosing the target makes the attack."""
+        return bool(fight_words(self.game).get("maneuvers"))
 
     def _minion(self, actor: str) -> bool:
         who = self.game.state.actors.get(actor)
@@ -1092,7 +1121,9 @@ class PlayScreen(Screen[None]):
             o = self._option(str(self._pick.get("key", "")))
             if o is None:
                 return True
-            if o.get("attack"):
+            if o.get("attack") and not self._has_maneuvers():
+                self._fight_act(o, value)
+            elif o.get("attack"):
                 self._pick = {"stage": "maneuver", "key": self._pick["key"], "target": value,
                               "said": self._pick.get("said", "")}
                 self._draw_prompt(open_dialogs=False)
@@ -1136,7 +1167,7 @@ class PlayScreen(Screen[None]):
             return
         target = sug.get("target")
         said = str(self._pick.get("text") or "")
-        if target and o.get("attack"):
+        if target and o.get("attack") and self._has_maneuvers():
             self._pick = {"stage": "maneuver", "key": key, "target": target, "said": said}
             self._draw_prompt(open_dialogs=False)
         elif target:
@@ -1269,7 +1300,12 @@ class PlayScreen(Screen[None]):
             return
 
         def picked(ids: list[str]) -> str | None:
-            self.call_after_refresh(self._ask_surprise, ids)
+            if not side_dice(game):
+                self.call_after_refresh(self._ask_surprise, ids)
+            elif game.state.dice_mode == "physical":  # no surprise round: the side d6s
+                self.call_after_refresh(self._ask_initiative, ids, [])
+            else:
+                return self._submit(game.start_fight, ids, [])
             return None
 
         self.push_dialog(lambda: ChoiceDialog(
@@ -1298,6 +1334,9 @@ class PlayScreen(Screen[None]):
         """Your own dice: a d20 of initiative for each hero, then each foe (a minion group
         rolls once), in the order of the list."""
         game = self.game
+        if side_dice(game):
+            self._ask_side_dice(foes)
+            return
         labels = {o["id"]: o["label"] + (" (one roll for the group)"
                                          if "minions" in o.get("detail", "") else "")
                   for o in self._foe_options()}
@@ -1314,6 +1353,25 @@ class PlayScreen(Screen[None]):
             return self._submit(game.start_fight, foes, surprised, faces)
 
         self.push_dialog(lambda: DiceDialog("Initiative", "d20s", summary, submit))
+
+    def _ask_side_dice(self, foes: list[str]) -> None:
+        """Your own dice, side initiative: one d6 for the heroes, then one for the foes."""
+        game = self.game
+        summary = Text("Initiative: one d6 per side, typed in this order: ", FG)
+        summary.append("the heroes, then the foes", "bold " + FG)
+        summary.append(". The higher side acts first; both get the difference in panels"
+                       " (a tie: 2 each, in one Agility order).", DIM)
+
+        def submit(text: str) -> str | None:
+            try:
+                faces = parse_faces(text)
+            except EngineError as e:
+                return e.message
+            if len(faces) != 2:
+                return "Type two numbers: the heroes' d6, then the foes'."
+            return self._submit(game.start_fight, foes, [], faces)
+
+        self.push_dialog(lambda: DiceDialog("Initiative", "two d6", summary, submit))
 
     def _foe_options(self) -> list[dict[str, Any]]:
         """Foes to pick from: the NPCs here who can fight, and the pack's villains and minion

@@ -1,5 +1,7 @@
 """The initiative tracker shown while a fight is under way: the round, then one row per
-character in turn order (▶ on the one acting), drawn from ``Game.tracker()``."""
+character in turn order (▶ on the one acting), drawn from ``Game.tracker()``. A game whose
+rows carry panels (the panels game) gets the panel tracker: each side's d6 and the panels they
+give, each character's panels left, panels owed and how they are repaid, Kill and Stun."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, SECONDARY
+from engine.rules.encounter import ARREARS_LIMIT
+from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED, SECONDARY
 
 SIDE_TONES = {"heroes": GOOD, "villains": BAD}
 """The colour of each side's names."""
@@ -70,6 +73,153 @@ def tracker_text(round_no: int, rows: Sequence[Mapping[str, Any]],
     return out
 
 
+SIDE_NAMES = {"heroes": "Heroes", "villains": "Villains"}
+
+
+def side_name(side: str) -> str:
+    """A side's name for the tracker."""
+    return SIDE_NAMES.get(side, side.capitalize())
+
+
+def is_panel_rows(rows: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the rows are a panels game's (they carry panels left and owed)."""
+    return any("panels" in r and "arrears" in r for r in rows)
+
+
+def sides_lines(sides: Mapping[str, Any] | None) -> list[Text]:
+    """This round's side initiative in two lines: each side's d6, then the panels each of its
+    characters gets and who acts first (a tie: both in one Agility order)."""
+    if not sides:
+        return [Text("Side d6s not rolled yet", DIM)]
+    rolls: Mapping[str, int] = sides.get("rolls") or {}
+    panels: Mapping[str, int] = sides.get("panels") or {}
+    dice = Text("d6 ", DIM)
+    for i, (side, face) in enumerate(rolls.items()):
+        if i:
+            dice.append(" · ", DIM)
+        dice.append(f"{side_name(side)} ", SIDE_TONES.get(side, FG))
+        dice.append(str(face), "bold " + FG)
+    counts = set(panels.values())
+    if sides.get("simultaneous"):
+        each = next(iter(counts), 0)
+        how = Text.assemble(("Tie: ", "bold " + MIXED), (f"{each} panels each", FG),
+                            (", by Agility", DIM))
+        return [dice, how]
+    first = str(sides.get("first") or "")
+    how = Text()
+    if len(counts) == 1:
+        n = next(iter(counts))
+        how.append(f"{n} panel{'s' * (n != 1)} each", FG)
+    else:
+        how.append(" · ".join(f"{side_name(s)} {n}" for s, n in panels.items()), FG)
+    if first:
+        how.append(" · ", DIM)
+        how.append(f"{side_name(first)} first", "bold " + SIDE_TONES.get(first, FG))
+    return [dice, how]
+
+
+def repay_words(row: Mapping[str, Any], side_panels: int, width: int = 30) -> str:
+    """How a character's panels owed are repaid: from the panels of its turn this round (not
+    taken yet), else from its next turn's; at the limit no dodge or parry until then. Said
+    shorter when the long words do not fit ``width`` (with the row's indent of 2)."""
+    owed = int(row.get("arrears") or 0)
+    if owed <= 0:
+        return ""
+    limit = " (limit)" if owed >= ARREARS_LIMIT else ""
+    if row.get("acting") or row.get("acted") or side_panels <= 0:
+        long, short = "paid from its next turn", "repaid next turn"
+    elif owed > side_panels:
+        long, short = (f"{side_panels} paid this round, rest next",
+                       f"{side_panels} now, {owed - side_panels} next")
+    else:
+        long, short = "paid from its turn this round", "repaid this round"
+    for words in (f"owes {owed}{limit}: {long}", f"owes {owed}{limit} · {short}",
+                  f"owes {owed}{'!' if limit else ''} · {short}"):
+        if len(words) + 2 <= width:
+            return words
+    return f"owes {owed}{'!' if limit else ''}"
+
+
+def low_tracks(row: Mapping[str, Any]) -> set[str]:
+    """The tracks that read bad: at 0, or (the character stunned) the lower share of its
+    maximum (both when equal); the engine says when a character is stunned."""
+    shares = {t: int(row.get(t) or 0) / max(int(row.get(f"{t}_max") or 0), 1)
+              for t in ("kill", "stun")}
+    low = {t for t, v in shares.items() if v <= 0}
+    if "stunned" in (row.get("conditions") or []):
+        least = min(shares.values())
+        low |= {t for t, v in shares.items() if v == least}
+    return low
+
+
+def _track(label: str, value: int, top: int, low: bool) -> Text:
+    return Text.assemble((f"{label} ", DIM), (f"{value}", ("bold " + BAD) if low else FG),
+                         (f"/{top}", DIM))
+
+
+def panel_tracker_text(round_no: int, sides: Mapping[str, Any] | None,
+                       rows: Sequence[Mapping[str, Any]], width: int = 30) -> Text:
+    """The panels game's tracker as one Rich Text: the round, each side's d6 and panels, then
+    per character (turn order): mark, name, panels left (● left, ○ spent of its side's), who
+    plays it or how it left; a line of Kill and Stun (bad at 10% or less) and conditions;
+    panels owed and how they are repaid. Those out are struck through, on one line."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append(f"⚔ Round {round_no}".upper(), "bold " + SECONDARY)
+    for line in sides_lines(sides):
+        out.append("\n")
+        out.append_text(line)
+    panels: Mapping[str, int] = (sides or {}).get("panels") or {}
+    top = max(panels.values(), default=0)
+    dots_w = max(top, 1)
+    name_w = max(width - 1 - (dots_w + 1) - 4, 6)
+    for r in rows:
+        out.append("\n")
+        gone = bool(r.get("out"))
+        dim = gone or not r.get("present", True)
+        acting = bool(r.get("acting"))
+        side = str(r.get("side"))
+        out.append("▶" if acting else " ", "bold " + ACCENT)
+        name = str(r.get("name", ""))
+        if len(name) > name_w:
+            name = name[:name_w - 1] + "…"
+        tone = DIM if dim else SIDE_TONES.get(side, FG)
+        out.append(f"{name:<{name_w}}", ("bold " if acting else "") + tone
+                   + (" strike" if gone else ""))
+        mine = int(panels.get(side, 0))
+        left = max(0, min(int(r.get("panels") or 0), dots_w))
+        if gone:
+            out.append(f" {r['out']}", DIM)
+            continue
+        out.append(" " + " " * (dots_w - max(mine, left)))
+        out.append("●" * left, "bold " + ACCENT if acting else FG)
+        out.append("○" * max(mine - left, 0), DIM)
+        ctl = "you" if r.get("control") == "player" else "ref"
+        out.append(f" {ctl}", ACCENT if ctl == "you" else DIM)
+        low = low_tracks(r)
+        line = Text("  ")
+        line.append_text(_track("Kill", int(r.get("kill") or 0), int(r.get("kill_max") or 0),
+                                "kill" in low))
+        line.append("  ")
+        line.append_text(_track("Stun", int(r.get("stun") or 0), int(r.get("stun_max") or 0),
+                                "stun" in low))
+        conds = [str(c) for c in r.get("conditions") or []]
+        if r.get("held"):
+            conds.append(f"held {r['held']}" if isinstance(r["held"], str) else "held")
+        if conds:
+            more = " " + ", ".join(conds)
+            if line.cell_len + len(more) <= width:
+                line.append(more, BAD)
+            else:
+                line.append("\n  " + ", ".join(conds), BAD)
+        out.append("\n")
+        out.append_text(line)
+        owed = repay_words(r, mine, width)
+        if owed:
+            tone = BAD if int(r.get("arrears") or 0) >= ARREARS_LIMIT else MIXED
+            out.append("\n  " + owed, tone)
+    return out
+
+
 class Tracker(Static):
     """The initiative tracker; call :meth:`show` after every action (hidden out of fights)."""
 
@@ -80,9 +230,13 @@ class Tracker(Static):
     text = Text()
     """What is shown now."""
 
-    def show_rows(self, round_no: int, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Draw the round and rows (a no-op when nothing changed)."""
-        text = tracker_text(round_no, rows, self.size.width or 26)
+    def show_rows(self, round_no: int, rows: Sequence[Mapping[str, Any]],
+                  sides: Mapping[str, Any] | None = None) -> None:
+        """Draw the round and rows (a no-op when nothing changed): the panel tracker for
+        rows with panels (``sides``: the round's side initiative), else the initiative one."""
+        width = self.size.width or 26
+        text = (panel_tracker_text(round_no, sides, rows, width) if is_panel_rows(rows)
+                else tracker_text(round_no, rows, width))
         if text == self.text and text.spans == self.text.spans:
             return
         self.text = text
