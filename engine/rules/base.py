@@ -17,7 +17,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import events as ev
-from engine.rules.conflict import Conflict
+from engine.rules.conflict import Conflict, FightRequested, fight_of
 from engine.rules.sheet import Section, default_sheet
 from engine.rules.state import HERO, Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, PromptDict, RollDict
@@ -452,6 +452,36 @@ class Ruleset:
     ) -> list[Item]:
         """Resolve a prompt a ``rule`` effect opened."""
         raise IllegalAction(f"the {self.id} rules cannot answer {eff.name!r}")
+
+    # --- fights (a game with a conflict) ------------------------------------------------
+
+    FOES_HINT: ClassVar[str] = "a villain"
+    """Who to add when nobody in the story can be fought ("a villain or minions")."""
+
+    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
+        """Who a fight may be against (the conflict's list) as options to pick; none in a
+        game without fights."""
+        c = self.conflict()
+        return [] if c is None else [opt(f["id"], f["label"], f["detail"])
+                                     for f in c.foe_options(state)]
+
+    def start_fight(self, state: CampaignState) -> Step | Need:
+        """The ``start_fight`` rule effect: ask who the fight is against."""
+        if fight_of(state) is not None:
+            raise IllegalAction("a fight is already under way")
+        options = self.foe_options(state)
+        if not options:
+            return Step([ev.Narrated(text="Nobody here has a stat block to fight: add"
+                                          f" {self.FOES_HINT} first.", by="engine")])
+        return Need("pick", "Who are you fighting?", options, 1, len(options),
+                    title="Start a fight")
+
+    def fight_requested(self, state: CampaignState, ids: list[str]) -> list[Item]:
+        """The foes picked for ``start_fight``: the fight requested, in this action."""
+        known = {o["id"] for o in self.foe_options(state)}
+        if not ids or any(i not in known for i in ids):
+            raise IllegalAction(f"pick foes from: {', '.join(sorted(known))}")
+        return [{"emit": FightRequested(foes=list(ids)).to_dict()}]
 
     # --- scenes and sessions ----------------------------------------------------------
 

@@ -37,7 +37,7 @@ from engine.rules.base import (
     Step,
     opt,
 )
-from engine.rules.conflict import Conflict, FightRequested, fight_of
+from engine.rules.conflict import Conflict, fight_of
 from engine.rules.mm3e import builder, checks, damage, hazards, roster
 from engine.rules.mm3e import fight_more as fight_more  # registers the rest of D.6
 from engine.rules.mm3e.conditions import (
@@ -181,6 +181,7 @@ class MM3ERules(Ruleset):
     """The Mutants & Masterminds 3e ruleset."""
 
     id = "mm3e"
+    FOES_HINT = "a villain or minions"
     rule_effect_names: ClassVar[frozenset[str]] = frozenset(
         {"start_fight", "rest", "resistance_failure", "hazard_failure", "hazard_success"})
 
@@ -479,7 +480,7 @@ class MM3ERules(Ruleset):
         """start_fight, rest, resistance_failure, hazard_failure, hazard_success."""
         match eff.name:
             case "start_fight":
-                return self._start_fight(state)
+                return self.start_fight(state)
             case "rest":
                 return self._rest(state)
             case "resistance_failure":
@@ -494,11 +495,7 @@ class MM3ERules(Ruleset):
                     ids: list[str]) -> list[Item]:
         """The foes picked for the fight; the minutes rested."""
         if eff.name == "start_fight":
-            known = {o["id"] for o in self.foe_options(state)}
-            stray = [i for i in ids if i not in known]
-            if stray or not ids:
-                raise IllegalAction(f"pick foes from: {', '.join(sorted(known))}")
-            return [_emit(FightRequested(foes=list(ids)))]
+            return self.fight_requested(state, ids)
         if eff.name == "rest":
             hero = state.hero
             old = damage_state(hero)
@@ -512,21 +509,6 @@ class MM3ERules(Ruleset):
     def _record(self, state: CampaignState) -> dict[str, Any]:
         rec: dict[str, Any] = state.hero.data.get(ROLL_KEY) or {}
         return rec
-
-    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
-        """Who a fight may be against (the fight engine's list), as options to pick."""
-        return [opt(f["id"], f["label"], f["detail"])
-                for f in self.conflict().foe_options(state)]
-
-    def _start_fight(self, state: CampaignState) -> Step | Need:
-        if fight_of(state) is not None:
-            raise IllegalAction("a fight is already under way")
-        options = self.foe_options(state)
-        if not options:
-            return Step([ev.Narrated(text="Nobody here has a stat block to fight: add a villain"
-                                          " or minions first.", by="engine")])
-        return Need("pick", "Who are you fighting?", options, 1, len(options),
-                    title="Start a fight")
 
     def _rest(self, state: CampaignState) -> Step | Need:
         hero = state.hero

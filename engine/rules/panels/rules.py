@@ -19,10 +19,10 @@ import yaml
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.errors import ContentError, IllegalAction
+from engine.errors import ContentError
 from engine.rules import events as ev
-from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step, opt
-from engine.rules.conflict import Conflict, FightRequested, fight_of
+from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step
+from engine.rules.conflict import Conflict
 from engine.rules.panels import builder
 from engine.rules.panels import fight as pf
 from engine.rules.panels import fight_more as fight_more  # registers the rest of the actions
@@ -61,6 +61,7 @@ class PanelsRules(Ruleset):
     """The panels game's ruleset."""
 
     id = "panels"
+    FOES_HINT = "a villain or thugs"
     rule_effect_names: ClassVar[frozenset[str]] = frozenset({"start_fight", "rest", "heal"})
 
     # --- stat blocks ----------------------------------------------------------------------
@@ -104,7 +105,7 @@ class PanelsRules(Ruleset):
         """start_fight, rest, heal."""
         match eff.name:
             case "start_fight":
-                return self._start_fight(state)
+                return self.start_fight(state)
             case "rest":
                 return self._rest(state)
             case "heal":
@@ -115,27 +116,8 @@ class PanelsRules(Ruleset):
                     ids: list[str]) -> list[Item]:
         """The foes picked for the fight."""
         if eff.name == "start_fight":
-            known = {o["id"] for o in self.foe_options(state)}
-            stray = [i for i in ids if i not in known]
-            if stray or not ids:
-                raise IllegalAction(f"pick foes from: {', '.join(sorted(known))}")
-            return [_emit(FightRequested(foes=list(ids)))]
+            return self.fight_requested(state, ids)
         return super().rule_answer(state, eff, ctx, ids)
-
-    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
-        """Who a fight may be against (the fight engine's list), as options to pick."""
-        return [opt(f["id"], f["label"], f["detail"])
-                for f in self.conflict().foe_options(state)]
-
-    def _start_fight(self, state: CampaignState) -> Step | Need:
-        if fight_of(state) is not None:
-            raise IllegalAction("a fight is already under way")
-        options = self.foe_options(state)
-        if not options:
-            return Step([ev.Narrated(text="Nobody here has a stat block to fight: add a villain"
-                                          " or thugs first.", by="engine")])
-        return Need("pick", "Who are you fighting?", options, 1, len(options),
-                    title="Start a fight")
 
     def _tracks(self, state: CampaignState, actor: Actor, health: Health, why: str,
                 stable: bool = False) -> ev.Event:
