@@ -194,11 +194,13 @@ def panel_odds_parts(target: Mapping[str, Any], short: bool = False) -> list[Tex
 
 
 def best_target(option: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The target an attack is likeliest to affect (the first such in turn order)."""
+    """The target an attack is likeliest to affect (then to put down: the panels game; the
+    first such in turn order)."""
     targets = list(option.get("targets") or [])
     if not targets:
         return None
-    best: Mapping[str, Any] = max(targets, key=lambda t: float(t.get("effect", 0)))
+    best: Mapping[str, Any] = max(targets, key=lambda t: (float(t.get("effect", 0)),
+                                                          float(t.get("down", 0))))
     return dict(best)
 
 
@@ -230,9 +232,9 @@ def choice_entry(number: int, label: str, detail: str, width: int) -> Text:
     out.append(label, "bold " + ACCENT)
     if cost:
         out.append("  " + cost, GOOD if cost == "free" else MIXED)
-    if len(rest) == 1 and out.cell_len + 2 + len(rest[0]) <= width - 3:
+    if len(rest) == 1 and out.cell_len + 2 + len(rest[0]) <= width - 2:
         out.append("  " + rest[0], FG)
         return out
-    for line in textwrap.wrap(" · ".join(rest), max(width - 6, 20)):
+    for line in textwrap.wrap(" · ".join(rest), max(width - 4, 20)):
         out.append("\n   " + line, FG)
     return out

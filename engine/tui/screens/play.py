@@ -365,7 +365,7 @@ class PlayScreen(Screen[None]):
     def _menu_resized(self) -> None:
         """The menu changed width (the sheet shown or hidden): fit the move suggestions to it
         again, keeping the entry that was highlighted."""
-        if self.game.pending.kind == "fight":
+        if self.game.pending.kind in ("fight", "fight_choice"):
             self._refit_menu()
             return
         if self.game.flow.stage != "move" or self._menu_width() == self._fitted_width:
@@ -749,7 +749,8 @@ class PlayScreen(Screen[None]):
 
     def _refit_menu(self) -> None:
         """Draw the fight's menu again for the width it has now, keeping the highlight."""
-        if self.game.pending.kind != "fight" or self._pick.get("stage") == "say":
+        if self.game.pending.kind not in ("fight", "fight_choice") \
+                or self._pick.get("stage") == "say":
             return
         menu = self.query_one(ActionMenu)
         keep = menu.highlighted
@@ -792,12 +793,13 @@ class PlayScreen(Screen[None]):
             return
         if p.kind == "fight_choice":  # the step asks the player (a response to a hit...)
             self._pick = {}
-            head = Text(p.message, "bold " + ACCENT)
-            owed = self._owed((p.context.get("need") or {}).get("actor"))
-            if owed:
-                head.append(f"  owes {owed} panel{'s' * (owed != 1)}", MIXED)
-            title.update(head)
             width = self._menu_width()
+            owed = self._owed((p.context.get("need") or {}).get("actor"))
+            more = f"  owes {owed}" if owed else ""
+            # one line: the hit is in the journal just above, the answers need the room
+            head = Text(clip(p.message, max(width - len(more), 20)), "bold " + ACCENT)
+            head.append(more, MIXED)
+            title.update(head)
             menu.set_entries([("fchoice:" + o["id"], choice_entry(
                 i + 1, str(o["label"]), str(o.get("detail") or ""), width))
                 for i, o in enumerate(p.options)])

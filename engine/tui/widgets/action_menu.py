@@ -143,7 +143,8 @@ class ActionMenu(OptionList):
         """Choose the n-th numbered suggestion (ids ``move:ID``; ``move:`` alone is the "No
         move, just fiction" suggestion)."""
         numbered = [(o.id, o.disabled) for o in self.options
-                    if o.id and o.id.startswith(("move:", "fight:", "ftarget:", "fsug:", "fneed:"))]
+                    if o.id and o.id.startswith(("move:", "fight:", "ftarget:", "fsug:", "fneed:",
+                                                "fchoice:"))]
         # fight entries keep their number when dimmed; suggestions skip dimmed ones
         if index >= 5 and all(i.startswith("move:") for i, _ in numbered):
             return  # suggestions are numbered 1-5

@@ -171,7 +171,7 @@ def panel_tracker_text(round_no: int, sides: Mapping[str, Any] | None,
     panels: Mapping[str, int] = (sides or {}).get("panels") or {}
     top = max(panels.values(), default=0)
     dots_w = max(top, 1)
-    name_w = max(width - 1 - (dots_w + 1) - 4, 6)
+    name_w = max(width - 2 - (dots_w + 1) - 4, 6)  # a cell spare for a scrollbar
     for r in rows:
         out.append("\n")
         gone = bool(r.get("out"))
