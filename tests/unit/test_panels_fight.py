@@ -66,7 +66,9 @@ MOVES = {"moves": [{"id": "look_around", "name": "Look around",
 def pack(tmp_path: Path) -> Iterator[Pack]:
     """content/panels with a minimal system.yaml, its ruleset registered for the test."""
     folder = tmp_path / "panels-test"
-    shutil.copytree(CONTENT, folder)
+    folder.mkdir()  # the stat blocks, words and crits (the pack's gm.yaml needs its roles)
+    for name in ("characters.yaml", "actions.yaml", "crits.yaml"):
+        shutil.copy(CONTENT / name, folder / name)
     (folder / "system.yaml").write_text(yaml.safe_dump(SYSTEM), encoding="utf-8")
     (folder / "moves.yaml").write_text(yaml.safe_dump(MOVES), encoding="utf-8")
     rules.RULESETS["panels_test"] = f"{__name__}:PanelsTestRules"
