@@ -344,6 +344,9 @@ def test_dropping_costs_nothing_and_picking_up_one_panel(pack: Pack) -> None:
     assert option(g, "pick_up")["items"] == [{"id": "fighting_staff",
                                               "name": "Fighting Staff"}]
     g.fight_act("pick_up")  # the one thing dropped
+    assert option(g, "pick_up")["allowed"] and option(g, "pick_up")["items"] == []
+    with pytest.raises(IllegalAction, match="pick up what"):
+        g.fight_act("pick_up")
     assert panels(g) == 4 and row(g, "nightjar")["dropped"] == []
     assert option(g, "attack", attack="fighting_staff")["allowed"]
     g.fight_act("pick_up", options={"item": "trash can lid"})

@@ -465,7 +465,8 @@ def _options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, 
         if aid == "attack" and holder is not None:
             e["targets"] = [t for t in e.get("targets", []) if t["id"] == holder]
         if aid in ACTIONS or aid in ("move", "flee", "attack"):
-            why = refusal(ctx, actor, aid)
+            # picking up names its item when taken (options item): not asked here
+            why = refusal(ctx, actor, aid, options={"item": "?"} if aid == "pick_up" else None)
             if why and e["allowed"]:
                 e.update(allowed=False, why=why)
         if aid == "grab":
@@ -499,7 +500,7 @@ def _options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, 
                     b = odds(skill_modifier(score), stunned)
                     entry.update(works=float(b.success), well=float(b.complete))
                 e["powers"].append(entry)
-        elif aid == "pick_up":
+        elif aid == "pick_up":  # its own dropped weapons; any other name is an object
             e["items"] = [{"id": k, "name": v} for k, v in dropped(ctx, actor).items()]
         elif aid == "drop_item":
             e["items"] = [{"id": k, "name": v} for k, v in held_things(ctx, actor).items()]
