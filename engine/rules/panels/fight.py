@@ -13,6 +13,10 @@ current Kill and Stun in ``actor.tracks["kill"]`` / ``["stun"]`` (``TracksSet``)
 mean (stunned, unconscious, dying, stable) in ``actor.conditions``; timed effects of crits
 (wide open, a jammed attack form) as encounter effects; panels owed as the participant's
 ``arrears``.
+
+The other actions (grab, break free, powers, items, prone) are fight_more.py's: it registers
+them on ``HANDLERS`` and fills this module's hooks (``FORMS_HOOKS`` ... ``DISARM_HOOKS``);
+``PanelsConflict`` imports it.
 """
 
 from __future__ import annotations
@@ -85,7 +89,9 @@ FILLED_IN = (
     " next panel' adds one panel owed (at most 5). Friendly fire strikes the first ally still"
     " standing in the turn order, with the attack's minor dice and no response. The referee's"
     " turns and responses are engine/rules/panels/referee.py's (a thug group keeps the target"
-    " its first attacker chose while that foe stands)."
+    " its first attacker chose while that foe stands). A critical hit's Disarmed and a critical"
+    " miss's Fumble drop something held when there is something (fight_more's rule), else the"
+    " next panel is lost."
 )
 """The rules of this module that the seed leaves out, filled in."""
 
