@@ -261,3 +261,11 @@ def when(iso: str, now: datetime) -> str:
 def signed(n: int) -> str:
     """``+1`` / ``-2`` / ``+0``."""
     return f"{n:+d}"
+
+
+def stat_shown(pack: Pack, n: int) -> str:
+    """A stat's value as the pack's players read it: signed (``+1``) where stats are
+    modifiers that may go below 0 (Masks), plain (``24``) where none can (a characteristic
+    of 1 to 30 in the panels game)."""
+    stats = list(pack.stats.values())
+    return str(n) if stats and all(st.min >= 0 for st in stats) else signed(n)

@@ -25,7 +25,7 @@ from engine.content.loader import Pack, discover, get_pack
 from engine.errors import EngineError
 from engine.heroes import parse_stats
 from engine.tui.screens.party import AddHeroDialog, hero_summary
-from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD
+from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, stat_shown
 from engine.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
@@ -153,13 +153,14 @@ class NewCampaignScreen(Screen[None]):
         return options
 
     def _npc_hint(self) -> Text:
-        roles = ", ".join(self.pack.system.roles) if self.pack else "any role"
+        roles = (", ".join(r.replace("_", " ") for r in self.pack.system.roles) if self.pack
+                 else "any role")
         return Text(f"A few people in your hero's life ({roles}). Leave a name empty to skip"
                     " the row; Ctrl+R fills in the build's suggestions.", style=DIM)
 
     def _role_options(self) -> list[tuple[str, str]]:
         roles = self.pack.system.roles if self.pack else ["teammate"]
-        return [(r.capitalize(), r) for r in roles]
+        return [(r.replace("_", " ").capitalize(), r) for r in roles]
 
     def on_mount(self) -> None:
         """Load the first system and focus the campaign name."""
@@ -228,7 +229,8 @@ class NewCampaignScreen(Screen[None]):
             text = Text(f"Set each {pack.system.stat_label[:-1].lower()} yourself", FG)
             limits = []
             if rules.stat_min is not None and rules.stat_max is not None:
-                limits.append(f"from {rules.stat_min:+d} to {rules.stat_max:+d}")
+                limits.append(f"from {stat_shown(pack, rules.stat_min)} to"
+                              f" {stat_shown(pack, rules.stat_max)}")
             if rules.stat_total is not None:
                 limits.append(f"adding up to {rules.stat_total:+d}")
             if limits:
@@ -243,7 +245,7 @@ class NewCampaignScreen(Screen[None]):
         text.append("\n")
         for sid, st in pack.stats.items():
             text.append(f"{st.name}\u00a0", DIM)  # no break between a stat and its value
-            text.append(f"{a.stats.get(sid, 0):+d}   ", "bold " + ACCENT)
+            text.append(f"{stat_shown(pack, a.stats.get(sid, 0))}   ", "bold " + ACCENT)
         pitch.update(text)
         self.query_one("#validation", Static).update("")
         new = [(n.name, n.role, n.note) for n in a.suggested_npcs]

@@ -16,7 +16,7 @@ from engine.content.loader import Pack
 from engine.game import Game
 from engine.heroes import parse_stats
 from engine.tui.screens.dialogs import ChoiceDialog, Dialog, Submit
-from engine.tui.text import BAD, DIM, FG, GOOD
+from engine.tui.text import BAD, DIM, FG, GOOD, stat_shown
 from engine.tui.widgets.keybar import KeyBar
 
 CUSTOM = "__custom__"
@@ -34,7 +34,8 @@ def hero_summary(pack: Pack, archetype: str | None, stats: dict[str, int] | None
     if archetype and archetype in pack.archetypes:
         return pack.archetypes[archetype].name
     stats = stats or {}
-    return ", ".join(f"{st.name} {stats.get(sid, 0):+d}" for sid, st in pack.stats.items())
+    return ", ".join(f"{st.name} {stat_shown(pack, stats.get(sid, 0))}"
+                     for sid, st in pack.stats.items())
 
 
 class AddHeroDialog(Dialog):
