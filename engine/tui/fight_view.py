@@ -175,16 +175,12 @@ def odds_line(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool
 
 def panel_odds_parts(target: Mapping[str, Any], short: bool = False) -> list[Text]:
     """A panels attack's exact odds, one Text each: hit %, then (not ``short``) the complete
-    and minor hit bands and the critical; the expected damage (Kill + Stun, before any
-    response) and the chance the target goes down."""
+    hit's; the expected damage (Kill + Stun, before any response) and the chance the target
+    goes down."""
     parts = [Text.assemble(("hit ", DIM), (pct(float(target.get("hit", 0))), "bold " + FG))]
-    if not short:
+    if not short:  # the rest of a hit is minor; a critical is always a natural 20 (5%)
         parts.append(Text.assemble(("full ", DIM), (pct(float(target.get("complete", 0))),
                                                      GOOD)))
-        parts.append(Text.assemble(("minor ", DIM), (pct(float(target.get("minor", 0))),
-                                                      MIXED)))
-        if target.get("critical"):
-            parts.append(Text.assemble(("crit ", DIM), (pct(float(target["critical"])), FG)))
     parts.append(Text.assemble(("dmg ~", DIM), (f"{float(target['expected_damage']):.1f}",
                                                 "bold " + ACCENT)))
     down = float(target.get("down") or 0)

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
@@ -173,3 +172,316 @@ def test_a_response_reads_in_three_lines() -> None:
         "1. Take it  expected damage 14.5")
     # words the menu does not know stay as the engine gave them
     assert choice_entry(3, "Roll", "let the dice say", 44).plain == "3. Roll  let the dice say"
+
+
+def test_the_panels_game_has_side_dice(saves: Path) -> None:
+    assert side_dice(make_game(saves))
+    masks = new_game(saves, system="masks", name="Other", hero_name="Nova",
+                     archetype="signal_fire", seed=1)
+    assert not side_dice(masks)
+
+
+def test_kill_and_stun_bars_read_bad_at_a_tenth() -> None:
+    from engine.rules.sheet import Bar, Section
+    from engine.tui.widgets.sheet import render_sections
+
+    text = render_sections([Section(title="Health", rows=[
+        Bar(label="Kill", value=4, max=40, low=4), Bar(label="Stun", value=6, max=50, low=5)])])
+    kill, stun = text.plain.split("\n")[1:]
+    assert kill == "Kill █░░░░░░░░░░░░░ 4/40" and stun == "Stun ██░░░░░░░░░░░░ 6/50"
+    bad = [text.plain[s.start:s.end] for s in text.spans if "#f7768e" in str(s.style)]
+    assert bad == ["█", " 4/40"]  # Kill at 10% is bad; Stun at 12% is not
+    assert len(kill) <= 29  # it fits the sidebar in a fight at 80 columns
+
+
+# ------------------------------------------------------------------ a new campaign
+
+
+async def test_new_panels_campaign_ready_made_and_custom(saves: Path) -> None:
+    for build in ("rivet", CUSTOM):
+        app = SidekickApp(saves_dir=saves)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await pilot.press("n")
+            await settle(pilot)
+            form = app.screen
+            assert isinstance(form, NewCampaignScreen)
+            form.query_one("#system", Select).value = SYSTEM
+            await settle(pilot)
+            form.query_one("#archetype", Select).value = build
+            await settle(pilot)
+            pitch = str(form.query_one("#pitch").render())
+            await fill(pilot, "#name", f"Halberd {build.strip('_')}")
+            await pilot.press("tab")
+            await type_text(pilot, "Anvil")
+            if build == CUSTOM:
+                assert "from 1 to 25" in pitch  # characteristics, not signed modifiers
+                for stat, value in (("agility", "16"), ("dexterity", "18"),
+                                    ("strength", "20"), ("wits", "12"), ("nerve", "14")):
+                    await fill(pilot, f"#stat-{stat}", value)
+            else:
+                assert "Agility 10   Dexterity 14   Strength 25" in " ".join(pitch.split(
+                    "\n")).replace("\u00a0", " ")
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert isinstance(app.screen, PlayScreen), build
+            game = game_of(app)
+            hero = game.state.hero
+            assert hero.name == "Anvil"
+            sheet = sheet_text(app)
+            assert "HEALTH" in sheet
+            kill = next(line for line in sheet.splitlines() if line.startswith("Kill "))
+            stun = next(line for line in sheet.splitlines() if line.startswith("Stun "))
+            if build == CUSTOM:
+                assert hero.stats["strength"] == 20 and hero.archetype is None
+                # the builder's block: Kill from Strength and Nerve, Stun 10 more
+                top = int(kill.split("/")[1])
+                assert int(stun.split("/")[1]) == top + 10
+            else:
+                assert kill == "Kill ██████████████ 40/40"
+                assert stun == "Stun ██████████████ 50/50"
+
+
+# ------------------------------------------------------------------ fights
+
+
+async def test_panels_fight_at_80x24(panels_campaign: Callable[..., str],
+                                     open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        lines = tracker_lines(app)
+        assert lines[:3] == ["⚔ ROUND 1", "d6 Heroes 4 · Villains 3",
+                             "1 panel each · Heroes first"]
+        assert lines[3].split() == ["▶Nightjar", "●", "you"]
+        assert lines[4].split() == ["Kill", "30/30", "Stun", "36/36"]
+        assert all(len(line) <= 30 for line in lines)
+        assert "Round 1: Nightjar's turn · 1 panel left" in title(app)
+        ids = menu_ids(app)
+        assert ids[0] == "fight:attack/fists"
+        first = prompt_of(app, "fight:attack/fists").splitlines()
+        assert first[1].strip().startswith("1 panel · hit 50% · dmg ~")
+        assert "free · " in prompt_of(app, "fight:surrender")
+        assert "2 panels · " in prompt_of(app, "fight:catch_breath")
+        await pilot.press("enter")
+        await settle(pilot)
+        # targets with the exact odds: hit, full hit, expected damage, down
+        assert menu_ids(app)[:2] == ["ftarget:the_furnace_baron", "ftarget:the_foundry_crew_1"]
+        crew = prompt_of(app, "ftarget:the_foundry_crew_1").splitlines()
+        assert crew[1].strip() == "hit 50% · full 35% · dmg ~6.2 · down 20%"
+        await pilot.press("2")  # no maneuvers in this game: the target makes the attack
+        await settle(pilot)
+        journal = " ".join(journal_text(app).split())
+        assert "Nightjar attack on The Foundry Crew 1 with Fists: d20" in journal
+        game = game_of(app)
+        fight = game.fight
+        assert fight is not None and fight.encounter.acting == "rivet"
+        assert "Rivet's turn · 1 panel left" in title(app)
+        nightjar = tracker_lines(app)[3:6]
+        assert nightjar[0].split() == ["Nightjar", "○", "you"]
+        # a natural 1: a stumble costs its next panel, owed and shown with its repayment
+        assert nightjar[2].strip() == "owes 1 · repaid next turn"
+        assert tracker_lines(app)[6].startswith("▶Rivet")
+
+
+async def respond_campaign(saves: Path) -> str:
+    """A fight where the Foundry Crew hits Nightjar and she must answer (seed 3)."""
+    game = make_game(saves)
+    game.start_fight(list(FOES))
+    for _ in range(10):
+        if game.pending.kind == "fight_choice":
+            break
+        if game.referee_turn:
+            game.referee_run()
+        else:
+            game.end_turn()
+    assert game.pending.kind == "fight_choice"
+    return saved(game)
+
+
+async def test_the_response_to_a_hit(saves: Path,
+                                     open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(await respond_campaign(saves))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert menu_ids(app) == ["fchoice:none", "fchoice:dodge", "fchoice:parry:fists",
+                                 "fchoice:parry:fighting_staff"]
+        head = title(app)
+        assert head.startswith("Nightjar: Response to The Foundry Crew 1's") and "\n" not in head
+        width = app.screen.query_one(ActionMenu).size.width
+        entries = [prompt_of(app, key).splitlines() for key in menu_ids(app)]
+        assert entries[0] == ["1. Take it  expected damage 14.5"]
+        assert entries[1] == ["2. Dodge  free", "   18+ avoids it all (45%), 15-17 halves it",
+                              "   (15%) · avoids ~7.7 of 14.5"]
+        assert entries[3][0] == "4. Parry with Fighting Staff  free"
+        assert "15+ parries (50%)" in entries[3][1] and "avoids ~7.0 of 14.5" in entries[3][2]
+        assert all(len(line) < width for entry in entries for line in entry)
+        assert sum(len(entry) for entry in entries) <= 10  # all four fit at 80x24
+        menu = app.screen.query_one(ActionMenu)
+        assert menu.size.height >= sum(len(entry) for entry in entries)
+        await pilot.press("2")
+        await settle(pilot)
+        journal = " ".join(journal_text(app).split())
+        assert "Nightjar dodge The Foundry Crew 1's Spanner: d20" in journal
+        assert game_of(app).pending.kind == "fight"
+
+
+async def test_referee_turns_enter_r_t(panels_campaign: Callable[..., str],
+                                       open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # Nightjar, then Rivet, end their turns
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert "Round 1: The Furnace Baron's turn (referee)" in title(app)
+        assert menu_ids(app) == ["step", "run", "take"]
+        assert tracker_lines(app)[7].startswith("▶The Furnace Baron")
+        before = journal_text(app)
+        await pilot.press("enter")  # the referee says what it does and why
+        await settle(pilot)
+        assert "▸ The Furnace Baron" in journal_text(app)[len(before):]
+        await pilot.press("t")  # take him over: his attack is now yours to choose
+        await settle(pilot)
+        assert "You play The Furnace Baron now." in journal_text(app)
+        game = game_of(app)
+        assert not game.referee_turn
+        assert tracker_lines(app)[7].split()[-1] == "you"
+        assert "handback" in menu_ids(app)
+        menu = app.screen.query_one(ActionMenu)
+        menu.highlighted = menu_ids(app).index("handback")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "The referee plays The Furnace Baron again." in journal_text(app)
+        await pilot.press("r")  # run until a player's turn or a question for the player
+        await settle(pilot)
+        assert not game.referee_turn or game.pending.kind == "fight_choice"
+
+
+async def test_f8_and_the_start_a_fight_move(panels_campaign: Callable[..., str],
+                                             open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign(fight=False))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert not app.screen.query_one(Tracker).display
+        await pilot.press("f8")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog) and dialog.dialog_title == "Fight!"
+        assert [o["id"] for o in dialog.options][0] == "the_furnace_baron"
+        await pilot.press("space", "enter")
+        await settle(pilot)
+        # no surprise question: the panels game has no surprise round
+        assert isinstance(app.screen, PlayScreen)
+        game = game_of(app)
+        assert game.fighting and app.screen.query_one(Tracker).display
+        assert tracker_lines(app)[1].startswith("d6 Heroes ")
+        await pilot.press("f8")  # in a fight, F8 calls it off
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert not game.fighting
+        # the pack's move: "I punch ..." reads as Start a fight, which asks whom
+        await fill(pilot, "#fiction", "I punch the Furnace Baron in the jaw")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert menu_ids(app)[0] == "move:start_fight"
+        await pilot.press("1")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        await pilot.press("space", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and game.fighting
+        assert tracker_lines(app)[0] == "⚔ ROUND 1"
+
+
+async def test_physical_side_dice_and_a_d20(panels_campaign: Callable[..., str],
+                                            open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign(fight=False, dice_mode="physical"))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("f8")
+        await settle(pilot)
+        await pilot.press("space", "enter")  # the Furnace Baron
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DiceDialog)
+        assert "one d6 per side" in str(dialog.summary)
+        assert "the heroes, then the foes" in str(dialog.summary)
+        await fill(pilot, "#faces", "4")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DiceDialog)  # one die is not enough: asked again
+        await fill(pilot, "#faces", "5 2")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert tracker_lines(app)[1:3] == ["d6 Heroes 5 · Villains 2",
+                                           "3 panels each · Heroes first"]
+        assert tracker_lines(app)[3].split() == ["▶Nightjar", "●●●", "you"]
+        await pilot.press("enter", "enter")  # Fists at the Furnace Baron: your d20
+        await settle(pilot)
+        assert isinstance(app.screen, DieDialog)
+        await fill(pilot, "#faces", "12")
+        await pilot.press("enter")
+        await settle(pilot)
+        asked = []
+        while isinstance(app.screen, DieDialog):  # a minor hit (12 + 4): its damage d6s too
+            asked.append(str(app.screen.summary))
+            await fill(pilot, "#faces", "3")
+            await pilot.press("enter")
+            await settle(pilot)
+        assert asked and all("Roll a d6: Nightjar" in a for a in asked)
+        assert isinstance(app.screen, PlayScreen)
+        journal = " ".join(journal_text(app).split())
+        assert "Nightjar attack on The Furnace Baron with Fists: d20 12 (your die)" in journal
+        assert tracker_lines(app)[3].split() == ["▶Nightjar", "●●○", "you"]
+        game = game_of(app)
+        # a new round asks the heroes' side d6 of you (the referee's is seeded)
+        for _ in range(20):
+            if isinstance(app.screen, DieDialog):
+                break
+            if game.pending.kind == "fight_choice":
+                await pilot.press("1")
+            elif game.referee_turn:
+                await pilot.press("r")
+            else:
+                await pilot.press("e")
+            await settle(pilot)
+        assert isinstance(app.screen, DieDialog)
+        assert "d6" in str(app.screen.summary) and "side initiative" in str(app.screen.summary)
+        await fill(pilot, "#faces", "6")
+        await pilot.press("enter")
+        await settle(pilot)
+        fight = game.fight
+        assert fight is not None and fight.encounter.round == 2
+        assert fight.encounter.sides is not None and fight.encounter.sides.rolls["heroes"] == 6
+        assert tracker_lines(app)[0] == "⚔ ROUND 2"
+        assert tracker_lines(app)[1].startswith("d6 Heroes 6 · Villains ")
+
+
+def test_panels_fight_snapshot(snap_compare: Any, panels_campaign: Callable[..., str],
+                               open_app: Callable[[str], SidekickApp]) -> None:
+    cid = panels_campaign()
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("enter", "2")  # Nightjar's fists at the first of the crew
+        await settle(pilot)
+
+    assert snap_compare(open_app(cid), terminal_size=SMALL, run_before=before)
+
+
+def test_response_menu_snapshot(snap_compare: Any, saves: Path,
+                                open_app: Callable[[str], SidekickApp]) -> None:
+    import asyncio
+
+    cid = asyncio.run(respond_campaign(saves))
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    assert snap_compare(open_app(cid), terminal_size=SMALL, run_before=before)
+

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.widgets import Static
 
 from engine.rules.encounter import ARREARS_LIMIT
@@ -234,6 +235,7 @@ class Tracker(Static):
                   sides: Mapping[str, Any] | None = None) -> None:
         """Draw the round and rows (a no-op when nothing changed): the panel tracker for
         rows with panels (``sides``: the round's side initiative), else the initiative one."""
+        self._shown = (round_no, list(rows), sides)
         width = self.size.width or 26
         text = (panel_tracker_text(round_no, sides, rows, width) if is_panel_rows(rows)
                 else tracker_text(round_no, rows, width))
@@ -241,6 +243,15 @@ class Tracker(Static):
             return
         self.text = text
         self.update(text)
+
+    _shown: tuple[int, list[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
+    """What :meth:`show_rows` was last given (drawn again at a new width)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Draw the rows again for the width the tracker has now (the first drawing may come
+        before the sidebar is laid out)."""
+        if self._shown is not None:
+            self.show_rows(*self._shown)
 
     def acting_line(self) -> int:
         """The line of the acting row (0 is the header), for scrolling it into view."""
