@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Select
 
 from engine.campaigns import close_game, new_game
 from engine.game import Game
@@ -284,7 +284,7 @@ async def test_panels_fight_at_80x24(panels_campaign: Callable[..., str],
         assert tracker_lines(app)[6].startswith("▶Rivet")
 
 
-async def respond_campaign(saves: Path) -> str:
+def respond_campaign(saves: Path) -> str:
     """A fight where the Foundry Crew hits Nightjar and she must answer (seed 3)."""
     game = make_game(saves)
     game.start_fight(list(FOES))
@@ -301,7 +301,7 @@ async def respond_campaign(saves: Path) -> str:
 
 async def test_the_response_to_a_hit(saves: Path,
                                      open_app: Callable[[str], SidekickApp]) -> None:
-    app = open_app(await respond_campaign(saves))
+    app = open_app(respond_campaign(saves))
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         assert menu_ids(app) == ["fchoice:none", "fchoice:dodge", "fchoice:parry:fists",
@@ -369,7 +369,7 @@ async def test_f8_and_the_start_a_fight_move(panels_campaign: Callable[..., str]
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog) and dialog.dialog_title == "Fight!"
-        assert [o["id"] for o in dialog.options][0] == "the_furnace_baron"
+        assert dialog.options[0]["id"] == "the_furnace_baron"
         await pilot.press("space", "enter")
         await settle(pilot)
         # no surprise question: the panels game has no surprise round
@@ -476,9 +476,7 @@ def test_panels_fight_snapshot(snap_compare: Any, panels_campaign: Callable[...,
 
 def test_response_menu_snapshot(snap_compare: Any, saves: Path,
                                 open_app: Callable[[str], SidekickApp]) -> None:
-    import asyncio
-
-    cid = asyncio.run(respond_campaign(saves))
+    cid = respond_campaign(saves)
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
