@@ -1,19 +1,24 @@
-"""Speed of a whole M&M fight, headless: four heroes against six opponents.
+"""Speed of whole fights of the conflict layer, headless: M&M and the panels game, four heroes
+against six opponents each.
 
-Run: ``python benchmarks/bench_fight.py [--seeds N]``. Each seed plays one fight to its end in
-memory: Keystone, Lamplight, Slipstream and a second Keystone block under another name
-(Bedrock) against Madame Undertow and the Hornet Drones (a group of five: six foes). The
-referee plays the villains' side (nothing is taken over); the heroes are played by a greedy
-player that takes the attack and target with the best ``effect`` odds of
-``Game.fight_options`` (P(hit and the resistance fails)), then ends the turn. A fight that has
-not ended after ``MAX_STEPS`` steps is reported as unfinished.
+Run: ``python benchmarks/bench_fight.py [--seeds N] [--game mm3e|panels|all]``. Each seed plays
+one fight per game to its end in memory (``CASES``). M&M: Keystone, Lamplight, Slipstream and a
+second Keystone block under another name (Bedrock) against Madame Undertow and the Hornet Drones
+(a group of five). Panels: Rivet, Nightjar, Voltaic and Quarrel against Gantry and the Foundry
+Crew (a thug group of five). The referee plays the villains' side (nothing is taken over); the
+heroes are played by a greedy player that takes the attack and target with the best score of
+``Game.fight_options`` (M&M: ``effect``, P(hit and the resistance fails); panels: the chance to
+put the target down, then the expected damage), then ends the turn; when the fight asks the
+player (a panels hero hit: dodge, parry or take it), it answers with the response expected to
+avoid the most damage. A fight that has not ended after ``MAX_STEPS`` steps is reported as
+unfinished.
 
-Reported as medians over the seeds (and p95 over every step of every fight), next to a baseline
-measured in the same run (one Masks move played through ``Game``: trigger, roll and choices),
-as the design asks of benchmarks (ratios, never timed asserts):
+Reported per game as medians over the seeds (and p95 over every step of every fight), next to a
+baseline measured in the same run (one Masks move played through ``Game``: trigger, roll and
+choices), as the design asks of benchmarks (ratios, never timed asserts):
 
 - fight rounds per second and steps per second (every saved action: the referee's choose and
-  resolve steps, the player's attacks, ends of turn);
+  resolve steps, the player's attacks, answers and ends of turn);
 - one referee step in ms: choosing (the policy reading the fight and saying why) and
   resolving (rolls, damage, events), each median and p95;
 - one referee turn (all its steps) in ms, against the target of 50 ms for a referee turn on
@@ -24,10 +29,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,18 +45,55 @@ from engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 MM3E = ROOT / "content" / "mutants-and-masterminds"
+PANELS = ROOT / "content" / "panels"
 MASKS = ROOT / "content" / "masks"
 HEROES: list[dict[str, Any]] = [
     {"name": "Lamplight", "archetype": "lamplight"},
     {"name": "Slipstream", "archetype": "slipstream"},
     {"name": "Bedrock", "archetype": "keystone"},
 ]
-"""The party after Keystone (Bedrock: Keystone's block under another name)."""
+"""The M&M party after Keystone (Bedrock: Keystone's block under another name)."""
 FOES = ["madame_undertow", "hornet_drones"]
 MAX_STEPS = 3000
 """Steps one fight may take before the benchmark calls it unfinished."""
 TARGET_MS = 50.0
 """A referee turn should be on screen within this."""
+
+
+def _effect(target: dict[str, Any]) -> tuple[float, ...]:
+    return (float(target["effect"]),)
+
+
+def _down_then_damage(target: dict[str, Any]) -> tuple[float, ...]:
+    return (float(target["down"]), float(target["expected_damage"]))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One game's fight: the pack, the heroes (the first, then the party), the foes, and how
+    the greedy player scores a target of an attack option (higher is better)."""
+
+    name: str
+    folder: Path
+    hero: tuple[str, str]
+    party: tuple[dict[str, Any], ...]
+    foes: tuple[str, ...]
+    score: Callable[[dict[str, Any]], tuple[float, ...]]
+
+
+CASES: dict[str, Case] = {
+    "mm3e": Case("M&M: 4 heroes vs Madame Undertow and the Hornet Drones (5)", MM3E,
+                 ("Keystone", "keystone"), tuple(HEROES), tuple(FOES), _effect),
+    "panels": Case("panels: 4 heroes vs Gantry and the Foundry Crew (5)", PANELS,
+                   ("Rivet", "rivet"),
+                   ({"name": "Nightjar", "archetype": "nightjar"},
+                    {"name": "Voltaic", "archetype": "voltaic"},
+                    {"name": "Quarrel", "archetype": "quarrel"}),
+                   ("gantry", "the_foundry_crew"), _down_then_damage),
+}
+"""The fights, by the id of the game's ruleset. M&M: the greedy player takes the best
+``effect`` (P(hit and the resistance fails)); panels: the best chance of putting the target
+down, then the most expected damage."""
 
 
 @dataclass
@@ -67,25 +110,53 @@ class FightRun:
     player: list[float] = field(default_factory=list)
     turns: list[float] = field(default_factory=list)
     """Each referee turn: all its steps, from its first choice to the next turn."""
+    answers: int = 0
+    """The player's answers to what the fight asked (a hero's dodge or parry, a crit)."""
+
+
+def case_of(pack: Pack) -> Case:
+    """The benchmark's fight for ``pack``'s game."""
+    return CASES[pack.system.ruleset]
 
 
 def new_game(pack: Pack, seed: int) -> Game:
     """The four heroes' campaign, in memory."""
-    return Game.new(pack, name="bench fight", hero_name="Keystone", archetype="keystone",
-                    party=HEROES, seed=seed)
+    case = case_of(pack)
+    return Game.new(pack, name="bench fight", hero_name=case.hero[0], archetype=case.hero[1],
+                    party=[dict(h) for h in case.party], seed=seed)
 
 
 def greedy(game: Game) -> tuple[str, str, str] | None:
-    """The player's pick: (action, attack, target) with the best effect odds, or None."""
-    best: tuple[float, tuple[str, str, str]] | None = None
+    """The player's pick: (action, attack, target) with the best score, or None."""
+    score = case_of(game.pack).score
+    best: tuple[tuple[float, ...], tuple[str, str, str]] | None = None
     for o in game.fight_options():
         if not o["allowed"] or o["action"] != "attack" or not o.get("targets"):
             continue
         for t in o["targets"]:
-            score = float(t["effect"])
-            if best is None or score > best[0]:
-                best = (score, ("attack", str(o["attack"]), str(t["id"])))
+            mine = score(t)
+            if best is None or mine > best[0]:
+                best = (mine, ("attack", str(o["attack"]), str(t["id"])))
     return best[1] if best else None
+
+
+_AVOIDED = re.compile(r"expected damage avoided ([0-9.]+)")
+
+
+def answer(need: dict[str, Any]) -> str:
+    """The greedy player's answer to what the fight asks: to a hit, the response expected to
+    avoid the most damage (read from each option's detail), taking it when none avoids any;
+    anything else (a critical hit's effect), the first option."""
+    options = need["options"]
+    best, avoided = None, 0.0
+    for o in options:
+        found = _AVOIDED.search(str(o.get("detail", "")))
+        if found and float(found.group(1)) > avoided:
+            best, avoided = str(o["id"]), float(found.group(1))
+    if best is not None:
+        return best
+    ids = [str(o["id"]) for o in options]
+    return "none" if "none" in ids else ids[0]
 
 
 def play(pack: Pack, seed: int, max_steps: int = MAX_STEPS) -> FightRun:
@@ -94,7 +165,7 @@ def play(pack: Pack, seed: int, max_steps: int = MAX_STEPS) -> FightRun:
     run = FightRun(seed=seed)
     clock = time.perf_counter
     start = clock()
-    game.start_fight(FOES)
+    game.start_fight(list(case_of(pack).foes))
     turn_start: float | None = None
     turn_of: str | None = None
     while game.fighting and run.steps < max_steps:
@@ -104,7 +175,13 @@ def play(pack: Pack, seed: int, max_steps: int = MAX_STEPS) -> FightRun:
         if turn_start is not None and acting != turn_of:
             run.turns.append(clock() - turn_start)
             turn_start = None
-        if game.referee_turn:
+        need = game.fight_need
+        if need is not None and need.get("kind") == "choice":
+            t = clock()  # the step waiting on the player's answer plays on
+            game.fight_choose(answer(need))
+            run.player.append(clock() - t)
+            run.answers += 1
+        elif game.referee_turn:
             if turn_start is None:
                 turn_start, turn_of = clock(), acting
             choosing = fight.pending is None
@@ -120,7 +197,7 @@ def play(pack: Pack, seed: int, max_steps: int = MAX_STEPS) -> FightRun:
                 action, attack, target = pick
                 game.fight_act(action, target=target, attack=attack)
                 now = game.fight
-                if now is not None and now.encounter.acting == acting:
+                if now is not None and now.encounter.acting == acting and not game.fight_need:
                     game.end_turn()
             run.player.append(clock() - t)
         run.steps += 1
@@ -168,48 +245,68 @@ def p95(values: Sequence[float]) -> float:
     return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Play the fights and print the table."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seeds", type=int, default=10, help="fights to play (default 10)")
-    args = ap.parse_args(argv)
-    mm, masks = load_pack(MM3E), load_pack(MASKS)
-    play(mm, 0, 50)  # warm the caches (stat blocks, odds tables, imports)
-    masks_move_ms(masks, 5)
-    runs, base = [], []
-    for seed in range(1, args.seeds + 1):
-        base += masks_move_ms(masks, 20)
-        runs.append(play(mm, seed))
+def report(case: Case, runs: Sequence[FightRun], base: Sequence[float]) -> list[str]:
+    """One fight's table: rounds/s and steps/s (medians over fights), the referee's choose,
+    resolve and whole turn in ms (median and p95 over every step), each with its ratio to the
+    baseline's median."""
     base_ms = statistics.median(base)
     ms = 1000.0
+    out: list[str] = []
 
-    def row(name: str, values: Sequence[float], per_run: bool = False) -> None:
-        med = statistics.median(values)
-        tail = "" if per_run else f"{p95(values):9.2f}"
-        print(f"{name:42} {med:10.2f} {tail:>9} {med / base_ms:8.2f}")
+    def row(name: str, values: Sequence[float]) -> None:
+        med = statistics.median(values) if values else float("nan")
+        out.append(f"{name:42} {med:10.2f} {p95(values):9.2f} {med / base_ms:8.2f}")
 
-    finished = [r for r in runs if r.winner]
     wins: dict[str, int] = {}
     for r in runs:
         wins[r.winner or "unfinished"] = wins.get(r.winner or "unfinished", 0) + 1
-    print(f"{len(runs)} fights: " + ", ".join(f"{k} {v}" for k, v in sorted(wins.items()))
-          + f"; median {statistics.median(r.rounds for r in runs)} rounds,"
-          f" {statistics.median(r.steps for r in runs)} steps")
-    print(f"{'per fight (median over fights)':42} {'median':>10} {'':>9} {'':>8}")
-    print(f"{'  rounds per second':42} "
-          f"{statistics.median(r.rounds / r.seconds for r in runs):10.1f}")
-    print(f"{'  steps per second':42} "
-          f"{statistics.median(r.steps / r.seconds for r in runs):10.1f}")
-    print(f"{'per step, ms (over every step)':42} {'median':>10} {'p95':>9} {'ratio':>8}")
+    out.append(f"{case.name}")
+    out.append(f"{len(runs)} fights: " + ", ".join(f"{k} {v}" for k, v in sorted(wins.items()))
+               + f"; median {statistics.median(r.rounds for r in runs)} rounds,"
+               f" {statistics.median(r.steps for r in runs)} steps,"
+               f" {statistics.median(r.answers for r in runs)} answers to the fight")
+    out.append(f"{'per fight (median over fights)':42} {'median':>10} {'':>9} {'':>8}")
+    out.append(f"{'  rounds per second':42} "
+               f"{statistics.median(r.rounds / r.seconds for r in runs):10.1f}")
+    out.append(f"{'  steps per second':42} "
+               f"{statistics.median(r.steps / r.seconds for r in runs):10.1f}")
+    out.append(f"{'per step, ms (over every step)':42} {'median':>10} {'p95':>9} {'ratio':>8}")
     row("  referee: choose", [x * ms for r in runs for x in r.choose])
     row("  referee: resolve", [x * ms for r in runs for x in r.resolve])
-    row("  player: greedy pick + act + end turn", [x * ms for r in runs for x in r.player])
+    row("  player: greedy pick + act (or answer)", [x * ms for r in runs for x in r.player])
     turns = [x * ms for r in runs for x in r.turns]
     row(f"  one referee turn (target {TARGET_MS:.0f} ms)", turns)
     row("  baseline: one Masks move played", base)
     within = sum(1 for t in turns if t <= TARGET_MS) / max(1, len(turns))
-    print(f"ratio: median / the baseline's median. Referee turns within {TARGET_MS:.0f} ms:"
-          f" {within:.0%}. Fights finished: {len(finished)}/{len(runs)}.")
+    finished = sum(1 for r in runs if r.winner)
+    out.append(f"ratio: median / the baseline's median. Referee turns within"
+               f" {TARGET_MS:.0f} ms: {within:.0%}. Fights finished: {finished}/{len(runs)}.")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Play the fights of each game asked for and print a table for each."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", type=int, default=10, help="fights to play per game (default 10)")
+    ap.add_argument("--game", choices=[*CASES, "all"], default="all",
+                    help="which game's fight (default all)")
+    args = ap.parse_args(argv)
+    masks = load_pack(MASKS)
+    masks_move_ms(masks, 5)
+    names = list(CASES) if args.game == "all" else [args.game]
+    packs = {name: load_pack(CASES[name].folder) for name in names}
+    for pack in packs.values():
+        play(pack, 0, 50)  # warm the caches (stat blocks, odds tables, imports)
+    runs: dict[str, list[FightRun]] = {name: [] for name in names}
+    base: list[float] = []
+    for seed in range(1, args.seeds + 1):  # the baseline interleaved with the fights
+        for name in names:
+            base += masks_move_ms(masks, 10)
+            runs[name].append(play(packs[name], seed))
+    for i, name in enumerate(names):
+        if i:
+            print()
+        print("\n".join(report(CASES[name], runs[name], base)))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The fight benchmark's fight, played once: it ends with a winner, its greedy player picks the
-best odds, and its numbers are counted (no timing is asserted)."""
+"""The fight benchmark's fights, played once for each game (M&M and panels): each ends with a
+winner, its greedy player picks the best score and answers what the fight asks, and its
+numbers are counted and reported (no timing is asserted)."""
 
 from __future__ import annotations
 
@@ -31,42 +32,95 @@ def mm(bench: ModuleType) -> Pack:
     return pack
 
 
-def test_one_fight_ends_with_a_winner(bench: ModuleType, mm: Pack) -> None:
-    run = bench.play(mm, 1)
+@pytest.fixture(scope="module")
+def panels(bench: ModuleType) -> Pack:
+    pack: Pack = load_pack(bench.PANELS)
+    return pack
+
+
+@pytest.mark.parametrize("game", ["mm", "panels"])
+def test_one_fight_ends_with_a_winner(bench: ModuleType, game: str,
+                                      request: pytest.FixtureRequest) -> None:
+    pack: Pack = request.getfixturevalue(game)
+    run = bench.play(pack, 1)
     assert run.winner in ("the heroes win", "the villains win")
     assert run.rounds >= 1 and run.steps >= len(run.choose) + len(run.resolve)
     assert run.choose and run.resolve and run.player and run.turns  # both sides played
     assert len(run.resolve) <= len(run.choose)  # every resolve was chosen first
     assert run.steps < bench.MAX_STEPS
+    # only the panels game asks the player mid-step (a hero's response to a hit)
+    assert (run.answers > 0) == (game == "panels")
 
 
-def test_the_party_and_the_foes(bench: ModuleType, mm: Pack) -> None:
-    game = bench.new_game(mm, 3)
-    assert [h.name for h in game.state.heroes] == ["Keystone", "Lamplight", "Slipstream",
-                                                   "Bedrock"]
-    game.start_fight(bench.FOES)
-    sides = [r["side"] for r in game.tracker()]
-    assert (sides.count("heroes"), sides.count("villains")) == (4, 6)
+@pytest.mark.parametrize(("game", "heroes", "foes"), [
+    ("mm", ["Keystone", "Lamplight", "Slipstream", "Bedrock"], 6),
+    ("panels", ["Rivet", "Nightjar", "Voltaic", "Quarrel"], 6),
+])
+def test_the_party_and_the_foes(bench: ModuleType, game: str, heroes: list[str], foes: int,
+                                request: pytest.FixtureRequest) -> None:
+    pack: Pack = request.getfixturevalue(game)
+    game_ = bench.new_game(pack, 3)
+    assert [h.name for h in game_.state.heroes] == heroes
+    game_.start_fight(list(bench.case_of(pack).foes))
+    sides = [r["side"] for r in game_.tracker()]
+    assert (sides.count("heroes"), sides.count("villains")) == (4, foes)
     assert all(r["control"] == ("player" if r["side"] == "heroes" else "referee")
-               for r in game.tracker())
+               for r in game_.tracker())
 
 
-def test_the_greedy_player_takes_the_best_effect(bench: ModuleType, mm: Pack) -> None:
-    game = bench.new_game(mm, 5)
-    game.start_fight(bench.FOES)
-    game.referee_run()
-    pick = bench.greedy(game)
+@pytest.mark.parametrize("game", ["mm", "panels"])
+def test_the_greedy_player_takes_the_best_score(bench: ModuleType, game: str,
+                                                request: pytest.FixtureRequest) -> None:
+    pack: Pack = request.getfixturevalue(game)
+    case = bench.case_of(pack)
+    g = bench.new_game(pack, 5)
+    g.start_fight(list(case.foes))
+    while g.fighting and (g.referee_turn or g.fight_need):
+        need = g.fight_need
+        if need is not None:
+            g.fight_choose(bench.answer(need))
+        else:
+            g.referee_step()
+    pick = bench.greedy(g)
     assert pick is not None
-    best = max(t["effect"] for o in game.fight_options() if o["allowed"]
+    best = max(case.score(t) for o in g.fight_options() if o["allowed"]
                and o["action"] == "attack" for t in o.get("targets", []))
-    [chosen] = [t for o in game.fight_options() if o.get("attack") == pick[1]
+    [chosen] = [t for o in g.fight_options() if o.get("attack") == pick[1]
                 and o["action"] == "attack" for t in o["targets"] if t["id"] == pick[2]]
-    assert chosen["effect"] == best
+    assert case.score(chosen) == best
+
+
+def test_the_answer_to_a_hit_avoids_the_most(bench: ModuleType) -> None:
+    def opt(id_: str, detail: str) -> dict[str, str]:
+        return {"id": id_, "label": id_, "detail": detail}
+
+    need = {"kind": "choice", "options": [
+        opt("none", "expected damage 18.5"),
+        opt("dodge", "18+ avoids it all (30%); expected damage avoided 7.0 of 18.5"),
+        opt("parry:staff", "15+ parries (60%); expected damage avoided 9.1 of 18.5"),
+        opt("parry:fists", "15+ parries (60%); expected damage avoided 6.5 of 18.5")]}
+    assert bench.answer(need) == "parry:staff"
+    need["options"] = [opt("none", "expected damage 4.0"),
+                       opt("dodge", "expected damage avoided 0.0 of 4.0")]
+    assert bench.answer(need) == "none"
+    assert bench.answer({"kind": "choice", "options": [opt("roll", "let the dice say"),
+                                                       opt("1", "Crushing blow")]}) == "roll"
 
 
 def test_an_unfinished_fight_has_no_winner(bench: ModuleType, mm: Pack) -> None:
     run = bench.play(mm, 1, max_steps=3)
     assert (run.winner, run.steps) == (None, 3)
+
+
+def test_the_report_has_each_number_and_its_ratio(bench: ModuleType, mm: Pack) -> None:
+    run = bench.play(mm, 2, max_steps=40)
+    lines = bench.report(bench.CASES["mm3e"], [run], [0.5, 0.5])
+    text = "\n".join(lines)
+    for label in ("rounds per second", "steps per second", "referee: choose",
+                  "referee: resolve", "one referee turn", "baseline: one Masks move"):
+        assert label in text
+    baseline = next(line for line in lines if "baseline" in line)
+    assert baseline.split()[-3:] == ["0.50", "0.50", "1.00"]  # median, p95, ratio
 
 
 def test_p95_is_the_nearest_rank(bench: ModuleType) -> None:
