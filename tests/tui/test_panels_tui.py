@@ -22,7 +22,7 @@ from engine.tui.screens.new_campaign import CUSTOM, NewCampaignScreen
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.action_menu import ActionMenu
 from engine.tui.widgets.sheet import Sheet
-from engine.tui.widgets.tracker import Tracker, panel_tracker_text, repay_words
+from engine.tui.widgets.tracker import Tracker, out_words, panel_tracker_text, repay_words
 from tests.tui.conftest import fill, game_of, journal_text, settle, type_text
 
 SMALL = (80, 24)
@@ -150,6 +150,11 @@ def test_panel_tracker_tie_and_width() -> None:
 
 def test_how_a_debt_is_repaid() -> None:
     assert repay_words(row("A", "heroes", arrears=0), 3) == ""
+    assert out_words(row("A", "heroes", out="down", conditions=["dying"])) == "dying"
+    assert out_words(row("A", "heroes", out="down", conditions=["dying", "stable"])) == (
+        "stable")
+    assert out_words(row("A", "heroes", out="down", conditions=["unconscious"])) == "out cold"
+    assert out_words(row("A", "villains", out="fled")) == "fled"
     assert repay_words(row("A", "heroes", arrears=2, acted=True), 3, width=40) == (
         "owes 2: paid from its next turn")
     assert repay_words(row("A", "heroes", arrears=2), 3, width=40) == (

@@ -109,6 +109,26 @@ fight are struck through.
 With your own dice, a dialog asks for each d20 as it comes (and for initiative when the fight
 starts). The move *Start a fight* starts one too.
 
+## Fights in panels (Panels: Halberd City)
+
+The same keys run the panels game's fights, with no maneuvers and no surprise round. Each round
+both sides roll a d6 (you for the heroes, the referee for the foes); the higher side acts first
+and both get the difference in panels (a tie: 2 each, everyone in one Agility order). Every
+action costs panels; unused ones are lost when the turn ends.
+
+The panel tracker shows the round, each side's d6 and the panels it gives, then each character:
+● a panel left this turn, ○ one spent or owed; Kill and Stun (bad when low enough to stun);
+and the panels it owes, with when they are paid back: out of its turn this round if it has not
+acted yet, else its next turn ("owes 2 · repaid next turn"). At 5 owed (the limit) it cannot
+dodge or parry until its turns pay them back. Those out of the fight are struck through.
+
+When a hero you play is hit, the menu asks for the response before the damage is rolled: take
+it, dodge (18+ avoids it all, 15-17 halves it) or parry with one of your attack forms (15+),
+each with its exact odds, the damage it is expected to save, and its cost (free against an
+ordinary thug, a future panel against a significant foe). An attack's line shows its panels,
+hit %, full-hit %, expected damage and the chance the target goes down. With your own dice you
+type both sides' d6s at F8 (heroes first), then the heroes' d6 each new round.
+
 ## Story ledger (Ctrl+L)
 
 Mythic-like lists of what the story remembers. Every change is journaled and ^Z undoes it.

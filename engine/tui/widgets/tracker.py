@@ -141,6 +141,24 @@ def repay_words(row: Mapping[str, Any], side_panels: int, width: int = 30) -> st
     return f"owes {owed}{'!' if limit else ''}"
 
 
+OUT_WORDS = {"dying": "dying", "stable": "stable", "unconscious": "out cold", "dead": "dead"}
+"""How a character out of a panels fight is, by its conditions (first found, in this order:
+"stable" before "dying", since a stabilised one keeps both)."""
+
+
+def out_words(row: Mapping[str, Any]) -> str:
+    """Why a character is out: how it left (fled, surrendered), else its state when it went
+    down (dying, stable, out cold), else "down"."""
+    how = str(row.get("out") or "")
+    if how != "down":
+        return how
+    conds = set(row.get("conditions") or [])
+    for cond in ("dead", "stable", "dying", "unconscious"):
+        if cond in conds:
+            return OUT_WORDS[cond]
+    return how
+
+
 def low_tracks(row: Mapping[str, Any]) -> set[str]:
     """The tracks that read bad: at 0, or (the character stunned) the lower share of its
     maximum (both when equal); the engine says when a character is stunned."""
@@ -189,7 +207,7 @@ def panel_tracker_text(round_no: int, sides: Mapping[str, Any] | None,
         mine = int(panels.get(side, 0))
         left = max(0, min(int(r.get("panels") or 0), dots_w))
         if gone:
-            out.append(f" {r['out']}", DIM)
+            out.append(f" {out_words(r)}", DIM)
             continue
         out.append(" " + " " * (dots_w - max(mine, left)))
         out.append("●" * left, "bold " + ACCENT if acting else FG)
