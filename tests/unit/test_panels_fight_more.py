@@ -542,8 +542,9 @@ def _act(g: Game, data: st.DataObject) -> None:
         kw["attack"] = pick["attack"]
     if aid == "use_power":
         kw["options"] = {"power": data.draw(st.sampled_from(pick["powers"]))["id"]}
-    if aid == "pick_up" and not pick["items"]:
-        kw["options"] = {"item": "a brick"}
+    if aid == "pick_up" and not pick["items"]:  # an object not already in hand
+        held = next(r["object"] for r in g.tracker() if r["acting"])
+        kw["options"] = {"item": "a plank" if held == "a brick" else "a brick"}
     if aid == "drop_item":
         kw["options"] = {"item": data.draw(st.sampled_from(pick["items"]))["id"]}
     g.fight_act(aid, **kw)
@@ -569,3 +570,18 @@ def test_random_legal_actions_keep_panels_and_arrears_in_bounds(
         for r in g.tracker():
             assert r["panels"] >= 0 and 0 <= r["arrears"] <= ARREARS_LIMIT
             assert r["kill"] >= 0 and r["stun"] >= 0
+
+
+def test_the_referee_counts_the_prone_penalty_when_scoring() -> None:
+    b = blocks()
+    gunsel = rf.fighter_from(b["baron_s_gunsel"], "gunsel", "villains")
+    rivet = rf.fighter_from(b["rivet"], "rivet", "heroes")
+    up = rf.Situation(me=gunsel, allies=(), foes=(rivet,), round=1, panels_left=1)
+    down = rf.Situation(me=gunsel, allies=(), foes=(replace(rivet, prone=True),), round=1,
+                        panels_left=1)
+
+    def pistol(s: rf.Situation) -> str:
+        return next(c.why for c in rf.explain_options(s) if c.attack == "Pistol")
+
+    assert "35% to hit" in pistol(up)  # 14+ with Dexterity 13 (+1)
+    assert "10% to hit" in pistol(down)  # 19+: -5 at a prone target

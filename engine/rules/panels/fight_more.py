@@ -56,7 +56,7 @@ FILLED_IN = (
 )
 """The rules of this module that the seed leaves out, filled in."""
 
-PRONE_PENALTY = -5
+PRONE_PENALTY = rf.PRONE_PENALTY
 """To hit: a prone character's melee attacks and grabs, and missile attacks at a prone one."""
 
 ESCAPE_TARGET = 15

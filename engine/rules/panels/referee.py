@@ -50,7 +50,8 @@ or more). Never at the limit, never out of the fight.
 
 Left out (the engine may add them): crit table entries (a natural 20 only counts as a complete
 hit here), grabbing, powers that are not attacks, picking things up, movement, and the
-target's likely response (and a prone modifier) when scoring an attack. ``Situation.simultaneous`` is carried into the why (a tied round).
+target's likely response when scoring an attack (a prone fighter's -5 is counted).
+``Situation.simultaneous`` is carried into the why (a tied round).
 """
 
 from __future__ import annotations
@@ -105,6 +106,10 @@ DESPERATE_ODDS = Fraction(1, 2)
 
 CATCH_BREATH_ODDS = Fraction(1, 2)
 """Catch breath when the regained die ends the stun with at least these odds."""
+
+PRONE_PENALTY = -5
+"""To hit (fight_more's rule): a prone fighter's melee attacks and grabs, and missile attacks
+at a prone one."""
 
 ACTION_COSTS: Mapping[str, int] = {
     "attack": 1, "first_aid": 1, "catch_breath": 2, "flee": 1, "surrender": 0, "end_turn": 0,
@@ -329,7 +334,9 @@ def _key(o: _Scored) -> tuple[Fraction, Fraction, str, int]:
 def _score(s: Situation, order: int, form: AttackForm, target: Fighter) -> _Scored:
     """One (form, target) attack with its expected value and its why."""
     me = s.me
-    hit = odds(skill_modifier(me.dexterity), me.stunned)
+    prone = PRONE_PENALTY * ((form.range == "melee" and me.prone)
+                             + (form.range == "missile" and target.prone))
+    hit = odds(skill_modifier(me.dexterity) + prone, me.stunned)
     p_out = p_stun = wear = Fraction(0)
     for band, p in ((Band.MINOR, hit.minor), (Band.COMPLETE, hit.complete)):
         dice = damage_dice(form, me.significant, band, me.strength)
