@@ -457,6 +457,7 @@ async def test_physical_side_dice_and_a_d20(panels_campaign: Callable[..., str],
             await settle(pilot)
         assert isinstance(app.screen, DieDialog)
         assert "d6" in str(app.screen.summary) and "side initiative" in str(app.screen.summary)
+        assert "The heroes' d6 for the new round" in str(app.screen.summary)
         await fill(pilot, "#faces", "6")
         await pilot.press("enter")
         await settle(pilot)

@@ -939,6 +939,15 @@ class PlayScreen(Screen[None]):
         row = next((r for r in rows if r.get("actor") == actor), {})
         return int(row.get("arrears") or 0)
 
+    def _side_named(self, name: str) -> str:
+        """The side ("heroes", "villains") of the fighter called ``name`` (the heroes' when
+        nobody is)."""
+        try:
+            rows = self.game.tracker()
+        except EngineError:
+            rows = []
+        return str(next((r["side"] for r in rows if r.get("name") == name), "heroes"))
+
     def _has_maneuvers(self) -> bool:
         """Whether attacks in this game take maneuvers (M&M); without them (the panels game)
         choosing the target makes the attack."""
@@ -1265,6 +1274,10 @@ class PlayScreen(Screen[None]):
             if need is None:
                 return None
             summary = Text(self.game.pending.message, "bold " + ACCENT)
+            if side_dice(self.game) and "initiative" in str(need.get("what", "")):
+                side = self._side_named(str(need.get("who", "")))
+                summary.append(f"\nThe {side}' d6 for the new round: the higher side acts"
+                               " first, both get the difference in panels (a tie: 2 each).", DIM)
 
             def submit(text: str) -> str | None:
                 try:
