@@ -77,7 +77,7 @@ from engine.rules.panels.responses import (
     response_cost,
 )
 from engine.rules.panels.statblock import Character, from_data
-from engine.rules.state import CampaignState, new_id
+from engine.rules.state import Actor, CampaignState, new_id
 
 SPEC = en.PANELS_BUDGET
 
@@ -119,6 +119,29 @@ def _tracks_set(state: CampaignState, ev: TracksSet) -> None:
     actor = state.actors[ev.actor]
     actor.tracks.update(ev.tracks)
     actor.conditions = list(ev.conditions)
+
+
+def health_of(blk: Character, actor: Actor) -> Health:
+    """``actor``'s current Kill and Stun on its block's tracks (full when never hurt)."""
+    tr = actor.tracks
+    return Health(Track(min(max(tr.get("kill", blk.kill), 0), blk.kill), blk.kill),
+                  Track(min(max(tr.get("stun", blk.stun), 0), blk.stun), blk.stun))
+
+
+def tracks_set(actor: Actor, health: Health, why: str, *, stable: bool = False) -> TracksSet:
+    """The event that writes ``actor``'s Kill and Stun and what they mean (stunned,
+    unconscious, dying; ``stable``: given first aid at 0 Kill), its other conditions kept."""
+    conds = [c for c in actor.conditions if c not in STATUS_CONDITIONS]
+    status = health.status
+    if stable and status is not Status.DYING:
+        conds += ["unconscious", "stable"]
+    elif status is not Status.FINE:
+        conds.append(status.value)
+        if status is Status.DYING:
+            conds.append("unconscious")
+    return TracksSet(actor=actor.id, tracks={"kill": health.kill.current,
+                                             "stun": health.stun.current},
+                     conditions=conds, why=why)
 
 
 # ------------------------------------------------------------------ stat blocks
@@ -210,10 +233,7 @@ class Ctx:
 
     def health(self, actor_id: str) -> Health:
         """Current Kill and Stun (full when not yet set)."""
-        blk = self.block(actor_id)
-        tr = self.state.actors[actor_id].tracks
-        return Health(Track(min(max(tr.get("kill", blk.kill), 0), blk.kill), blk.kill),
-                      Track(min(max(tr.get("stun", blk.stun), 0), blk.stun), blk.stun))
+        return health_of(self.block(actor_id), self.state.actors[actor_id])
 
     def stunned(self, actor_id: str) -> bool:
         """Stunned or worse: -5 on every d20."""
@@ -292,18 +312,7 @@ class Ctx:
     def set_health(self, actor_id: str, health: Health, why: str, *,
                    stable: bool = False) -> None:
         """Write a character's tracks and what they mean."""
-        actor = self.state.actors[actor_id]
-        conds = [c for c in actor.conditions if c not in STATUS_CONDITIONS]
-        status = health.status
-        if stable and status is not Status.DYING:
-            conds += ["unconscious", "stable"]
-        elif status is not Status.FINE:
-            conds.append(status.value)
-            if status is Status.DYING:
-                conds.append("unconscious")
-        self.emit(TracksSet(actor=actor_id, tracks={"kill": health.kill.current,
-                                                    "stun": health.stun.current},
-                            conditions=conds, why=why))
+        self.emit(tracks_set(self.state.actors[actor_id], health, why, stable=stable))
 
     def spend(self, actor: str, cost: int) -> None:
         """Pay panels from the turn."""

@@ -73,10 +73,7 @@ class PanelsRules(Ruleset):
 
     def health(self, state: CampaignState, actor: Actor) -> Health:
         """Current Kill and Stun (full when never hurt)."""
-        blk = self.block(state, actor)
-        tr = actor.tracks
-        return Health(Track(min(max(tr.get("kill", blk.kill), 0), blk.kill), blk.kill),
-                      Track(min(max(tr.get("stun", blk.stun), 0), blk.stun), blk.stun))
+        return pf.health_of(self.block(state, actor), actor)
 
     # --- rolls ----------------------------------------------------------------------------
 
@@ -119,20 +116,6 @@ class PanelsRules(Ruleset):
             return self.fight_requested(state, ids)
         return super().rule_answer(state, eff, ctx, ids)
 
-    def _tracks(self, state: CampaignState, actor: Actor, health: Health, why: str,
-                stable: bool = False) -> ev.Event:
-        conds = [c for c in actor.conditions if c not in pf.STATUS_CONDITIONS]
-        status = health.status
-        if stable and status is not Status.DYING:
-            conds += ["unconscious", "stable"]
-        elif status is not Status.FINE:
-            conds.append(status.value)
-            if status is Status.DYING:
-                conds.append("unconscious")
-        return pf.TracksSet(actor=actor.id, tracks={"kill": health.kill.current,
-                                                    "stun": health.stun.current},
-                            conditions=conds, why=why)
-
     def _rest(self, state: CampaignState) -> Step:
         hero = state.hero
         if "dead" in hero.conditions:
@@ -145,7 +128,7 @@ class PanelsRules(Ruleset):
             return Step([ev.Narrated(text=f"{hero.name} is not hurt.", by="engine")])
         kill = math.ceil(h.kill.maximum / REST_KILL_SHARE)
         new = Health(h.kill.heal(kill), Track.full(h.stun.maximum))
-        return Step([self._tracks(state, hero, new, f"an hour's rest: Stun back to"
+        return Step([pf.tracks_set(hero, new, f"an hour's rest: Stun back to"
                                   f" {new.stun.current}, Kill {h.kill.current} →"
                                   f" {new.kill.current}")])
 
@@ -157,7 +140,7 @@ class PanelsRules(Ruleset):
         h = self.health(state, hero)
         base = h.kill if h.kill.current > 0 else h.kill.heal(1)
         new = Health(base.heal(kill), h.stun)
-        return Step([self._tracks(state, hero, new, f"first aid: Kill {h.kill.current} →"
+        return Step([pf.tracks_set(hero, new, f"first aid: Kill {h.kill.current} →"
                                   f" {new.kill.current}")])
 
     # --- creation -------------------------------------------------------------------------
