@@ -24,6 +24,7 @@ from engine.errors import IllegalAction
 from engine.nlp.english import tokens
 from engine.rules.base import Ruleset
 from engine.rules.conflict import (
+    FIGHT_REQUEST,
     Conflict,
     DiceUsed,
     Die,
@@ -37,7 +38,7 @@ from engine.rules.conflict import (
     fight_of,
     require_fight,
 )
-from engine.rules.events import Event, LedgerChanged, Narrated
+from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
 from engine.rules.state import CampaignState
 from engine.triggers import Matcher, name_variants, people_named
 
@@ -212,6 +213,16 @@ class FightFlow:
         return self.conflict.options(self.state, who)
 
     @property
+    def fight_request(self) -> dict[str, list[str]] | None:
+        """A fight a move started that waits for its initiative dice (physical dice):
+        {foes, surprised} to pass to ``start_fight`` with the dice; None otherwise."""
+        req = self.state.data.get(FIGHT_REQUEST)
+        if fight_of(self.state) is not None or not isinstance(req, dict):
+            return None
+        return {"foes": [str(f) for f in req.get("foes") or []],
+                "surprised": [str(s) for s in req.get("surprised") or []]}
+
+    @property
     def fight_need(self) -> dict[str, Any] | None:
         """The physical die the fight waits for: {who, what, sides, odds}, or None."""
         fight = fight_of(self.state)
@@ -337,6 +348,8 @@ class FightFlow:
         entry order when given."""
         conflict = self.conflict
         with self._action("fight begins"):
+            if FIGHT_REQUEST in self.state.data:
+                self._emit(DataSet(scope="campaign", key=FIGHT_REQUEST, value=None))
             roller = self._roller(dice, physical_all=bool(dice))
             try:
                 conflict.start(self.state, list(foes), list(surprised), roller, self._emit)
@@ -348,7 +361,13 @@ class FightFlow:
         return self.last_events
 
     def _start_requested(self, foes: Sequence[str], surprised: Sequence[str]) -> None:
-        """A move's effect asked for a fight: start it inside the current action."""
+        """A move's effect asked for a fight: start it inside the current action, or, when the
+        player rolls physical dice, keep the request (``fight_request``) until the initiative
+        dice are entered with ``start_fight``."""
+        if self.state.dice_mode == "physical":
+            self._emit(DataSet(scope="campaign", key=FIGHT_REQUEST,
+                                  value={"foes": list(foes), "surprised": list(surprised)}))
+            return
         roller = self._roller()
         self.conflict.start(self.state, list(foes), list(surprised), roller, self._emit)
         self._used(roller)

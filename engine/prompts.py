@@ -11,7 +11,7 @@ from engine.content.loader import Pack
 from engine.journal import result_label
 from engine.preview import RollPreview
 from engine.rules.base import Ruleset, opt
-from engine.rules.conflict import Fight, fight_of
+from engine.rules.conflict import FIGHT_REQUEST, Fight, fight_of
 from engine.rules.state import CampaignState
 
 
@@ -83,6 +83,12 @@ def pending_prompt(game: PromptHost) -> Prompt:
     if fight is not None and f.stage == "fiction":
         return _fight_prompt(game.state, fight)
     if f.stage == "fiction":
+        req = game.state.data.get(FIGHT_REQUEST) if fight is None else None
+        if isinstance(req, dict) and req.get("foes"):
+            labels = {o["id"]: o["label"] for o in game.rules.foe_options(game.state)}
+            names = ", ".join(labels.get(str(a), str(a)) for a in req["foes"])
+            return Prompt("fiction", f"The fight against {names} waits for your initiative"
+                          " dice (F8 to roll them)", min=0, context={"fight_request": req})
         return Prompt("fiction", "What do you do?", min=0)
     if f.stage == "move":
         options = [opt(x.get("move") or "none", x.get("name", ""), _why(x))

@@ -96,6 +96,10 @@ def require_fight(state: CampaignState) -> Fight:
 # ------------------------------------------------------------------ events
 
 
+FIGHT_REQUEST = "fight_request"
+"""Campaign data: a fight a move asked for, waiting for its initiative dice (physical dice)."""
+
+
 @event
 @dataclass(frozen=True, slots=True)
 class FightRequested(Event):

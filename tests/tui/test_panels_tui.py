@@ -489,3 +489,28 @@ def test_response_menu_snapshot(snap_compare: Any, saves: Path,
 
     assert snap_compare(open_app(cid), terminal_size=SMALL, run_before=before)
 
+
+
+async def test_the_start_a_fight_move_with_your_own_dice_asks_for_the_side_d6s(
+        panels_campaign: Callable[..., str], open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign(fight=False, dice_mode="physical"))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await fill(pilot, "#fiction", "I punch the Furnace Baron in the jaw")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("1")  # Start a fight
+        await settle(pilot)
+        await pilot.press("space", "enter")  # the Furnace Baron
+        await settle(pilot)
+        game = game_of(app)
+        assert not game.fighting and game.fight_request == {
+            "foes": ["the_furnace_baron"], "surprised": []}
+        dialog = app.screen
+        assert isinstance(dialog, DiceDialog) and "one d6 per side" in str(dialog.summary)
+        await fill(pilot, "#faces", "6 3")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and game.fighting
+        assert game.fight_request is None
+        assert tracker_lines(app)[1] == "d6 Heroes 6 · Villains 3"

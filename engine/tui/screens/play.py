@@ -437,8 +437,13 @@ class PlayScreen(Screen[None]):
         return True
 
     def _maybe_open_choice(self) -> None:
-        """Open the choice dialog once the result of the action is on screen."""
-        if self.game.pending.kind not in FLOW_KINDS:
+        """Open the choice dialog once the result of the action is on screen; a fight a move
+        started with your own dice asks for its initiative dice."""
+        request = self.game.fight_request
+        if request is not None:
+            self.call_after_refresh(self._ask_initiative, request["foes"],
+                                    request["surprised"])
+        elif self.game.pending.kind not in FLOW_KINDS:
             self.call_after_refresh(self.open_choice)
 
     def _submit(self, fn: Callable[P, list[dict[str, Any]]], *args: P.args,
@@ -1307,6 +1312,10 @@ class PlayScreen(Screen[None]):
             return
         if game.flow.stage != "fiction":
             self.notify("Finish what is pending before a fight.", severity="warning")
+            return
+        request = game.fight_request
+        if request is not None:  # a move started it: only the dice are missing
+            self._ask_initiative(request["foes"], request["surprised"])
             return
         options = self._foe_options()
         if not options:
