@@ -132,6 +132,13 @@ class FightFlow:
         return c
 
     @property
+    def fight_initiative(self) -> str:
+        """How this game's fights order turns: "each" (everyone rolls, a surprise round may
+        open it), "side" (a die per side every round, no surprise round), "" without fights."""
+        c = self.rules.conflict()
+        return str(getattr(c, "initiative", "each")) if c is not None else ""
+
+    @property
     def fight(self) -> Fight | None:
         """The fight under way, or None."""
         return fight_of(self.state)

@@ -389,7 +389,12 @@ Emit = Callable[[Event], None]
 
 class Conflict(Protocol):
     """How a ruleset runs a fight. Methods read the state and emit events (applied at once),
-    rolling through ``roll``; a method that raises leaves the engine to roll everything back."""
+    rolling through ``roll``; a method that raises leaves the engine to roll everything back.
+
+    ``initiative`` says how turns are ordered: "each" (everyone rolls once, a surprise round
+    may open the fight) or "side" (each side rolls a die every round; no surprise round)."""
+
+    initiative: str
 
     def start(self, state: CampaignState, foes: Sequence[str], surprised: Sequence[str],
               roll: Roll, emit: Emit) -> None:

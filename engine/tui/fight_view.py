@@ -50,15 +50,10 @@ def action_summary(words: Mapping[str, Any], action: str, section: str = "action
     return str(entry.get("summary") or "")
 
 
-SIDE_DICE_RULESETS = frozenset({"panels"})
-"""Rulesets whose fights open every round with one d6 per side and have no surprise round
-(the engine's Conflict does not say so itself, so the app asks the ruleset's id)."""
-
-
 def side_dice(game: Game) -> bool:
     """Whether this game's fights open each round with a d6 per side, heroes' then foes'
     (no surprise round, no initiative per character)."""
-    return getattr(game.rules, "id", "") in SIDE_DICE_RULESETS
+    return game.fight_initiative == "side"
 
 
 def budget_words(budget: Mapping[str, int]) -> str:

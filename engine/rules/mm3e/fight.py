@@ -1189,6 +1189,9 @@ def _settled(fight: Fight) -> Fight:
 class MM3EConflict:
     """Mutants & Masterminds 3e fights (engine/rules/conflict.Conflict)."""
 
+    initiative = "each"
+    """Everyone rolls initiative once; a surprise round may open the fight."""
+
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
 

@@ -925,6 +925,9 @@ def referee_choice(ctx: Ctx, actor: str) -> Pending:
 class PanelsConflict:
     """The panels game's fights (engine/rules/conflict.Conflict)."""
 
+    initiative = "side"
+    """Each side rolls a d6 every round; no surprise round."""
+
     def __init__(self, pack: Pack) -> None:
         # the rest of the actions register themselves on HANDLERS and the hooks (imported
         # here, not at the top: fight_more imports this module)
