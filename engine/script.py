@@ -8,7 +8,10 @@ message naming the step.
 
 In a fight the referee plays its characters' turns by itself before each ``act`` and
 ``end_turn`` step (``referee: auto``, the default) unless the script says ``referee: manual``
-(in ``campaign`` or as a step); then ``referee: step`` and ``referee: run`` drive it.
+(in ``campaign`` or as a step); then ``referee: step`` and ``referee: run`` drive it. When the
+fight asks the player something (a hero's dodge or parry when hit), a step's ``choose``
+answers it: beside the step that asks, or alone (with its fiction) as the next step; with the
+referee on auto, a step of only ``choose`` first lets the referee play up to the question.
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ FIGHT_KEYS = ("fight", "act", "end_turn", "referee", "take_over", "hand_back", "
 """The keys of a fight step (one of them a step, ``die`` also beside ``act`` or ``referee``)."""
 FIGHT_EXTRA = {"fiction", "comment", "choose"}
 """What a fight step may carry besides its fight key: fiction told before it, a comment, and
-``choose``: the answers to what the step asks (a response to a hit...), in order."""
+``choose``: the answers to what the step asks (a response to a hit...), in order, each an
+option's id, label or words. While the fight waits for a choice, a step of only these keys
+answers it."""
 REFEREE_MODES = ("step", "run", "auto", "manual")
 MAX_PROMPTS = 500
 """Prompts one step may answer (rolls, choices, adjustments): past this, content loops."""
@@ -352,7 +357,7 @@ def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = F
         step = parse_steps([step])[0]
     s = step.model_dump(exclude_unset=True)
     out: list[dict[str, Any]] = []
-    if any(k in s for k in FIGHT_KEYS):
+    if any(k in s for k in FIGHT_KEYS) or _answers_the_fight(game, s, auto_referee):
         return _fight_step(game, step, auto_referee)
     if step.do is not None:
         action = step.do
@@ -514,6 +519,36 @@ def _attack_id(game: Game, actor: str, attack: str) -> str:
     raise IllegalAction(f"{who} has no attack {attack!r} (attacks: {listed})")
 
 
+def _answers_the_fight(game: Game, step: dict[str, Any], auto_referee: bool) -> bool:
+    """Whether ``step`` is only an answer (``choose``, with fiction and a comment) to what the
+    fight asks, such as a hero's response to a hit: the fight waits for a choice, or it is the
+    referee's turn and the referee plays by itself (it plays up to the question first). Then
+    it is a fight step."""
+    if "choose" not in step or not set(step) <= FIGHT_EXTRA or not game.fighting:
+        return False
+    need = game.fight_need
+    if need is None:
+        return auto_referee and game.referee_turn
+    return need.get("kind") == "choice"
+
+
+def _fight_answer(game: Game, answer: Any) -> str:
+    """The id of the option ``answer`` names, in what the fight asks now: its id, its label
+    (case-blind) or its words (``parry crossbow stock`` for ``parry:crossbow_stock``); the
+    answer as given when nothing matches (the fight then refuses it, listing the options)."""
+    need = game.fight_need
+    text = str(answer)
+    if need is None or need.get("kind") != "choice" or isinstance(answer, list):
+        return text
+    options = need.get("options") or []
+    for o in options:
+        oid, label = str(o.get("id")), str(o.get("label", ""))
+        if text == oid or text.strip().lower() == label.lower() or _word(text) in (
+                _word(oid.replace(":", " ")), _word(label)):
+            return oid
+    return text
+
+
 def _referee_catch_up(game: Game) -> list[dict[str, Any]]:
     """The referee's turns up to the player's, when it is the referee's turn."""
     if game.fighting and game.referee_turn and not game.fight_need:
@@ -527,7 +562,8 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, An
     ``end_turn`` beside ``act`` ends the actor's turn if it did not end by itself."""
     out: list[dict[str, Any]] = []
     actor: str | None = None
-    if auto_referee and (step.act is not None or step.end_turn):
+    answering = not any(k in step.model_fields_set for k in FIGHT_KEYS)  # choose alone
+    if auto_referee and (step.act is not None or step.end_turn or answering):
         out += _referee_catch_up(game)
     fiction = (step.fiction or "").strip()
     if fiction:
@@ -563,15 +599,15 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, An
     elif step.end_fight is not None:
         out += game.end_fight(step.end_fight.strip() or "called off")
     faces = [int(f) for f in _as_list(step.die)]
-    answers = [str(a) for a in _as_list(step.choose)]
+    answers = list(_as_list(step.choose))
     while faces or answers:  # the dice and answers the step waits for, as it asks them
         need = game.fight_need
         if need is not None and need.get("kind") == "choice" and answers:
-            out += game.fight_choose(answers.pop(0))
+            out += game.fight_choose(_fight_answer(game, answers.pop(0)))
         elif faces:
             out += game.fight_die(faces.pop(0))  # refused when no die is awaited
         else:
-            out += game.fight_choose(answers.pop(0))  # refused when no choice is awaited
+            out += game.fight_choose(str(answers.pop(0)))  # refused: no choice is awaited
     fight = game.fight
     if (step.act is not None and step.end_turn and fight is not None and not game.fight_need
             and fight.encounter.acting == actor):  # the turn did not end by itself
@@ -747,6 +783,8 @@ def _describe(step: Step) -> str:
         return fight if fight in ("fight", "end_turn") else f"{fight}: {_clip(value)}"
     if step.do is not None:
         return f"do: {step.do}"
+    if step.choose is not None and step.move is None:
+        return f"choose: {_clip(done['choose'])}"
     if step.hero is not None:
         return f"{step.hero}: move: {step.move or 'from fiction'}"
     return f"move: {step.move or 'from fiction'}"
