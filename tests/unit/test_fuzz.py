@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MASKS = get_pack("masks")
 COW = get_pack("city-of-whispers")
 MM3E = get_pack("mutants-and-masterminds")
+PANELS = get_pack("panels")
 FUZZ = settings(max_examples=int(os.environ.get("H2_FUZZ", "120")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -98,7 +99,7 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
         "where": st.one_of(st.text(max_size=10), st.sampled_from(["captured", ""])),
         "stance": st.one_of(st.text(max_size=8), st.sampled_from(["hostile", "warm", "x"])),
         "comment": junk,
-        **fight_values(),
+        **(panels_fight_values() if pack.system.ruleset == "panels" else fight_values()),
     }
 
 
@@ -143,6 +144,48 @@ def fight_values() -> dict[str, st.SearchStrategy[Any]]:
     }
 
 
+PANELS_FOES = st.sampled_from(["Cutglass", "cutglass", "cistern_cutter", "the_foundry_crew",
+                               "gantry", "Tinmarket Tough", "Dusk", "nope", ""])
+PANELS_WHO = st.sampled_from(["cutglass", "Cistern Cutter", "the_foundry_crew_2", "Gantry",
+                              "nightjar", "Quarrel", "nobody", ""])
+PANELS_ACTIONS = st.sampled_from(["attack", "move", "catch_breath", "first_aid", "flee",
+                                  "surrender", "end_turn", "grab", "escape", "use_power",
+                                  "drop_item", "pick_up", "drop_prone", "stand", "recover",
+                                  "charge", "nope"])
+PANELS_ANSWERS = st.sampled_from(["dodge", "none", "take it", "parry:fighting_staff",
+                                  "Parry with Crossbow Stock", "parry fists", "parry:nope",
+                                  "roll", "Roll the d6", "1", "6", "7", "Knocked flat", ""])
+
+
+def panels_fight_values() -> dict[str, st.SearchStrategy[Any]]:
+    """Plausible values of the panels game's fight steps (sometimes junk), and answers to
+    what its fights ask (a hero's dodge or parry, a critical hit's effect)."""
+    option = st.one_of(st.booleans(), st.integers(-5, 10**6), st.sampled_from(
+        ["Fighting Staff", "crossbow", "Owl Sight", "x", ""]))
+    return {
+        "fight": st.fixed_dictionaries({"foes": st.lists(PANELS_FOES, max_size=3)}, optional={
+            "surprised": st.lists(st.sampled_from(["villains", "heroes", "x"]), max_size=1),
+            "dice": st.lists(st.integers(-1, 8), max_size=4),
+            "referee_dice": st.sampled_from(["seeded", "physical", "x"])}),
+        "act": st.fixed_dictionaries({"action": PANELS_ACTIONS}, optional={
+            "target": PANELS_WHO, "actor": PANELS_WHO,
+            "attack": st.sampled_from(["Fighting Staff", "weighted_bolas", "Crossbow",
+                                       "Blunt Bolt", "Glass Edges", "fists", "nope"]),
+            "maneuvers": st.dictionaries(st.sampled_from(["power_attack", "x"]),
+                                         st.integers(-1, 3), max_size=1),
+            "options": st.dictionaries(st.sampled_from(
+                ["gang", "to", "power", "item", "form", "target", "x"]), option, max_size=2)}),
+        "end_turn": st.booleans(),
+        "referee": st.sampled_from(["step", "run", "auto", "manual", "x"]),
+        "take_over": PANELS_WHO, "hand_back": PANELS_WHO,
+        "join_fight": st.one_of(PANELS_FOES, PANELS_WHO),
+        "end_fight": st.text(max_size=10),
+        "die": st.one_of(st.integers(-2, 25), st.lists(st.integers(0, 22), max_size=3)),
+        "choose": st.one_of(PANELS_ANSWERS, st.lists(st.one_of(PANELS_ANSWERS, ids,
+                                                               st.integers(0, 7)), max_size=3)),
+    }
+
+
 def steps_for(pack: Any) -> st.SearchStrategy[list[dict[str, Any]]]:
     values = step_values(pack)
     keys = sorted(STEP_KEYS)
@@ -173,6 +216,10 @@ CAMPAIGNS = {
                                 "seed": 3, "hero": {"name": "Keystone", "archetype": "keystone"},
                                 "party": [{"name": "Lamplight", "archetype": "lamplight"}],
                                 "npcs": [{"name": "Dusk", "role": "villain"}]},
+    "panels": {"name": "Fuzz", "system": "panels", "seed": 3,
+               "hero": {"name": "Nightjar", "archetype": "nightjar"},
+               "party": [{"name": "Quarrel", "archetype": "quarrel"}],
+               "npcs": [{"name": "Cutglass", "role": "villain"}]},
 }
 
 
@@ -205,6 +252,20 @@ def test_fuzzed_city_scripts_never_traceback(steps: list[dict[str, Any]]) -> Non
 def test_fuzzed_mm3e_fight_scripts_never_traceback(start: list[dict[str, Any]],
                                                    steps: list[dict[str, Any]]) -> None:
     play({"campaign": CAMPAIGNS["mutants-and-masterminds"], "steps": [*start, *steps]})
+
+
+PANELS_FUZZ = settings(FUZZ, max_examples=max(1, FUZZ.max_examples // 4))
+"""Fewer examples for the panels game: its fights compute exact response odds on every hit."""
+
+
+@PANELS_FUZZ
+@given(st.lists(st.sampled_from([
+    {"fight": {"foes": ["Cutglass", "cistern_cutter"]}},
+    {"fight": {"foes": ["gantry", "the_foundry_crew"], "referee_dice": "physical"}}]),
+    min_size=1, max_size=1), st.sampled_from(["seeded", "physical"]), steps_for(PANELS))
+def test_fuzzed_panels_fight_scripts_never_traceback(start: list[dict[str, Any]], dice: str,
+                                                     steps: list[dict[str, Any]]) -> None:
+    play({"campaign": {**CAMPAIGNS["panels"], "dice": dice}, "steps": [*start, *steps]})
 
 
 campaign_values = st.fixed_dictionaries({}, optional={
