@@ -357,7 +357,7 @@ def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = F
         step = parse_steps([step])[0]
     s = step.model_dump(exclude_unset=True)
     out: list[dict[str, Any]] = []
-    if any(k in s for k in FIGHT_KEYS) or _answers_the_fight(game, s, auto_referee):
+    if any(k in s for k in FIGHT_KEYS) or _answers_the_fight(game, s):
         return _fight_step(game, step, auto_referee)
     if step.do is not None:
         action = step.do
@@ -519,17 +519,11 @@ def _attack_id(game: Game, actor: str, attack: str) -> str:
     raise IllegalAction(f"{who} has no attack {attack!r} (attacks: {listed})")
 
 
-def _answers_the_fight(game: Game, step: dict[str, Any], auto_referee: bool) -> bool:
-    """Whether ``step`` is only an answer (``choose``, with fiction and a comment) to what the
-    fight asks, such as a hero's response to a hit: the fight waits for a choice, or it is the
-    referee's turn and the referee plays by itself (it plays up to the question first). Then
-    it is a fight step."""
-    if "choose" not in step or not set(step) <= FIGHT_EXTRA or not game.fighting:
-        return False
-    need = game.fight_need
-    if need is None:
-        return auto_referee and game.referee_turn
-    return need.get("kind") == "choice"
+def _answers_the_fight(game: Game, step: dict[str, Any]) -> bool:
+    """Whether ``step`` is only an answer (``choose``, with fiction and a comment) in a fight:
+    then it answers what the fight asks, such as a hero's response to a hit (the referee on
+    auto plays up to the question first), and is refused when nothing is asked."""
+    return "choose" in step and set(step) <= FIGHT_EXTRA and game.fighting
 
 
 def _fight_answer(game: Game, answer: Any) -> str:

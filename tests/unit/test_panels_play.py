@@ -5,10 +5,15 @@ interrupted in the middle of a panel and resumed from disk, and the example figh
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from engine.cli import main
+from engine.errors import EngineError
+from engine.game import Game
+from engine.script import run_script
 
 HERO = """\
 name: Sparrowhawk
@@ -94,3 +99,178 @@ def test_the_ruleset_hook_reads_a_file_for_each_game(tmp_path: Path) -> None:
         "Sparrowhawk", 20, "Sparrowhawk")
     with pytest.raises(IllegalAction, match=r"City of Whispers.* has no stat block files"):
         ruleset_for(get_pack("city-of-whispers", [])).hero_from_file(hero)
+
+
+# ------------------------------------------------------------------ fights in scripts
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "panels-skyrail-fight.yaml"
+SCRIPT: dict[str, Any] = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+CAMPAIGN: dict[str, Any] = SCRIPT["campaign"]
+START: list[dict[str, Any]] = SCRIPT["steps"][:4]
+"""The example's scene and its fight's start (seed 12: a tie, 2 panels each; Cutglass first,
+and her first blade hits Quarrel, who is asked how she answers it)."""
+CAMPAIGN_ID = "last-train-to-tinmarket"
+
+
+def play(steps: list[dict[str, Any]], saves: Path | None = None,
+         campaign: str | None = None) -> tuple[Game, list[dict[str, Any]]]:
+    """Run a script (in memory, or in ``saves``; ``campaign``: go on with a saved one)."""
+    events: list[dict[str, Any]] = []
+    data: dict[str, Any] = {"steps": steps}
+    if campaign is None:
+        data["campaign"] = CAMPAIGN
+    game = run_script(data, saves=saves, content=[], campaign=campaign, emit=events.append)
+    return game, events
+
+
+def fails(steps: list[dict[str, Any]]) -> str:
+    with pytest.raises(EngineError) as err:
+        play(steps)
+    return str(err.value)
+
+
+def rolled(events: list[dict[str, Any]]) -> list[tuple[str, str, int, str]]:
+    return [(e["actor"], e["what"], e["natural"], e["by"]) for e in events
+            if e["type"] == "FightRolled"]
+
+
+def outcome(game: Game) -> dict[str, Any]:
+    """What a fight left: every character's tracks and conditions, and the fight's state."""
+    fight = game.fight
+    return {"actors": {a.id: (dict(a.tracks), list(a.conditions))
+                       for a in game.state.actors.values()},
+            "fight": fight.model_dump(mode="json") if fight else None,
+            "position": game.state.dice_position}
+
+
+def test_the_example_fight_ends_with_the_heroes_winning(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game, events = play(SCRIPT["steps"])
+    assert not game.fighting
+    assert [e["result"] for e in events if e["type"] == "FightEnded"] == ["the heroes win"]
+    actors = game.state.actors
+    # Cutglass knocked out by Quarrel's last blunt bolt, come round after the fight; her men
+    # alive (she gave them first aid); the heroes standing
+    assert (actors["cutglass"].tracks, actors["cutglass"].conditions) == (
+        {"kill": 3, "stun": 1}, ["stunned"])
+    assert {"stable", "unconscious"} <= set(actors["cistern_cutter"].conditions)
+    assert not any("dead" in a.conditions for a in actors.values())
+    assert actors["quarrel"].tracks == {"kill": 9, "stun": 12}
+    parries = [r for r in rolled(events) if r[0] == "quarrel" and r[1].startswith("parr")]
+    assert len(parries) == 2  # both answered with choose
+    assert [r for r in rolled(events) if r[3] == "entered"] == [
+        ("quarrel", "attack on Cutglass with Blunt Bolt", 17, "entered")]
+    assert any(e["type"] == "FightActed" and "Knocked flat" in e["text"] for e in events)
+    # the journal from the command line tells it to its end
+    assert main(["script", str(EXAMPLE), "--dry-run", "--journal"]) == 0
+    out = capsys.readouterr().out
+    assert "**The fight is over: the heroes win.**" in out
+    assert "Quarrel sees the first blade coming" in out and "d20 17 (your die)" in out
+
+
+@pytest.mark.parametrize("answer", ["parry:crossbow_stock", "Parry with Crossbow Stock",
+                                    "parry crossbow stock", "PARRY WITH CROSSBOW STOCK"])
+def test_a_hit_is_answered_by_id_label_or_words(answer: str) -> None:
+    game, events = play([*START, {"fiction": "Quarrel gets her stock up.", "choose": answer}])
+    who, what = [r[:2] for r in rolled(events)][-1]
+    assert who == "quarrel" and what.startswith("parr") and what.endswith(
+        "Cutglass's Glass Edges with Crossbow Stock")
+    assert game.fight is not None and game.fight.encounter.participant("quarrel").arrears == 1
+
+
+@pytest.mark.parametrize(("answer", "arrears"), [("dodge", 1), ("take it", 0), ("none", 0)])
+def test_dodge_or_take_it(answer: str, arrears: int) -> None:
+    game, events = play([*START, {"choose": [answer]}])
+    dodged = [r for r in rolled(events) if r[1].startswith("dodge")]
+    assert len(dodged) == (answer == "dodge")
+    assert game.fight is not None
+    assert game.fight.encounter.participant("quarrel").arrears == arrears
+
+
+def test_a_wrong_answer_names_the_step_and_the_options() -> None:
+    message = fails([*START, {"choose": ["duck"]}])
+    assert message.startswith("step 5 (choose: ['duck']): Response to Cutglass's Glass Edges?")
+    assert "none, dodge, parry:crossbow_stock, parry:fists, not 'duck'" in message
+
+
+def test_an_answer_with_nothing_asked_is_refused() -> None:
+    message = fails([*START, {"choose": ["dodge"]}, {"choose": ["dodge"]}, {"choose": "dodge"}])
+    assert message == "step 7 (choose: 'dodge'): no choice is awaited"
+
+
+def test_the_answer_can_go_beside_the_step_that_asks() -> None:
+    manual = {**CAMPAIGN, "referee": "manual"}
+    events: list[dict[str, Any]] = []
+    run_script({"campaign": manual, "steps": [
+        *START, {"referee": "run", "choose": ["dodge"]}]}, saves=None, content=[],
+        campaign=None, emit=events.append)
+    _, auto = play([*START, {"choose": "dodge"}])
+    assert rolled(events) == rolled(auto)
+
+
+def test_every_fight_step_plays_in_the_panels_game() -> None:
+    game, events = play([
+        *START[:3], {"referee": "manual"},
+        {"fight": {"foes": ["Cutglass", "cistern_cutter"]}},
+        {"referee": "step"},  # the referee chooses Cutglass's first action, and says why
+        {"referee": "step", "choose": "dodge"},  # ...carries it out: Quarrel dodges
+        {"take_over": "Cutglass"},
+        {"act": {"action": "move", "options": {"to": "onto the roof"}}, "end_turn": True},
+        {"hand_back": "cutglass"},
+        {"join_fight": "tinmarket_tough"},
+        {"act": {"action": "attack", "target": "Cistern Cutter", "attack": "fighting staff"}},
+        {"end_turn": True},
+        {"end_fight": "the train stops"},
+    ])
+    kinds = [e["type"] for e in events]
+    assert "FightStarted" in kinds and "FightEnded" in kinds
+    acted = [(e["actor"], e["action"]) for e in events if e["type"] == "FightActed"]
+    assert ("cutglass", "move") in acted and ("nightjar", "attack") in acted
+    assert any(r[0] == "quarrel" and r[1].startswith("dodge") for r in rolled(events))
+    assert "tinmarket_tough" in game.state.actors
+    assert [e["result"] for e in events if e["type"] == "FightEnded"] == ["the train stops"]
+
+
+# ------------------------------------------------------------------ the middle of a panel
+
+
+AFTER = [{"choose": "parry:crossbow_stock"}, {"choose": "parry:crossbow_stock"},
+         {"act": {"action": "attack", "target": "Cistern Cutter", "attack": "Fighting Staff"}}]
+
+
+def test_a_hit_awaiting_its_answer_resumes_from_disk(tmp_path: Path) -> None:
+    """Saved while Quarrel's answer to a hit is awaited, reopened, answered: the same fight
+    as played straight through."""
+    whole, straight = play([*START, *AFTER], saves=tmp_path / "a")
+    expected = outcome(whole)
+    game, _ = play([*START, {"referee": "run"}], saves=tmp_path / "b")
+    need = game.fight_need
+    assert need is not None and need["kind"] == "choice" and need["who"] == "Quarrel"
+    game, later = play(AFTER, saves=tmp_path / "b", campaign=CAMPAIGN_ID)
+    assert outcome(game) == expected
+    assert rolled(later) == rolled(straight)[-len(rolled(later)):]
+
+
+def test_a_hit_awaiting_its_answer_can_be_undone(tmp_path: Path) -> None:
+    whole, _ = play([*START, *AFTER])
+    game, _ = play([*START, {"referee": "run"}, {"do": "undo"}, *AFTER])
+    assert outcome(game) == outcome(whole)
+
+
+def test_a_die_awaited_mid_panel_resumes_from_disk(tmp_path: Path) -> None:
+    """Nightjar's attack waits for the player's dice; saved, reopened, the dice entered: the
+    same as entered in the step itself."""
+    physical = [{"do": "dice_mode", "text": "physical"}]
+    attack = {"act": {"action": "attack", "target": "Cistern Cutter",
+                      "attack": "Fighting Staff"}}
+    faces = [16, 2, 5, 4]
+    whole, _ = play([*START, *AFTER[:2], *physical, {**attack, "die": faces}],
+                    saves=tmp_path / "a")
+    game, _ = play([*START, *AFTER[:2], *physical, attack], saves=tmp_path / "b")
+    need = game.fight_need
+    assert need is not None and (need["who"], need["sides"]) == ("Nightjar", 20)
+    game, events = play([{"die": faces}], saves=tmp_path / "b", campaign=CAMPAIGN_ID)
+    assert outcome(game) == outcome(whole)
+    assert [r for r in rolled(events) if r[3] == "entered"] == [
+        ("nightjar", "attack on Cistern Cutter with Fighting Staff", 16, "entered")]
