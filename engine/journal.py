@@ -298,6 +298,18 @@ def fight_roll_why(e: dict[str, Any]) -> str:
             f" **{e['result']}**{odds}")
 
 
+def _side_initiative_line(rolls: list[dict[str, Any]]) -> str:
+    """Side initiative (the panels game): each side's d6, who goes first, the panels."""
+    dice = " · ".join(f"{r['name']} {r['natural']}" + (" (your die)" if r.get("by") ==
+                                                       "entered" else "") for r in rolls)
+    panels = int(rolls[0]["panels"])
+    each = f"{panels} panel{'s' * (panels != 1)} each"
+    if any(r.get("simultaneous") for r in rolls):
+        return f"Initiative (d6 a side): {dice}. A tie: {each}, in one Agility order."
+    first = next((r["name"] for r in rolls if r.get("first")), rolls[0]["name"])
+    return f"Initiative (d6 a side): {dice}. {first} act first; {each}."
+
+
 def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
     """The journal line of a conflict event (engine/rules/conflict.py)."""
     t = e["type"]
@@ -307,6 +319,8 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
         return f"## ⚔ Fight! {e.get('text', '')}".rstrip()
     if t == "FightEnded":
         return f"**The fight is over: {e['result']}.** {e.get('text', '')}".rstrip()
+    if t == "InitiativeRolled" and e["rolls"] and "panels" in e["rolls"][0]:
+        return _side_initiative_line(e["rolls"])
     if t == "InitiativeRolled":
         order = sorted(e["rolls"], key=lambda r: -r["total"])
         seen: set[str] = set()

@@ -327,7 +327,7 @@ async def test_the_response_to_a_hit(saves: Path,
         await pilot.press("2")
         await settle(pilot)
         journal = " ".join(journal_text(app).split())
-        assert "Nightjar dodge The Foundry Crew 1's Spanner: d20" in journal
+        assert "Nightjar dodges The Foundry Crew 1's Spanner: d20" in journal
         assert game_of(app).pending.kind == "fight"
 
 

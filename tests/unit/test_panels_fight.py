@@ -141,7 +141,8 @@ def test_side_initiative_difference_gives_both_sides_the_panels(pack: Pack) -> N
     (ini,) = events(g, "InitiativeRolled")
     assert [(r["side"], r["natural"], r["panels"]) for r in ini["rolls"]] == [
         ("heroes", 6, 4), ("villains", 2, 4)]
-    assert any(line.startswith("Initiative: ") for line in journal(g))
+    assert ("Initiative (d6 a side): Heroes 6 (your die) · Villains 2 (your die). Heroes act"
+            " first; 4 panels each.") in journal(g)
 
 
 def test_a_tie_gives_two_panels_each_in_one_agility_order(pack: Pack) -> None:

@@ -585,7 +585,7 @@ def _respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Ban
                         f" (owes {owed}).")
     blk = ctx.block(defender)
     if choice == "dodge":
-        res = ctx.check(defender, f"dodge {ctx.name(attacker)}'s {form.name}", "Agility",
+        res = ctx.check(defender, f"dodges {ctx.name(attacker)}'s {form.name}", "Agility",
                         blk.characteristics.agility)
         dmg, words = dmg_later()
         taken = apply_dodge(dmg, res.band)
@@ -595,7 +595,7 @@ def _respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Ban
     elif choice.startswith("parry:"):
         forms = _forms(ctx, defender)
         pform = forms[choice.split(":", 1)[1]]
-        res = ctx.check(defender, f"parry {ctx.name(attacker)}'s {form.name} with"
+        res = ctx.check(defender, f"parries {ctx.name(attacker)}'s {form.name} with"
                         f" {pform.name}", "Dexterity", blk.characteristics.dexterity)
         dmg, words = dmg_later()
         parry: Damage | None = None
@@ -736,7 +736,7 @@ def _catch_breath(ctx: Ctx, p: Pending) -> None:
     ctx.spend(p.actor, 2)
     blk = ctx.block(p.actor)
     sides = 6 if blk.significant else 3
-    face = ctx.die(p.actor, "catch breath: Stun back", sides).face
+    face = ctx.die(p.actor, "catches their breath: Stun back", sides).face
     before = ctx.health(p.actor)
     after = Health(before.kill, before.stun.heal(face))
     why = (f"{ctx.name(p.actor)} catches their breath: Stun back {face} (d{sides}), now"

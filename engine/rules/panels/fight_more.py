@@ -284,7 +284,7 @@ def _grab(ctx: Ctx, p: Pending) -> None:
     ctx.say(p.actor, "grab", f"{ctx.name(p.actor)} tries to grab {ctx.name(target)}.",
             target=target, by=p.by)
     blk = ctx.block(p.actor)
-    res = ctx.check(p.actor, f"grab {ctx.name(target)}", "Dexterity",
+    res = ctx.check(p.actor, f"grabs {ctx.name(target)}", "Dexterity",
                     blk.characteristics.dexterity,
                     pf.hit_modifiers(ctx, p.actor, _GRAB_FORM, target))
     if not res.success:
@@ -309,7 +309,7 @@ def _escape(ctx: Ctx, p: Pending) -> None:
         raise IllegalAction(f"{ctx.name(p.actor)} is not held by anyone")
     ctx.spend(p.actor, 1)
     label, value = escape_characteristic(ctx, p.actor)
-    res = ctx.check(p.actor, f"break free of {ctx.name(holder)}", label, value)
+    res = ctx.check(p.actor, f"breaks free of {ctx.name(holder)}", label, value)
     if res.success:
         _set_holds(ctx, {k: v for k, v in ctx.fight.holds.items() if k != p.actor})
         ctx.say(p.actor, "escape", f"{ctx.name(p.actor)} breaks free of {ctx.name(holder)}.",
@@ -347,7 +347,7 @@ def _use_power(ctx: Ctx, p: Pending) -> None:
     key, value = blk.power_check(power)
     ctx.spend(p.actor, 1)
     ctx.say(p.actor, "use_power", f"{ctx.name(p.actor)} uses {power.name}.", by=p.by)
-    res = ctx.check(p.actor, f"use {power.name}", key.capitalize(), value)
+    res = ctx.check(p.actor, f"uses {power.name}", key.capitalize(), value)
     notes = power.notes.strip().rstrip(".")
     did = {Band.COMPLETE: "it works well", Band.MINOR: "it works",
            Band.FAILURE: "it fails"}[res.band]
