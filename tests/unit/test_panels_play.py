@@ -235,8 +235,10 @@ def test_every_fight_step_plays_in_the_panels_game() -> None:
 # ------------------------------------------------------------------ the middle of a panel
 
 
-AFTER = [{"choose": "parry:crossbow_stock"}, {"choose": "parry:crossbow_stock"},
-         {"act": {"action": "attack", "target": "Cistern Cutter", "attack": "Fighting Staff"}}]
+AFTER: list[dict[str, Any]] = [
+    {"choose": "parry:crossbow_stock"}, {"choose": "parry:crossbow_stock"},
+    {"act": {"action": "attack", "target": "Cistern Cutter", "attack": "Fighting Staff"}}]
+"""Quarrel's two parries, then Nightjar's first attack."""
 
 
 def test_a_hit_awaiting_its_answer_resumes_from_disk(tmp_path: Path) -> None:
@@ -261,8 +263,8 @@ def test_a_hit_awaiting_its_answer_can_be_undone(tmp_path: Path) -> None:
 def test_a_die_awaited_mid_panel_resumes_from_disk(tmp_path: Path) -> None:
     """Nightjar's attack waits for the player's dice; saved, reopened, the dice entered: the
     same as entered in the step itself."""
-    physical = [{"do": "dice_mode", "text": "physical"}]
-    attack = {"act": {"action": "attack", "target": "Cistern Cutter",
+    physical: list[dict[str, Any]] = [{"do": "dice_mode", "text": "physical"}]
+    attack: dict[str, Any] = {"act": {"action": "attack", "target": "Cistern Cutter",
                       "attack": "Fighting Staff"}}
     faces = [16, 2, 5, 4]
     whole, _ = play([*START, *AFTER[:2], *physical, {**attack, "die": faces}],
