@@ -514,3 +514,27 @@ async def test_the_start_a_fight_move_with_your_own_dice_asks_for_the_side_d6s(
         assert isinstance(app.screen, PlayScreen) and game.fighting
         assert game.fight_request is None
         assert tracker_lines(app)[1] == "d6 Heroes 6 · Villains 3"
+
+
+async def test_use_a_power_and_pick_up_name_what_from_the_engines_choices(
+        panels_campaign: Callable[..., str], open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign(seed=5))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        while game.referee_turn:
+            await pilot.press("r")
+            await settle(pilot)
+        assert game.fight is not None and game.fight.encounter.acting == "nightjar"
+        app.screen._choose_fight_option("use_power")  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert "Use a power — which power?" in title(app)
+        assert menu_ids(app)[:2] == ["fneed:owl_sight", "fneed:glide_cloak"]
+        assert "Agility: works 60%, well 45%" in prompt_of(app, "fneed:glide_cloak")
+        await pilot.press("2")
+        await settle(pilot)
+        journal = " ".join(journal_text(app).split())
+        assert "Nightjar uses Glide Cloak" in journal
+        pick_up = next(o for o in game.fight_options("rivet") if o["action"] == "pick_up")
+        assert pick_up["needs"] == "item"
+        assert pick_up["choices"][-1]["id"] == "something to hand"

@@ -71,6 +71,9 @@ ACTIONS = ("grab", "escape", "use_power", "pick_up", "drop_item", "drop_prone", 
 _GRAB_FORM = AttackForm(name="grab", fist=True)
 """A grab is a melee reach, for the situational to-hit modifiers."""
 
+OBJECT_TO_HAND = "something to hand"
+"""What the app offers to pick up besides dropped weapons: an object of that name."""
+
 
 # ------------------------------------------------------------------ the state read
 
@@ -500,10 +503,20 @@ def _options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, 
                     b = odds(skill_modifier(score), stunned)
                     entry.update(works=float(b.success), well=float(b.complete))
                 e["powers"].append(entry)
+            e["needs"] = "power"
+            e["choices"] = [{"id": p["id"], "name": p["name"], "detail": p["why"] if "why" in p
+                             else f"{p['characteristic'].capitalize()}: works {p['works']:.0%},"
+                                  f" well {p['well']:.0%}"} for p in e["powers"]]
         elif aid == "pick_up":  # its own dropped weapons; any other name is an object
             e["items"] = [{"id": k, "name": v} for k, v in dropped(ctx, actor).items()]
+            e["needs"] = "item"
+            e["choices"] = [{**i, "detail": "your weapon, back in hand"} for i in e["items"]] + [
+                {"id": OBJECT_TO_HAND, "name": "Something to hand",
+                 "detail": "an object: melee, non-lethal, +0, good for parrying"}]
         elif aid == "drop_item":
             e["items"] = [{"id": k, "name": v} for k, v in held_things(ctx, actor).items()]
+            e["needs"] = "item"
+            e["choices"] = [{**i, "detail": ""} for i in e["items"]]
     return out
 
 

@@ -990,8 +990,9 @@ class PlayScreen(Screen[None]):
         self.query_one(ActionMenu).set_entries(entries)
 
     def _draw_needs(self, name: str, options: list[dict[str, Any]]) -> None:
-        """What an action needs named: the item to disarm, smash or drop (the holder's
-        attacks), or the action to ready."""
+        """What an action needs named: the engine's ``choices`` when the option lists them
+        (the panels game's power to use, item to pick up or drop), else the item to disarm,
+        smash or drop (the holder's attacks), or the action to ready."""
         game = self.game
         o = next((x for x in options if _okey(x) == self._pick.get("key")), None)
         if o is None:
@@ -1000,7 +1001,13 @@ class PlayScreen(Screen[None]):
         what = str(o.get("needs") or "item")
         words = fight_words(game)
         entries: list[tuple[str, Text | str]] = []
-        if what == "item":
+        if o.get("choices") is not None:  # the engine lists what may be named
+            head = Text(f"{name}: {action_name(words, o['action'])} — which {what}?",
+                        "bold " + ACCENT)
+            entries = [(f"fneed:{c['id']}", plain_prompt(str(c["name"]),
+                                                        str(c.get("detail") or "")))
+                       for c in o["choices"]]
+        elif what == "item":
             who = str(self._pick.get("target") or (game.fight.encounter.acting
                                                   if game.fight else "") or "")
             names = list(dict.fromkeys(str(x["attack_name"]) for x in game.fight_options(who)
