@@ -161,24 +161,34 @@ class FightFlow:
         options = [o for o in self.conflict.options(self.state, acting) if o["allowed"]]
         allowed = {o["action"] for o in options}
         people = [(a, self.state.actors[a].name) for a in self.state.actors if a != acting]
-        named = people_named(text, people)
+        said = {t.lemma for t in tokens(text) if not t.mark and not t.neg}
+        named = people_named(text, people) or _group_named(said, people)
         words = self.conflict.words()
         out: list[dict[str, Any]] = []
+        # a power the words name ("I spread my glide cloak") is used, that power chosen
+        for o in options:
+            for c in o.get("choices") or [] if o.get("needs") == "power" else []:
+                hit = sorted(w for w in _name_words(str(c["name"])) if w in said)
+                if hit:
+                    out.append({**o, "options": {"power": c["id"]}, "power_name": c["name"],
+                                "name": words.get(o["action"], {}).get("name", o["action"]),
+                                "words": hit, "score": 1.0})
         # an attack the words name ("I stomp..." for Faultline Stomp) comes first
-        said = {t.lemma for t in tokens(text) if not t.mark and not t.neg}
         for o in options:
             if o["action"] != "attack" or not o.get("attack_name"):
                 continue
-            named_by = {t.lemma for t in tokens(str(o["attack_name"])) if not t.mark} | {
-                w.casefold() for w in str(o["attack_name"]).split()}
-            hit = sorted(w for w in named_by if len(w) > 3 and w.islower() and w in said)
+            hit = sorted(w for w in _name_words(str(o["attack_name"])) if w in said)
             best = _pick([o], named, text) if hit else None
             if best is not None:
                 out.append({**best, "name": words.get("attack", {}).get("name", "Attack"),
                             "words": hit, "score": 1.0})
+        top = 0.0
         for sug in _fight_matcher(self.pack, words).suggest(
                 text, allowed=allowed, limit=limit,
                 names=[v for _, n in people for v in name_variants(n)]):
+            if sug.move is not None and top >= STRONG and sug.score < top * FAINT:
+                continue  # a stray word's match under a clear one: noise
+            top = max(top, sug.score)
             if sug.move is None:
                 out.append({"action": None, "name": "Just fiction", "words": list(sug.words)})
                 continue
@@ -552,6 +562,29 @@ def _fight_matcher(pack: Pack, words: Mapping[str, Mapping[str, Any]]) -> Matche
     matcher = Matcher(moves, no_move=pack.examples.get("none", ()))
     _MATCHERS[id(pack)] = (pack, matcher)
     return matcher
+
+
+STRONG = 0.5
+"""A matched action this sure makes much fainter matches noise (``FAINT`` of it)."""
+FAINT = 0.1
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of an attack's or a power's name that the player may say for it: lemmas and
+    plain words longer than 3 letters ("Fighting Staff": fight, fighting, staff)."""
+    found = {t.lemma for t in tokens(name) if not t.mark} | {w.casefold() for w in name.split()}
+    return {w for w in found if len(w) > 3 and w.islower()}
+
+
+def _group_named(said: set[str], people: Sequence[tuple[str, str]]) -> list[str]:
+    """Members of a numbered group ("The Foundry Crew 3") that the words name in lower case
+    ("the crew"), which a person's name would not be matched by."""
+    out = []
+    for pid, name in people:
+        base, _, num = name.rpartition(" ")
+        if num.isdigit() and base and _name_words(base) & said:
+            out.append(pid)
+    return out
 
 
 def _pick(choices: Sequence[dict[str, Any]], named: Sequence[str], text: str

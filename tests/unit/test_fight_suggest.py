@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from engine.content.loader import get_pack
+from engine.content.loader import Pack, get_pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 
@@ -84,3 +86,51 @@ def test_odds_with_maneuvers_and_the_foes_to_pick(game: Game) -> None:
     foes = {f["id"]: f["detail"] for f in game.foe_options()}
     assert foes["madame_undertow"].endswith("not yet here")
     assert foes["the_tallyman"] == "villain, PL 10"  # in the story now: once, by actor id
+
+
+# ------------------------------------------------------------------ the panels game
+
+
+@pytest.fixture(scope="module")
+def panels_pack() -> Pack:
+    """The bundled panels pack."""
+    return load_pack(Path(__file__).resolve().parents[2] / "content" / "panels")
+
+
+def panels_fight(panels_pack: Pack) -> Game:
+    """Nightjar's turn against the Furnace Baron and the Foundry Crew (seeded)."""
+    g = Game.new(panels_pack, name="t", hero_name="Nightjar", archetype="nightjar", seed=3)
+    g.start_fight(["the_furnace_baron", "the_foundry_crew"])
+    while g.referee_turn:
+        g.referee_step()
+    assert g.fight is not None and g.fight.encounter.acting == "nightjar"
+    return g
+
+
+def test_a_group_named_in_lower_case_is_the_target(panels_pack: Pack) -> None:
+    g = panels_fight(panels_pack)
+    first = g.suggest_fight("I hurl my bolas at the crew")[0]
+    assert (first["action"], first["attack_name"]) == ("attack", "Weighted Bolas")
+    assert first["target"].startswith("the_foundry_crew_")
+    first = g.suggest_fight("I hurl my bolas at him")[0]
+    assert first["attack_name"] == "Weighted Bolas"
+
+
+def test_a_power_named_is_used_with_that_power(panels_pack: Pack) -> None:
+    g = panels_fight(panels_pack)
+    first = g.suggest_fight("I spread my glide cloak and sail over them")[0]
+    assert first["action"] == "use_power" and first["options"] == {"power": "glide_cloak"}
+    assert first["power_name"] == "Glide Cloak" and "glide" in first["words"]
+    g.fight_act("use_power", None, None, {}, first["options"])
+    assert any(e["type"] == "FightRolled" and e["what"] == "uses Glide Cloak"
+               for e in g.last_events)
+
+
+def test_faint_matches_under_a_clear_one_are_dropped(panels_pack: Pack) -> None:
+    g = panels_fight(panels_pack)
+    sugs = [s for s in g.suggest_fight("I crack the Furnace Baron with my fighting staff")
+            if s["action"]]
+    assert [(s["action"], s.get("attack_name")) for s in sugs] == [
+        ("attack", "Fighting Staff")]
+    sugs = [s["action"] for s in g.suggest_fight("I run for it") if s["action"]]
+    assert sugs == ["flee"]

@@ -1190,7 +1190,10 @@ class PlayScreen(Screen[None]):
             return
         target = sug.get("target")
         said = str(self._pick.get("text") or "")
-        if target and o.get("attack") and self._has_maneuvers():
+        if sug.get("options"):  # what the words named (a power): taken as it is
+            self._fight_act(o, str(target) if target else None, options=dict(sug["options"]),
+                            fiction=said)
+        elif target and o.get("attack") and self._has_maneuvers():
             self._pick = {"stage": "maneuver", "key": key, "target": target, "said": said}
             self._draw_prompt(open_dialogs=False)
         elif target:
@@ -1258,6 +1261,8 @@ class PlayScreen(Screen[None]):
             if sug.get("attack_name"):
                 label = (str(sug["attack_name"]) if sug["action"] == "attack"
                          else f"{label}: {sug['attack_name']}")
+            elif sug.get("power_name"):
+                label = f"{label}: {sug['power_name']}"
             line.append(label, "bold " + ACCENT)
             if sug.get("target_name"):
                 line.append(f" → {sug['target_name']}", FG)
