@@ -538,3 +538,20 @@ async def test_use_a_power_and_pick_up_name_what_from_the_engines_choices(
         pick_up = next(o for o in game.fight_options("rivet") if o["action"] == "pick_up")
         assert pick_up["needs"] == "item"
         assert pick_up["choices"][-1]["id"] == "something to hand"
+
+
+async def test_the_stat_to_roll_shows_the_modifier_it_adds(
+        panels_campaign: Callable[..., str], open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign(fight=False))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game_of(app).trigger("characteristic_check")
+        app.screen._refresh_all()  # type: ignore[attr-defined]
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog) and dialog.dialog_title == "Roll with which stat?"
+        details = {o["id"]: o["detail"] for o in dialog.options}
+        assert details["strength"] == "+7 (Strength 25)"  # Rivet: 25 adds +7, not +25
+        assert details["agility"] == "+0 (Agility 10)"

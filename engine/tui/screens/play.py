@@ -636,8 +636,10 @@ class PlayScreen(Screen[None]):
                     lambda ids: self._submit(game.pre_roll, ids[0])))
         elif event.kind == "stat":
             choices = p.context.get("stat_choices") or []
+            move = game.pack.moves[game.flow.move or ""]
             options = [{"id": s, "label": game.pack.stats[s].name if s in game.pack.stats else s,
-                        "detail": f"{game.state.hero.stats.get(s, 0):+d}"} for s in choices]
+                        "detail": stat_detail(*game.rules.stat_value(game.state, move, s))}
+                       for s in choices]
             self.push_dialog(lambda: ChoiceDialog(
                 "Roll with which stat?", "", options, 1, 1,
                 lambda ids: self._submit(game.set_roll_options, stat=ids[0])))
@@ -1771,6 +1773,13 @@ class PlayScreen(Screen[None]):
 
 """Fight actions that need something named, and the option that names it (an item is the
 target's, or with no target the actor's)."""
+
+
+def stat_detail(label: str, value: int) -> str:
+    """What a stat adds to the roll: "+1", or "+7 (Strength 25)" when the ruleset adds a
+    modifier of the stat's value (the panels game's skill modifier)."""
+    extra = label.partition(" ")[2]
+    return f"{value:+d}" + (f" ({label})" if extra else "")
 
 
 def _okey(option: dict[str, Any]) -> str:
