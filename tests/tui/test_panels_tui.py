@@ -277,7 +277,7 @@ async def test_panels_fight_at_80x24(panels_campaign: Callable[..., str],
         await pilot.press("2")  # no maneuvers in this game: the target makes the attack
         await settle(pilot)
         journal = " ".join(journal_text(app).split())
-        assert "Nightjar attack on The Foundry Crew 1 with Fists: d20" in journal
+        assert "Nightjar attacks The Foundry Crew 1 with Fists: d20" in journal
         game = game_of(app)
         fight = game.fight
         assert fight is not None and fight.encounter.acting == "rivet"
@@ -441,7 +441,7 @@ async def test_physical_side_dice_and_a_d20(panels_campaign: Callable[..., str],
         assert asked and all("Roll a d6: Nightjar" in a for a in asked)
         assert isinstance(app.screen, PlayScreen)
         journal = " ".join(journal_text(app).split())
-        assert "Nightjar attack on The Furnace Baron with Fists: d20 12 (your die)" in journal
+        assert "Nightjar attacks The Furnace Baron with Fists: d20 12 (your die)" in journal
         assert tracker_lines(app)[3].split() == ["▶Nightjar", "●●○", "you"]
         game = game_of(app)
         # a new round asks the heroes' side d6 of you (the referee's is seeded)

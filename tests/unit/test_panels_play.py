@@ -160,7 +160,7 @@ def test_the_example_fight_ends_with_the_heroes_winning(
     parries = [r for r in rolled(events) if r[0] == "quarrel" and r[1].startswith("parr")]
     assert len(parries) == 2  # both answered with choose
     assert [r for r in rolled(events) if r[3] == "entered"] == [
-        ("quarrel", "attack on Cutglass with Blunt Bolt", 17, "entered")]
+        ("quarrel", "attacks Cutglass with Blunt Bolt", 17, "entered")]
     assert any(e["type"] == "FightActed" and "Knocked flat" in e["text"] for e in events)
     # the journal from the command line tells it to its end
     assert main(["script", str(EXAMPLE), "--dry-run", "--journal"]) == 0
@@ -275,4 +275,21 @@ def test_a_die_awaited_mid_panel_resumes_from_disk(tmp_path: Path) -> None:
     game, events = play([{"die": faces}], saves=tmp_path / "b", campaign=CAMPAIGN_ID)
     assert outcome(game) == outcome(whole)
     assert [r for r in rolled(events) if r[3] == "entered"] == [
-        ("nightjar", "attack on Cistern Cutter with Fighting Staff", 16, "entered")]
+        ("nightjar", "attacks Cistern Cutter with Fighting Staff", 16, "entered")]
+
+
+def test_entered_side_dice_and_the_referees_physical_dice() -> None:
+    """``fight.dice``: the sides' d6s in order (heroes, then villains); ``referee_dice:
+    physical``: the referee's own rolls are typed in with ``die``, its hit answered with
+    ``choose`` between them."""
+    _, events = play([*START[:3], {"fight": {"foes": ["Cutglass", "cistern_cutter"],
+                                             "dice": [2, 5], "referee_dice": "physical"}},
+                      {"referee": "run", "die": [12]}, {"choose": "dodge", "die": [3, 4, 5]}])
+    [initiative] = [e for e in events if e["type"] == "InitiativeRolled"]
+    assert [(r["side"], r["natural"], r["panels"], r["first"]) for r in initiative["rolls"]] == [
+        ("heroes", 2, 3, False), ("villains", 5, 3, True)]
+    assert [(r[0], r[2], r[3]) for r in rolled(events)] == [
+        ("cutglass", 12, "entered"), ("quarrel", 8, "seeded")]  # 12 + 6: a complete hit
+    # Cutglass's damage dice as typed: Kill 2d10+4 [3, 4], Stun 1d10+4 [5]; the dodge failed
+    [hurt] = [e for e in events if e["type"] == "TracksSet"]
+    assert hurt["actor"] == "quarrel" and hurt["tracks"] == {"kill": 28 - 11, "stun": 34 - 9}

@@ -627,7 +627,7 @@ def _crit_hit(ctx: Ctx, attacker: str, target: str) -> crits.CritEntry:
 
 def _strike(ctx: Ctx, p: Pending, form: AttackForm, target: str) -> None:
     blk = ctx.block(p.actor)
-    res = ctx.check(p.actor, f"attack on {ctx.name(target)} with {form.name}", "Dexterity",
+    res = ctx.check(p.actor, f"attacks {ctx.name(target)} with {form.name}", "Dexterity",
                     blk.characteristics.dexterity, hit_modifiers(ctx, p.actor, form, target))
     if res.critical_failure:
         _crit_miss(ctx, p, form)
