@@ -261,7 +261,8 @@ def test_script_save_list_export_and_resume(tmp_path: Path, capsys: Capsys, mask
     game = open_game(saves, "night-shift")
     try:
         assert game.state.model_dump(mode="json") == memory.state.model_dump(mode="json")
-        assert [e["type"] for e in game.store.events()] == [e["type"] for e in memory.store.events()]
+        assert [e["type"] for e in game.store.events()] == [
+            e["type"] for e in memory.store.events()]
     finally:
         close_game(game)
     # and a second script continues the saved campaign
