@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 from typing import Literal
 
@@ -189,15 +190,9 @@ class DamageDice:
         return self._from(kill, stun), kill, stun
 
     def distribution(self) -> dict[Damage, Fraction]:
-        """The exact distribution of the damage (every face combination counted)."""
-        faces = range(1, self.sides + 1)
-        counts: dict[Damage, int] = {}
-        for kf in product(faces, repeat=self.kill_dice):
-            for sf in product(faces, repeat=self.stun_dice):
-                d = self._from(kf, sf)
-                counts[d] = counts.get(d, 0) + 1
-        n = self.sides ** (self.kill_dice + self.stun_dice)
-        return {d: Fraction(c, n) for d, c in counts.items()}
+        """The exact distribution of the damage (every face combination counted; computed
+        once per dice, a copy returned)."""
+        return dict(_distribution(self))
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,9 +234,22 @@ def mean_of(dist: dict[Damage, Fraction]) -> tuple[Fraction, Fraction]:
             sum((p * d.stun for d, p in dist.items()), Fraction(0)))
 
 
+@lru_cache(maxsize=256)
+def _distribution(dice: DamageDice) -> dict[Damage, Fraction]:
+    faces = range(1, dice.sides + 1)
+    counts: dict[Damage, int] = {}
+    for kf in product(faces, repeat=dice.kill_dice):
+        for sf in product(faces, repeat=dice.stun_dice):
+            d = dice._from(kf, sf)
+            counts[d] = counts.get(d, 0) + 1
+    n = dice.sides ** (dice.kill_dice + dice.stun_dice)
+    return {d: Fraction(c, n) for d, c in counts.items()}
+
+
+@lru_cache(maxsize=256)
 def mean_damage(dice: DamageDice) -> tuple[Fraction, Fraction]:
     """The exact mean Kill and Stun of ``dice`` (floors included)."""
-    return mean_of(dice.distribution())
+    return mean_of(_distribution(dice))
 
 
 def map_distribution(dist: dict[Damage, Fraction],

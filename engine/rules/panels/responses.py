@@ -11,10 +11,11 @@ one, whether or not it works, and neither is possible at 5 panels in arrears.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from engine.errors import IllegalAction
 from engine.rules.encounter import ARREARS_LIMIT
@@ -109,12 +110,16 @@ def apply_dodge(incoming: Damage, band: Band) -> Damage:
 def dodged_distribution(dist: dict[Damage, Fraction], agility_modifier: int,
                         stunned: bool = False) -> dict[Damage, Fraction]:
     """The exact distribution of damage taken when dodging an attack distributed as ``dist``."""
-    out: dict[Damage, Fraction] = {}
-    for face in range(1, 21):
+    faces: dict[Band, int] = {}
+    for face in range(1, 21):  # only the band of the dodge matters: count its faces
         band = dodge_check(face, agility_modifier, stunned).band
+        faces[band] = faces.get(band, 0) + 1
+    out: dict[Damage, Fraction] = {}
+    for band, count in faces.items():
+        share = Fraction(count, 20)
         for d, p in dist.items():
             left = apply_dodge(d, band)
-            out[left] = out.get(left, Fraction(0)) + p / 20
+            out[left] = out.get(left, Fraction(0)) + p * share
     return out
 
 
@@ -197,29 +202,62 @@ def parried_distribution(dist: dict[Damage, Fraction], dexterity_modifier: int,
                          delivery: Delivery = "melee",
                          stunned: bool = False) -> dict[Damage, Fraction]:
     """The exact distribution of damage taken when parrying an attack distributed as ``dist``
-    with ``form`` (the parry roll, then the parry's own damage dice by its band)."""
-    out: dict[Damage, Fraction] = {}
-    by_band: dict[Band, dict[tuple[int, bool], Fraction]] = {}
-    for face in range(1, 21):
+    with ``form`` (the parry roll, then the parry's own damage dice by its band). Results are
+    kept (``_PARRIED``): a fight asks the same question for every hit of the same attack."""
+    key = (frozenset(dist.items()), dexterity_modifier, form, significant, strength, delivery,
+           stunned)
+    found = _PARRIED.get(key)
+    if found is None:
+        if len(_PARRIED) >= _PARRIED_MAX:
+            _PARRIED.clear()
+        found = _parried(dist, dexterity_modifier, form, significant, strength, delivery,
+                         stunned)
+        _PARRIED[key] = found
+    return dict(found)
+
+
+_PARRIED: dict[tuple[Any, ...], dict[Damage, Fraction]] = {}
+_PARRIED_MAX = 512
+"""Parry distributions computed so far (cleared when it reaches this many)."""
+
+
+def _parried(dist: dict[Damage, Fraction], dexterity_modifier: int, form: AttackForm,
+             significant: bool, strength: int | None, delivery: Delivery,
+             stunned: bool) -> dict[Damage, Fraction]:
+    faces: dict[Band, int] = {}
+    for face in range(1, 21):  # only the band of the parry roll matters: count its faces
         band = parry_check(face, dexterity_modifier, stunned).band
+        faces[band] = faces.get(band, 0) + 1
+    # whole numbers over common denominators, one Fraction per outcome at the end
+    den = math.lcm(*(p.denominator for p in dist.values()))
+    incoming = [(d, int(p * den)) for d, p in dist.items()]
+    counts: dict[Damage, int] = {}
+    parts: list[tuple[int, dict[Damage, int]]] = []
+    for band, count in faces.items():
         if band is Band.FAILURE:
-            for d, p in dist.items():
-                out[d] = out.get(d, Fraction(0)) + p / 20
+            parts.append((1, {d: c * count for d, c in incoming}))
             continue
-        if band not in by_band:
-            # only the parry's total and whether it destroys a missile matter
-            grouped: dict[tuple[int, bool], Fraction] = {}
-            for parry, q in parry_dice(form, significant, band, strength).distribution().items():
-                key = (parry.total, missile_destroyed(parry, delivery))
-                grouped[key] = grouped.get(key, Fraction(0)) + q
-            by_band[band] = grouped
-        for (total, destroyed), q in by_band[band].items():
-            stand_in = Damage(MISSILE_DESTROY_KILL if destroyed else 0,
-                              total - (MISSILE_DESTROY_KILL if destroyed else 0))
-            for d, p in dist.items():
+        # only the parry's total and whether it destroys a missile matter
+        grouped: dict[tuple[int, bool], Fraction] = {}
+        for parry, q in parry_dice(form, significant, band, strength).distribution().items():
+            k = (parry.total, missile_destroyed(parry, delivery))
+            grouped[k] = grouped.get(k, Fraction(0)) + q
+        qden = math.lcm(*(q.denominator for q in grouped.values()))
+        part: dict[Damage, int] = {}
+        for (total, destroyed), q in grouped.items():
+            kill = MISSILE_DESTROY_KILL if destroyed else 0
+            stand_in = Damage(kill, total - kill)
+            weight = int(q * qden) * count
+            for d, c in incoming:
                 left = apply_parry(d, stand_in, delivery)
-                out[left] = out.get(left, Fraction(0)) + p * q / 20
-    return out
+                part[left] = part.get(left, 0) + c * weight
+        parts.append((qden, part))
+    scale = math.lcm(*(q for q, _ in parts))
+    for qden, part in parts:
+        for d, c in part.items():
+            counts[d] = counts.get(d, 0) + c * (scale // qden)
+    total_den = den * scale * 20
+    return {d: Fraction(c, total_den) for d, c in counts.items()}
 
 
 @dataclass(frozen=True, slots=True)
