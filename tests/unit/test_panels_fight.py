@@ -491,9 +491,11 @@ def test_fleeing_costs_a_panel_and_can_end_the_fight(pack: Pack) -> None:
     assert any(e["text"] == "Rivet breaks away and flees." for e in events(g, "FightActed"))
 
 
-def test_at_the_end_the_dying_die_and_the_unconscious_come_round(pack: Pack) -> None:
-    """damage.py's rule for 0, applied when the fight ends (Conflict.ended): 0 Kill with no
-    first aid is death; 0 Stun comes round with 1 Stun; a stabilised one stays alive."""
+def test_at_the_end_a_standing_hero_saves_the_dying_and_the_unconscious_come_round(
+        pack: Pack) -> None:
+    """damage.py's rule for 0, applied when the fight ends (Conflict.ended): a hero still
+    standing tends the dying of both sides; 0 Stun comes round with 1 Stun; a stabilised one
+    stays alive."""
     g = new(pack)
     g.start_fight(["tinmarket_tough", "cistern_cutter", "the_furnace_baron"])
     actors = g.state.actors
@@ -504,10 +506,24 @@ def test_at_the_end_the_dying_die_and_the_unconscious_come_round(pack: Pack) -> 
     actors["the_furnace_baron"].tracks.update(kill=1)
     actors["the_furnace_baron"].conditions = ["unconscious", "stable"]
     g.end_fight("the Baron's men scatter")
-    assert "dead" in actors["tinmarket_tough"].conditions
-    assert "dying" not in actors["tinmarket_tough"].conditions
+    assert actors["tinmarket_tough"].conditions == ["unconscious", "stable"]
+    assert actors["tinmarket_tough"].tracks["kill"] == 1
+    assert any("Rivet gives Tinmarket Tough first aid after the fight" in line
+               for line in journal(g))
     assert actors["cistern_cutter"].tracks["stun"] == 1
     assert "unconscious" not in actors["cistern_cutter"].conditions
     assert actors["the_furnace_baron"].conditions == ["unconscious", "stable"]
     kinds = [e["type"] for e in g.last_events]
     assert kinds.index("TracksSet") < kinds.index("FightEnded")
+
+
+def test_at_the_end_with_no_hero_standing_the_dying_die(pack: Pack) -> None:
+    g = new(pack)
+    g.start_fight(["tinmarket_tough", "cistern_cutter"])
+    actors = g.state.actors
+    for who in ("rivet", "tinmarket_tough"):
+        actors[who].tracks.update(kill=0)
+        actors[who].conditions = ["dying", "unconscious"]
+    g.end_fight("the toughs drag their mate away")
+    assert "dead" in actors["rivet"].conditions and "dead" in actors["tinmarket_tough"].conditions
+    assert "dying" not in actors["rivet"].conditions

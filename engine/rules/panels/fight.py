@@ -31,6 +31,7 @@ from engine.content.loader import Pack, read_by_mtime, read_yaml
 from engine.errors import ContentError, IllegalAction
 from engine.rules import encounter as en
 from engine.rules.conflict import (
+    HEROES,
     Die,
     Emit,
     Fight,
@@ -91,7 +92,9 @@ FILLED_IN = (
     " turns and responses are engine/rules/panels/referee.py's (a thug group keeps the target"
     " its first attacker chose while that foe stands). A critical hit's Disarmed and a critical"
     " miss's Fumble drop something held when there is something (fight_more's rule), else the"
-    " next panel is lost."
+    " next panel is lost. When a fight ends with a hero still standing, the heroes tend the"
+    " dying of both sides (stable at 1 Kill, out cold); with no hero standing, the dying"
+    " nobody stabilised die."
 )
 """The rules of this module that the seed leaves out, filled in."""
 
@@ -1130,13 +1133,22 @@ class PanelsConflict:
         return action_words(self.pack)
 
     def ended(self, state: CampaignState, emit: Emit) -> None:
-        """The fight's end (damage.py's rule for 0): the dying nobody gave first aid die; the
-        unconscious (0 Stun) come round with 1 Stun; a stabilised one stays out, alive."""
+        """The fight's end (damage.py's rule for 0, and ``FILLED_IN``): a hero still standing
+        tends the dying of both sides (stable at 1 Kill, out cold); with no hero standing the
+        dying nobody gave first aid die. The unconscious (0 Stun) come round with 1 Stun; a
+        stabilised one stays out, alive."""
         ctx = self._ctx(state, None, emit)
+        carer = next((p.actor for p in ctx.enc.participants
+                      if p.side == HEROES and p.present and not ctx.out(p.actor)), None)
         for p in ctx.enc.participants:
             actor = state.actors[p.actor]
             conds = list(actor.conditions)
-            if "dying" in conds and "stable" not in conds:
+            if "dying" in conds and "stable" not in conds and carer is not None:
+                h = ctx.health(p.actor)
+                ctx.set_health(p.actor, Health(h.kill.heal(1), h.stun),
+                               f"{state.actors[carer].name} gives {actor.name} first aid after"
+                               " the fight: stable at 1 Kill, out cold", stable=True)
+            elif "dying" in conds and "stable" not in conds:
                 emit(TracksSet(actor=p.actor, tracks={"kill": 0, "stun": 0},
                                conditions=[c for c in conds if c not in STATUS_CONDITIONS]
                                + ["dead"], why=f"{actor.name} dies of their wounds"))
