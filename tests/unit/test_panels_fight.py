@@ -453,7 +453,7 @@ def test_the_player_picks_a_critical_hits_effect(pack: Pack) -> None:
     # the fist, complete: Kill 1d10 + 8 - 5 = 13, Stun 2d10 + 8 = 28 (+2 fist, +6 Strength 25)
     tracks = g.state.actors["cutglass"].tracks
     assert (tracks["kill"], tracks["stun"]) == (30 - 13, 40 - 28)
-    assert any(e["text"].startswith("Critical hit! 6, Clean strike") for e in
+    assert any(e["text"].startswith("Critical hit! Clean strike (d6 6)") for e in
                events(g, "FightActed"))
 
 

@@ -61,8 +61,8 @@ class CritEntry:
 
     @property
     def why(self) -> str:
-        """E.g. '2, Knocked flat: the target goes down and loses its next panel'."""
-        return f"{self.face}, {self.name}: {self.text}"
+        """E.g. 'Knocked flat (d6 2): the target goes down and loses its next panel'."""
+        return f"{self.name} (d6 {self.face}): {self.text}"
 
 
 CRITICAL_HIT: tuple[CritEntry, ...] = (

@@ -608,7 +608,7 @@ def _respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Ban
             ctx.say(defender, "parry", f"Parry damage {pwords}.")
         outcome = resolve_parry(res, dmg, parry, form.delivery)
         taken = outcome.taken
-        ctx.say(attacker, "damage", f"Damage {words}; {outcome.why}.")
+        ctx.say(attacker, "damage", f"Damage {words}; {outcome.result}.")
     else:
         taken, words = dmg_later()
         ctx.say(attacker, "damage", f"Damage {words}.")

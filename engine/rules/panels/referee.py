@@ -382,7 +382,8 @@ def _attack_options(s: Situation) -> list[Choice]:
             c = Choice(c.action, c.why + f"; keeps its group's target, {kept.name}",
                        c.target, c.attack, c.score)
         elif not me.significant:
-            c = Choice(c.action, c.why + "; its group will gang up on them", c.target,
+            crowd = "its group" if me.group is not None else "the other thugs"
+            c = Choice(c.action, c.why + f"; {crowd} will gang up on them", c.target,
                        c.attack, c.score, gang=_group_key(me))
         out.append(c)
     return out
@@ -600,17 +601,19 @@ def respond(defender: Fighter, attacker: Fighter, attack: AttackForm, quality: B
         return ResponseChoice(action, f"{me.name} {how} against {what}: {detail}; free against"
                               " an ordinary attacker", form_name, avoided, p, 0, after)
     if avoided < RESPONSE_WORTH:
-        return ResponseChoice("none", f"{me.name} takes {what}: the best response ({how}) would"
+        noun = how.replace("parries", "a parry", 1).replace("dodges", "a dodge", 1)
+        return ResponseChoice("none", f"{me.name} takes {what}: the best response ({noun}) would"
                               f" avoid only {_num(avoided)}, under the {_num(RESPONSE_WORTH)}"
                               " a future panel is worth", arrears_after=me.arrears)
     if after >= ARREARS_LIMIT:
         p_out = _p_out(me.health, dist)
         if p_out < DESPERATE_ODDS:
-            return ResponseChoice("none", f"{me.name} takes {what}: responding would leave it"
-                                  f" {ARREARS_LIMIT} panels in arrears with panels needed next"
-                                  f" round (the hit puts it out only {_pct(p_out)})",
+            return ResponseChoice("none", f"{me.name} takes {what}: responding would leave"
+                                  f" them {ARREARS_LIMIT} panels in arrears with panels needed"
+                                  f" next round (only a {_pct(p_out)} chance the hit puts them"
+                                  " out)",
                                   arrears_after=me.arrears)
-        detail += f"; desperate, the hit puts it out {_pct(p_out)}"
+        detail += f"; desperate: a {_pct(p_out)} chance the hit puts them out"
     return ResponseChoice(action, f"{me.name} {how} against {what}: {detail}; costs {cost}"
                           f" future panel (owed {after} of {ARREARS_LIMIT})", form_name,
                           avoided, p, cost, after)

@@ -270,6 +270,16 @@ class ParryOutcome:
     destroyed: bool
 
     @property
+    def result(self) -> str:
+        """What the parry did to the hit (the roll itself left out: it has its own line)."""
+        if self.parry is None:
+            return "the parry fails: the attack gets through"
+        if self.destroyed:
+            return "the parry destroys the missile: it does no damage"
+        return (f"the parry's {self.parry.total} comes off Kill first, then Stun: Kill"
+                f" {self.taken.kill}, Stun {self.taken.stun} get through")
+
+    @property
     def why(self) -> str:
         """The parry explained."""
         if self.parry is None:
