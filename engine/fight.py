@@ -75,7 +75,7 @@ class _Roller:
             return self.state.dice_mode == "physical"
         return fight.referee_dice == "physical"
 
-    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
             default: str) -> str:
         """The player's answer (in the order the step asks), or ``default`` for a character
         the referee plays; ``NeedChoice`` while the player has not answered."""

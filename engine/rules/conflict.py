@@ -358,7 +358,7 @@ class NeedDie(Exception):
 class NeedChoice(Exception):
     """A step needs the player's choice (``options``: {id, label, detail}) for ``who``."""
 
-    def __init__(self, who: str, question: str, options: list[dict[str, str]]) -> None:
+    def __init__(self, who: str, question: str, options: list[dict[str, Any]]) -> None:
         super().__init__(f"{who}: {question}")
         self.who, self.question, self.options = who, question, options
 
@@ -379,7 +379,7 @@ class Roll(Protocol):
 
     def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die: ...
 
-    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
             default: str) -> str: ...
 
 

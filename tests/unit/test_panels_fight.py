@@ -224,6 +224,14 @@ def test_a_response_to_a_significant_attacker_costs_a_future_panel(pack: Pack) -
     assert ids == ["none", "dodge", "parry:riveted_fist"]  # the thrown girder cannot parry
     dodge = need["options"][1]["detail"]
     assert "18+ avoids it all (15%)" in dodge and "costs 1 future panel" in dodge
+    # the numbers behind the words, for a front end or a policy: Rivet's Agility 10 (+0)
+    # dodges on 15+ (30%); Dexterity 14 (+2) parries on 13+ (40%)
+    none, dodge_opt, parry = need["options"]
+    assert (dodge_opt["odds"], dodge_opt["cost"]) == (pytest.approx(0.30), 1)
+    assert (parry["odds"], parry["cost"]) == (pytest.approx(0.40), 1)
+    assert "odds" not in none and none["avoided"] == 0.0 and none["cost"] == 0
+    assert 0 < dodge_opt["avoided"] < none["expected"]
+    assert dodge_opt["avoided"] + dodge_opt["expected"] == pytest.approx(none["expected"])
     g.fight_choose("dodge")
     enter(g, 2, 1, 1, 1)  # the dodge fails; damage 1, 1 / 1
     assert g.fight.encounter.participant("rivet").arrears == 1  # type: ignore[union-attr]

@@ -234,7 +234,7 @@ class Ctx:
         assert self._roll is not None
         return self._roll(actor, what, 20, odds)
 
-    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
             default: str) -> str:
         """The player's choice for a character the player plays; ``default`` otherwise."""
         assert self._roll is not None

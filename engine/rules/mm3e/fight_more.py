@@ -124,7 +124,7 @@ class _HeroRoll:
     def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die:
         return self.step._hero_roll(actor, what, sides, odds)
 
-    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
             default: str) -> str:
         assert self.step.base_roll is not None
         return self.step.base_roll.ask(actor, question, options, default)

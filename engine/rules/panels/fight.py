@@ -281,7 +281,7 @@ class Ctx:
         assert self._roll is not None
         return self._roll(actor, what, sides, odds_text)
 
-    def ask(self, actor: str, question: str, options: list[dict[str, str]],
+    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
             default: str) -> str:
         """The player's choice for a character the player plays; ``default`` otherwise."""
         assert self._roll is not None
@@ -470,6 +470,22 @@ class ResponseOption:
     label: str
     detail: str
     expected: Fraction
+    """The damage expected to get through."""
+    odds: Fraction | None = None
+    """The chance the response works (a complete dodge or any successful parry)."""
+    avoided: Fraction = Fraction(0)
+    """The damage it is expected to save, against taking the hit."""
+    cost: int = 0
+    """Future panels it costs."""
+
+    def as_option(self) -> dict[str, Any]:
+        """The option as the fight asks it: id, label and detail, with the numbers."""
+        out: dict[str, Any] = {"id": self.id, "label": self.label, "detail": self.detail,
+                               "expected": float(self.expected),
+                               "avoided": float(self.avoided), "cost": self.cost}
+        if self.odds is not None:
+            out["odds"] = float(self.odds)
+        return out
 
 
 def _pct(x: Fraction) -> str:
@@ -493,7 +509,7 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
     out.append(ResponseOption(
         "dodge", "Dodge", f"18+ avoids it all ({_pct(band.complete)}), 15-17 halves it"
         f" ({_pct(band.minor)}); expected damage avoided {float(whole - left):.1f} of"
-        f" {float(whole):.1f}; {paid}", left))
+        f" {float(whole):.1f}; {paid}", left, band.success, whole - left, cost))
     dex = blk.dexterity_modifier
     pband = odds(dex, stunned)
     for f in _forms(ctx, defender).values():
@@ -507,7 +523,7 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
             f"parry:{form_id(f)}", f"Parry with {f.name}",
             f"15+ parries ({_pct(pband.success)}), its damage off Kill first then Stun;"
             f" expected damage avoided {float(whole - left):.1f} of {float(whole):.1f}; {paid}",
-            left))
+            left, pband.success, whole - left, cost))
     return out
 
 
@@ -575,7 +591,7 @@ def _respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Ban
         if default not in {o.id for o in opts}:
             default = "none"
         choice = ctx.ask(defender, f"Response to {ctx.name(attacker)}'s {form.name}?",
-                         [{"id": o.id, "label": o.label, "detail": o.detail} for o in opts],
+                         [o.as_option() for o in opts],
                          default)
         if ctx.fight.controller(ctx.state.actors[defender]) == "referee":
             ctx.say(defender, "response", f"▸ {why}.", by="referee")
