@@ -1,0 +1,152 @@
+"""The lab runner: the same results whatever the workers or the backend (serial, local
+processes, a local Dask cluster), a campaign's failure reported and the run going on, what
+would break every campaign refused before any plays, and progress."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.errors import ContentError, EngineError, IllegalAction
+from engine.lab import runner
+from engine.lab.model import CampaignResult, LabSpec, campaign_seed, empty_result, policy_rng
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def stand_in(spec: LabSpec, index: int) -> CampaignResult:
+    """A stand-in simulation: a few draws from the campaign's own randomness."""
+    rng = policy_rng(spec.seed, index)
+    result = empty_result(spec, index, spec.policy)
+    for step in range(spec.moves):
+        band = rng.choice(["10+", "7-9", "6-"])
+        result["rolls"].append({"move": "directly_engage", "band": band,
+                                "odds": {"10+": 0.4, "7-9": 0.4, "6-": 0.2}, "step": step,
+                                "scene": 0})
+    result["steps"] = result["moves"] = spec.moves
+    return result
+
+
+def breaks_on_three(spec: LabSpec, index: int) -> CampaignResult:
+    """The stand-in, but campaign 3 raises (as a policy or content bug would)."""
+    if index == 3:
+        raise ZeroDivisionError("the policy divided by zero")
+    return stand_in(spec, index)
+
+
+def as_json(results: list[CampaignResult]) -> str:
+    return json.dumps(results, sort_keys=True)
+
+
+SPEC = LabSpec(system="masks", policy="random", runs=23, seed=7, moves=5)
+
+
+def test_serial_results_are_sorted_and_seeded() -> None:
+    seen: list[tuple[int, int]] = []
+    results = runner.run(SPEC, workers=1, simulate=stand_in,
+                         progress=lambda d, t: seen.append((d, t)))
+    assert [r["index"] for r in results] == list(range(23))
+    assert [r["seed"] for r in results] == [campaign_seed(7, i) for i in range(23)]
+    assert seen[0] == (0, 23) and seen[-1] == (23, 23)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_one_and_two_worker_processes_agree() -> None:
+    seen: list[tuple[int, int]] = []
+    one = runner.run(SPEC, workers=1, simulate=stand_in)
+    two = runner.run(SPEC, workers=2, simulate=stand_in, progress=lambda d, t: seen.append(
+        (d, t)))
+    assert as_json(one) == as_json(two)
+    assert seen[0] == (0, 23) and seen[-1] == (23, 23) and len(seen) > 2  # chunk by chunk
+
+
+def test_chunks_cover_every_index_once_in_order() -> None:
+    parts = runner.chunks(list(range(1000)), 2)
+    assert [i for p in parts for i in p] == list(range(1000))
+    assert max(len(p) for p in parts) <= runner.CHUNK_MAX and len(parts) >= 16
+    assert runner.chunks([5], 4) == [[5]]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failing_campaign_is_reported_and_the_run_goes_on(workers: int) -> None:
+    good = runner.run(SPEC, workers=1, simulate=stand_in)
+    results = runner.run(SPEC, workers=workers, simulate=breaks_on_three)
+    assert [r["index"] for r in results] == list(range(23))
+    bad = results[3]
+    assert bad["ok"] is False and bad["seed"] == campaign_seed(7, 3)
+    assert bad["error"] == "ZeroDivisionError: the policy divided by zero"
+    assert as_json(results[:3] + results[4:]) == as_json(good[:3] + good[4:])
+
+
+def test_only_some_indices() -> None:
+    full = runner.run(SPEC, workers=1, simulate=stand_in)
+    some = runner.run(SPEC, workers=2, simulate=stand_in, indices=[17, 4, 4])
+    assert as_json(some) == as_json([full[4], full[17]])
+
+
+@pytest.mark.parametrize(("kwargs", "error", "fragment"), [
+    ({"workers": 0}, IllegalAction, "workers must be from 1 to"),
+    ({"backend": "ray"}, IllegalAction, "unknown backend 'ray'"),
+    ({"address": "tcp://127.0.0.1:1"}, IllegalAction, "address is for the Dask backend"),
+    ({"indices": [-1]}, IllegalAction, "campaign index must be from 0"),
+])
+def test_bad_arguments(kwargs: dict[str, Any], error: type[EngineError],
+                       fragment: str) -> None:
+    with pytest.raises(error, match=fragment):
+        runner.run(SPEC, simulate=stand_in, **kwargs)
+
+
+def never(spec: LabSpec, index: int) -> CampaignResult:
+    raise AssertionError("no campaign may play")
+
+
+@pytest.mark.parametrize(("spec", "error", "fragment"), [
+    (LabSpec(system="nope"), ContentError, "unknown game system 'nope'"),
+    (LabSpec(system="/no/such/pack"), ContentError, "/no/such/pack: no such pack folder"),
+    (LabSpec(system=str(ROOT / "content")), ContentError, "not a content pack"),
+    (LabSpec(system="masks", policy="nope"), IllegalAction, "unknown policy 'nope'"),
+    (LabSpec(system="masks", runs=0), IllegalAction, "runs must be from 1"),
+    (LabSpec(system="masks", scenes=0), IllegalAction, "scenes must be at least 1"),
+    (LabSpec(system="masks", content=("/no/where",)), ContentError, "/no/where: no such"),
+])
+def test_what_breaks_every_campaign_fails_before_any_plays(
+        spec: LabSpec, error: type[EngineError], fragment: str) -> None:
+    with pytest.raises(error, match=fragment):
+        runner.run(spec, workers=2, simulate=never)
+
+
+def test_a_broken_pack_folder_fails_before_any_plays(tmp_path: Path) -> None:
+    import shutil
+
+    pack = tmp_path / "masks"
+    shutil.copytree(ROOT / "content" / "masks", pack)
+    moves = pack / "moves.yaml"
+    moves.write_text(moves.read_text(encoding="utf-8").replace("roll:", "rol:", 1),
+                     encoding="utf-8")
+    with pytest.raises(ContentError, match="the content pack is broken"):
+        runner.run(LabSpec(system=str(pack)), workers=2, simulate=never)
+
+
+def test_a_local_dask_cluster_agrees_with_the_processes() -> None:
+    pytest.importorskip("dask.distributed")
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
+    try:
+        seen: list[tuple[int, int]] = []
+        dask = runner.run(SPEC, workers=2, backend="dask", simulate=breaks_on_three,
+                          progress=lambda d, t: seen.append((d, t)))
+    finally:
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    assert as_json(dask) == as_json(runner.run(SPEC, workers=1, simulate=breaks_on_three))
+    assert seen[-1] == (23, 23)
+
+
+def test_the_dask_backend_without_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails
+    with pytest.raises(IllegalAction, match=r"needs the 'dask' extra: pip install"):
+        runner.run(SPEC, backend="dask", simulate=stand_in)
