@@ -170,7 +170,9 @@ class FightFlow:
             for c in o.get("choices") or [] if o.get("needs") == "power" else []:
                 hit = sorted(w for w in _name_words(str(c["name"])) if w in said)
                 if hit:
-                    out.append({**o, "options": {"power": c["id"]}, "power_name": c["name"],
+                    out.append({**o, "target_kind": o.get("target", "none"), "target": None,
+                                "target_name": None,
+                                "options": {"power": c["id"]}, "power_name": c["name"],
                                 "name": words.get(o["action"], {}).get("name", o["action"]),
                                 "words": hit, "score": 1.0})
         # an attack the words name ("I stomp..." for Faultline Stomp) comes first

@@ -555,3 +555,26 @@ async def test_the_stat_to_roll_shows_the_modifier_it_adds(
         details = {o["id"]: o["detail"] for o in dialog.options}
         assert details["strength"] == "+7 (Strength 25)"  # Rivet: 25 adds +7, not +25
         assert details["agility"] == "+0 (Agility 10)"
+
+
+async def test_saying_a_power_uses_it(panels_campaign: Callable[..., str],
+                                      open_app: Callable[[str], SidekickApp]) -> None:
+    app = open_app(panels_campaign(seed=5))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        while game.referee_turn:
+            await pilot.press("r")
+            await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await type_text(pilot, "I spread my glide cloak and sail over them")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert menu_ids(app)[0] == "fsug:0"
+        assert "Use a power: Glide Cloak" in prompt_of(app, "fsug:0")
+        await pilot.press("1")
+        await settle(pilot)
+        journal = " ".join(journal_text(app).split())
+        assert "Nightjar uses Glide Cloak" in journal
+        assert "I spread my glide cloak and sail over them" in journal

@@ -121,6 +121,7 @@ def test_a_power_named_is_used_with_that_power(panels_pack: Pack) -> None:
     first = g.suggest_fight("I spread my glide cloak and sail over them")[0]
     assert first["action"] == "use_power" and first["options"] == {"power": "glide_cloak"}
     assert first["power_name"] == "Glide Cloak" and "glide" in first["words"]
+    assert first["target"] is None  # a power used on nobody: not the option's target kind
     g.fight_act("use_power", None, None, {}, first["options"])
     assert any(e["type"] == "FightRolled" and e["what"] == "uses Glide Cloak"
                for e in g.last_events)
