@@ -20,10 +20,12 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from engine.content.loader import Pack, get_pack
+from engine.content.loader import Pack
 from engine.errors import ContentError, EngineError, IllegalAction
 from engine.lab.model import MAX_RUNS, CampaignResult, LabSpec, empty_result
 from engine.lab.policy import load_policy
+from engine.lab.sim import pack_for
+from engine.lab.sim import simulate as simulate_campaign
 
 Simulate = Callable[[LabSpec, int], CampaignResult]
 """Plays campaign ``index`` of a spec (``engine.lab.sim.simulate``, or a stand-in)."""
@@ -45,13 +47,6 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _real_simulate() -> Simulate:
-    import importlib  # until engine.lab.sim lands
-
-    simulate: Simulate = importlib.import_module("engine.lab.sim").simulate
-    return simulate
-
-
 # ------------------------------------------------------------------ checks before any work
 
 
@@ -61,27 +56,18 @@ def is_pack_path(system: str) -> bool:
         Path(system) / "system.yaml").is_file()
 
 
-_PACKS: dict[tuple[str, tuple[str, ...]], Pack] = {}
-
-
 def load_spec_pack(spec: LabSpec) -> Pack:
-    """The pack ``spec`` plays, loaded and checked against the rulesets once per process;
-    ``ContentError`` saying what is wrong."""
-    from engine.checks import load_checked, require_checked
-
-    key = (spec.system, spec.content)
-    if key not in _PACKS:
-        for d in spec.content:
-            if not Path(d).is_dir():
-                raise ContentError(f"content folder {d}: no such folder")
-        if is_pack_path(spec.system):
-            if not Path(spec.system).is_dir():
-                raise ContentError(f"{spec.system}: no such pack folder")
-            pack = load_checked(spec.system)
-        else:
-            pack = require_checked(get_pack(spec.system, spec.content))
-        _PACKS[key] = pack
-    return _PACKS[key]
+    """The pack ``spec`` plays, loaded and checked once per process (``sim.pack_for``, the
+    simulation's own cache); ``ContentError`` saying what is wrong."""
+    for d in spec.content:
+        if not Path(d).is_dir():
+            raise ContentError(f"content folder {d}: no such folder")
+    if is_pack_path(spec.system):
+        if not Path(spec.system).is_dir():
+            raise ContentError(f"{spec.system}: no such pack folder")
+        if not (Path(spec.system) / "system.yaml").is_file():
+            raise ContentError(f"{spec.system}: not a content pack (no system.yaml in it)")
+    return pack_for(spec)
 
 
 def check_spec(spec: LabSpec) -> Pack:
@@ -131,7 +117,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(spec: LabSpec, simulate: Simulate | None) -> None:
-    _WORKER["simulate"] = simulate or _real_simulate()
+    _WORKER["simulate"] = simulate or simulate_campaign
     _prepare(spec)
 
 
@@ -153,7 +139,7 @@ def _play_chunk(spec: LabSpec, indices: Sequence[int]) -> list[CampaignResult]:
 def _dask_chunk(spec: LabSpec, indices: Sequence[int],
                 simulate: Simulate | None) -> list[CampaignResult]:
     """A Dask task: the campaigns ``indices`` (the pack loaded once per worker process)."""
-    play = simulate or _real_simulate()
+    play = simulate or simulate_campaign
     _prepare(spec)
     return [play_one(play, spec, i) for i in indices]
 
@@ -277,7 +263,7 @@ def run(spec: LabSpec, workers: int | None = None, backend: str = "process",
     else:
         n = min(workers or default_workers(), len(wanted))
         if n == 1:
-            out = _serial(spec, wanted, simulate or _real_simulate(), progress)
+            out = _serial(spec, wanted, simulate or simulate_campaign, progress)
         else:
             out = _processes(spec, wanted, n, simulate, progress)
     return sorted(out, key=lambda r: r["index"])

@@ -5,7 +5,9 @@ would break every campaign refused before any plays, and progress."""
 from __future__ import annotations
 
 import json
+import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,15 @@ import pytest
 
 from engine.errors import ContentError, EngineError, IllegalAction
 from engine.lab import runner
-from engine.lab.model import CampaignResult, LabSpec, campaign_seed, empty_result, policy_rng
+from engine.lab.model import (
+    CampaignResult,
+    Decision,
+    LabSpec,
+    campaign_seed,
+    empty_result,
+    policy_rng,
+)
+from engine.lab.policy import GreedyPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -150,3 +160,71 @@ def test_the_dask_backend_without_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails
     with pytest.raises(IllegalAction, match=r"needs the 'dask' extra: pip install"):
         runner.run(SPEC, backend="dask", simulate=stand_in)
+
+
+# ------------------------------------------------------------------ with the real simulation
+
+
+class Twin:
+    """Greedy, after one draw from its rng at each decision (so it can be told apart)."""
+
+    name = "twin"
+
+    def choose(self, decision: Decision, rng: random.Random) -> int:
+        self.draw = rng.random()
+        return GreedyPolicy().choose(decision, rng)
+
+
+class BreaksSometimes(Twin):
+    """The twin, but it raises in the campaigns whose first draw is below 0.4."""
+
+    name = "breaks"
+    first: float | None = None
+
+    def choose(self, decision: Decision, rng: random.Random) -> int:
+        pick = super().choose(decision, rng)
+        if self.first is None:
+            self.first = self.draw
+        if self.first < 0.4:
+            raise KeyError("the policy lost its notes")
+        return pick
+
+
+def without(results: list[CampaignResult], *keys: str) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k not in keys} for r in results]
+
+
+@pytest.mark.parametrize("system", ["masks", "mutants-and-masterminds"])
+def test_the_simulation_is_the_same_with_one_or_two_workers_and_on_dask(system: str) -> None:
+    spec = LabSpec(system=system, policy="random", runs=6, seed=3, scenes=1, moves=4)
+    one = runner.run(spec, workers=1)
+    assert all(r["ok"] for r in one) and sum(len(r["rolls"]) for r in one) > 6
+    assert as_json(runner.run(spec, workers=2)) == as_json(one)
+    if system == "masks":  # one cluster is enough (it takes seconds to start)
+        pytest.importorskip("dask.distributed")
+        assert as_json(runner.run(spec, workers=2, backend="dask")) == as_json(one)
+
+
+def test_a_broken_policy_is_reported_and_the_others_are_unchanged() -> None:
+    spec = LabSpec(system="masks", policy=f"{__name__}:BreaksSometimes", runs=8, seed=5,
+                   scenes=1, moves=3)
+    broken = runner.run(spec, workers=2)
+    twin = runner.run(replace(spec, policy=f"{__name__}:Twin"), workers=2)
+    bad = [r["index"] for r in broken if not r["ok"]]
+    assert 0 < len(bad) < 8  # some campaigns broke, the run went on with the rest
+    for r in broken:
+        if r["index"] in bad:
+            assert "KeyError: 'the policy lost its notes'" in r["error"]
+            assert f"seed {campaign_seed(5, r['index'])}" in r["error"]
+    assert without([r for r in broken if r["ok"]], "policy") == without(
+        [r for r in twin if r["index"] not in bad], "policy")
+
+
+def test_a_never_ending_campaign_is_reported_with_its_seed() -> None:
+    spec = LabSpec(system="masks", runs=3, seed=2, scenes=2, moves=5, max_steps=12)
+    results = runner.run(spec, workers=2)
+    assert [r["ok"] for r in results] == [False] * 3
+    for r in results:
+        assert "more than 12 engine steps" in r["error"]
+        assert r["seed"] == campaign_seed(2, r["index"])
+        assert f"seed {r['seed']}, index {r['index']}" in r["error"]
