@@ -457,7 +457,7 @@ def _lab_check(spec: Any) -> None:
     is a bad argument (exit 2); a broken pack is an error (exit 1)."""
     from engine.content.loader import discover
     from engine.lab.policy import load_policy
-    from engine.lab.runner import check_spec, is_pack_path
+    from engine.lab.runner import check_foes, check_spec, is_pack_path, load_spec_pack
 
     if is_pack_path(spec.system):
         if not Path(spec.system).is_dir():
@@ -471,6 +471,10 @@ def _lab_check(spec: Any) -> None:
         load_policy(spec.policy)
     except IllegalAction as e:
         raise UsageError(f"--policy: {e}") from None
+    try:
+        check_foes(load_spec_pack(spec), spec.foes)
+    except IllegalAction as e:
+        raise UsageError(f"--foes: {e}") from None
     check_spec(spec)
 
 
@@ -532,17 +536,19 @@ def _width() -> int:
 
 
 def _lab_failures(args: argparse.Namespace, spec: Any, results: list[Any],
-                  write: Any = _out, limit: int = 10) -> None:
-    """Each failed campaign with its seed and the command that reproduces it."""
+                  write: Any = _out, limit: int = 10, errors: bool = False) -> None:
+    """The command that replays each failed campaign (with its error when ``errors``: the
+    report that lists them was not printed)."""
     failed = [r for r in results if not r["ok"]]
     if not failed:
         return
     write("")
-    write(f"{len(failed)} of {len(results)} campaigns failed; each replays with its command"
+    write(f"{len(failed)} of {len(results)} campaigns of {spec.system} failed. Replay one"
           " (--keep saves it to open in the app):")
     for r in failed[:limit]:
-        write(f"  #{r['index']} (seed {r['seed']}): {r['error']}")
-        write(f"    {_lab_command(args, spec, r['index'], './lab-replay')}")
+        if errors:
+            write(f"  #{r['index']} (seed {r['seed']}): {r['error']}")
+        write(f"  {_lab_command(args, spec, r['index'], './lab-replay')}")
     if len(failed) > limit:
         write(f"  ... and {len(failed) - limit} more (all in the summary's failures)")
 
@@ -602,8 +608,8 @@ def _lab_compare(args: argparse.Namespace) -> int:
         if args.out:
             _out(f"\nWrote {', '.join(p.name for p in paths)} to {args.out}")
     err = (lambda line: sys.stderr.write(line + "\n")) if args.json else _out
-    _lab_failures(args, spec_a, a, err)
-    _lab_failures(args, spec_b, b, err)
+    _lab_failures(args, spec_a, a, err, errors=True)
+    _lab_failures(args, spec_b, b, err, errors=True)
     return EXIT_ERROR if any(not r["ok"] for r in a + b) else 0
 
 
@@ -635,7 +641,7 @@ def cmd_lab(args: argparse.Namespace) -> int:
             _out(f"\nWrote {len(paths)} files to {args.out}: the report is"
                  f" {Path(args.out) / 'report.md'}")
     err = (lambda line: sys.stderr.write(line + "\n")) if args.json else _out
-    _lab_failures(args, spec, results, err)
+    _lab_failures(args, spec, results, err, errors=args.json)
     return EXIT_ERROR if any(not r["ok"] for r in results) else 0
 
 

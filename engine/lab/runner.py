@@ -70,9 +70,39 @@ def load_spec_pack(spec: LabSpec) -> Pack:
     return pack_for(spec)
 
 
+def foe_blocks(pack: Pack) -> list[str] | None:
+    """The stat block ids a fight of ``pack``'s game may name, or None for a game without
+    fights in rounds."""
+    if pack.system.ruleset == "mm3e":
+        from engine.rules.mm3e.roster import characters as mm3e_characters
+
+        return list(mm3e_characters(pack))
+    if pack.system.ruleset == "panels":
+        from engine.rules.panels.fight import characters as panels_characters
+
+        return list(panels_characters(pack))
+    return None
+
+
+def check_foes(pack: Pack, foes: Sequence[str]) -> None:
+    """``IllegalAction`` when ``foes`` names a stat block the game does not have."""
+    if not foes:
+        return
+    from engine.rules.state import new_id
+
+    known = foe_blocks(pack)
+    if known is None:
+        raise IllegalAction(f"foes are for the games with fights in rounds; {pack.system.name}"
+                            " has none")
+    for foe in foes:
+        if foe not in known and new_id(foe, ()) not in known:
+            raise IllegalAction(f"no stat block {foe!r} in {pack.system.name} (stat blocks:"
+                                f" {', '.join(sorted(known)) or 'none'})")
+
+
 def check_spec(spec: LabSpec) -> Pack:
     """Everything that would fail every campaign, checked before any plays: the numbers, the
-    pack (loaded and checked), the policy. Returns the pack."""
+    pack (loaded and checked), the policy, the foes. Returns the pack."""
     if not 1 <= spec.runs <= MAX_RUNS:
         raise IllegalAction(f"runs must be from 1 to {MAX_RUNS:,}, not {spec.runs}")
     for what, value in (("scenes", spec.scenes), ("moves", spec.moves), ("party", spec.party),
@@ -81,6 +111,7 @@ def check_spec(spec: LabSpec) -> Pack:
             raise IllegalAction(f"{what} must be at least 1, not {value}")
     pack = load_spec_pack(spec)
     load_policy(spec.policy)
+    check_foes(pack, spec.foes)
     return pack
 
 
