@@ -1,0 +1,423 @@
+"""Fights of the d20 games (M&M, panels) in the lab: one fight played to its end through the
+``Game`` fight API, the referee playing the villains, a policy playing every hero.
+
+What is recorded in the campaign's result:
+
+- ``rolls``: a ``RollRecord`` per d20 roll a hero makes (attacks, grabs, powers, dodges,
+  parries, resistance checks; routine checks with no die are skipped). ``move`` names the roll
+  by its verb ("attack", "dodge", "parry", "resist", "grab", "use", ...). Bands: in the panels
+  game the roll's degree, "failure" / "minor" / "complete", with the exact odds of each from
+  ``engine.rules.panels.checks.odds`` for the roll's total modifier (checked against the event's
+  odds of success; a roll where they disagree is recorded as "success" / "failure"); in M&M,
+  attacks "hit" / "miss" (a critical is a hit) and checks "success" / "failure", with the
+  event's exact odds of success (degrees of M&M checks are not split: the event carries the
+  odds of success only).
+- ``samples``: after every round (and once at the end), the party's mean of each hero's
+  values: "kill" and "stun" (panels: points left), "damage" (M&M: the damage track),
+  "conditions" (how many), with "round", "heroes_standing" and "foes_standing".
+- ``fights``: a ``FightRecord`` (rounds, steps, winner "heroes" / "villains" / "nobody",
+  first: the side whose character took the first turn of round 1).
+- ``steps`` grows by every engine step of the fight (each command: the fight's start, a
+  referee step, a hero's action, an answer, an end of turn); ``moves`` by each hero action.
+
+The heroes' decisions are ``Decision``s: "fight" at a hero's turn (every allowed attack x
+target, and the other allowed actions, each target or power its own choice, plus "end turn";
+no maneuvers; delay and ready are never offered, and an action that costs nothing is offered
+once a turn), "response" when a panels hero is hit (take it, dodge, parry with...), "crit"
+for a critical hit's effect, "question" for anything else the fight asks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.content.loader import Pack
+from engine.errors import EngineError, IllegalAction
+from engine.game import Game
+from engine.lab.model import (
+    CampaignResult,
+    Choice,
+    Decision,
+    FightRecord,
+    LabSpec,
+    RollRecord,
+    Sample,
+)
+from engine.lab.policy import Policy
+from engine.rules.mm3e.roster import characters as mm3e_characters
+from engine.rules.mm3e.statblock import Kind
+from engine.rules.panels.checks import odds as panels_odds
+from engine.rules.panels.fight import block_of as panels_block
+from engine.rules.panels.fight import characters as panels_characters
+
+
+class FightNeverEnds(EngineError):
+    """A fight went over the campaign's step budget (``LabSpec.max_steps``)."""
+
+    title = "Fight never ends"
+
+
+NEVER_OFFERED = frozenset({"delay", "ready"})
+"""Actions the lab does not take: a held action waits for a trigger a policy cannot judge."""
+
+TAGS: dict[str, frozenset[str]] = {
+    "attack": frozenset({"attack"}),
+    "charge": frozenset({"attack", "risky"}),
+    "recover": frozenset({"recover", "clears_condition"}),
+    "catch_breath": frozenset({"recover"}),
+    "first_aid": frozenset({"heal", "first_aid", "help"}),
+    "aid": frozenset({"help"}),
+    "defend": frozenset({"defend"}),
+    "flee": frozenset({"flee"}),
+    "run": frozenset({"flee"}),
+    "surrender": frozenset({"surrender"}),
+    "grab": frozenset({"grab"}),
+    "escape": frozenset({"escape", "clears_condition"}),
+    "stand": frozenset({"clears_condition"}),
+    "use_power": frozenset({"power"}),
+}
+"""Story tags of the fight actions (every choice is tagged with its action id too)."""
+
+END_TURN = "end_turn"
+FREE_COSTS = frozenset({"free", "none", "0 panels"})
+
+
+def default_foes(pack: Pack) -> list[str]:
+    """The default fight of a d20 game, as stat block ids: the weakest villain with the
+    weakest group, so one hero or a small party has a fighting chance. M&M: the villain and the
+    minion group of the lowest power level (the first in the file on ties); panels: the villain
+    with the fewest Kill + Stun points and the first thug group (else the first thug).
+    ``IllegalAction`` for a game without fights or a pack without such characters."""
+    ruleset = pack.system.ruleset
+    out: list[str] = []
+    if ruleset == "mm3e":
+        blocks = mm3e_characters(pack)
+        for kind in (Kind.VILLAIN, Kind.MINION_GROUP):
+            found = [(b.power_level, i, bid) for i, (bid, b) in enumerate(blocks.items())
+                     if b.kind is kind]
+            if found:
+                out.append(min(found)[2])
+    elif ruleset == "panels":
+        chars = panels_characters(pack)
+        villains = [(c.kill + c.stun, i, cid) for i, (cid, c) in enumerate(chars.items())
+                    if c.kind == "villain"]
+        if villains:
+            out.append(min(villains)[2])
+        groups = [cid for cid, c in chars.items() if c.kind == "thug group"]
+        thugs = [cid for cid, c in chars.items() if c.kind == "thug"]
+        if groups or thugs:
+            out.append((groups or thugs)[0])
+    else:
+        raise IllegalAction(f"{pack.system.name} has no fights in rounds (ruleset {ruleset!r})")
+    if not out:
+        raise IllegalAction(f"{pack.path}: no villains or minions to fight in its characters")
+    return out
+
+
+# ---------------------------------------------------------------------------- decisions
+
+def _heroes(game: Game) -> list[str]:
+    fight = game.fight
+    if fight is None:
+        return []
+    return [p.actor for p in fight.encounter.participants
+            if game.state.actors[p.actor].kind == "hero"]
+
+
+def _health(game: Game, actor: str) -> dict[str, float]:
+    """One hero's tracked values (see the module's docstring)."""
+    a = game.state.actors[actor]
+    out: dict[str, float] = {"conditions": float(len(a.conditions))}
+    if game.pack.system.ruleset == "panels":
+        blk = panels_block(game.pack, game.state, actor)
+        out["kill"] = float(a.tracks.get("kill", blk.kill if blk else 0))
+        out["stun"] = float(a.tracks.get("stun", blk.stun if blk else 0))
+        if blk is not None:
+            out["hurt"] = float(out["kill"] < blk.kill / 2 or out["stun"] < blk.stun / 2)
+    else:
+        out["damage"] = float(a.tracks.get("damage", 0))
+        out["hurt"] = float(out["damage"] >= 2)
+    return out
+
+
+DOWN = frozenset({"incapacitated", "dying", "dead", "unconscious"})
+
+
+def _standing(game: Game, actor: str, out: Mapping[str, str] | None = None) -> bool:
+    """Whether ``actor`` is still in the fight (``out``: who left it, when it is over)."""
+    a = game.state.actors[actor]
+    fight = game.fight
+    gone = actor in (fight.out if fight is not None else out or {})
+    return not gone and a.present and not (set(a.conditions) & DOWN) and not a.taken_out
+
+
+def _situation(game: Game, actor: str) -> dict[str, Any]:
+    mine = _health(game, actor)
+    heroes = _heroes(game)
+    fight = game.fight
+    foes = [p.actor for p in fight.encounter.participants
+            if p.actor not in heroes] if fight else []
+    return {"round": fight.encounter.round if fight else 0,
+            "conditions": int(mine["conditions"]), "hurt": bool(mine.get("hurt")),
+            "dying_ally": any("dying" in game.state.actors[h].conditions
+                              for h in heroes if h != actor),
+            "innocents_in_danger": 0,
+            "allies_standing": sum(1 for h in heroes if h != actor and _standing(game, h)),
+            "foes_standing": sum(1 for f in foes if _standing(game, f))}
+
+
+def _tags(action: str) -> frozenset[str]:
+    return TAGS.get(action, frozenset()) | {action}
+
+
+def _value(ruleset: str, target: Mapping[str, Any]) -> float | None:
+    key = "down" if ruleset == "panels" else "effect"
+    got = target.get(key)
+    return float(got) if got is not None else None
+
+
+def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
+    """The acting hero's "fight" decision: each allowed option (an attack per target, other
+    actions per target or power choice) and "end turn". ``used``: actions already taken this
+    turn (one that costs nothing is not offered again)."""
+    fight = game.fight
+    actor = fight.encounter.acting if fight else None
+    if actor is None:
+        raise IllegalAction("nobody is acting")
+    ruleset = game.pack.system.ruleset
+    choices: list[Choice] = []
+    for o in game.fight_options():
+        action = str(o["action"])
+        if not o.get("allowed") or action in NEVER_OFFERED:
+            continue
+        if str(o.get("cost", "")) in FREE_COSTS and action in used:
+            continue
+        tags = _tags(action)
+        base = {"action": action}
+        name = action.replace("_", " ")
+        if o.get("attack"):
+            base["attack"] = str(o["attack"])
+            name = f"{name} with {o.get('attack_name') or o['attack']}"
+        if o.get("needs") and not o.get("choices"):
+            continue  # an item or action to name that the options do not list
+        if o.get("targets"):
+            for t in o["targets"]:
+                data: dict[str, Any] = {**base, "target": str(t["id"])}
+                if "expected_damage" in t:
+                    data["expected_damage"] = float(t["expected_damage"])
+                hit = t.get("hit")
+                choices.append(Choice(
+                    id=f"{action}:{o.get('attack') or ''}:{t['id']}",
+                    label=f"{name} at {t['name']}",
+                    odds=float(hit) if hit is not None else None,
+                    value=_value(ruleset, t), tags=tags, data=data))
+            continue
+        if o.get("target", "none") not in ("none", None, ""):
+            continue  # a target is needed and none can be taken
+        if o.get("needs"):
+            for c in o.get("choices") or []:
+                power: dict[str, Any] = next(
+                    (p for p in o.get("powers") or [] if p.get("id") == c["id"]), {})
+                choices.append(Choice(
+                    id=f"{action}:{c['id']}", label=f"{name}: {c['name']}", tags=tags,
+                    data={**base, "options": {str(o["needs"]): str(c["id"])},
+                          **({"works": float(power["works"])} if "works" in power else {})}))
+            continue
+        choices.append(Choice(id=action, label=name, tags=tags, data=base))
+    # ending the turn comes right after the choices with odds: a policy that falls back to
+    # the first choice without odds ends its turn rather than dropping prone and standing
+    at = sum(1 for c in choices if c.odds is not None)
+    choices.insert(at, Choice(id=END_TURN, label="end the turn", tags=frozenset({END_TURN}),
+                              data={"action": END_TURN}))
+    return Decision(kind="fight", choices=tuple(choices), situation=_situation(game, actor),
+                    actor=actor)
+
+
+def need_decision(game: Game, need: Mapping[str, Any]) -> Decision:
+    """What the fight asks the player, as a Decision: "response" (a panels hit: take it, dodge,
+    parry; odds, the damage ``avoided`` as value, ``expected`` and ``cost`` in data), "crit"
+    (a critical hit's effect) or "question"."""
+    question = str(need.get("question", ""))
+    options = list(need.get("options") or [])
+    if not options:
+        raise IllegalAction(f"the fight asks {question!r} with no options")
+    actor = str(need.get("actor", ""))
+    if question.startswith("Response to"):
+        kind = "response"
+    elif question.startswith("Critical hit"):
+        kind = "crit"
+    else:
+        kind = "question"
+    choices = []
+    for o in options:
+        oid = str(o["id"])
+        if kind == "response":
+            tags = (frozenset({"take"}) if oid == "none" else
+                    frozenset({"defend", "parry"}) if oid.startswith("parry") else
+                    frozenset({"defend", oid}))
+        elif kind == "crit":
+            tags = frozenset({"crit", "roll" if oid == "roll" else "chosen"})
+        else:
+            tags = frozenset()
+        odds = o.get("odds")
+        avoided = o.get("avoided")
+        data = {"option": oid, **{k: o[k] for k in ("expected", "cost") if k in o}}
+        choices.append(Choice(id=oid, label=str(o.get("label", oid)),
+                              odds=float(odds) if odds is not None else None,
+                              value=float(avoided) if avoided is not None else None,
+                              tags=tags, data=data))
+    situation = _situation(game, actor) if actor in game.state.actors else {}
+    return Decision(kind=kind, choices=tuple(choices),
+                    situation={**situation, "question": question}, actor=actor)
+
+
+def _pick(policy: Policy, decision: Decision, rng: random.Random) -> Choice:
+    index = policy.choose(decision, rng)
+    if not isinstance(index, int) or isinstance(index, bool) \
+            or not 0 <= index < len(decision.choices):
+        raise IllegalAction(f"policy {getattr(policy, 'name', policy)!r} chose {index!r} in a"
+                            f" {decision.kind} decision of {len(decision.choices)} choices")
+    return decision.choices[index]
+
+
+# ---------------------------------------------------------------------------- records
+
+VERBS = {"attack": "attack", "attacks": "attack", "team": "attack", "dodges": "dodge",
+         "parries": "parry", "resists": "resist", "grabs": "grab", "breaks": "escape",
+         "uses": "use_power", "shakes": "shake_off"}
+
+
+def roll_record(ev: Mapping[str, Any], ruleset: str, step: int, scene: int
+                ) -> RollRecord | None:
+    """The record of one ``FightRolled`` event (None for a routine check with no die)."""
+    if ev.get("natural") is None or ev.get("odds") is None:
+        return None
+    words = str(ev["what"]).split()
+    move = VERBS.get(words[0], words[0]) if words else "roll"
+    success = float(ev["odds"])
+    degree = int(ev.get("degree", 0))
+    if ruleset == "panels":
+        modifier = sum(int(p[1]) for p in ev.get("parts") or [] if len(p) > 1)
+        bands = panels_odds(modifier)
+        if abs(float(bands.success) - success) < 1e-9:
+            band = {0: "failure", 1: "minor", 2: "complete"}.get(degree, "failure")
+            return RollRecord(move=move, band=band, step=step, scene=scene,
+                              odds={"failure": float(bands.failure),
+                                    "minor": float(bands.minor),
+                                    "complete": float(bands.complete)})
+    yes, no = ("hit", "miss") if move == "attack" and ruleset != "panels" else ("success",
+                                                                                 "failure")
+    return RollRecord(move=move, band=yes if degree > 0 else no, step=step, scene=scene,
+                      odds={yes: success, no: 1.0 - success})
+
+
+def sample(game: Game, heroes: Sequence[str], foes: Sequence[str], rounds: int, step: int,
+           scene: int, out: Mapping[str, str] | None = None) -> Sample:
+    """The party's values now (means over the heroes; see the module's docstring)."""
+    per = [_health(game, h) for h in heroes]
+    keys = sorted({k for p in per for k in p if k != "hurt"})
+    values = {k: sum(p.get(k, 0.0) for p in per) / max(1, len(per)) for k in keys}
+    values.update(round=float(rounds),
+                  heroes_standing=float(sum(1 for h in heroes if _standing(game, h, out))),
+                  foes_standing=float(sum(1 for f in foes if _standing(game, f, out))))
+    return Sample(step=step, scene=scene, values=values)
+
+
+WINNERS = {"the heroes win": "heroes", "the villains win": "villains"}
+
+
+# ---------------------------------------------------------------------------- the fight
+
+def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
+               result: CampaignResult, scene: int) -> None:
+    """Play one fight against ``spec.foes`` (or ``default_foes``) to its end: the referee
+    plays its side step by step, ``policy`` decides for every hero. Appends to ``result``
+    (see the module's docstring). ``FightNeverEnds`` when the campaign's steps pass
+    ``spec.max_steps``; a policy's error propagates."""
+    ruleset = game.pack.system.ruleset
+    foes = list(spec.foes) or default_foes(game.pack)
+    steps = 0
+    first = ""
+    rounds = 0
+    ended = ""
+    heroes: list[str] = []
+    used: list[str] = []
+    turn: tuple[int, str] | None = None
+    out: dict[str, str] = {}
+
+    def take(events: Sequence[Mapping[str, Any]]) -> None:
+        nonlocal steps, first, ended, out
+        steps += 1
+        if game.fight is not None:
+            out = dict(game.fight.out)
+        result["steps"] += 1
+        for ev in events:
+            kind = ev.get("type")
+            if kind == "FightRolled" and ev.get("actor") in heroes:
+                rec = roll_record(ev, ruleset, result["steps"], scene)
+                if rec is not None:
+                    result["rolls"].append(rec)
+            elif kind == "TurnBegan" and not first and int(ev.get("round", 0)) == 1:
+                fight = game.fight
+                who = str(ev.get("actor"))
+                part = fight.encounter.participant(who) if fight and fight.encounter.has(
+                    who) else None
+                first = part.side if part is not None else (
+                    "heroes" if who in heroes else "villains")
+            elif kind == "FightEnded":
+                ended = str(ev.get("result", ""))
+        if result["steps"] > spec.max_steps:
+            raise FightNeverEnds(f"the fight of scene {scene} passed {spec.max_steps} steps"
+                                 f" (campaign seed {result['seed']}, round {rounds})")
+
+    events = game.start_fight(foes)
+    heroes = _heroes(game)
+    fight = game.fight
+    others = [p.actor for p in fight.encounter.participants
+              if p.actor not in heroes] if fight else []
+    take(events)
+    while game.fighting:
+        fight = game.fight
+        assert fight is not None
+        if fight.encounter.round > rounds:
+            if rounds:
+                result["samples"].append(sample(game, heroes, others, rounds, result["steps"],
+                                                scene))
+            rounds = fight.encounter.round
+        need = game.fight_need
+        if need is not None:
+            if need.get("kind") != "choice":
+                raise IllegalAction(f"the lab rolls seeded dice, but the fight waits for a"
+                                    f" d{need.get('sides')}: {need.get('who')}")
+            choice = _pick(policy, need_decision(game, need), rng)
+            take(game.fight_choose(choice.id))
+            continue
+        if game.referee_turn:
+            take(game.referee_step())
+            continue
+        acting = fight.encounter.acting
+        if acting is None:
+            raise IllegalAction("the fight has nobody acting and no referee turn")
+        key = (fight.encounter.round, acting)
+        if turn != key:
+            turn, used = key, []
+        decision = fight_decision(game, used)
+        if len(decision.choices) == 1:  # nothing left but ending the turn
+            take(game.end_turn())
+            continue
+        choice = _pick(policy, decision, rng)
+        data = choice.data
+        action = str(data["action"])
+        if action == END_TURN:
+            take(game.end_turn())
+            continue
+        used.append(action)
+        result["moves"] += 1
+        take(game.fight_act(action, target=data.get("target"), attack=data.get("attack"),
+                            options=data.get("options")))
+    result["samples"].append(sample(game, heroes, others, rounds, result["steps"], scene, out))
+    result["fights"].append(FightRecord(rounds=rounds, steps=steps,
+                                        winner=WINNERS.get(ended, "nobody"),
+                                        first=first or "nobody"))

@@ -1,0 +1,212 @@
+"""The lab's fights of the d20 games (engine/lab/fights.py): whole fights played by a policy
+against the referee, the decisions built from the fight's options, and what is recorded."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.content.loader import Pack, load_pack
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.lab.fights import (
+    END_TURN,
+    FightNeverEnds,
+    default_foes,
+    fight_decision,
+    need_decision,
+    play_fight,
+)
+from engine.lab.model import CampaignResult, Decision, LabSpec, empty_result, policy_rng
+from engine.lab.policy import GreedyPolicy
+
+ROOT = Path(__file__).resolve().parents[2]
+MM3E = "mutants-and-masterminds"
+PANELS = "panels"
+
+
+@pytest.fixture(scope="module")
+def packs() -> dict[str, Pack]:
+    return {name: load_pack(ROOT / "content" / name) for name in (MM3E, PANELS, "masks")}
+
+
+def new_game(pack: Pack, seed: int, party: int) -> Game:
+    arch = [a.id for a in pack.system.archetypes]
+    return Game.new(pack, name="lab fight", hero_name="Lead", archetype=arch[0], seed=seed,
+                    party=[{"name": f"Hero {k}", "archetype": arch[k % len(arch)]}
+                           for k in range(1, party)])
+
+
+def play(pack: Pack, index: int, party: int, policy: Any = None,
+         max_steps: int = 5000) -> tuple[Game, CampaignResult]:
+    spec = LabSpec(system=pack.system.id, party=party, max_steps=max_steps)
+    result = empty_result(spec, index, "greedy")
+    game = new_game(pack, result["seed"], party)
+    play_fight(game, spec, policy or GreedyPolicy(), policy_rng(spec.seed, index), result, 1)
+    return game, result
+
+
+class Raising:
+    name = "raising"
+
+    def choose(self, decision: Decision, rng: random.Random) -> int:
+        raise RuntimeError("the policy broke")
+
+
+class OutOfRange:
+    name = "out"
+
+    def choose(self, decision: Decision, rng: random.Random) -> int:
+        return len(decision.choices)
+
+
+def test_default_foes(packs: dict[str, Pack]) -> None:
+    assert default_foes(packs[MM3E]) == ["the_tallyman", "dockside_crew"]
+    assert default_foes(packs[PANELS]) == ["cutglass", "the_foundry_crew"]
+    with pytest.raises(IllegalAction, match="no fights"):
+        default_foes(packs["masks"])
+
+
+@pytest.mark.parametrize(("game_id", "party", "index"), [(MM3E, 1, 1), (PANELS, 3, 0)])
+def test_a_fight_ends_with_a_winner_and_replays(packs: dict[str, Pack], game_id: str,
+                                                party: int, index: int) -> None:
+    game, result = play(packs[game_id], index, party)
+    assert not game.fighting
+    [fight] = result["fights"]
+    assert fight["winner"] in ("heroes", "villains")
+    assert fight["first"] in ("heroes", "villains")
+    assert fight["rounds"] >= 1 and fight["steps"] == result["steps"] <= 5000
+    assert result["moves"] > 0
+    # one sample per finished round and one at the end, each with the party's values
+    assert len(result["samples"]) == fight["rounds"]
+    last = result["samples"][-1]["values"]
+    assert last["round"] == fight["rounds"]
+    assert {"conditions", "heroes_standing", "foes_standing"} <= set(last)
+    assert {"kill", "stun"} <= set(last) if game_id == PANELS else "damage" in last
+    assert (last["heroes_standing"] > 0) == (fight["winner"] == "heroes")
+    # every recorded roll is a hero's d20 roll with odds that add up to 1
+    assert result["rolls"]
+    for r in result["rolls"]:
+        assert r["band"] in r["odds"] and abs(sum(r["odds"].values()) - 1) < 1e-9
+    bands = {r["band"] for r in result["rolls"]}
+    assert bands <= ({"failure", "minor", "complete", "success"} if game_id == PANELS
+                     else {"hit", "miss", "success", "failure"})
+    again = play(packs[game_id], index, party)[1]
+    assert again == result
+
+
+@pytest.mark.parametrize("game_id", [MM3E, PANELS])
+def test_first_mover_is_the_side_of_round_one_first_turn(packs: dict[str, Pack],
+                                                         game_id: str) -> None:
+    seen = set()
+    for index in range(4):
+        spec = LabSpec(system=game_id, party=1, max_steps=5000)
+        result = empty_result(spec, index, "greedy")
+        game = new_game(packs[game_id], result["seed"], 1)
+        opened: list[str] = []
+        start = game.start_fight
+
+        def started(foes: Any, *args: Any, _g: Game = game, _s: Any = start,
+                    _o: list[str] = opened) -> Any:
+            events = _s(foes, *args)
+            fight = _g.fight
+            assert fight is not None and fight.encounter.acting is not None
+            _o.append(fight.encounter.participant(fight.encounter.acting).side)
+            return events
+
+        game.start_fight = started  # type: ignore[method-assign,assignment]
+        play_fight(game, spec, GreedyPolicy(), policy_rng(1, index), result, 1)
+        assert result["fights"][0]["first"] == opened[0]
+        seen.add(opened[0])
+    assert seen  # the sides seen first over the seeds (both, with these seeds, in M&M)
+
+
+@pytest.mark.parametrize("game_id", [MM3E, PANELS])
+def test_greedy_choice_is_the_best_odds_legal_attack(packs: dict[str, Pack],
+                                                     game_id: str) -> None:
+    game = new_game(packs[game_id], 11, 2)
+    game.start_fight(default_foes(game.pack))
+    while game.referee_turn:
+        game.referee_run()
+    decision = fight_decision(game)
+    assert decision.kind == "fight" and decision.actor == game.fight.encounter.acting  # type: ignore[union-attr]
+    best_hit = max(float(t["hit"]) for o in game.fight_options() if o["allowed"]
+                   for t in o.get("targets") or [] if "hit" in t)
+    pick = decision.choices[GreedyPolicy().choose(decision, random.Random(0))]
+    assert pick.odds == best_hit
+    assert "attack" in pick.tags or "grab" in pick.tags
+    ids = [c.id for c in decision.choices]
+    assert END_TURN in ids and len(ids) == len(set(ids))
+    # attacks carry the option's numbers: M&M the chance to take effect, panels to put down
+    key = "effect" if game_id == MM3E else "down"
+    option = next(o for o in game.fight_options() if o.get("attack") == pick.data["attack"]
+                  and o["action"] == pick.data["action"])
+    target = next(t for t in option["targets"] if t["id"] == pick.data["target"])
+    assert pick.value == pytest.approx(float(target[key]))
+    # the choice is legal: the fight takes it
+    events = game.fight_act(str(pick.data["action"]), target=str(pick.data["target"]),
+                            attack=str(pick.data["attack"]))
+    assert any(e["type"] == "FightRolled" for e in events)
+
+
+def test_response_decision_carries_the_panels_numbers(packs: dict[str, Pack]) -> None:
+    """A hero hit in the panels game answers a "response" decision built from the options
+    the fight asks with (odds, damage avoided, expected damage left, cost)."""
+    checked: list[Decision] = []
+    holder: dict[str, Game] = {}
+
+    class Checking(GreedyPolicy):
+        def choose(self, decision: Decision, rng: random.Random) -> int:
+            if decision.kind == "response":
+                need = holder["game"].fight_need
+                assert need is not None and need["kind"] == "choice"
+                assert decision == need_decision(holder["game"], need)
+                options = need["options"]
+                assert [c.id for c in decision.choices] == [o["id"] for o in options]
+                for c, o in zip(decision.choices, options, strict=True):
+                    assert c.value == pytest.approx(float(o["avoided"]))
+                    assert c.odds == (pytest.approx(float(o["odds"])) if "odds" in o
+                                      else None)
+                    assert c.data["expected"] == o["expected"] and c.data["cost"] == o["cost"]
+                assert decision.actor == need["actor"]
+                assert next(c for c in decision.choices if c.id == "none").tags == {"take"}
+                assert "defend" in next(c for c in decision.choices if c.id == "dodge").tags
+                checked.append(decision)
+            return super().choose(decision, rng)
+
+    spec = LabSpec(system=PANELS, party=2)
+    result = empty_result(spec, 0, "checking")
+    game = new_game(packs[PANELS], result["seed"], 2)
+    holder["game"] = game
+    play_fight(game, spec, Checking(), policy_rng(1, 0), result, 1)
+    assert checked
+    assert any(r["move"] in ("dodge", "parry") for r in result["rolls"])
+
+
+def test_need_decision_kinds() -> None:
+    game = Game.new(load_pack(ROOT / "content" / PANELS), name="x", hero_name="A",
+                    archetype="rivet", seed=1)
+    crit = need_decision(game, {"kind": "choice", "actor": "a", "question":
+                                "Critical hit on B: which effect?",
+                                "options": [{"id": "roll", "label": "Roll the d6"},
+                                            {"id": "3", "label": "Knocked flat"}]})
+    assert crit.kind == "crit" and [c.id for c in crit.choices] == ["roll", "3"]
+    other = need_decision(game, {"question": "Which way?", "options": [{"id": "left"}]})
+    assert other.kind == "question" and other.choices[0].label == "left"
+    with pytest.raises(IllegalAction, match="no options"):
+        need_decision(game, {"question": "Which way?", "options": []})
+
+
+def test_a_policy_that_raises_propagates(packs: dict[str, Pack]) -> None:
+    with pytest.raises(RuntimeError, match="the policy broke"):
+        play(packs[PANELS], 0, 1, Raising())
+    with pytest.raises(IllegalAction, match="chose"):
+        play(packs[PANELS], 0, 1, OutOfRange())
+
+
+def test_a_fight_over_the_cap_is_a_clear_error(packs: dict[str, Pack]) -> None:
+    with pytest.raises(FightNeverEnds, match="passed 6 steps"):
+        play(packs[MM3E], 0, 1, max_steps=6)
