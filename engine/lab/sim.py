@@ -105,7 +105,9 @@ def _walk(effects: Sequence[Any]) -> Iterator[Any]:
             yield from _walk(o.effects)
 
 
-def _effect_tags(effects: Sequence[Any], harm: frozenset[str]) -> set[str]:
+def _effect_tags(effects: Sequence[Any], harm: frozenset[str],
+                 pools: frozenset[str] = frozenset()) -> set[str]:
+    """Story tags of ``effects``: ``harm`` tracks are bad to raise, ``pools`` the party's."""
     tags: set[str] = set()
     for e in _walk(effects):
         kind = getattr(e, "type", "")
@@ -123,8 +125,10 @@ def _effect_tags(effects: Sequence[Any], harm: frozenset[str]) -> set[str]:
                 tags.add("recover")
             elif track in harm and delta > 0:
                 tags.add("risky")
+            elif delta > 0 and track in pools:
+                tags.add("help")  # Team and the like: the party's pool
             elif delta > 0:
-                tags.add("help")
+                tags.add("advance")
         elif kind == "taken_out":
             tags.add("risky")
         elif kind == "rule" and "heal" in str(getattr(e, "name", "")):
@@ -147,11 +151,16 @@ def _harm_tracks(pack: Pack) -> frozenset[str]:
     return frozenset(harm & {t.id for t in pack.system.tracks})
 
 
+def _pools(pack: Pack) -> frozenset[str]:
+    return frozenset(t.id for t in pack.system.tracks if t.scope == "campaign")
+
+
 @_per_pack
 def _move_tags(pack: Pack, move_id: str) -> frozenset[str]:
-    """What a move does in the story, from its trigger's words and its non-miss effects."""
+    """What a move does in the story, from its name, trigger and cues (words such as defend,
+    protect, help, attack) and the effects of its outcomes other than a miss."""
     move = pack.moves[move_id]
-    text = f" {move.trigger.lower()} "
+    text = f" {move.name} {move.trigger} {' '.join(move.cues)} ".lower()
     tags: set[str] = set()
     if any(w in text for w in PROTECT_WORDS):
         tags |= {"protect", "defend"}
@@ -170,7 +179,7 @@ def _move_tags(pack: Pack, move_id: str) -> frozenset[str]:
         if o.choose:
             for opt in o.choose.options:
                 effects += opt.effects
-    tags |= _effect_tags(effects, harm)
+    tags |= _effect_tags(effects, harm, _pools(pack))
     if move.roll is None:
         tags.add("no_roll")
     return frozenset(tags)
@@ -184,18 +193,19 @@ def _option_tags(pack: Pack, move_id: str) -> dict[str, frozenset[str]]:
     if move is None:
         return out
     harm = _harm_tracks(pack)
+    pools = _pools(pack)
 
     def visit(effects: Sequence[Any]) -> None:
         for e in effects:
             for o in getattr(e, "options", None) or []:
-                out.setdefault(o.id, frozenset(_effect_tags(o.effects, harm)))
+                out.setdefault(o.id, frozenset(_effect_tags(o.effects, harm, pools)))
                 visit(o.effects)
 
     for o in [*move.outcomes.values(), *move.vs_teammate.values(),
               *([move.result] if move.result else [])]:
         if o.choose:
             for opt in o.choose.options:
-                out.setdefault(opt.id, frozenset(_effect_tags(opt.effects, harm)))
+                out.setdefault(opt.id, frozenset(_effect_tags(opt.effects, harm, pools)))
                 visit(opt.effects)
         visit(o.effects)
     visit(move.before)
@@ -356,7 +366,7 @@ class _Driver:
         g = self.game
         out = []
         for m in g.available_moves():
-            if m.hidden or m.id == g.pack.system.session.end_move:
+            if m.hidden or m.category == "session" or m.id == g.pack.system.session.end_move:
                 continue
             if m.target == "required" and not g.targets_for(m):
                 continue
@@ -438,7 +448,7 @@ class _Driver:
                 if prompt.kind == "answer":
                     self.act(g.choose(["accept"]))
                 else:
-                    self.act(g.choose(self.pick_options(prompt)))
+                    self.choose_options(prompt)
             else:
                 return
         raise SimError(f"the move asked {MAX_PROMPTS} prompts and still asks (at {self.where}):"
@@ -489,9 +499,30 @@ class _Driver:
         picked = self.decide("adjust", choices).id
         return None if picked == "keep" else picked
 
-    def pick_options(self, prompt: Any) -> list[str]:
+    def choose_options(self, prompt: Any) -> None:
+        """Answer a choice; an option the rules then refuse (it triggers a move the hero
+        cannot make now) is struck and the policy asked again, as a player would."""
+        refused: set[str] = set()
+        while True:
+            picked = self.pick_options(prompt, refused)
+            try:
+                events = self.game.choose(picked)
+            except EngineError as e:
+                if type(e).__name__ != "IllegalAction" or len(picked) != 1:
+                    raise
+                refused.add(picked[0])
+                if not [o for o in prompt.options
+                        if not o.get("disabled") and str(o["id"]) not in refused]:
+                    raise
+                continue
+            self.act(events)
+            return
+
+    def pick_options(self, prompt: Any, refused: set[str] = frozenset()  # type: ignore[assignment]
+                     ) -> list[str]:
         g = self.game
-        usable = [o for o in prompt.options if not o.get("disabled")]
+        usable = [o for o in prompt.options
+                  if not o.get("disabled") and str(o["id"]) not in refused]
         if not usable:
             return []
         tags = _option_tags(g.pack, g.state.flow.move or "")
