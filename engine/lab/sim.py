@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -46,9 +47,11 @@ MAX_PROMPTS = 200
 """Prompts one move may ask before the content counts as looping."""
 TONE_SCORE = {"good": 1.0, "mixed": 0.5, "bad": 0.0}
 """What a band's tone is worth to a policy's ``value`` (the expected score of a roll)."""
-PROTECT_WORDS = ("defend", "protect", "shield", "guard", "rescue", "save ")
-HELP_WORDS = ("help", "comfort", "support", "aid ", "assist")
-ATTACK_WORDS = ("engage", "attack", "fight", "strike", "overwhelm", "unleash", "provoke")
+PROTECT_WORDS = frozenset({"defend", "protect", "shield", "guard", "rescue", "save"})
+HELP_WORDS = frozenset({"help", "comfort", "support", "aid", "assist"})
+ATTACK_WORDS = frozenset({"engage", "attack", "fight", "overwhelm", "unleash",
+                          "provoke", "punch", "assault"})
+"""Words in a move's name, trigger or cues that say what it does in the story (its tags)."""
 DANGER_WORDS = ("innocent", "danger", "bystander", "hostage")
 """Words in a GM move's id or name that put innocents in danger (the story policy defends)."""
 
@@ -160,13 +163,14 @@ def _move_tags(pack: Pack, move_id: str) -> frozenset[str]:
     """What a move does in the story, from its name, trigger and cues (words such as defend,
     protect, help, attack) and the effects of its outcomes other than a miss."""
     move = pack.moves[move_id]
-    text = f" {move.name} {move.trigger} {' '.join(move.cues)} ".lower()
+    words = set(re.findall(r"[a-z]+", f"{move.name} {move.trigger} {' '.join(move.cues)}"
+                                        .lower()))
     tags: set[str] = set()
-    if any(w in text for w in PROTECT_WORDS):
+    if words & PROTECT_WORDS:
         tags |= {"protect", "defend"}
-    if any(w in text for w in HELP_WORDS):
+    if words & HELP_WORDS:
         tags.add("help")
-    if any(w in text for w in ATTACK_WORDS):
+    if words & ATTACK_WORDS:
         tags.add("attack")
     harm = _harm_tracks(pack)
     good = {b.id for bands in pack.system.bands.values() for b in bands if b.tone != "bad"}
