@@ -46,6 +46,14 @@ def bar(fraction: float, width: int) -> str:
     return (BAR * full + partial).ljust(width)[:width]
 
 
+def _solid(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The points of a series with enough campaigns behind them (a quarter of the most)."""
+    if not points:
+        return points
+    floor = max(3, max(p["n"] for p in points) // 4)
+    return [p for p in points if p["n"] >= floor]
+
+
 def _downsample(values: list[float], n: int) -> list[float]:
     if len(values) <= n:
         return values
@@ -106,7 +114,7 @@ def _charts(summary: dict[str, Any], out: Path) -> list[Path]:
         rows = (len(keys) + cols - 1) // cols
         fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.6 * rows), squeeze=False)
         for ax, key in zip(axes.flat, keys, strict=False):
-            pts = series[key]
+            pts = _solid(series[key])
             xs = [p["move"] for p in pts]
             ax.plot(xs, [p["mean"] for p in pts], color="C0")
             ax.fill_between(xs, [p["low"] for p in pts], [p["high"] for p in pts],
@@ -115,7 +123,7 @@ def _charts(summary: dict[str, Any], out: Path) -> list[Path]:
             ax.set_xlabel("move", fontsize=8)
         for ax in list(axes.flat)[len(keys):]:
             ax.axis("off")
-        fig.suptitle("Tracks over the campaign (mean, 95% interval)")
+        fig.suptitle("Tracks over the campaign (mean, 95% interval; moves most campaigns reach)")
         fig.tight_layout()
         path = out / "series.png"
         fig.savefig(path, dpi=90)
@@ -189,8 +197,9 @@ def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> s
     lines += _table(["campaigns", "taken out", "rate", "95% CI", "first: mean step",
                      "first: median step"],
                     [[str(t["n"]), str(t["count"]), _pct(t["rate"]),
-                      f"{_pct(t['low'])} - {_pct(t['high'])}", _num(t["first_step"]["mean"]),
-                      _num(t["first_step"]["median"])]])
+                      f"{_pct(t['low'])} - {_pct(t['high'])}",
+                      _num(t["first_step"]["mean"]) if t["count"] else "-",
+                      _num(t["first_step"]["median"]) if t["count"] else "-"]])
     if t["first_by_scene"]:
         lines += ["First time, by scene: " + ", ".join(
             f"scene {k}: {v}" for k, v in t["first_by_scene"].items()), ""]
@@ -247,7 +256,8 @@ def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> s
             lines += ["![tracks](series.png)", ""]
         lines += _table(["value", "at the end: mean", "95% CI", "over the moves"],
                         [[k, _num(v["mean"]), f"{_num(v['low'])} - {_num(v['high'])}",
-                          sparkline(_downsample([p["mean"] for p in series["by_move"][k]], 40))]
+                          sparkline(_downsample([p["mean"] for p in
+                                                 _solid(series["by_move"][k])], 40))]
                          for k, v in series["final"].items()])
         scenes = series["by_scene"]
         if scenes:
@@ -309,11 +319,28 @@ def write(summary: dict[str, Any], out: Path, charts: bool = True) -> list[Path]
 
 def _wrap(text: str, width: int, indent: str = "") -> list[str]:
     return textwrap.wrap(text, width=width, initial_indent=indent,
-                         subsequent_indent=indent + "  ") or [""]
+                         subsequent_indent=" " * len(indent) + "  ") or [""]
 
 
 def _clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[: max(n - 1, 0)] + "…"
+
+
+def _binned(dist: dict[str, int], bins: int = 10) -> list[tuple[str, int, int]]:
+    """(label, count, largest count) of a rounds distribution, in at most ``bins`` rows."""
+    items = sorted((int(k), v) for k, v in dist.items())
+    lo, hi = items[0][0], items[-1][0]
+    if len(items) <= bins:
+        rows = [(str(k), v) for k, v in items]
+    else:
+        size = -(-(hi - lo + 1) // bins)
+        grouped: dict[int, int] = {}
+        for k, v in items:
+            start = lo + (k - lo) // size * size
+            grouped[start] = grouped.get(start, 0) + v
+        rows = [(f"{s}-{s + size - 1}", v) for s, v in sorted(grouped.items())]
+    most = max(v for _, v in rows)
+    return [(label, v, most) for label, v in rows]
 
 
 def terminal(summary: dict[str, Any], width: int = 80) -> str:
@@ -332,6 +359,8 @@ def terminal(summary: dict[str, Any], width: int = 80) -> str:
         for m in summary["moves"]:
             lines.append(_clip(f"{m['move']} ({m['rolls']} rolls, p={m['p']:.2g})", width))
             for b in m["bands"]:
+                if not b["count"] and b["expected"] < 0.0005:
+                    continue
                 cells = list(bar(b["observed"], bar_w))
                 mark = min(bar_w - 1, int(b["expected"] * bar_w))
                 cells[mark] = "◆"
@@ -343,7 +372,7 @@ def terminal(summary: dict[str, Any], width: int = 80) -> str:
         label_w = min(18, width // 4)
         spark_w = width - label_w - 16
         for key, v in final.items():
-            pts = [p["mean"] for p in summary["series"]["by_move"].get(key, [])]
+            pts = [p["mean"] for p in _solid(summary["series"]["by_move"].get(key, []))]
             spark = sparkline(_downsample(pts, spark_w))
             lines.append(f"{_clip(key, label_w):<{label_w}} {spark:<{spark_w}} "
                          f"end {_num(v['mean']):>6}"[:width])
@@ -351,10 +380,8 @@ def terminal(summary: dict[str, Any], width: int = 80) -> str:
     if f["count"]:
         lines += ["", f"Fights: {f['count']}, rounds mean {f['rounds']['mean']:.1f}, "
                   f"median {f['rounds']['median']:g}"[:width]]
-        dist = f["rounds_distribution"]
-        most = max(dist.values())
-        for k, v in dist.items():
-            lines.append(f"  {k:>3} rounds {bar(v / most, width - 22)} {v:>5}"[:width])
+        for label, v, most in _binned(f["rounds_distribution"]):
+            lines.append(f"  {label:>7} rounds {bar(v / most, width - 26)} {v:>5}"[:width])
         for w, p in f["wins"].items():
             lines.append(f"  won by {_clip(w or 'nobody', 12):<12} {bar(p['rate'], width - 32)}"
                          f" {p['rate']:6.1%}"[:width])

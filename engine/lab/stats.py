@@ -415,6 +415,8 @@ def _fights(ok: list[CampaignResult]) -> dict[str, Any]:
     n = len(fights)
     if not n:
         return {"count": 0}
+    fought = [r for r in ok if r["fights"]]
+    lost = sum(1 for r in fought if any(f["winner"] != "heroes" for f in r["fights"]))
     rounds = [float(f["rounds"]) for f in fights]
     dist: dict[str, int] = {}
     for f in fights:
@@ -438,20 +440,25 @@ def _fights(ok: list[CampaignResult]) -> dict[str, Any]:
             "steps": mean_interval([float(f["steps"]) for f in fights]),
             "wins": {w: _proportion(k, n) for w, k in sorted(winners.items())},
             "first_mover_wins": _proportion(first_wins, len(decided)),
+            "campaigns_with_a_fight_not_won": _proportion(lost, len(fought)),
             "by_first": by_first}
 
 
 def _headline(summary: dict[str, Any]) -> list[str]:
     lines = []
     t = summary["taken_out"]
-    if summary["ok"]:
+    f = summary["fights"]
+    if f["count"] and not t["events"]:
+        c = f["campaigns_with_a_fight_not_won"]
+        lines.append(f"The heroes failed to win at least one fight in {c['rate']:.0%} of "
+                     f"campaigns (95% CI {c['low']:.0%}-{c['high']:.0%}).")
+    elif summary["ok"]:
         lines.append(f"Taken out / incapacitated in {t['rate']:.0%} of campaigns "
                      f"(95% CI {t['low']:.0%}-{t['high']:.0%}).")
     th = summary["threats"]
     if th["threats"]:
         lines.append(f"A threat clock reached doom in {th['rate']:.0%} of campaigns "
                      f"(95% CI {th['low']:.0%}-{th['high']:.0%}).")
-    f = summary["fights"]
     if f["count"]:
         wins = ", ".join(f"{w or 'nobody'} {p['rate']:.0%}" for w, p in f["wins"].items())
         lines.append(f"{f['count']} fights: {f['rounds']['mean']:.1f} rounds on average "
