@@ -440,7 +440,7 @@ class _Driver:
             stage = g.state.flow.stage
             if stage == "roll":
                 self.before_roll()
-                self.act(g.roll())
+                self.roll()
             elif stage == "adjust":
                 self.act(g.adjust(self.pick_adjustment()))
             elif stage == "target":
@@ -485,6 +485,29 @@ class _Driver:
             picked = self.decide("option", choices).id
             if picked:
                 self.act(g.pre_roll(picked))
+
+    def roll(self) -> None:
+        """Roll; a roll the rules refuse until something is declared (M&M: the skill used,
+        the hazard faced) asks the policy for one of the declarations and rolls again."""
+        g = self.game
+        for _ in range(4):
+            try:
+                events = g.roll()
+            except EngineError as e:
+                if type(e).__name__ != "IllegalAction":
+                    raise
+                f = g.state.flow
+                move = g.pack.moves[f.move or ""]
+                decls = [d for d in g.rules.declarations(g.state, move)
+                         if d.id not in f.declared]
+                if not decls:
+                    raise
+                choices = [Choice(id=d.id, label=d.label, value=0.0) for d in decls]
+                self.act(g.declare(self.decide("option", choices).id))
+                continue
+            self.act(events)
+            return
+        raise SimError(f"the roll is still refused after declarations (at {self.where})")
 
     def pick_adjustment(self) -> str | None:
         g = self.game
