@@ -332,12 +332,14 @@ WINNERS = {"the heroes win": "heroes", "the villains win": "villains"}
 
 def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                result: CampaignResult, scene: int) -> None:
-    """Play one fight against ``spec.foes`` (or ``default_foes``) to its end: the referee
+    """Play one fight against ``spec.foes`` (or ``default_foes``) to its end (the fight under
+    way instead, when a move already started one; its first mover is then read from round
+    1's turn order, "nobody" once round 1 is over): the referee
     plays its side step by step, ``policy`` decides for every hero. Appends to ``result``
     (see the module's docstring). ``FightNeverEnds`` when the campaign's steps pass
     ``spec.max_steps``; a policy's error propagates."""
     ruleset = game.pack.system.ruleset
-    foes = list(spec.foes) or default_foes(game.pack)
+    foes = [] if game.fighting else list(spec.foes) or default_foes(game.pack)
     steps = 0
     first = ""
     rounds = 0
@@ -372,12 +374,17 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
             raise FightNeverEnds(f"the fight of scene {scene} passed {spec.max_steps} steps"
                                  f" (campaign seed {result['seed']}, round {rounds})")
 
-    events = game.start_fight(foes)
+    under_way = game.fight
+    events = [] if under_way is not None else game.start_fight(foes)
     heroes = _heroes(game)
     fight = game.fight
     others = [p.actor for p in fight.encounter.participants
               if p.actor not in heroes] if fight else []
-    take(events)
+    if under_way is None:
+        take(events)
+    elif under_way.encounter.round == 1 and under_way.encounter.order:
+        enc = under_way.encounter  # a move started it: round 1's first in the turn order
+        first = enc.participant(enc.order[0]).side if enc.has(enc.order[0]) else ""
     while game.fighting:
         fight = game.fight
         assert fight is not None

@@ -210,3 +210,18 @@ def test_a_policy_that_raises_propagates(packs: dict[str, Pack]) -> None:
 def test_a_fight_over_the_cap_is_a_clear_error(packs: dict[str, Pack]) -> None:
     with pytest.raises(FightNeverEnds, match="passed 6 steps"):
         play(packs[MM3E], 0, 1, max_steps=6)
+
+
+def test_a_fight_under_way_is_played_not_started_again(packs: dict[str, Pack]) -> None:
+    spec = LabSpec(system=MM3E, party=2, foes=("madame_undertow",))
+    result = empty_result(spec, 1, "greedy")
+    game = new_game(packs[MM3E], result["seed"], 2)
+    game.start_fight(["dockside_crew"])  # as a move's effect would
+    fight = game.fight
+    assert fight is not None
+    side = fight.encounter.participant(fight.encounter.order[0]).side
+    play_fight(game, spec, GreedyPolicy(), policy_rng(1, 1), result, 2)
+    assert "madame_undertow" not in game.state.actors  # spec.foes: only for a new fight
+    [record] = result["fights"]
+    assert record["first"] == side and record["winner"] in ("heroes", "villains")
+    assert all(s["scene"] == 2 for s in result["samples"])
