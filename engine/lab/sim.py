@@ -52,7 +52,8 @@ HELP_WORDS = frozenset({"help", "comfort", "support", "aid", "assist"})
 ATTACK_WORDS = frozenset({"engage", "attack", "fight", "overwhelm", "unleash",
                           "provoke", "punch", "assault"})
 """Words in a move's name, trigger or cues that say what it does in the story (its tags)."""
-DANGER_WORDS = ("innocent", "danger", "bystander", "hostage")
+DANGER_WORDS = ("innocent", "danger", "bystander", "hostage", "capture", "collateral",
+                "peril", "civilian")
 """Words in a GM move's id or name that put innocents in danger (the story policy defends)."""
 
 

@@ -21,8 +21,6 @@ from engine.lab.policy import (
 )
 from engine.lab.sim import _move_tags, pack_for, simulate
 
-SHORT = {"scenes": 2, "moves": 4}
-
 
 class Raises:
     """A policy that breaks on its first decision."""
@@ -49,7 +47,7 @@ NotAPolicy = object
 
 
 def test_same_spec_and_index_give_identical_results_and_indices_differ() -> None:
-    spec = LabSpec(system="masks", policy="random", seed=7, **SHORT)
+    spec = LabSpec(system="masks", policy="random", seed=7, scenes=2, moves=4)
     a, b = simulate(spec, 3), simulate(spec, 3)
     assert a == b
     assert a["ok"], a["error"]
@@ -84,7 +82,7 @@ def test_masks_campaign_records_rolls_with_exact_odds_samples_and_pools() -> Non
 
 
 def test_a_policy_that_raises_or_answers_out_of_range_comes_back_not_ok_with_the_seed() -> None:
-    spec = LabSpec(system="masks", seed=5, **SHORT)
+    spec = LabSpec(system="masks", seed=5, scenes=2, moves=4)
     r = simulate(spec, 2, policy=Raises())
     assert not r["ok"]
     assert "raises" in r["error"] and "boom" in r["error"]
@@ -94,14 +92,14 @@ def test_a_policy_that_raises_or_answers_out_of_range_comes_back_not_ok_with_the
 
 
 def test_a_campaign_past_max_steps_comes_back_not_ok_with_the_seed() -> None:
-    r = simulate(LabSpec(system="masks", max_steps=3, **SHORT), 0)
+    r = simulate(LabSpec(system="masks", max_steps=3, scenes=2, moves=4), 0)
     assert not r["ok"]
     assert "more than 3 engine steps" in r["error"]
     assert str(r["seed"]) in r["error"]
 
 
 def test_a_kept_campaign_opens_with_its_moves_played(tmp_path: Path) -> None:
-    spec = LabSpec(system="masks", policy="greedy", keep=str(tmp_path), **SHORT)
+    spec = LabSpec(system="masks", policy="greedy", keep=str(tmp_path), scenes=2, moves=4)
     r = simulate(spec, 0)
     assert r["ok"], r["error"]
     assert Path(r["kept"]).parent == tmp_path
@@ -112,14 +110,14 @@ def test_a_kept_campaign_opens_with_its_moves_played(tmp_path: Path) -> None:
         assert game.state.scene.number == 2
     finally:
         close_game(game)
-    again = simulate(LabSpec(system="masks", policy="greedy", **SHORT), 0)
+    again = simulate(LabSpec(system="masks", policy="greedy", scenes=2, moves=4), 0)
     assert {k: v for k, v in again.items() if k != "kept"} == {
         k: v for k, v in r.items() if k != "kept"}
 
 
 def test_a_pack_given_by_its_folder_plays() -> None:
     pack = pack_for(LabSpec(system="masks"))
-    r = simulate(LabSpec(system=str(pack.path), policy="greedy", **SHORT), 0)
+    r = simulate(LabSpec(system=str(pack.path), policy="greedy", scenes=2, moves=4), 0)
     assert r["ok"], r["error"]
 
 
@@ -181,6 +179,34 @@ def test_story_protects_when_innocents_are_in_danger() -> None:
                _choice(2, 0.2, 0, frozenset({"protect", "defend"})))
     d = Decision("move", choices, {"innocents_in_danger": True, "conditions": 2})
     assert StoryPolicy().choose(d, random.Random(1)) == 2
+
+
+class RecordingStory(StoryPolicy):
+    """The story policy, keeping every decision it made and its answer."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Decision, int]] = []
+
+    def choose(self, decision: Decision, rng: random.Random) -> int:
+        i = super().choose(decision, rng)
+        self.seen.append((decision, i))
+        return i
+
+
+def test_in_masks_the_story_policy_defends_after_danger_and_clears_conditions() -> None:
+    policy = RecordingStory()
+    for index in range(6):
+        r = simulate(LabSpec(system="masks", policy="story", scenes=3, moves=8), index,
+                     policy=policy)
+        assert r["ok"], r["error"]
+    moves = [(d, i) for d, i in policy.seen if d.kind == "move"]
+    danger = [(d, i) for d, i in moves if d.situation["innocents_in_danger"]]
+    marked = [(d, i) for d, i in moves if d.situation["conditions"]
+              and not d.situation["innocents_in_danger"]
+              and any("clears_condition" in c.tags for c in d.choices)]
+    assert danger and marked  # the GM put someone in danger; a condition was marked
+    assert all("protect" in d.choices[i].tags for d, i in danger)
+    assert all("clears_condition" in d.choices[i].tags for d, i in marked)
 
 
 def test_masks_moves_carry_the_tags_the_story_policy_reads() -> None:
