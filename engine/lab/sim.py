@@ -631,6 +631,13 @@ def _npcs(pack: Pack, heroes: list[str]) -> list[tuple[str, str, str]]:
     return out[:3]
 
 
+def kept_id(spec: LabSpec, index: int) -> str:
+    """The campaign id campaign ``index`` of ``spec`` is kept under (``spec.keep``)."""
+    words = "-".join(re.findall(r"[a-z0-9]+", f"{Path(spec.system).name} {spec.policy}"
+                                              .lower()))[:40].strip("-")
+    return f"lab-{index}-s{spec.seed}-{words}".strip("-")
+
+
 def _new_game(pack: Pack, spec: LabSpec, index: int, seed: int) -> Game:
     archetypes = pack.system.archetypes
     if not archetypes:
@@ -654,8 +661,11 @@ def _new_game(pack: Pack, spec: LabSpec, index: int, seed: int) -> Game:
         content = [Path(c) for c in spec.content]
         if Path(spec.system).is_dir():
             content.append(Path(spec.system).resolve())
-        return new_game(Path(spec.keep), system=pack.id, content=content,
-                        campaign_id=f"lab-{spec.seed}-{index}", **kw)
+        cid = kept_id(spec, index)
+        if (Path(spec.keep) / cid).exists():
+            raise SimError(f"{Path(spec.keep) / cid} already holds a campaign: keep a run in"
+                           " a folder of its own")
+        return new_game(Path(spec.keep), system=pack.id, content=content, campaign_id=cid, **kw)
     return Game.new(pack, **kw)
 
 
@@ -671,7 +681,7 @@ def simulate(spec: LabSpec, index: int, policy: Policy | None = None) -> Campaig
     try:
         game = _new_game(pack, spec, index, seed)
         if spec.keep:
-            result["kept"] = str(Path(spec.keep) / f"lab-{spec.seed}-{index}")
+            result["kept"] = str(Path(spec.keep) / kept_id(spec, index))
         driver = _Driver(game, spec, policy, policy_rng(spec.seed, index), result)
         driver.act(game.last_events)
         driver.play()

@@ -110,9 +110,11 @@ def test_a_kept_campaign_opens_with_its_moves_played(tmp_path: Path) -> None:
         assert game.state.scene.number == 2
     finally:
         close_game(game)
-    again = simulate(LabSpec(system="masks", policy="greedy", scenes=2, moves=4), 0)
-    assert {k: v for k, v in again.items() if k != "kept"} == {
+    in_memory = simulate(LabSpec(system="masks", policy="greedy", scenes=2, moves=4), 0)
+    assert {k: v for k, v in in_memory.items() if k != "kept"} == {
         k: v for k, v in r.items() if k != "kept"}
+    again = simulate(spec, 0)  # the folder already holds it: reported, nothing overwritten
+    assert not again["ok"] and "already holds a campaign" in again["error"]
 
 
 def test_a_pack_given_by_its_folder_plays() -> None:
