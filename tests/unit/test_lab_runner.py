@@ -4,6 +4,7 @@ would break every campaign refused before any plays, and progress."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import sys
@@ -228,3 +229,26 @@ def test_a_never_ending_campaign_is_reported_with_its_seed() -> None:
         assert "more than 12 engine steps" in r["error"]
         assert r["seed"] == campaign_seed(2, r["index"])
         assert f"seed {r['seed']}, index {r['index']}" in r["error"]
+
+
+# ------------------------------------------------------------------ the benchmark, tiny
+
+
+def test_the_benchmark_runs_tiny(capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = ROOT / "benchmarks" / "bench_lab.py"
+    spec = importlib.util.spec_from_file_location("bench_lab", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_lab", bench)  # its dataclasses look it up
+    spec.loader.exec_module(bench)
+    lines = bench.main(["--rounds", "1", "--scale", "0.05", "--speedup-runs", "4", "--tiny"])
+    assert capsys.readouterr().out.splitlines() == lines
+    text = "\n".join(lines)
+    for case in ("masks (1 sc x 2 moves)", "city-of-whispers", "mm3e fights", "panels fights"):
+        row = next(line for line in lines if line.startswith(case))
+        moves_per_s = float(row.split()[-4])
+        assert moves_per_s > 0 and "failed" not in row
+    assert "Full Masks scenes per minute, one core:" in text
+    assert "Speed-up 1 -> 2 workers (4 Masks campaigns" in text
+    assert "results identical: yes" in text and "baseline: pure computation" in text
