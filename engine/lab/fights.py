@@ -336,8 +336,9 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
     way instead, when a move already started one; its first mover is then read from round
     1's turn order, "nobody" once round 1 is over): the referee
     plays its side step by step, ``policy`` decides for every hero. Appends to ``result``
-    (see the module's docstring). ``FightNeverEnds`` when the campaign's steps pass
-    ``spec.max_steps``; a policy's error propagates."""
+    (see the module's docstring); when no hero of the party can fight (all down, dead or
+    taken out), no fight starts and nothing is recorded. ``FightNeverEnds`` when the
+    campaign's steps pass ``spec.max_steps``; a policy's error propagates."""
     ruleset = game.pack.system.ruleset
     foes = [] if game.fighting else list(spec.foes) or default_foes(game.pack)
     steps = 0
@@ -375,6 +376,9 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                                  f" (campaign seed {result['seed']}, round {rounds})")
 
     under_way = game.fight
+    if under_way is None and not any(_standing(game, h) for h in game.state.party
+                                     if h in game.state.actors):
+        return  # nobody left to fight (the party is down or dead): no fight, no record
     events = [] if under_way is not None else game.start_fight(foes)
     heroes = _heroes(game)
     fight = game.fight

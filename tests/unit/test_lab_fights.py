@@ -225,3 +225,16 @@ def test_a_fight_under_way_is_played_not_started_again(packs: dict[str, Pack]) -
     [record] = result["fights"]
     assert record["first"] == side and record["winner"] in ("heroes", "villains")
     assert all(s["scene"] == 2 for s in result["samples"])
+
+
+def test_no_fight_when_no_hero_can_fight(packs: dict[str, Pack]) -> None:
+    """A party that is all down or dead starts no fight (the panels game would let a dead
+    hero fight again) and records nothing."""
+    game, result = play(packs[PANELS], 1, 1)
+    assert result["fights"][0]["winner"] == "villains"
+    hero = game.state.party[0]
+    assert {"dead", "dying", "unconscious"} & set(game.state.actors[hero].conditions)
+    steps = result["steps"]
+    spec = LabSpec(system=PANELS, party=1)
+    play_fight(game, spec, Raising(), policy_rng(1, 1), result, 2)
+    assert not game.fighting and len(result["fights"]) == 1 and result["steps"] == steps
