@@ -255,11 +255,23 @@ def move_odds(game: Game, move: s.Move, target: str | None, stat: str | None = N
         stat = move.roll.choices[0]
     _mods, _raw, final = resolve.modifiers(st, game.pack, game.rules, move, target, stat, [])
     bands = game.rules.bands_for(st, move, target)
-    odds = _exact(game._dice_for(move), final, bands, resolve.face_override(st, game.rules, move))
+    dice = game._dice_for(move)
+    override = resolve.face_override(st, game.rules, move)
+    key = (dice, final, tuple((b.id, b.min, b.max, b.tone) for b in bands))
+    if override is None and key in _SCORES:
+        return _SCORES[key]
+    odds = _exact(dice, final, bands, override)
     tone = _tone_of(bands)
     good = sum(float(p) for b, p in odds.items() if tone.get(b) == 1.0)
     value = sum(float(p) * tone.get(b, 0.5) for b, p in odds.items())
+    if override is None and len(_SCORES) < 100_000:
+        _SCORES[key] = (good, value)
     return good, value
+
+
+_SCORES: dict[tuple[Any, ...], tuple[float, float]] = {}
+"""(good odds, expected score) by dice, modifier and bands, for rolls the dice never
+override (exact, so caching changes nothing)."""
 
 
 def rolled_odds(game: Game, rolled: Mapping[str, Any]) -> dict[str, float]:
