@@ -624,23 +624,24 @@ def _fights() -> Callable[..., None] | None:
     return fn if callable(fn) else None
 
 
-def _npcs(pack: Pack, heroes: list[str]) -> list[tuple[str, str, str]]:
-    """The archetypes' suggested NPCs, else one of each role (a villain, a bystander...)."""
+def _npcs(pack: Pack, chosen: Sequence[s.Archetype], heroes: list[str]
+          ) -> list[tuple[str, str, str]]:
+    """Up to three NPCs the heroes' archetypes suggest (theirs first, then the others'),
+    then a villain and a bystander when the pack has those roles and none is there yet."""
     out: list[tuple[str, str, str]] = []
     names = set(heroes)
-    for a in pack.system.archetypes:
+    roles = list(pack.system.roles)
+    for a in [*chosen, *[x for x in pack.system.archetypes if x not in chosen]]:
         for npc in a.suggested_npcs:
-            if npc.name not in names and npc.role in pack.system.roles:
+            if len(out) < 3 and npc.name not in names and npc.role in roles:
                 out.append((npc.name, npc.role, npc.note))
                 names.add(npc.name)
-        if len(out) >= 3:
-            break
-    if not out:
-        roles = list(pack.system.roles)
-        liked = [r for r in ("villain", "bystander", "adult", "contact") if r in roles]
-        for role in (liked or roles)[:3]:
-            out.append((f"The {role.replace('_', ' ').title()}", role, ""))
-    return out[:3]
+    for role in ("villain", "bystander"):
+        if role in roles and all(r != role for _n, r, _t in out):
+            out.append((f"The {role.title()}", role, ""))
+    if not out and roles:
+        out.append((f"The {roles[0].replace('_', ' ').title()}", roles[0], ""))
+    return out
 
 
 def kept_id(spec: LabSpec, index: int) -> str:
@@ -664,7 +665,7 @@ def _new_game(pack: Pack, spec: LabSpec, index: int, seed: int) -> Game:
         names.append(name)
     kw: dict[str, Any] = dict(
         name=f"lab {spec.policy} #{index}", hero_name=names[0], archetype=chosen[0].id,
-        npcs=_npcs(pack, names), seed=seed,
+        npcs=_npcs(pack, chosen, names), seed=seed,
         party=[{"name": n, "archetype": a.id} for n, a in zip(names[1:], chosen[1:],
                                                                 strict=True)])
     if spec.keep:
