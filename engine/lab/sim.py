@@ -585,14 +585,18 @@ class _Driver:
         g = self.game
         spec = self.spec
         heroes = list(g.state.party)
-        npcs = [a.name for a in g.state.npcs.values()]
         fights = _fights() if self.fights else None
         for n in range(1, spec.scenes + 1):
             self.scene = n
             self.danger = False
             self.where = f"scene {n}, its start"
-            if n > 1:
-                self.act(g.start_scene(f"Scene {n}", present=npcs))
+            if n > 1:  # the scene the GM proposes: a place, stakes, who is there
+                frame = g.propose_scene()
+                self.act(g.start_scene(str(frame.get("title") or f"Scene {n}"),
+                                       str(frame.get("location") or ""),
+                                       str(frame.get("stakes") or ""),
+                                       [str(x) for x in frame.get("present") or []],
+                                       str(frame.get("opening") or "")))
             for i in range(spec.moves):
                 if len(heroes) > 1:
                     hero = heroes[i % len(heroes)]
