@@ -102,7 +102,7 @@ def test_a_fight_ends_with_a_winner_and_replays(packs: dict[str, Pack], game_id:
 def test_first_mover_is_the_side_of_round_one_first_turn(packs: dict[str, Pack],
                                                          game_id: str) -> None:
     seen = set()
-    for index in range(4):
+    for index in range(6):
         spec = LabSpec(system=game_id, party=1, max_steps=5000)
         result = empty_result(spec, index, "greedy")
         game = new_game(packs[game_id], result["seed"], 1)
@@ -121,7 +121,7 @@ def test_first_mover_is_the_side_of_round_one_first_turn(packs: dict[str, Pack],
         play_fight(game, spec, GreedyPolicy(), policy_rng(1, index), result, 1)
         assert result["fights"][0]["first"] == opened[0]
         seen.add(opened[0])
-    assert seen  # the sides seen first over the seeds (both, with these seeds, in M&M)
+    assert seen == {"heroes", "villains"}  # these seeds open with each side at least once
 
 
 @pytest.mark.parametrize("game_id", [MM3E, PANELS])
