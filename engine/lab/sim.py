@@ -28,7 +28,7 @@ from engine.checks import require_checked
 from engine.content import schema as s
 from engine.content.loader import Pack, get_pack
 from engine.dice import DiceSpec
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalAction
 from engine.game import Game
 from engine.lab.model import (
     CampaignResult,
@@ -408,9 +408,7 @@ class _Driver:
             target = self.pick_target(move)
             try:
                 events = g.trigger(move.id, target)
-            except EngineError as e:
-                if type(e).__name__ != "IllegalAction":
-                    raise
+            except IllegalAction:
                 refused.add(move.id)  # refused by the rules now (a cost it cannot pay...)
                 continue
             if "protect" in _move_tags(g.pack, move.id):
@@ -506,9 +504,7 @@ class _Driver:
         for _ in range(4):
             try:
                 events = g.roll()
-            except EngineError as e:
-                if type(e).__name__ != "IllegalAction":
-                    raise
+            except IllegalAction:
                 f = g.state.flow
                 move = g.pack.moves[f.move or ""]
                 decls = [d for d in g.rules.declarations(g.state, move)
@@ -547,8 +543,8 @@ class _Driver:
             picked = self.pick_options(prompt, refused)
             try:
                 events = self.game.choose(picked)
-            except EngineError as e:
-                if type(e).__name__ != "IllegalAction" or len(picked) != 1:
+            except IllegalAction:
+                if len(picked) != 1:
                     raise
                 refused.add(picked[0])
                 if not [o for o in prompt.options
