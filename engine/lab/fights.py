@@ -297,7 +297,7 @@ VERBS = {"attack": "attack", "attacks": "attack", "team": "attack", "dodges": "d
 def roll_record(ev: Mapping[str, Any], ruleset: str, step: int, scene: int
                 ) -> RollRecord | None:
     """The record of one ``FightRolled`` event (None for a routine check with no die)."""
-    if ev.get("natural") is None or ev.get("odds") is None:
+    if ev.get("natural") is None or ev.get("odds") is None or ev.get("by") == "routine":
         return None
     words = str(ev["what"]).split()
     move = VERBS.get(words[0], words[0]) if words else "roll"

@@ -19,6 +19,7 @@ from engine.lab.fights import (
     fight_decision,
     need_decision,
     play_fight,
+    roll_record,
 )
 from engine.lab.model import CampaignResult, Decision, LabSpec, empty_result, policy_rng
 from engine.lab.policy import GreedyPolicy
@@ -238,3 +239,25 @@ def test_no_fight_when_no_hero_can_fight(packs: dict[str, Pack]) -> None:
     spec = LabSpec(system=PANELS, party=1)
     play_fight(game, spec, Raising(), policy_rng(1, 1), result, 2)
     assert not game.fighting and len(result["fights"]) == 1 and result["steps"] == steps
+
+
+def test_roll_records_and_their_bands() -> None:
+    """Panels rolls carry their degree with the exact odds of each band (d20 + 2: 15-17 minor
+    3/20, 18+ complete 5/20); M&M attacks are hits or misses; a routine check is no roll."""
+    panels = {"what": "attacks Gantry with Fists", "natural": 16, "odds": 0.4, "degree": 1,
+              "by": "seeded", "parts": [["Dexterity 14", 2]]}
+    rec = roll_record(panels, "panels", 7, 2)
+    assert rec == {"move": "attack", "band": "minor", "step": 7, "scene": 2,
+                   "odds": {"failure": 0.6, "minor": 0.15, "complete": 0.25}}
+    odd = {**panels, "odds": 0.5}  # odds the parts do not give: success or failure only
+    assert roll_record(odd, "panels", 1, 1) == {"move": "attack", "band": "success", "step": 1,
+                                                "scene": 1,
+                                                "odds": {"success": 0.5, "failure": 0.5}}
+    mm = {"what": "attack on Madame Undertow with Light Lance", "natural": 20, "odds": 0.55,
+          "degree": 1, "by": "seeded", "parts": []}
+    got = roll_record(mm, "mm3e", 3, 1)
+    assert got is not None and got["band"] == "hit" and got["odds"]["miss"] == pytest.approx(0.45)
+    resist = {**mm, "what": "resists Riptide Lash", "degree": -2}
+    got = roll_record(resist, "mm3e", 3, 1)
+    assert got is not None and (got["move"], got["band"]) == ("resist", "failure")
+    assert roll_record({**resist, "by": "routine"}, "mm3e", 3, 1) is None
