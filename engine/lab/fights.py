@@ -5,7 +5,8 @@ What is recorded in the campaign's result:
 
 - ``rolls``: a ``RollRecord`` per d20 roll a hero makes (attacks, grabs, powers, dodges,
   parries, resistance checks; routine checks with no die are skipped). ``move`` names the roll
-  by its verb ("attack", "dodge", "parry", "resist", "grab", "use", ...). Bands: in the panels
+  by its verb ("attack", "dodge", "parry", "resist", "grab", "use_power", "shake_off", ...).
+  Bands: in the panels
   game the roll's degree, "failure" / "minor" / "complete", with the exact odds of each from
   ``engine.rules.panels.checks.odds`` for the roll's total modifier (checked against the event's
   odds of success; a roll where they disagree is recorded as "success" / "failure"); in M&M,
@@ -23,8 +24,13 @@ What is recorded in the campaign's result:
 The heroes' decisions are ``Decision``s: "fight" at a hero's turn (every allowed attack x
 target, and the other allowed actions, each target or power its own choice, plus "end turn";
 no maneuvers; delay and ready are never offered, and an action that costs nothing is offered
-once a turn), "response" when a panels hero is hit (take it, dodge, parry with...), "crit"
-for a critical hit's effect, "question" for anything else the fight asks.
+once a turn). Only attacks and grabs carry ``odds`` (the hit chance); an attack's ``value`` is
+M&M's ``effect`` (the chance to hit and beat the resistance) or the panels ``down`` (the
+chance to put the target down; ``expected_damage`` in data); other actions have neither (a
+power's chance to work is in data), and "end turn" comes right after the choices with odds.
+"response" when a panels hero is hit (take it, dodge, parry with...: odds, the damage
+``avoided`` as value, ``expected`` and ``cost`` in data), "crit" for a critical hit's effect,
+"question" for anything else the fight asks.
 """
 
 from __future__ import annotations
