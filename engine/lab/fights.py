@@ -6,13 +6,12 @@ What is recorded in the campaign's result:
 - ``rolls``: a ``RollRecord`` per d20 roll a hero makes (attacks, grabs, powers, dodges,
   parries, resistance checks; routine checks with no die are skipped). ``move`` names the roll
   by its verb ("attack", "dodge", "parry", "resist", "grab", "use_power", "shake_off", ...).
-  Bands: in the panels
-  game the roll's degree, "failure" / "minor" / "complete", with the exact odds of each from
-  ``engine.rules.panels.checks.odds`` for the roll's total modifier (checked against the event's
-  odds of success; a roll where they disagree is recorded as "success" / "failure"); in M&M,
-  attacks "hit" / "miss" (a critical is a hit) and checks "success" / "failure", with the
-  event's exact odds of success (degrees of M&M checks are not split: the event carries the
-  odds of success only).
+  Bands: in the panels game the roll's degree, "failure" / "minor" / "complete", with the
+  exact odds of each from ``engine.rules.panels.checks.odds`` for the roll's total modifier
+  (checked against the event's odds of success; a roll where they disagree is recorded as
+  "success" / "failure"); in M&M, attacks "hit" / "miss" (a critical is a hit) and checks
+  "success" / "failure", with the event's exact odds of success (degrees of M&M checks are
+  not split: the event carries the odds of success only).
 - ``samples``: after every round (and once at the end), the party's mean of each hero's
   values: "kill" and "stun" (panels: points left), "damage" (M&M: the damage track),
   "conditions" (how many), with "round", "heroes_standing" and "foes_standing".
