@@ -40,13 +40,16 @@ class MoveFlow:
         """The message of what the engine waits for (for refusals)."""
         raise NotImplementedError
 
-    def move_available(self, move: s.Move) -> str | None:
-        """Why ``move`` cannot be used now, or None if it can."""
+    def move_available(self, move: s.Move, triggered: bool = False) -> str | None:
+        """Why ``move`` cannot be used now, or None if it can. A move the rules trigger
+        (``triggered``: another move's effect, an option picked) is not the player's choice
+        to act, so being taken out does not stop it (City of Whispers: a faction that lost
+        cohesion still rolls to hold together)."""
         if move.requires_flag and move.requires_flag not in self.state.hero.flags:
             return f"{move.name} is locked (needs {move.requires_flag.replace('_', ' ')})"
         if move.once_per and self._once_key(move) in self.state.used:
             return f"{move.name} was already used this {move.once_per}"
-        if self.state.hero.taken_out and move.roll is not None:
+        if self.state.hero.taken_out and move.roll is not None and not triggered:
             return "you are taken out until the next scene"
         return None
 
@@ -103,10 +106,11 @@ class MoveFlow:
         return move
 
     def _begin_move(self, move: s.Move, target: str | None, fiction: str, rest: list[Item],
-                    hint: str | None = None) -> None:
+                    hint: str | None = None, triggered: bool = False) -> None:
         """Start ``move``; ``hint``: the character the fiction named, pre-selected on the
-        target prompt (asked even for a move that may go without a target)."""
-        why = self.move_available(move)
+        target prompt (asked even for a move that may go without a target); ``triggered``:
+        the rules started it (see ``move_available``)."""
+        why = self.move_available(move, triggered)
         if why:
             raise IllegalAction(why)
         nobody = self._no_target(move, target)  # "none": the player said no one
@@ -233,7 +237,8 @@ class MoveFlow:
                     queue = [*queue[1:], item]
                     continue
                 move = self._move(item["trigger"])
-                self._begin_move(move, item["ctx"].get("target"), "", queue[1:])
+                self._begin_move(move, item["ctx"].get("target"), "", queue[1:],
+                                 triggered=True)
                 return
             res = self.interp.step(self.state, item)
             if isinstance(res, Need):

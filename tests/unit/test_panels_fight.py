@@ -535,3 +535,22 @@ def test_at_the_end_with_no_hero_standing_the_dying_die(pack: Pack) -> None:
     g.end_fight("the toughs drag their mate away")
     assert "dead" in actors["rivet"].conditions and "dead" in actors["tinmarket_tough"].conditions
     assert "dying" not in actors["rivet"].conditions
+
+
+def test_the_dead_and_the_down_do_not_enter_a_new_fight(pack: Pack) -> None:
+    g = new(pack)
+    g.add_hero("Nightjar", "nightjar")
+    actors = g.state.actors
+    actors["rivet"].conditions = ["dead"]
+    g.start_fight(["cutglass"])
+    enc = g.fight.encounter  # type: ignore[union-attr]
+    assert {p.actor for p in enc.participants} == {"nightjar", "cutglass"}
+    g.end_fight("she slips away")
+    actors["nightjar"].conditions = ["unconscious", "stable"]
+    with pytest.raises(IllegalAction, match="no hero can fight"):
+        g.start_fight(["gantry"])
+    actors = g.state.actors  # a refused action restores the state as it was
+    actors["nightjar"].conditions = []
+    actors["cutglass"].conditions = ["dead"]
+    with pytest.raises(IllegalAction, match="no foe can fight: Cutglass"):
+        g.start_fight(["cutglass"])

@@ -100,7 +100,7 @@ FILLED_IN = (
 
 STATUS_CONDITIONS = ("stunned", "unconscious", "dying", "stable")
 """The conditions this module keeps in ``actor.conditions``."""
-OUT_CONDITIONS = frozenset({"unconscious", "dying"})
+OUT_CONDITIONS = frozenset({"unconscious", "dying", "dead"})
 
 
 # ------------------------------------------------------------------ events
@@ -985,7 +985,15 @@ class PanelsConflict:
             raise IllegalAction("the panels game has no surprise round: each round opens with"
                                 " both sides' d6")
         foe_ids = self._entrants(state, foes, emit)
-        heroes = [h for h in state.party if not state.actors[h].taken_out]
+        heroes = [h for h in state.party if not state.actors[h].taken_out
+                  and not set(state.actors[h].conditions) & OUT_CONDITIONS]
+        if not heroes:
+            raise IllegalAction("no hero can fight: every one is out cold, dying or dead")
+        down = [f for f in foe_ids if set(state.actors[f].conditions) & OUT_CONDITIONS]
+        if len(down) == len(foe_ids):
+            names = ", ".join(state.actors[f].name for f in down)
+            raise IllegalAction(f"no foe can fight: {names} cannot (out cold, dying or dead)")
+        foe_ids = [f for f in foe_ids if f not in down]
         ids = list(dict.fromkeys([*heroes, *foe_ids]))
         entrants = [self._entrant(state, a) for a in ids]
         if len({e.side for e in entrants}) != 2:
