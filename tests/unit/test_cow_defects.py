@@ -276,3 +276,16 @@ def test_unknown_and_spent_declarations_speak_in_names(cow: Pack) -> None:
     with pytest.raises(IllegalAction, match="is not declared"):
         game.declare("belief:b2", on=False)
     assert game.state.flow.declared == []
+
+
+def test_a_move_the_rules_trigger_plays_though_the_hero_is_taken_out() -> None:
+    """Found by the lab: a taken-out hero's faction lost cohesion, and the triggered Hold
+    Together roll was refused, so the whole move could never be played."""
+    from engine.lab.model import LabSpec
+    from engine.lab.sim import simulate
+
+    spec = LabSpec(system="city-of-whispers", policy="random", scenes=4, moves=6, party=3,
+                   seed=11)
+    result = simulate(spec, 17)
+    assert result["ok"], result["error"]
+    assert any(r["move"] == "hold_together" for r in result["rolls"])
