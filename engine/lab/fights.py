@@ -57,6 +57,12 @@ from engine.rules.panels.checks import odds as panels_odds
 from engine.rules.panels.fight import block_of as panels_block
 from engine.rules.panels.fight import characters as panels_characters
 
+STALEMATE = "stalemate"
+STALEMATE_ROUNDS = 60
+"""A fight still going after this many rounds is called off as a stalemate (M&M: two sides
+whose afflictions wear off every turn can trade blows forever); the record's winner says
+"stalemate"."""
+
 
 class FightNeverEnds(EngineError):
     """A fight went over the campaign's step budget (``LabSpec.max_steps``)."""
@@ -407,6 +413,11 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                 result["samples"].append(sample(game, heroes, others, rounds, result["steps"],
                                                 scene))
             rounds = fight.encounter.round
+            if rounds > STALEMATE_ROUNDS and game.fight_need is None:
+                take(game.end_fight(f"stalemate: nobody could finish it in {STALEMATE_ROUNDS}"
+                                    " rounds"))
+                ended = STALEMATE
+                break
         need = game.fight_need
         if need is not None:
             if need.get("kind") != "choice":
@@ -440,5 +451,6 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                             options=data.get("options")))
     result["samples"].append(sample(game, heroes, others, rounds, result["steps"], scene, out))
     result["fights"].append(FightRecord(rounds=rounds, steps=steps,
-                                        winner=WINNERS.get(ended, "nobody"),
+                                        winner=STALEMATE if ended == STALEMATE
+                                        else WINNERS.get(ended, "nobody"),
                                         first=first or "nobody"))

@@ -261,3 +261,17 @@ def test_roll_records_and_their_bands() -> None:
     got = roll_record(resist, "mm3e", 3, 1)
     assert got is not None and (got["move"], got["band"]) == ("resist", "failure")
     assert roll_record({**resist, "by": "routine"}, "mm3e", 3, 1) is None
+
+
+def test_a_fight_nobody_can_finish_is_called_a_stalemate() -> None:
+    """Keystone and Lamplight against the Tallyman's crew: with greedy play some fights trade
+    afflictions that wear off every turn; the lab calls them off, the campaign goes on."""
+    from engine.lab.fights import STALEMATE, STALEMATE_ROUNDS
+    from engine.lab.sim import simulate
+
+    spec = LabSpec(system="mutants-and-masterminds", policy="greedy", scenes=1, moves=0,
+                   party=2, seed=1)
+    result = simulate(spec, 3)
+    assert result["ok"], result["error"]
+    (fight,) = result["fights"]
+    assert fight["winner"] == STALEMATE and fight["rounds"] == STALEMATE_ROUNDS + 1
