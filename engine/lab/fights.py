@@ -220,6 +220,8 @@ def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
             continue  # an item or action to name that the options do not list
         if o.get("targets"):
             for t in o["targets"]:
+                if t.get("why"):
+                    continue  # this target cannot be taken ("already holding them")
                 data: dict[str, Any] = {**base, "target": str(t["id"])}
                 if "expected_damage" in t:
                     data["expected_damage"] = float(t["expected_damage"])
@@ -236,6 +238,8 @@ def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
             for c in o.get("choices") or []:
                 power: dict[str, Any] = next(
                     (p for p in o.get("powers") or [] if p.get("id") == c["id"]), {})
+                if power.get("why"):
+                    continue  # a power this character cannot use
                 choices.append(Choice(
                     id=f"{action}:{c['id']}", label=f"{name}: {c['name']}", tags=tags,
                     data={**base, "options": {str(o["needs"]): str(c["id"])},
