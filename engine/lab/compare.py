@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.lab.model import CampaignResult
 from engine.lab.stats import (
+    NOBODY,
     band_table,
     campaign_doomed,
     final_values,
@@ -40,7 +41,7 @@ def _proportions(rs: list[CampaignResult]) -> dict[tuple[str, str], tuple[int, i
         for side in sorted({f["winner"] for f in fights}):
             out[("fights", f"won by {side or 'nobody'} (share of fights)")] = (
                 sum(1 for f in fights if f["winner"] == side), len(fights))
-        decided = [f for f in fights if f["winner"] and f["first"]]
+        decided = [f for f in fights if f["winner"] not in NOBODY and f["first"] not in NOBODY]
         out[("fights", "won by the side acting first")] = (
             sum(1 for f in decided if f["winner"] == f["first"]), len(decided))
     return out

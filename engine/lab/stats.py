@@ -16,6 +16,9 @@ from typing import Any
 
 from engine.lab.model import CampaignResult, LabSpec
 
+NOBODY = ("", "nobody")
+"""A fight's winner or first side when there is none."""
+
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal."""
 
@@ -424,7 +427,7 @@ def _fights(ok: list[CampaignResult]) -> dict[str, Any]:
     winners: dict[str, int] = {}
     for f in fights:
         winners[f["winner"]] = winners.get(f["winner"], 0) + 1
-    decided = [f for f in fights if f["winner"] and f["first"]]
+    decided = [f for f in fights if f["winner"] not in NOBODY and f["first"] not in NOBODY]
     first_wins = sum(1 for f in decided if f["winner"] == f["first"])
     by_first: dict[str, dict[str, Any]] = {}
     for side in sorted({f["first"] for f in fights}):
@@ -438,6 +441,7 @@ def _fights(ok: list[CampaignResult]) -> dict[str, Any]:
                                                            "max": max(rounds)},
             "rounds_distribution": dict(sorted(dist.items(), key=lambda kv: int(kv[0]))),
             "steps": mean_interval([float(f["steps"]) for f in fights]),
+            "no_rounds": _proportion(sum(1 for f in fights if f["rounds"] == 0), n),
             "wins": {w: _proportion(k, n) for w, k in sorted(winners.items())},
             "first_mover_wins": _proportion(first_wins, len(decided)),
             "campaigns_with_a_fight_not_won": _proportion(lost, len(fought)),
@@ -463,7 +467,10 @@ def _headline(summary: dict[str, Any]) -> list[str]:
         wins = ", ".join(f"{w or 'nobody'} {p['rate']:.0%}" for w, p in f["wins"].items())
         lines.append(f"{f['count']} fights: {f['rounds']['mean']:.1f} rounds on average "
                      f"(median {f['rounds']['median']:g}); wins: {wins}; the side acting first "
-                     f"won {f['first_mover_wins']['rate']:.0%}.")
+                     f"won {f['first_mover_wins']['rate']:.0%} of decided fights.")
+        if f["no_rounds"]["count"]:
+            lines.append(f"{f['no_rounds']['rate']:.0%} of fights ended before a round was "
+                         "played (0 rounds).")
     moves = summary["moves"]
     if moves:
         busiest = max(moves, key=lambda m: (m["rolls"], m["move"]))

@@ -106,6 +106,7 @@ def test_a_real_small_run(tmp_path: Path) -> None:
     for m in summary["moves"]:
         assert sum(b["count"] for b in m["bands"]) == m["rolls"]
         assert sum(b["expected"] for b in m["bands"]) == pytest.approx(1.0, abs=1e-6)
+        assert m["p"] > 1e-4, m  # the dice agree with the odds the sim recorded
     _width_ok(report.terminal(summary), 80)
     report.write(summary, tmp_path, charts=False)
     assert "# Lab report: masks" in (tmp_path / "report.md").read_text()
