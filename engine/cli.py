@@ -452,20 +452,20 @@ def _lab_spec(args: argparse.Namespace, system: str) -> Any:
                    content=tuple(str(d) for d in _content(args)), keep=args.keep)
 
 
-def _lab_check(spec: Any) -> None:
-    """Refuse what would fail every campaign before any plays: an unknown system or policy
-    is a bad argument (exit 2); a broken pack is an error (exit 1)."""
+def _lab_check(spec: Any, option: str = "--system") -> None:
+    """Refuse what would fail every campaign before any plays: an unknown system (given with
+    ``option``) or policy is a bad argument (exit 2); a broken pack is an error (exit 1)."""
     from engine.content.loader import discover
     from engine.lab.policy import load_policy
     from engine.lab.runner import check_foes, check_spec, is_pack_path, load_spec_pack
 
     if is_pack_path(spec.system):
         if not Path(spec.system).is_dir():
-            raise UsageError(f"--system {_clip(spec.system, 200)}: no such pack folder")
+            raise UsageError(f"{option} {_clip(spec.system, 200)}: no such pack folder")
     else:
         known = discover(spec.content)
         if spec.system not in known:
-            raise UsageError(f"--system: unknown game system {_clip(spec.system)}; give a pack"
+            raise UsageError(f"{option}: unknown game system {_clip(spec.system)}; give a pack"
                              f" id ({', '.join(sorted(known))}) or a pack folder")
     try:
         load_policy(spec.policy)
@@ -555,9 +555,11 @@ def _lab_failures(args: argparse.Namespace, spec: Any, results: list[Any],
 
 def _lab_only(args: argparse.Namespace, spec: Any) -> int:
     """Replay one campaign (``--only``), kept in ``--keep`` to open in the app."""
+    from engine.lab.sim import kept_id
+
     index: int = args.only
     if spec.keep:
-        kept = Path(spec.keep) / f"lab-{spec.seed}-{index}"
+        kept = Path(spec.keep) / kept_id(spec, index)
         if kept.exists():
             raise CliError(f"{kept} exists already: remove it or give another --keep folder")
     results = _lab_run(args, spec, f"campaign {index}", [index])
@@ -593,8 +595,8 @@ def _lab_compare(args: argparse.Namespace) -> int:
     pack_a, pack_b = args.compare
     spec_a = _lab_spec(args, pack_a)
     spec_b = replace(spec_a, system=pack_b)
-    _lab_check(spec_a)
-    _lab_check(spec_b)
+    _lab_check(spec_a, "--compare")
+    _lab_check(spec_b, "--compare")
     label_a, label_b = (pack_a, pack_b) if pack_a != pack_b else (f"A {pack_a}", f"B {pack_b}")
     a = _lab_run(args, spec_a, f"A: {_clip(pack_a, 30)[1:-1]}")
     b = _lab_run(args, spec_b, f"B: {_clip(pack_b, 30)[1:-1]}")

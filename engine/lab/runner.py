@@ -11,6 +11,7 @@ policy, bad numbers) raises an ``EngineError`` before any campaign plays.
 from __future__ import annotations
 
 import contextlib
+import gc
 import math
 import multiprocessing
 import os
@@ -200,12 +201,22 @@ def _serial(spec: LabSpec, indices: Sequence[int], simulate: Simulate,
 
 def _processes(spec: LabSpec, indices: Sequence[int], workers: int,
                simulate: Simulate | None, progress: Progress | None) -> list[CampaignResult]:
+    # forked workers share the parent's objects until they write to them: frozen, the
+    # workers' garbage collector leaves them alone (measured: less CPU, a better speed-up)
+    gc.freeze()
+    try:
+        return _pool(spec, indices, workers, simulate, progress)
+    finally:
+        gc.unfreeze()
+
+
+def _pool(spec: LabSpec, indices: Sequence[int], workers: int, simulate: Simulate | None,
+          progress: Progress | None) -> list[CampaignResult]:
     out: list[CampaignResult] = []
-    parts = chunks(indices, workers)
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
                              initializer=_init_worker, initargs=(spec, simulate)) as pool:
         pending: set[Future[list[CampaignResult]]] = {
-            pool.submit(_play_chunk, spec, part) for part in parts}
+            pool.submit(_play_chunk, spec, part) for part in chunks(indices, workers)}
         try:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -240,7 +251,7 @@ def _dask(spec: LabSpec, indices: Sequence[int], workers: int | None, address: s
             client = dd.Client(cluster)
         else:
             client = dd.Client(address, timeout="10s")
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: not an address
         if cluster is not None:
             cluster.close()
         where = f"the Dask scheduler at {address}" if address else "a local Dask cluster"

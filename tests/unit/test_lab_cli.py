@@ -66,11 +66,12 @@ def test_only_and_keep_replay_one_campaign_to_open_in_the_app(tmp_path: Path,
     assert code == 0
     replay = json.loads(out)
     full = runner.run(LabSpec(system="masks", runs=4, scenes=1, moves=3, seed=9), workers=2)
-    assert replay["kept"] == str(keep / "lab-9-2")
+    cid = Path(replay["kept"]).name
+    assert replay["kept"] == str(keep / cid) and (keep / cid).is_dir()
     assert {**replay, "kept": ""} == full[2]  # the same campaign as in the whole run
-    opens = f"sidekick --saves {keep} --campaign lab-9-2"
+    opens = f"sidekick --saves {keep} --campaign {cid}"
     assert f"Open it in the app: {opens}" in err
-    code, journal, _ = run(capsys, "--saves", str(keep), "export", "lab-9-2")
+    code, journal, _ = run(capsys, "--saves", str(keep), "export", cid)
     assert code == 0 and journal.startswith("# lab greedy #2")
     code, again, err = run(capsys, "lab", *SMALL, "--only", "2", "--keep", str(keep))
     assert code == 1 and "exists already" in err and again == ""
@@ -134,6 +135,7 @@ def test_a_broken_pack_fails_before_any_campaign(tmp_path: Path, capsys: Capsys)
     (["--keep", "somewhere"], "--keep saves the campaign that --only INDEX replays"),
     (["--compare", "masks", "masks", "--only", "1"], "--only replays one campaign of one pack"),
     (["--compare", "masks", "masks", "--system", "masks"], "--compare PACK_A PACK_B names both"),
+    (["--compare", "masks", "nope"], "--compare: unknown game system 'nope'"),
 ])
 def test_bad_arguments_are_one_clean_line_and_exit_2(capsys: Capsys, argv: list[str],
                                                       fragment: str) -> None:

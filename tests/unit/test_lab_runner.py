@@ -252,3 +252,26 @@ def test_the_benchmark_runs_tiny(capsys: pytest.CaptureFixture[str],
     assert "Full Masks scenes per minute, one core:" in text
     assert "Speed-up 1 -> 2 workers (4 Masks campaigns" in text
     assert "results identical: yes" in text and "baseline: pure computation" in text
+
+
+def test_a_dask_scheduler_by_its_address() -> None:
+    dd = pytest.importorskip("dask.distributed")
+    import cloudpickle
+
+    with dd.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                         dashboard_address=None) as cluster:
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+        try:
+            results = runner.run(SPEC, backend="dask", address=cluster.scheduler_address,
+                                 simulate=stand_in)
+        finally:
+            cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+        assert as_json(results) == as_json(runner.run(SPEC, workers=1, simulate=stand_in))
+        assert len(cluster.scheduler_info["workers"]) == 2  # still up: not closed by run
+
+
+def test_a_bad_dask_address_is_a_clear_error() -> None:
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(EngineError, match="cannot reach the Dask scheduler at nowhere: missing"
+                                          " port number"):
+        runner.run(SPEC, backend="dask", address="nowhere", simulate=stand_in)
