@@ -22,7 +22,8 @@ Reported as medians over the rounds (ratios, never timed asserts):
   the baseline's ms (what the policy, the exact odds and the bookkeeping cost over a bare move);
 - full Masks scenes per minute on one core (target >= 1,000);
 - the speed-up from 1 to 2 workers on the same run (target >= 1.8x on a 2-core machine), and
-  the share it reaches of the baseline's speed-up; the load average at each round's start.
+  the share it reaches of the baseline's speed-up; the load average at each round's start and
+  the cores other processes kept busy during the 2-worker runs (from /proc/stat).
 
 The machine's other load skews the speed-up most: run it on a quiet machine (a baseline
 speed-up well under 2x says the machine was busy).
@@ -102,6 +103,8 @@ class Measure:
     moves: int
     scenes: int
     steps: int
+    others: float | None = None
+    """Cores the machine's other processes kept busy meanwhile, on average (Linux)."""
 
     @property
     def moves_per_s(self) -> float:
@@ -119,12 +122,33 @@ class Measure:
 def measure(spec: LabSpec, workers: int, simulate: runner.Simulate | None = None
             ) -> tuple[Measure, list[CampaignResult]]:
     """Play ``spec`` with ``workers`` processes; the time and the totals of the ok results."""
+    busy, mine = machine_busy(), own_cpu()
     t = time.perf_counter()
     results = runner.run(spec, workers=workers, simulate=simulate)
     seconds = time.perf_counter() - t
+    after = machine_busy()
+    others = None if busy is None or after is None else max(
+        0.0, (after - busy - (own_cpu() - mine)) / seconds)
     ok = [r for r in results if r["ok"]]
     return Measure(seconds, len(results), len(ok), sum(r["moves"] for r in ok),
-                   sum(r["scenes"] for r in ok), sum(r["steps"] for r in ok)), results
+                   sum(r["scenes"] for r in ok), sum(r["steps"] for r in ok), others), results
+
+
+def machine_busy() -> float | None:
+    """CPU seconds the whole machine has been busy (every process), or None off Linux."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle and waiting on I/O
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu() -> float:
+    """CPU seconds of this process and its finished children (the worker processes)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def scaled(spec: LabSpec, scale: float) -> LabSpec:
@@ -207,6 +231,11 @@ def report(r: Rounds, cases: dict[str, LabSpec], speedup: LabSpec) -> list[str]:
                  f" {burned:.2f}x (what the machine gives now); the lab's speed-up is"
                  f" {up / burned:.0%} of it. Load average at the start of the rounds:"
                  f" {', '.join(f'{x:.1f}' for x in r.load)}")
+    others = [m.others for m in r.two if m.others is not None]
+    if others:
+        lines.append(f"  other processes kept {med(others):.2f} of the"
+                     f" {runner.default_workers()} cores busy during the 2-worker runs"
+                     " (median): the speed-up can only be read on a quiet machine")
     lines.append(f"ratio: ms per simulated move / the baseline's ms. Cores here:"
                  f" {runner.default_workers()}.")
     return lines
