@@ -1,12 +1,14 @@
 """Regenerate docs/lab/: a lab report for every shipped system and docs/lab/README.md.
 
-Run ``python -m engine.lab.docs`` (every core; a few minutes on 2 cores). docs/lab/notes.md,
+Run ``python -m engine.lab.docs`` (every core; a few minutes on 2 cores); ``--systems`` plays
+some and keeps the others' reports. docs/lab/notes.md,
 written by hand, is copied into the README under "What surprised us" and never overwritten.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Sequence
@@ -27,7 +29,7 @@ SPECS: dict[str, LabSpec] = {
                                 scenes=3, moves=8),
     "mutants-and-masterminds": LabSpec(system="mutants-and-masterminds", policy="greedy",
                                        runs=200, seed=14, scenes=3),
-    "panels": LabSpec(system="panels", policy="greedy", runs=60, seed=14, scenes=3),
+    "panels": LabSpec(system="panels", policy="greedy", runs=200, seed=14, scenes=3),
 }
 """What each system's report plays: enough campaigns for intervals of a few points, all four
 within a few minutes on two cores (a panels fight is long: fewer, longer campaigns)."""
@@ -59,9 +61,11 @@ def _readme(sections: list[tuple[str, LabSpec, dict[str, Any], float]], notes: s
              "report.md (charts beside it), summary.json and CSVs for notebooks. For your own "
              "questions use `sidekick lab` (see `sidekick lab --help`).", ""]
     lines += ["| system | policy | campaigns | seed | scenes | time |", "|---|---|---|---|---|---|"]
-    for name, spec, summary, secs in sections:
-        lines.append(f"| [{name}]({name}/report.md) | {spec.policy} | {summary['ok']}/"
-                     f"{summary['campaigns']} | {spec.seed} | {spec.scenes} | {secs:.0f} s |")
+    for name, _spec, summary, secs in sections:
+        spec = summary["spec"]
+        lines.append(f"| [{name}]({name}/report.md) | {spec['policy']} | {summary['ok']}/"
+                     f"{summary['campaigns']} | {spec['seed']} | {spec['scenes']} | "
+                     f"{secs:.0f} s |")
     lines.append("")
     for name, _spec, summary, _secs in sections:
         lines += [f"## {name}", ""]
@@ -81,10 +85,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every spec's campaigns (0.1 for a quick look)")
     parser.add_argument("--no-charts", action="store_true", help="skip the PNG charts")
+    parser.add_argument("--readme-only", action="store_true",
+                        help="play nothing: rewrite README.md from the reports already there")
     args = parser.parse_args(argv)
     out: Path = args.out
     sections = []
-    for name in args.systems:
+    for name in () if args.readme_only else args.systems:
         base = SPECS[name]
         spec = LabSpec(system=base.system, policy=base.policy,
                        runs=max(2, round(base.runs * args.scale)), seed=base.seed,
@@ -93,10 +99,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         results = run(spec, workers=args.workers)
         secs = time.perf_counter() - start
         summary = summarize(results, spec)
+        summary["seconds"] = round(secs, 1)
         write(summary, out / name, charts=not args.no_charts)
         print(f"{name}: {summary['ok']}/{summary['campaigns']} campaigns in {secs:.0f} s",
               file=sys.stderr)
         sections.append((name, spec, summary, secs))
+    done = {name for name, *_ in sections}
+    for name in SPECS:  # the systems not played now keep the report they have
+        path = out / name / "summary.json"
+        if name not in done and path.exists():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            sections.append((name, SPECS[name], data, float(data.get("seconds", 0.0))))
+    sections.sort(key=lambda section: list(SPECS).index(section[0]))
     notes_path = out / "notes.md"
     notes = notes_path.read_text(encoding="utf-8") if notes_path.exists() else ""
     (out / "README.md").write_text(_readme(sections, notes), encoding="utf-8")

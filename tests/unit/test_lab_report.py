@@ -110,3 +110,19 @@ def test_a_real_small_run(tmp_path: Path) -> None:
     _width_ok(report.terminal(summary), 80)
     report.write(summary, tmp_path, charts=False)
     assert "# Lab report: masks" in (tmp_path / "report.md").read_text()
+
+
+def test_docs_main_writes_reports_and_readme(tmp_path: Path) -> None:
+    from engine.lab import docs
+
+    (tmp_path / "notes.md").write_text("Hand-written surprise.\n")
+    args = ["--out", str(tmp_path), "--systems", "masks", "--scale", "0.005", "--workers", "1",
+            "--no-charts"]
+    assert docs.main(args) == 0
+    readme = (tmp_path / "README.md").read_text()
+    assert "python -m engine.lab.docs" in readme and "| [masks](masks/report.md) |" in readme
+    assert "## What surprised us" in readme and "Hand-written surprise." in readme
+    assert (tmp_path / "masks" / "report.md").exists()
+    (tmp_path / "README.md").unlink()
+    assert docs.main(["--out", str(tmp_path), "--readme-only"]) == 0
+    assert "| 3/3 |" in (tmp_path / "README.md").read_text()
