@@ -46,6 +46,11 @@ def bar(fraction: float, width: int) -> str:
     return (BAR * full + partial).ljust(width)[:width]
 
 
+def _by_rounds(dist: dict[str, int]) -> list[tuple[int, int]]:
+    """A rounds distribution in order of rounds (JSON keys are strings: "10" < "2")."""
+    return sorted((int(k), v) for k, v in dist.items())
+
+
 def _solid(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The points of a series with enough campaigns behind them (a quarter of the most)."""
     if not points:
@@ -133,7 +138,7 @@ def _charts(summary: dict[str, Any], out: Path) -> list[Path]:
     if fights["count"]:
         dist = fights["rounds_distribution"]
         fig, ax = plt.subplots(figsize=(6, 3))
-        ax.bar([int(k) for k in dist], list(dist.values()), color="C2")
+        ax.bar([int(k) for k in dist], list(dist.values()), color="C2")  # any order
         ax.set_xlabel("rounds")
         ax.set_ylabel("fights")
         ax.set_title("Fight length")
@@ -175,7 +180,7 @@ def _csvs(summary: dict[str, Any], out: Path) -> list[Path]:
     with path.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["rounds", "fights"])
-        for k, v in summary["fights"].get("rounds_distribution", {}).items():
+        for k, v in _by_rounds(summary["fights"].get("rounds_distribution", {})):
             w.writerow([k, v])
     paths.append(path)
     return paths
@@ -184,7 +189,9 @@ def _csvs(summary: dict[str, Any], out: Path) -> list[Path]:
 def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> str:
     spec = summary["spec"]
     lines = [f"# Lab report: {summary['system']} ({summary['policy']} policy)", ""]
-    lines.append(", ".join(f"{k} {v}" for k, v in spec.items() if v not in ((), [], None, "")))
+    order = ["system", "policy", "runs", "seed", "scenes", "moves", "party", "foes", "max_steps"]
+    keys = [k for k in order if k in spec] + sorted(k for k in spec if k not in order)
+    lines.append(", ".join(f"{k} {spec[k]}" for k in keys if spec[k] not in ((), [], None, "")))
     lines += ["", f"{summary['ok']} of {summary['campaigns']} campaigns played to the end; "
               f"{summary['totals']['moves']} moves, {summary['totals']['rolls']} rolls, "
               f"{summary['totals']['steps']} engine steps.", "", "## First look", ""]
@@ -233,15 +240,17 @@ def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> s
                 for first, wins in f["by_first"].items() for w, p in wins.items()]
         lines += _table(["first to act", "winner", "rate", "95% CI"], rows)
         lines += ["Rounds: " + ", ".join(f"{k}: {v}" for k, v in
-                                         f["rounds_distribution"].items()), ""]
+                                         _by_rounds(f["rounds_distribution"])), ""]
     lines += ["## Bands per move", "", "Observed share of each band with its 95% Wilson "
               "interval, the exact odds (mean over the rolls), and a chi-square goodness of fit "
-              "(a small p says the dice disagree with the odds).", ""]
+              "(a small p says the dice disagree with the odds). Bands never seen and all but "
+              "impossible are left out.", ""]
     if "bands.png" in names:
         lines += ["![bands](bands.png)", ""]
     rows = []
     for m in summary["moves"]:
-        for i, b in enumerate(m["bands"]):
+        shown = [b for b in m["bands"] if b["count"] or b["expected"] >= 0.0005] or m["bands"]
+        for i, b in enumerate(shown):
             rows.append([m["move"] if i == 0 else "", str(m["rolls"]) if i == 0 else "",
                          b["band"], _pct(b["observed"]), f"{_pct(b['low'])} - {_pct(b['high'])}",
                          _pct(b["expected"]),

@@ -126,3 +126,14 @@ def test_docs_main_writes_reports_and_readme(tmp_path: Path) -> None:
     (tmp_path / "README.md").unlink()
     assert docs.main(["--out", str(tmp_path), "--readme-only"]) == 0
     assert "| 3/3 |" in (tmp_path / "README.md").read_text()
+
+
+def test_report_from_summary_json_is_the_same(tmp_path: Path) -> None:
+    summary = summarize(run(SPEC), SPEC)
+    summary["fights"]["rounds_distribution"] = {"2": 3, "10": 1, "3": 2}
+    report.write(summary, tmp_path / "a", charts=False)
+    loaded = json.loads((tmp_path / "a" / "summary.json").read_text())
+    report.write(loaded, tmp_path / "b", charts=False)
+    for name in ("report.md", "bands.csv", "series.csv", "fights.csv"):
+        assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+    assert "Rounds: 2: 3, 3: 2, 10: 1" in (tmp_path / "b" / "report.md").read_text()
