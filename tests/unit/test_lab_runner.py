@@ -242,7 +242,8 @@ def test_the_benchmark_runs_tiny(capsys: pytest.CaptureFixture[str],
     bench = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "bench_lab", bench)  # its dataclasses look it up
     spec.loader.exec_module(bench)
-    lines = bench.main(["--rounds", "1", "--scale", "0.05", "--speedup-runs", "4", "--tiny"])
+    lines = bench.main(["--rounds", "1", "--scale", "0.05", "--speedup-runs", "4",
+                        "--speedup-rounds", "2", "--tiny"])
     assert capsys.readouterr().out.splitlines() == lines
     text = "\n".join(lines)
     for case in ("masks (1 sc x 2 moves)", "city-of-whispers", "mm3e fights", "panels fights"):
@@ -250,7 +251,7 @@ def test_the_benchmark_runs_tiny(capsys: pytest.CaptureFixture[str],
         moves_per_s = float(row.split()[-4])
         assert moves_per_s > 0 and "failed" not in row
     assert "Full Masks scenes per minute, one core:" in text
-    assert "Speed-up 1 -> 2 workers (4 Masks campaigns" in text
+    assert "Speed-up 1 -> 2 workers (4 Masks campaigns of 1 scenes, 2 rounds)" in text
     assert "results identical: yes" in text and "baseline: pure computation" in text
 
 
