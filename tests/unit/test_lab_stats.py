@@ -198,3 +198,15 @@ def test_ab_finds_a_real_change_first() -> None:
     miss = next(r for r in sig if r["metric"] == "defend: miss")
     assert miss["diff"] > 0 and miss["low"] > 0
     assert math.isfinite(miss["p"])
+
+
+def test_ab_of_a_real_pack_against_itself() -> None:
+    from engine.lab.sim import simulate
+
+    spec = LabSpec(system="masks", runs=12, seed=4, scenes=2, moves=6)
+    a = [simulate(spec, i) for i in range(spec.runs)]
+    same = compare(a, [simulate(spec, i) for i in range(spec.runs)], "masks", "masks again")
+    assert same["tests"] > 10 and _sig(same) == [] and all(r["diff"] == 0 for r in same["rows"])
+    other = LabSpec(system="masks", runs=12, seed=40, scenes=2, moves=6)
+    diff = compare(a, [simulate(other, i) for i in range(other.runs)], "seed 4", "seed 40")
+    assert not diff["same_seeds"] and _sig(diff) == []
