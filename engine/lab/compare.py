@@ -1,6 +1,7 @@
 """A/B of two runs on the same seeds: every number's difference (B - A) with a 95% interval
 (proportions: Newcombe's hybrid score; means: Welch), significance after Holm's correction over
-all the numbers compared, the biggest real changes first."""
+all the numbers compared, the biggest real changes first (by effect size: Cohen's h for
+proportions, Cohen's d for means, so both read on one scale)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from engine.lab.stats import (
     two_proportion_p,
     welch,
 )
+
+MAX_EFFECT = 99.0
+"""The effect size of a change between two constant samples (no spread to scale it by)."""
 
 
 def _proportions(rs: list[CampaignResult]) -> dict[tuple[str, str], tuple[int, int]]:
@@ -83,23 +87,25 @@ def compare(a: Sequence[CampaignResult], b: Sequence[CampaignResult], label_a: s
         d, low, high = newcombe(k1, n1, k2, n2)
         rows.append({"section": key[0], "metric": key[1], "kind": "proportion",
                      "a": k1 / n1, "b": k2 / n2, "n_a": n1, "n_b": n2, "diff": d, "low": low,
-                     "high": high, "p": two_proportion_p(k1, n1, k2, n2), "scale": 1.0})
+                     "high": high, "p": two_proportion_p(k1, n1, k2, n2),
+                     "effect": abs(2 * math.asin(math.sqrt(k2 / n2))
+                                   - 2 * math.asin(math.sqrt(k1 / n1)))})
     ma, mb = _means(ra), _means(rb)
     for key in sorted(set(ma) & set(mb)):
         xa, xb = ma[key], mb[key]
         if len(xa) < 2 or len(xb) < 2:
             continue
         d, low, high, p = welch(xa, xb)
-        mean_a, _ = mean_var(xa)
-        mean_b, _ = mean_var(xb)
+        mean_a, var_a = mean_var(xa)
+        mean_b, var_b = mean_var(xb)
+        sd = math.sqrt((var_a + var_b) / 2)
         rows.append({"section": key[0], "metric": key[1], "kind": "mean", "a": mean_a,
                      "b": mean_b, "n_a": len(xa), "n_b": len(xb), "diff": d, "low": low,
                      "high": high, "p": p,
-                     "scale": max(abs(mean_a), abs(mean_b), 1e-9)})
+                     "effect": abs(d) / sd if sd else (0.0 if d == 0 else MAX_EFFECT)})
     reject = holm([row["p"] for row in rows])
     for row, sig in zip(rows, reject, strict=True):
         row["significant"] = sig
-        row["effect"] = abs(row["diff"]) / row.pop("scale")
     rows.sort(key=lambda row: (not row["significant"], -row["effect"] if row["significant"]
                                else row["p"], row["section"], row["metric"]))
     for row in rows:

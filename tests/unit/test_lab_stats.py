@@ -195,6 +195,7 @@ def test_ab_finds_a_real_change_first() -> None:
     assert sig and diff["rows"][: len(sig)] == sig
     names = _sig(diff)
     assert any(n.endswith(": miss") for n in names)
+    assert [r["effect"] for r in sig] == sorted((r["effect"] for r in sig), reverse=True)
     miss = next(r for r in sig if r["metric"] == "defend: miss")
     assert miss["diff"] > 0 and miss["low"] > 0
     assert math.isfinite(miss["p"])
