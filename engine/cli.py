@@ -745,19 +745,22 @@ def build_parser() -> argparse.ArgumentParser:
                     help="game system id or a pack folder (default masks)")
     sp.add_argument("--policy", default="greedy", metavar="NAME|module:Class",
                     help="random, greedy, story, or package.module:Class (default greedy)")
-    sp.add_argument("--runs", type=int, default=100, help="campaigns to play (default 100)")
-    sp.add_argument("--seed", type=int, default=1,
+    sp.add_argument("--runs", type=int, metavar="N", default=100,
+                    help="campaigns to play (default 100)")
+    sp.add_argument("--seed", type=int, metavar="N", default=1,
                     help="master seed: every campaign's seed derives from it (default 1)")
-    sp.add_argument("--scenes", type=int, default=3, help="scenes per campaign (default 3)")
-    sp.add_argument("--moves", type=int, default=8,
+    sp.add_argument("--scenes", type=int, metavar="N", default=3,
+                    help="scenes per campaign (default 3)")
+    sp.add_argument("--moves", type=int, metavar="N", default=8,
                     help="player moves per scene in a PbtA game (default 8)")
-    sp.add_argument("--party", type=int, default=1, help="heroes in the party (default 1)")
+    sp.add_argument("--party", type=int, metavar="N", default=1,
+                    help="heroes in the party (default 1)")
     sp.add_argument("--foes", metavar="A,B",
                     help="d20 games: stat block ids each fight is against")
-    sp.add_argument("--max-steps", type=int, default=5000,
+    sp.add_argument("--max-steps", type=int, metavar="N", default=5000,
                     help="engine steps one campaign may take before it counts as never ending"
                          " (default 5000)")
-    sp.add_argument("--workers", type=int,
+    sp.add_argument("--workers", type=int, metavar="N",
                     help="worker processes (default: every core; 1 plays in this process)")
     sp.add_argument("--dask", nargs="?", const="", metavar="ADDRESS",
                     help="run on Dask: the scheduler at ADDRESS, or a local cluster"
