@@ -151,3 +151,12 @@ def test_argparse_errors_exit_2(capsys: Capsys, argv: list[str]) -> None:
         main(["lab", *argv])
     assert exit_.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_progress_bar_on_a_terminal(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, "lab", *SMALL, "--workers", "2")
+    assert code == 0 and out.startswith("Lab: masks")
+    assert "masks, greedy" in err and "4/4" in err  # the bar, on stderr only
