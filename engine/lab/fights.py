@@ -51,6 +51,7 @@ from engine.lab.model import (
     Sample,
 )
 from engine.lab.policy import Policy
+from engine.rules.base import Edit
 from engine.rules.mm3e.roster import characters as mm3e_characters
 from engine.rules.mm3e.statblock import Kind
 from engine.rules.panels.checks import odds as panels_odds
@@ -350,6 +351,35 @@ WINNERS = {"the heroes win": "heroes", "the villains win": "villains"}
 
 # ---------------------------------------------------------------------------- the fight
 
+def fresh(game: Game, foes: Sequence[str]) -> None:
+    """Each scene's fight is a new episode: the party and the foes of earlier fights start it
+    whole (conditions cleared, Kill and Stun full, no damage; the dead stay dead), set through
+    ``Game.edit_many`` and journaled as the lab's edit, so fights compare with each other."""
+    state = game.state
+    who = list(state.party) + [a for a, x in state.actors.items()
+                               if a in foes or x.data.get("group") in foes]
+    edits: list[Edit] = []
+    for actor in dict.fromkeys(who):
+        if "dead" in state.actors[actor].conditions:
+            continue  # the dead stay dead
+        for f in game.editable(actor):
+            if f.what == "condition" and f.value:
+                edits.append(Edit(actor, "condition", f.key, False))
+            elif f.what == "track" and f.key in FULL_TRACKS and f.max is not None \
+                    and f.value != f.max:
+                edits.append(Edit(actor, "track", f.key, f.max))
+            elif f.what == "track" and f.key in EMPTY_TRACKS and f.value != f.min:
+                edits.append(Edit(actor, "track", f.key, f.min))
+    if edits:
+        game.edit_many(edits, "the lab: a new episode, everyone starts the fight whole")
+
+
+FULL_TRACKS = frozenset({"kill", "stun"})
+"""Tracks a fresh fight starts full (the panels game's Kill and Stun)."""
+EMPTY_TRACKS = frozenset({"damage"})
+"""Tracks a fresh fight starts empty (M&M's failed Toughness checks)."""
+
+
 def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                result: CampaignResult, scene: int) -> None:
     """Play one fight against ``spec.foes`` (or ``default_foes``) to its end (the fight under
@@ -396,6 +426,8 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                                  f" (campaign seed {result['seed']}, round {rounds})")
 
     under_way = game.fight
+    if under_way is None and scene > 1:
+        fresh(game, foes)
     if under_way is None and not any(_standing(game, h) for h in game.state.party
                                      if h in game.state.actors):
         return  # nobody left to fight (the party is down or dead): no fight, no record

@@ -275,3 +275,28 @@ def test_a_fight_nobody_can_finish_is_called_a_stalemate() -> None:
     assert result["ok"], result["error"]
     (fight,) = result["fights"]
     assert fight["winner"] == STALEMATE and fight["rounds"] == STALEMATE_ROUNDS + 1
+
+
+def test_each_scene_fight_starts_whole_but_the_dead_stay_dead() -> None:
+    """A later scene's fight is a new episode: the party and earlier foes are made whole by
+    the lab's journaled edit; a dead hero is not brought back."""
+    from engine.lab.fights import fresh
+
+    pack = load_pack(Path(__file__).resolve().parents[2] / "content" / PANELS)
+    game = Game.new(pack, name="t", hero_name="Rivet", archetype="rivet", seed=1,
+                    party=[{"name": "Nightjar", "archetype": "nightjar"}])
+    game.start_fight(["cutglass"])
+    game.end_fight("called off")
+    actors = game.state.actors
+    actors["rivet"].tracks.update(kill=3, stun=9)
+    actors["rivet"].conditions = ["stunned"]
+    actors["cutglass"].tracks.update(kill=2)
+    actors["nightjar"].tracks.update(kill=0, stun=0)
+    actors["nightjar"].conditions = ["dead"]
+    fresh(game, ["cutglass"])
+    actors = game.state.actors
+    assert actors["rivet"].tracks == {"kill": 40, "stun": 50}
+    assert actors["rivet"].conditions == [] and actors["cutglass"].tracks["kill"] == 30
+    assert actors["nightjar"].conditions == ["dead"] and actors["nightjar"].tracks["kill"] == 0
+    assert any(e["type"] == "Edited" and "a new episode" in e["reason"]
+               for e in game.last_events)
