@@ -15,9 +15,10 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine.errors import IllegalAction
+from engine.content.loader import Pack
+from engine.errors import ContentError, IllegalAction
 from engine.rules.encounter import Encounter
-from engine.rules.events import Event, applier, event
+from engine.rules.events import DataSet, Event, applier, event
 from engine.rules.state import Actor, CampaignState, new_id
 
 FIGHT_KEY = "fight"
@@ -452,3 +453,39 @@ class Conflict(Protocol):
     def tracker(self, state: CampaignState) -> list[dict[str, Any]]:
         """The initiative tracker's rows, in turn order."""
         ...
+
+
+# ------------------------------------------------------------------ stat blocks of the story
+
+
+def npc_block(state: CampaignState, npc_id: str, blocks: Callable[[], Mapping[str, Any]]
+              ) -> list[Event]:
+    """An NPC named like a block of the pack's characters file (``blocks``: by id) plays that
+    block: its ``data["statblock"]`` is set to the id. Nothing for an NPC with a block of its
+    own, or when the characters file cannot be read (validate reports it)."""
+    npc = state.actors.get(npc_id)
+    if npc is None or "statblock" in npc.data:
+        return []
+    try:
+        known = blocks()
+    except ContentError:
+        return []
+    bid = new_id(npc.name, ())
+    return [DataSet(scope=npc_id, key="statblock", value=bid)] if bid in known else []
+
+
+def hero_blocks(pack: Pack, state: CampaignState,
+                derive: Callable[[Actor], Any] | None = None) -> list[Event]:
+    """Heroes made from an archetype with a stat block hold its id in ``data["statblock"]``;
+    the others get ``derive(hero)`` (a whole block), when given."""
+    out: list[Event] = []
+    for hero in state.heroes:
+        if "statblock" in hero.data:
+            continue
+        arche = pack.archetypes.get(hero.archetype or "")
+        ref = arche.data.get("statblock") if arche else None
+        if ref is None and derive is not None:
+            ref = derive(hero)
+        if ref is not None:
+            out.append(DataSet(scope=hero.id, key="statblock", value=ref))
+    return out

@@ -37,7 +37,7 @@ from engine.rules.base import (
     Step,
     opt,
 )
-from engine.rules.conflict import Conflict, fight_of
+from engine.rules.conflict import Conflict, fight_of, hero_blocks, npc_block
 from engine.rules.mm3e import builder, checks, damage, hazards, roster
 from engine.rules.mm3e import fight_more as fight_more  # registers the rest of D.6
 from engine.rules.mm3e.conditions import (
@@ -607,27 +607,11 @@ class MM3ERules(Ruleset):
 
     def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
         """An NPC named like a block of the characters file plays that block."""
-        npc = state.actors.get(npc_id)
-        if npc is None or "statblock" in npc.data:
-            return []
-        try:
-            blocks = roster.characters(self.pack)
-        except ContentError:
-            return []
-        bid = roster.block_id(npc.name)
-        if bid not in blocks:
-            return []
-        return [ev.DataSet(scope=npc_id, key="statblock", value=bid)]
+        return npc_block(state, npc_id, lambda: roster.characters(self.pack))
 
     def campaign_started(self, state: CampaignState) -> list[Item]:
         """Heroes made from an archetype with a stat block hold its id in ``data``."""
-        out: list[Item] = []
-        for hero in state.heroes:
-            arche = self.pack.archetypes.get(hero.archetype or "")
-            ref = arche.data.get("statblock") if arche else None
-            if ref is not None and "statblock" not in hero.data:
-                out.append(_emit(ev.DataSet(scope=hero.id, key="statblock", value=ref)))
-        return out
+        return [_emit(e) for e in hero_blocks(self.pack, state)]
 
     # --- the sheet --------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from engine.content.loader import Pack
 from engine.errors import ContentError
 from engine.rules import events as ev
 from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step
-from engine.rules.conflict import Conflict
+from engine.rules.conflict import Conflict, hero_blocks, npc_block
 from engine.rules.panels import builder
 from engine.rules.panels import fight as pf
 from engine.rules.panels import fight_more as fight_more  # registers the rest of the actions
@@ -147,29 +147,14 @@ class PanelsRules(Ruleset):
 
     def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
         """An NPC named like a block of the characters file plays that block."""
-        npc = state.actors.get(npc_id)
-        if npc is None or "statblock" in npc.data:
-            return []
-        try:
-            blocks = pf.characters(self.pack)
-        except ContentError:
-            return []
-        bid = pf.block_id(npc.name)
-        return [ev.DataSet(scope=npc_id, key="statblock", value=bid)] if bid in blocks else []
+        return npc_block(state, npc_id, lambda: pf.characters(self.pack))
 
     def campaign_started(self, state: CampaignState) -> list[Item]:
         """Every hero holds a stat block: its archetype's id, or one derived from its
         characteristics."""
-        out: list[Item] = []
-        for hero in state.heroes:
-            if "statblock" in hero.data:
-                continue
-            arche = self.pack.archetypes.get(hero.archetype or "")
-            ref = arche.data.get("statblock") if arche else None
-            if ref is None:
-                ref = builder.derived(hero.name, hero.stats).model_dump(mode="json")
-            out.append(_emit(ev.DataSet(scope=hero.id, key="statblock", value=ref)))
-        return out
+        return [_emit(e) for e in hero_blocks(
+            self.pack, state,
+            lambda hero: builder.derived(hero.name, hero.stats).model_dump(mode="json"))]
 
     # --- the sheet ------------------------------------------------------------------------
 
