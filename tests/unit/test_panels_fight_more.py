@@ -28,6 +28,7 @@ from engine.rules.panels import fight_more as fm
 from engine.rules.panels import referee as rf
 from engine.rules.panels.checks import skill_modifier
 from engine.rules.panels.statblock import from_data
+from tests.unit.test_panels_fight import enter, events, row
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
 HEROES = {"rivet": (10, 14, 25), "nightjar": (24, 20, 13), "voltaic": (14, 22, 9),
@@ -102,27 +103,9 @@ def fight(pack: Pack, foes: list[str], dice: list[int] | None, hero: str = "rive
     return g
 
 
-def enter(g: Game, *faces: int) -> None:
-    """Enter the dice the fight waits for."""
-    for f in faces:
-        need = g.fight_need
-        assert need is not None and need.get("kind") != "choice", need
-        g.fight_die(f)
-
-
-def events(g: Game, kind: str) -> list[dict[str, Any]]:
-    """Every event of ``kind`` so far."""
-    return [e for e in g.store.events() if e["type"] == kind]
-
-
 def said(g: Game) -> list[str]:
     """The fight's story lines so far."""
     return [e["text"] for e in events(g, "FightActed")]
-
-
-def row(g: Game, actor: str) -> dict[str, Any]:
-    """The tracker row of ``actor``."""
-    return next(r for r in g.tracker() if r["actor"] == actor)
 
 
 def option(g: Game, action: str, actor: str | None = None, **match: Any) -> dict[str, Any]:
