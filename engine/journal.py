@@ -208,6 +208,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             arch = e.get("archetype")
             if arch and pack is not None and arch in pack.archetypes:
                 arch = pack.archetypes[arch].name
+            if arch and str(arch).casefold() == str(e["name"]).casefold():
+                arch = None  # "Rivet (Rivet)": the ready-made hero under its own name
             return f"• {e['name']}{f' ({arch})' if arch else ''} joins the party"
         case "HeroSwitched":
             was = f" (from {npcs.get(e['was'], e['was'])})" if e.get("was") else ""

@@ -181,3 +181,19 @@ def test_blanks_survive_the_journal() -> None:
 ])
 def test_result_label_shows_the_total_once(band: str, total: int, label: str) -> None:
     assert result_label(band, total) == label
+
+
+def test_a_ready_made_hero_under_its_own_name_joins_without_repeating_it() -> None:
+    from pathlib import Path
+
+    from engine.content.loader import load_pack
+    from engine.game import Game
+    from engine.journal import render_all
+
+    pack = load_pack(Path(__file__).resolve().parents[2] / "content" / "panels")
+    g = Game.new(pack, name="t", hero_name="Rivet", archetype="rivet", seed=1,
+                 party=[{"name": "Nightjar", "archetype": "nightjar"},
+                        {"name": "Kit", "archetype": "nightjar"}])
+    lines = render_all(list(g.store.events()), g.pack, {})
+    assert "• Nightjar joins the party" in lines
+    assert "• Kit (Nightjar) joins the party" in lines
