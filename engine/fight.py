@@ -13,7 +13,7 @@ when the dice came in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -54,11 +54,15 @@ class _Roller:
     physical mode) makes, seeded ones for the rest."""
 
     def __init__(self, state: CampaignState, fight: Fight | None, entered: Sequence[int],
-                 physical_all: bool = False, choices: Sequence[str] = ()) -> None:
+                 physical_all: bool = False, choices: Sequence[str] = (),
+                 told: Sequence[str] = (), emit: Callable[[Event], None] | None = None
+                 ) -> None:
         self.state, self.fight = state, fight
         self.entered = list(entered)
         self.used = 0
         self.choices = list(choices)
+        self.told = list(told)
+        self.emit = emit
         self.answered = 0
         self.position = state.dice_position
         self.physical_all = physical_all
@@ -86,7 +90,10 @@ class _Roller:
         if self.answered >= len(self.choices):
             raise NeedChoice(actor, question, options)
         answer = self.choices[self.answered]
+        said = self.told[self.answered] if self.answered < len(self.told) else ""
         self.answered += 1
+        if said and self.emit is not None:  # what the player said, where the answer is used
+            self.emit(Narrated(text=said, by="player"))
         if answer not in {o["id"] for o in options}:
             raise IllegalAction(f"{question} {answer!r} is not one of"
                                 f" {', '.join(o['id'] for o in options)}")
@@ -260,8 +267,9 @@ class FightFlow:
 
     # ------------------------------------------------------------------ plumbing
     def _roller(self, entered: Sequence[int] = (), physical_all: bool = False,
-                choices: Sequence[str] = ()) -> _Roller:
-        return _Roller(self.state, fight_of(self.state), entered, physical_all, choices)
+                choices: Sequence[str] = (), told: Sequence[str] = ()) -> _Roller:
+        return _Roller(self.state, fight_of(self.state), entered, physical_all, choices,
+                       told, self._emit)
 
     def _used(self, roller: _Roller) -> None:
         if roller.position > self.state.dice_position:
@@ -312,7 +320,8 @@ class FightFlow:
             with self._action(label):
                 if pending.fiction:
                     self._emit(Narrated(text=pending.fiction, by="player"))
-                roller = self._roller(pending.dice, choices=pending.choices)
+                roller = self._roller(pending.dice, choices=pending.choices,
+                                      told=pending.told)
                 self.conflict.resolve(self.state, pending, roller, self._emit)
                 self._used(roller)
                 self._after_step()
@@ -434,9 +443,10 @@ class FightFlow:
             pending = pending.model_copy(update={"fiction": told})
         return self._step(action.replace("_", " "), pending)
 
-    def fight_choose(self, option: str) -> list[dict[str, Any]]:
+    def fight_choose(self, option: str, fiction: str = "") -> list[dict[str, Any]]:
         """Answer what the fight asks the player (``fight_need`` with ``kind`` "choice"); the
-        step plays on."""
+        step plays on. ``fiction``, what the player says with the answer ("she gets her
+        crossbow's stock up"), is told where the answer is used: after the roll that asked."""
         fight = require_fight(self.state)
         need = fight.data.get("need") if fight.pending is not None else None
         if not isinstance(need, dict) or need.get("kind") != "choice" or fight.pending is None:
@@ -445,7 +455,12 @@ class FightFlow:
         if option not in ids:
             raise IllegalAction(f"{need['question']} choose one of {', '.join(ids)},"
                                 f" not {option!r}")
-        pending = fight.pending.model_copy(update={"choices": [*fight.pending.choices, option]})
+        told = [*fight.pending.told, *[""] * (len(fight.pending.choices)
+                                               - len(fight.pending.told))]
+        told.append(" ".join(fiction.split())[:MAX_FICTION])
+        pending = fight.pending.model_copy(update={
+            "choices": [*fight.pending.choices, option],
+            "told": told if any(told) else []})
         return self._step(pending.action.replace("_", " "), pending)
 
     def fight_die(self, face: int) -> list[dict[str, Any]]:

@@ -560,6 +560,11 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, An
     if auto_referee and (step.act is not None or step.end_turn or answering):
         out += _referee_catch_up(game)
     fiction = (step.fiction or "").strip()
+    if fiction and answering and game.fight_need is not None \
+            and game.fight_need.get("kind") == "choice" and step.choose is not None:
+        told, fiction = fiction, ""  # said with the answer: told where the answer is used
+    else:
+        told = ""
     if fiction:
         out += game.narrate(fiction)
     if step.fight is not None:
@@ -597,7 +602,8 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, An
     while faces or answers:  # the dice and answers the step waits for, as it asks them
         need = game.fight_need
         if need is not None and need.get("kind") == "choice" and answers:
-            out += game.fight_choose(_fight_answer(game, answers.pop(0)))
+            out += game.fight_choose(_fight_answer(game, answers.pop(0)), told)
+            told = ""
         elif faces:
             out += game.fight_die(faces.pop(0))  # refused when no die is awaited
         else:

@@ -45,6 +45,9 @@ class Pending(BaseModel):
                                description="The player's answers so far to what the step asked"
                                " (a response to a hit, a critical's effect...).")
     fiction: str = Field("", description="What the player said the character does.")
+    told: list[str] = Field(default_factory=list,
+                            description="What the player said with each answer in ``choices``"
+                            " (told in the journal where the answer is used).")
 
 
 class Fight(BaseModel):

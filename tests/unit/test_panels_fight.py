@@ -554,3 +554,20 @@ def test_the_dead_and_the_down_do_not_enter_a_new_fight(pack: Pack) -> None:
     actors["cutglass"].conditions = ["dead"]
     with pytest.raises(IllegalAction, match="no foe can fight: Cutglass"):
         g.start_fight(["cutglass"])
+
+
+def test_what_the_player_says_with_a_response_is_told_after_the_hit(pack: Pack) -> None:
+    g = physical_fight(pack, ["cutglass"], [1, 6])  # villains first
+    villain_attacks(g, 12)  # a complete hit: Rivet is asked how to respond
+    g.fight_choose("dodge", "Rivet throws herself flat behind the boiler.")
+    enter(g, 15, 1, 1, 1)
+    kinds = [(e["type"], e.get("what") or e.get("text", "")) for e in g.store.events()]
+    said = kinds.index(("Narrated", "Rivet throws herself flat behind the boiler."))
+    hit = next(i for i, k in enumerate(kinds) if k[0] == "FightRolled"
+               and k[1].startswith("attacks Rivet"))
+    dodge = next(i for i, k in enumerate(kinds) if k[0] == "FightRolled"
+                 and k[1].startswith("dodges"))
+    assert hit < said < dodge
+    g.undo()
+    need = g.fight_need
+    assert need is not None and need.get("kind") != "choice"  # its d20 awaited again
