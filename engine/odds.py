@@ -188,3 +188,14 @@ def probability(spec: DiceSpec, predicate: Callable[[tuple[int, ...]], bool]) ->
 def percent(p: Fraction) -> str:
     """A probability as a percentage with one decimal, e.g. '41.7%'."""
     return f"{float(p) * 100:.1f}%"
+
+
+def whole_percent(p: Fraction) -> str:
+    """A probability as a whole percentage, rounded half up ('<1%' when small but possible,
+    '>99%' when nearly sure but not quite): how the referees state their odds."""
+    hundred = p * 100
+    if 0 < hundred < 1:
+        return "<1%"
+    if 99 < hundred < 100:
+        return ">99%"
+    return f"{int(hundred + Fraction(1, 2))}%"

@@ -76,6 +76,11 @@ class Fight(BaseModel):
             return {k: v for k, v in data.items() if k != "pace"}
         return data
 
+    def settled(self) -> Fight:
+        """The fight with no action pending and no die or answer awaited (a step begins)."""
+        return self.model_copy(update={"pending": None, "data": {
+            k: v for k, v in self.data.items() if k != "need"}})
+
     def controller(self, actor: Actor) -> Control:
         """Who plays ``actor``."""
         if actor.id in self.control:
@@ -491,4 +496,33 @@ def hero_blocks(pack: Pack, state: CampaignState,
             ref = derive(hero)
         if ref is not None:
             out.append(DataSet(scope=hero.id, key="statblock", value=ref))
+    return out
+
+
+def foe_list(state: CampaignState, blocks: Callable[[], Mapping[str, Any]],
+             block_of: Callable[[Actor], Any], is_hero: Callable[[Any], bool],
+             detail: Callable[[Any], str]) -> list[dict[str, Any]]:
+    """Who a fight may be against, as ``Conflict.foe_options`` gives it: the present NPCs
+    with a stat block (``block_of``), then the pack's blocks (``blocks``: by id) that are not
+    heroes and not yet in play, each {id, label, detail}. A block that cannot be read is
+    left out (``sidekick validate`` reports it)."""
+    out: list[dict[str, Any]] = []
+    in_play: set[str] = set()
+    for npc in state.npcs.values():
+        ref = npc.data.get("statblock")
+        if isinstance(ref, str):
+            in_play.add(ref)
+        try:
+            blk = block_of(npc)
+        except ContentError:
+            continue
+        if blk is not None and npc.present and not npc.taken_out:
+            out.append({"id": npc.id, "label": npc.name, "detail": detail(blk)})
+    try:
+        known = blocks()
+    except ContentError:
+        known = {}
+    for bid, blk in known.items():
+        if not is_hero(blk) and bid not in in_play and bid not in state.actors:
+            out.append({"id": bid, "label": blk.name, "detail": detail(blk) + ", not yet here"})
     return out

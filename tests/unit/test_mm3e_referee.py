@@ -150,7 +150,7 @@ def test_perception_affliction_uses_will_and_takes_down_on_three_degrees() -> No
     assert c.score == value and not c.maneuvers  # no trades without an attack roll
     assert "no attack roll (perception)" in c.why
     down = sum((p for d, p in odds.items() if d <= -3), Fraction(0))
-    assert f"{rf._pct(down)} to take down" in c.why
+    assert f"{rf.pct(down)} to take down" in c.why
 
 
 def test_an_affliction_is_worth_only_the_conditions_it_adds() -> None:

@@ -42,6 +42,7 @@ from engine.rules.conflict import (
     TurnBegan,
     add_foes,
     fight_of,
+    foe_list,
     require_fight,
     side_of,
     standing_side,
@@ -1180,12 +1181,6 @@ def _why_not(ctx: Ctx, actor: str, rule: ActionRule, mine: bool) -> str:
     return "not now"
 
 
-def _settled(fight: Fight) -> Fight:
-    """The fight with no action pending and no die awaited."""
-    return fight.model_copy(update={"pending": None, "data": {
-        k: v for k, v in fight.data.items() if k != "need"}})
-
-
 class MM3EConflict:
     """Mutants & Masterminds 3e fights (engine/rules/conflict.Conflict)."""
 
@@ -1366,27 +1361,9 @@ class MM3EConflict:
     def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
         """Who a fight may be against: present NPCs with a stat block, then the pack's
         villains and minion groups not yet in play (by block id); each {id, label, detail}."""
-        out: list[dict[str, Any]] = []
-        in_play: set[str] = set()
-        for npc in state.npcs.values():
-            ref = npc.data.get("statblock")
-            if isinstance(ref, str):
-                in_play.add(ref)
-            try:
-                blk = block_of(self.pack, npc)
-            except ContentError:
-                continue
-            if blk is not None and npc.present and not npc.taken_out:
-                out.append({"id": npc.id, "label": npc.name, "detail": _foe_detail(blk)})
-        try:
-            blocks = characters(self.pack)
-        except ContentError:
-            blocks = {}
-        for bid, blk in blocks.items():
-            if blk.kind is not Kind.HERO and bid not in in_play and bid not in state.actors:
-                out.append({"id": bid, "label": blk.name,
-                            "detail": _foe_detail(blk) + ", not yet here"})
-        return out
+        return foe_list(state, lambda: characters(self.pack),
+                        lambda npc: block_of(self.pack, npc),
+                        lambda blk: blk.kind is Kind.HERO, _foe_detail)
 
     def declare(self, state: CampaignState, actor: str, action: str, target: str | None,
                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
@@ -1449,7 +1426,7 @@ class MM3EConflict:
     def resolve(self, state: CampaignState, pending: Pending, roll: Roll, emit: Emit) -> None:
         """Carry out the action; the fight saved after it."""
         ctx = self._ctx(state, roll, emit)
-        ctx.fight = _settled(ctx.fight)
+        ctx.fight = ctx.fight.settled()
         rule = HANDLERS[pending.action]
         if rule.cost == "free" and ctx.enc.acting != pending.actor:
             raise IllegalAction("not your turn")
@@ -1459,7 +1436,7 @@ class MM3EConflict:
     def end_turn(self, state: CampaignState, roll: Roll, emit: Emit) -> None:
         """End the acting character's turn."""
         ctx = self._ctx(state, roll, emit)
-        ctx.fight = _settled(ctx.fight)
+        ctx.fight = ctx.fight.settled()
         _next(ctx)
         ctx.save()
 

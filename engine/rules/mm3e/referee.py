@@ -68,6 +68,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from engine.errors import IllegalAction
+from engine.odds import whole_percent as pct
 from engine.rules.mm3e import attacks as at
 from engine.rules.mm3e.actions import opposed
 from engine.rules.mm3e.checks import DIE_SIDES, ROUTINE_DIE, degree, degree_odds, success_odds
@@ -274,14 +275,6 @@ class Choice:
 
 # ------------------------------------------------------------------ small helpers
 
-def _pct(p: Fraction) -> str:
-    """A probability as a whole percentage ('<1%' when small but possible)."""
-    hundred = p * 100
-    if 0 < hundred < 1:
-        return "<1%"
-    if 99 < hundred < 100:
-        return ">99%"
-    return f"{int(hundred + Fraction(1, 2))}%"
 
 
 def _conds(f: Fighter) -> frozenset[Condition]:
@@ -498,7 +491,7 @@ def _score_attack(s: Situation, attack: AttackOption, target: Fighter, trade: Tr
         worth = _worth(attack, target, at.area_rank(rank, True)).times(p_dodge).plus(
             _worth(attack, target, rank).times(1 - p_dodge))
         hit = Fraction(1)
-        odds = f"no attack roll (area), {_pct(p_dodge)} to dodge for half"
+        odds = f"no attack roll (area), {pct(p_dodge)} to dodge for half"
     elif attack.range == at.AttackRange.PERCEPTION.value:
         worth, hit = _worth(attack, target, rank), Fraction(1)
         odds = "no attack roll (perception)"
@@ -514,7 +507,7 @@ def _score_attack(s: Situation, attack: AttackOption, target: Fighter, trade: Tr
                               target_minion=_minion(target), attacker_minion=_minion(me)) \
                 and ROUTINE_DIE + total >= dc and _worth(attack, target, rank).value > worth.value:
             worth, hit, how = _worth(attack, target, rank), Fraction(1), " as a routine check"
-        odds = f"{_pct(hit)} to hit"
+        odds = f"{pct(hit)} to hit"
     score = worth.value
     if trade is Trade.ALL_OUT:
         score -= ALL_OUT_RISK * amount * sum(1 for f in s.foes if _standing(f))
@@ -522,9 +515,9 @@ def _score_attack(s: Situation, attack: AttackOption, target: Fighter, trade: Tr
     with_what = f"{attack.name}" + (f" ({trade.value.replace('_', ' ')} {amount})"
                                     if trade is not None else "") + how
     verb = "hurt" if attack.effect == "damage" else "affect"
-    parts = [odds, f"{_pct(worth.fails)} to {verb}"]
+    parts = [odds, f"{pct(worth.fails)} to {verb}"]
     if worth.down:
-        parts.append(f"{_pct(worth.down)} to take down")
+        parts.append(f"{pct(worth.down)} to take down")
     why = (f"{me.name} attacks {target.name} with {with_what}: " + ", ".join(parts)
            + _hurt(target))
     choice = Choice("attack", why, target=target.id, attack=attack.id, maneuvers=maneuvers,
@@ -617,8 +610,8 @@ def _team_option(s: Situation, best: _Scored) -> Choice | None:
     others = tuple(f.id for f, _ in members[1:])
     names = _and([f.name for f, _ in members[1:]])
     why = (f"{me.name} leads a team attack on {target.name} with {names} ({attack.name}):"
-           f" alone each has at most {_pct(max(alone))} to hit, together {_pct(hit_any)} that"
-           f" one hits and {_pct(worth.fails)} to hurt" + _hurt(target))
+           f" alone each has at most {pct(max(alone))} to hit, together {pct(hit_any)} that"
+           f" one hits and {pct(worth.fails)} to hurt" + _hurt(target))
     return Choice("team_attack", why, target=target.id, attack=attack.id, team=others,
                   score=worth.value)
 
@@ -646,7 +639,7 @@ def _skill_options(s: Situation, best_hit: Fraction) -> list[Choice]:
     intimidation = _skill(me, "Intimidation")
     deception = _skill(me, "Deception")
     follow_up = any(_rolled(a) for a in me.attacks)
-    against_best = f"any attack's {_pct(best_hit)} to hit"
+    against_best = f"any attack's {pct(best_hit)} to hit"
     for foe in sorted((f for f in s.foes if _standing(f)), key=lambda f: f.id):
         conds = _conds(foe)
         insight = _skill(foe, "Insight")
@@ -654,8 +647,8 @@ def _skill_options(s: Situation, best_hit: Fraction) -> list[Choice]:
             resist = max(foe.will, insight if insight is not None else foe.will)
             odds, big = _opposed_odds(intimidation + mine, resist + check_penalty(conds))
             why = (f"{me.name} demoralizes {foe.name}: Intimidation {intimidation} against"
-                   f" {resist}, {_pct(odds)} to leave them {demoralize_result(1)}"
-                   f" ({_pct(big)} {demoralize_result(4)}), against {against_best}"
+                   f" {resist}, {pct(odds)} to leave them {demoralize_result(1)}"
+                   f" ({pct(big)} {demoralize_result(4)}), against {against_best}"
                    + _hurt(foe))
             out.append((odds, foe.damage, foe.id,
                         Choice("demoralize", why, target=foe.id, score=odds)))
@@ -665,7 +658,7 @@ def _skill_options(s: Situation, best_hit: Fraction) -> list[Choice]:
             resist = max(theirs, default=0)
             odds, _ = _opposed_odds(deception + mine, resist + check_penalty(conds))
             why = (f"{me.name} feints at {foe.name}: Deception {deception} against {resist},"
-                   f" {_pct(odds)} to leave them {feint_result(1)} to the next attack, against"
+                   f" {pct(odds)} to leave them {feint_result(1)} to the next attack, against"
                    f" {against_best}" + _hurt(foe))
             out.append((odds, foe.damage, foe.id, Choice("feint", why, target=foe.id,
                                                         score=odds)))

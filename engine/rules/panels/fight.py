@@ -46,6 +46,7 @@ from engine.rules.conflict import (
     TurnBegan,
     add_foes,
     fight_of,
+    foe_list,
     require_fight,
     side_of,
     standing_side,
@@ -894,11 +895,6 @@ def _next(ctx: Ctx) -> None:
     _begun(ctx, adv)
 
 
-def _settled(fight: Fight) -> Fight:
-    return fight.model_copy(update={"pending": None, "data": {
-        k: v for k, v in fight.data.items() if k != "need"}})
-
-
 # ------------------------------------------------------------------ odds and the referee
 
 
@@ -1081,20 +1077,9 @@ class PanelsConflict:
 
     def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
         """Present NPCs with a block, then the pack's villains and thugs not yet in play."""
-        out: list[dict[str, Any]] = []
-        in_play: set[str] = set()
-        for npc in state.npcs.values():
-            ref = npc.data.get("statblock")
-            if isinstance(ref, str):
-                in_play.add(ref)
-            blk = block_of(self.pack, state, npc.id)
-            if blk is not None and npc.present and not npc.taken_out:
-                out.append({"id": npc.id, "label": npc.name, "detail": blk.kind})
-        for bid, blk in characters(self.pack).items():
-            if blk.kind != "hero" and bid not in in_play and bid not in state.actors:
-                what = f"{blk.count} thugs" if blk.kind == "thug group" else blk.kind
-                out.append({"id": bid, "label": blk.name, "detail": f"{what}, not yet here"})
-        return out
+        return foe_list(state, lambda: characters(self.pack),
+                        lambda npc: block_of(self.pack, state, npc.id),
+                        lambda blk: blk.kind == "hero", _foe_detail)
 
     def declare(self, state: CampaignState, actor: str, action: str, target: str | None,
                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
@@ -1137,14 +1122,14 @@ class PanelsConflict:
     def resolve(self, state: CampaignState, pending: Pending, roll: Roll, emit: Emit) -> None:
         """Carry out the action; the fight saved after it."""
         ctx = self._ctx(state, roll, emit)
-        ctx.fight = _settled(ctx.fight)
+        ctx.fight = ctx.fight.settled()
         HANDLERS[pending.action].handler(ctx, pending)
         ctx.save()
 
     def end_turn(self, state: CampaignState, roll: Roll, emit: Emit) -> None:
         """End the acting character's turn (its unused panels are lost)."""
         ctx = self._ctx(state, roll, emit)
-        ctx.fight = _settled(ctx.fight)
+        ctx.fight = ctx.fight.settled()
         _next(ctx)
         ctx.save()
 
@@ -1219,6 +1204,10 @@ class PanelsConflict:
             for hook in ROW_HOOKS:
                 hook(ctx, a, rows[-1])
         return rows
+
+
+def _foe_detail(blk: Character) -> str:
+    return f"{blk.count} thugs" if blk.kind == "thug group" else blk.kind
 
 
 def _dying_allies(ctx: Ctx, actor: str) -> list[str]:

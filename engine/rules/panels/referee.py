@@ -63,6 +63,7 @@ from functools import lru_cache
 from typing import Literal
 
 from engine.errors import IllegalAction
+from engine.odds import whole_percent as pct
 from engine.rules.encounter import ARREARS_LIMIT
 from engine.rules.panels.checks import Band, effective_modifier, odds, skill_modifier
 from engine.rules.panels.damage import (
@@ -244,14 +245,6 @@ class ResponseChoice:
 
 # ------------------------------------------------------------------ small helpers
 
-def _pct(p: Fraction) -> str:
-    """A probability as a whole percentage ('<1%' when small but possible)."""
-    hundred = p * 100
-    if 0 < hundred < 1:
-        return "<1%"
-    if 99 < hundred < 100:
-        return ">99%"
-    return f"{int(hundred + Fraction(1, 2))}%"
 
 
 def _num(x: Fraction) -> str:
@@ -346,11 +339,11 @@ def _score(s: Situation, order: int, form: AttackForm, target: Fighter) -> _Scor
         p_stun += p * st
         wear += p * w
     score = OUT_VALUE * p_out + STUN_VALUE * p_stun + WEAR_VALUE * wear
-    parts = [f"{_pct(hit.success)} to hit ({_pct(hit.complete)} complete)",
-             f"{_pct(p_out)} to put them out"]
+    parts = [f"{pct(hit.success)} to hit ({pct(hit.complete)} complete)",
+             f"{pct(p_out)} to put them out"]
     if not target.stunned:
-        parts.append(f"{_pct(p_stun)} to stun")
-    parts.append(f"expected {_pct(wear)} of what a track has left")
+        parts.append(f"{pct(p_stun)} to stun")
+    parts.append(f"expected {pct(wear)} of what a track has left")
     state = ""
     if target.kill < target.kill_max or target.stun < target.stun_max:
         state = (f" ({target.name} at Kill {target.kill}/{target.kill_max},"
@@ -445,7 +438,7 @@ def _catch_breath(s: Situation) -> Choice | None:
     if p < CATCH_BREATH_ODDS:
         return None
     return Choice("catch_breath", f"{me.name} catches its breath: stunned at Stun"
-                  f" {me.stun}/{me.stun_max}, {_pct(p)} that one die of Stun ends it",
+                  f" {me.stun}/{me.stun_max}, {pct(p)} that one die of Stun ends it",
                   score=p)
 
 
@@ -469,7 +462,7 @@ def _break_free(s: Situation) -> Choice | None:
         return None
     holder = next((f.name for f in s.foes if f.id == me.held_by), me.held_by)
     return Choice("escape", f"{me.name} tries to break free of {holder}:"
-                  f" {_pct(escape_odds(me))} to get loose", target=me.held_by,
+                  f" {pct(escape_odds(me))} to get loose", target=me.held_by,
                   score=escape_odds(me))
 
 
@@ -592,10 +585,10 @@ def respond(defender: Fighter, attacker: Fighter, attack: AttackForm, quality: B
     action, form_name, avoided, p = best
     how = "dodges" if action == "dodge" else f"parries with {form_name}"
     if action == "parry":
-        detail = f"{_pct(p)} to parry, expected {_num(avoided)} avoided (a dodge:" \
+        detail = f"{pct(p)} to parry, expected {_num(avoided)} avoided (a dodge:" \
                  f" {_num(dodge_avoided)})"
     else:
-        detail = f"{_pct(p)} to dodge (Agility {effective_modifier(ag, me.stunned):+d})," \
+        detail = f"{pct(p)} to dodge (Agility {effective_modifier(ag, me.stunned):+d})," \
                  f" expected {_num(avoided)} avoided"
     if cost == 0:
         return ResponseChoice(action, f"{me.name} {how} against {what}: {detail}; free against"
@@ -610,10 +603,10 @@ def respond(defender: Fighter, attacker: Fighter, attack: AttackForm, quality: B
         if p_out < DESPERATE_ODDS:
             return ResponseChoice("none", f"{me.name} takes {what}: responding would leave"
                                   f" them {ARREARS_LIMIT} panels in arrears with panels needed"
-                                  f" next round (only a {_pct(p_out)} chance the hit puts them"
+                                  f" next round (only a {pct(p_out)} chance the hit puts them"
                                   " out)",
                                   arrears_after=me.arrears)
-        detail += f"; desperate: a {_pct(p_out)} chance the hit puts them out"
+        detail += f"; desperate: a {pct(p_out)} chance the hit puts them out"
     return ResponseChoice(action, f"{me.name} {how} against {what}: {detail}; costs {cost}"
                           f" future panel (owed {after} of {ARREARS_LIMIT})", form_name,
                           avoided, p, cost, after)
