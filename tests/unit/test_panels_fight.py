@@ -1,23 +1,17 @@
 """The panels game's fights on the conflict layer (engine/rules/panels/fight.py), driven
-through Game with a pack built in a temporary folder (the real pack stays undiscovered)."""
+through Game with the bundled pack."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from engine import rules
 from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
-from engine.rules.base import Ruleset
-from engine.rules.conflict import Conflict
 from engine.rules.panels import fight as pf
 from engine.rules.panels.checks import Band
 from engine.rules.panels.damage import Damage, DamageDice, damage_dice
@@ -26,56 +20,10 @@ from engine.rules.panels.responses import apply_parry
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
 
 
-class PanelsTestRules(Ruleset):
-    """A stand-in panels ruleset: fights only."""
-
-    id = "panels_test"
-
-    def conflict(self) -> Conflict:
-        """The panels fights."""
-        return pf.PanelsConflict(self.pack)
-
-    @classmethod
-    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-        """The fight module's own lines."""
-        return pf.journal_line(e, who)
-
-
-SYSTEM = {
-    "id": "panels-test", "name": "Panels (test)", "ruleset": "panels_test", "dice": "1d20",
-    "bands": {"default": [
-        {"id": "failure", "name": "Failure", "max": 14, "tone": "bad"},
-        {"id": "minor", "name": "Minor success", "min": 15, "max": 17, "tone": "mixed"},
-        {"id": "complete", "name": "Complete success", "min": 18, "tone": "good"}]},
-    "stats": [{"id": s, "name": s.title(), "min": 1, "max": 30}
-              for s in ("agility", "dexterity", "strength")],
-    "archetypes": [
-        {"id": "rivet", "name": "Rivet", "pitch": "Brick",
-         "stats": {"agility": 10, "dexterity": 14, "strength": 25},
-         "data": {"statblock": "rivet"}},
-        {"id": "nightjar", "name": "Nightjar", "pitch": "Acrobat",
-         "stats": {"agility": 24, "dexterity": 20, "strength": 13},
-         "data": {"statblock": "nightjar"}}],
-}
-MOVES = {"moves": [{"id": "look_around", "name": "Look around",
-                    "trigger": "You take stock of the scene.",
-                    "result": {"text": "You see what is there."}}]}
-
-
-@pytest.fixture()
-def pack(tmp_path: Path) -> Iterator[Pack]:
-    """content/panels with a minimal system.yaml, its ruleset registered for the test."""
-    folder = tmp_path / "panels-test"
-    folder.mkdir()  # the stat blocks, words and crits (the pack's gm.yaml needs its roles)
-    for name in ("characters.yaml", "actions.yaml", "crits.yaml"):
-        shutil.copy(CONTENT / name, folder / name)
-    (folder / "system.yaml").write_text(yaml.safe_dump(SYSTEM), encoding="utf-8")
-    (folder / "moves.yaml").write_text(yaml.safe_dump(MOVES), encoding="utf-8")
-    rules.RULESETS["panels_test"] = f"{__name__}:PanelsTestRules"
-    try:
-        yield load_pack(folder)
-    finally:
-        rules.RULESETS.pop("panels_test", None)
+@pytest.fixture(scope="module")
+def pack() -> Pack:
+    """The bundled panels pack (Halberd City)."""
+    return load_pack(CONTENT)
 
 
 def new(pack: Pack, hero: str = "rivet", physical: bool = False, seed: int = 7) -> Game:

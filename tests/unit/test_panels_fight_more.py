@@ -1,11 +1,9 @@
 """The panels game's remaining fight actions (engine/rules/panels/fight_more.py): grab and
 break free, using a power, picking up and dropping, hitting the deck and standing; driven
-through Game with a pack built in a temporary folder from content/panels' stat blocks."""
+through Game with the bundled pack."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,13 +13,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import rules
 from engine.content.loader import Pack, load_pack
 from engine.errors import ContentError, IllegalAction
 from engine.game import Game
 from engine.journal import render_all
-from engine.rules.base import Ruleset
-from engine.rules.conflict import Conflict
 from engine.rules.encounter import ARREARS_LIMIT
 from engine.rules.panels import fight as pf
 from engine.rules.panels import fight_more as fm
@@ -31,62 +26,13 @@ from engine.rules.panels.statblock import from_data
 from tests.unit.test_panels_fight import enter, events, row
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
-HEROES = {"rivet": (10, 14, 25), "nightjar": (24, 20, 13), "voltaic": (14, 22, 9),
-          "quarrel": (18, 24, 11)}
+HEROES = ("nightjar", "quarrel", "rivet", "voltaic")
 
 
-class PanelsMoreTestRules(Ruleset):
-    """A stand-in panels ruleset: fights only."""
-
-    id = "panels_more_test"
-
-    def conflict(self) -> Conflict:
-        """The panels fights."""
-        return pf.PanelsConflict(self.pack)
-
-    @classmethod
-    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-        """The fight module's own lines."""
-        return pf.journal_line(e, who)
-
-
-SYSTEM = {
-    "id": "panels-more-test", "name": "Panels (test)", "ruleset": "panels_more_test",
-    "dice": "1d20",
-    "bands": {"default": [
-        {"id": "failure", "name": "Failure", "max": 14, "tone": "bad"},
-        {"id": "minor", "name": "Minor success", "min": 15, "max": 17, "tone": "mixed"},
-        {"id": "complete", "name": "Complete success", "min": 18, "tone": "good"}]},
-    "stats": [{"id": s, "name": s.title(), "min": 1, "max": 30}
-              for s in ("agility", "dexterity", "strength")],
-    "archetypes": [
-        {"id": h, "name": h.title(), "pitch": "Hero",
-         "stats": {"agility": a, "dexterity": d, "strength": s},
-         "data": {"statblock": h}} for h, (a, d, s) in HEROES.items()],
-}
-MOVES = {"moves": [{"id": "look_around", "name": "Look around",
-                    "trigger": "You take stock of the scene.",
-                    "result": {"text": "You see what is there."}}]}
-
-
-def build_pack(folder: Path) -> Pack:
-    """The stat blocks, action words and crit tables of content/panels, our system.yaml."""
-    folder.mkdir()
-    for name in ("characters.yaml", "actions.yaml", "crits.yaml"):
-        shutil.copy(CONTENT / name, folder / name)
-    (folder / "system.yaml").write_text(yaml.safe_dump(SYSTEM), encoding="utf-8")
-    (folder / "moves.yaml").write_text(yaml.safe_dump(MOVES), encoding="utf-8")
-    return load_pack(folder)
-
-
-@pytest.fixture()
-def pack(tmp_path: Path) -> Iterator[Pack]:
-    """The temporary pack, its ruleset registered for the test."""
-    rules.RULESETS["panels_more_test"] = f"{__name__}:PanelsMoreTestRules"
-    try:
-        yield build_pack(tmp_path / "panels-more-test")
-    finally:
-        rules.RULESETS.pop("panels_more_test", None)
+@pytest.fixture(scope="module")
+def pack() -> Pack:
+    """The bundled panels pack (Halberd City)."""
+    return load_pack(CONTENT)
 
 
 def fight(pack: Pack, foes: list[str], dice: list[int] | None, hero: str = "rivet",
