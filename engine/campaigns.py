@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from engine.checks import require_checked
 from engine.content.loader import get_pack
+from engine.content.problems import describe
 from engine.errors import EngineError, IllegalAction, SaveError
 from engine.game import Game
 from engine.rules import events as ev
@@ -39,11 +40,10 @@ def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *
         except ValidationError as e:
             first = e.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            msg = str(first["msg"])
-            if msg.startswith("Value error, "):  # our own check: its words say it all
-                text = f"{msg.removeprefix('Value error, ')}"
+            if first["type"] == "value_error":  # our own check: its words say it all
+                text = describe(first)
             else:
-                text = f"the saved state is damaged at {where}: {msg}"
+                text = f"the saved state is damaged at {where}: {describe(first)}"
             raise SaveError(f"{saves_dir / campaign_id / 'campaign.json'}: {text}. The file was"
                             f" left as it is.") from None
         return Game(pack, state, store)

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.content.problems import clip, describe
 from engine.errors import EngineError, IllegalAction
 from engine.game import Game
 
@@ -227,17 +228,6 @@ _EXPECTED = {
     "end_fight": "the result in words, e.g. \"the Tallyman gets away\"",
 }
 _LISTS = {"adjust", "declare", "cleared", "present"}
-_WANT = {"int_type": "a whole number", "int_parsing": "a whole number",
-         "int_from_float": "a whole number", "string_type": "text", "bool_type": "true or false",
-         "dict_type": "a mapping", "list_type": "a list", "string_too_long": "shorter text",
-         "model_type": "a mapping", "model_attributes_type": "a mapping"}
-
-
-def _clip(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _problem(err: Any, raw: Any) -> str:
     """One pydantic error as ``key: expected ..., got ...`` (the key path as written)."""
     loc = [p for p in err["loc"] if not (isinstance(p, str) and (
@@ -258,9 +248,11 @@ def _problem(err: Any, raw: Any) -> str:
         want = _EXPECTED[key]
     elif key in _LISTS:
         want = "text or a list of texts"
+    elif err["type"] == "string_too_long":
+        want = "shorter text"
     else:
-        want = _WANT.get(err["type"]) or err["msg"].removeprefix("Input should be ")
-    return f"{path}: expected {want}, got {_clip(value)}"
+        return f"{path}: {describe(err)}"
+    return f"{path}: expected {want}, got {clip(value)}"
 
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -278,12 +270,12 @@ def parse_steps(data: Any) -> list[Step]:
     if data is None:
         return []
     if not isinstance(data, list):
-        raise ScriptError(f"'steps' is a list of steps, got {_clip(data)}")
+        raise ScriptError(f"'steps' is a list of steps, got {clip(data)}")
     out = []
     for i, raw in enumerate(data, 1):
         if not isinstance(raw, dict):
             raise ScriptError(f"step {i}: expected a mapping of keys like 'fiction' and"
-                              f" 'move', or 'do', got {_clip(raw)}")
+                              f" 'move', or 'do', got {clip(raw)}")
         unknown = [str(k) for k in raw if k not in STEP_KEYS]
         if unknown:
             raise ScriptError(f"step {i}: unknown key(s) {', '.join(sorted(unknown))}; a step"
@@ -321,7 +313,7 @@ def _check_fight_step(i: int, raw: dict[Any, Any], step: Step) -> None:
         raise ScriptError(f"step {i}: a fight step ({main[0]}) takes only 'fiction',"
                           f" 'choose' and 'comment' besides, not {', '.join(other)}")
     if "end_turn" in raw and step.end_turn is not True:
-        raise ScriptError(f"step {i}: end_turn: expected true, got {_clip(raw['end_turn'])}")
+        raise ScriptError(f"step {i}: end_turn: expected true, got {clip(raw['end_turn'])}")
     if isinstance(step.die, list) and not step.die:
         raise ScriptError(f"step {i}: die: expected {_EXPECTED['die']}, got []")
 
@@ -330,7 +322,7 @@ def parse_campaign(data: Any) -> CampaignSpec:
     """The ``campaign`` mapping, typed."""
     if not isinstance(data, dict):
         raise ScriptError(f"'campaign' is a mapping (name, system, seed, hero, npcs), got"
-                          f" {_clip(data)}")
+                          f" {clip(data)}")
     spec: CampaignSpec = _check(CampaignSpec, data, "campaign.")
     return spec
 
@@ -710,7 +702,7 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
 
     if not isinstance(data, dict):
         raise ScriptError(f"a script is a mapping with 'campaign' and a list of 'steps', got"
-                          f" {_clip(data)}")
+                          f" {clip(data)}")
     unknown = [str(k) for k in data if k not in ("campaign", "steps")]
     if unknown:
         raise ScriptError(f"unknown top-level key(s) {', '.join(sorted(unknown))}; a script"
@@ -780,11 +772,11 @@ def _describe(step: Step) -> str:
         return f"act: {step.act.action}"
     if fight is not None:
         value = done[fight]
-        return fight if fight in ("fight", "end_turn") else f"{fight}: {_clip(value)}"
+        return fight if fight in ("fight", "end_turn") else f"{fight}: {clip(value)}"
     if step.do is not None:
         return f"do: {step.do}"
     if step.choose is not None and step.move is None:
-        return f"choose: {_clip(done['choose'])}"
+        return f"choose: {clip(done['choose'])}"
     if step.hero is not None:
         return f"{step.hero}: move: {step.move or 'from fiction'}"
     return f"move: {step.move or 'from fiction'}"

@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from engine.content import schema as s
+from engine.content.problems import describe, key_path
 from engine.dice import DiceSpec
 from engine.errors import ContentError
 
@@ -176,6 +177,20 @@ def _expanded_size(root: yaml.Node, limit: int) -> int:
     return sizes[id(root)]
 
 
+def _check_depth(text: str, loader: Any) -> None:
+    """``YamlTooLarge`` if ``text`` nests deeper than ``MAX_YAML_DEPTH`` (read from the flat
+    event stream, so nothing recurses); ``yaml.YAMLError`` if it is not YAML."""
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                raise YamlTooLarge(f"line {line}: nested more than {MAX_YAML_DEPTH} levels deep")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
 def parse_yaml(text: str, *, limit: int = MAX_YAML_NODES) -> tuple[Any, yaml.Node | None]:
     """Parse YAML text safely: the data and its node tree (for line numbers).
 
@@ -185,15 +200,16 @@ def parse_yaml(text: str, *, limit: int = MAX_YAML_NODES) -> tuple[Any, yaml.Nod
     if len(text) > MAX_YAML_BYTES:
         raise YamlTooLarge(f"the file is larger than {MAX_YAML_BYTES:,} bytes")
     # libyaml's composer recurses in C: measure the nesting from the flat event stream first
-    depth = 0
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_YAML_DEPTH:
-                line = event.start_mark.line + 1 if event.start_mark else 0
-                raise YamlTooLarge(f"line {line}: nested more than {MAX_YAML_DEPTH} levels deep")
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
+    try:
+        _check_depth(text, _Loader)
+    except yaml.YAMLError:
+        if _Loader is yaml.SafeLoader:
+            raise
+        # libyaml may stop a deep document itself (it scans up to a thousand levels ahead, and
+        # recent releases set a nesting limit of their own): the pure-Python scanner has no
+        # such limit and looks at most 1,024 characters ahead, so it reaches Sidekick's limit
+        # first, or stops at the document's real syntax error.
+        _check_depth(text, yaml.SafeLoader)
     try:
         loader = _Loader(text)
         try:
@@ -261,28 +277,15 @@ def _node_at(node: yaml.Node | None, loc: Iterable[Any]) -> yaml.Node | None:
     return node
 
 
-def _key_path(loc: Iterable[Any]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top)"
-
-
 def _describe(err: Any) -> str:
-    msg = str(err["msg"]).removeprefix("Value error, ")  # our own validators' words, bare
     if err["type"] == "extra_forbidden":
         return "unknown key (check the spelling; see the README's content format)"
-    if err["type"] == "missing":
-        return "required key is missing"
     if err["type"] == "union_tag_invalid":
         ctx = err.get("ctx", {})
         return f"unknown effect type {ctx.get('tag')!r}; expected one of {ctx.get('expected_tags')}"
     if err["type"] == "union_tag_not_found":
         return "an effect needs a 'type' key"
-    return msg
+    return describe(err)
 
 
 def _clean_loc(loc: tuple[Any, ...]) -> list[Any]:
@@ -314,7 +317,7 @@ def _validate(path: Path, model: type[BaseModel], data: Any, node: yaml.Node | N
             loc = _clean_loc(tuple(err["loc"]))
             line = _line_of(node, loc)
             where = f"{path}:{line}" if line else str(path)
-            problems.append(f"{where}: {_key_path(loc)}: {_describe(err)}")
+            problems.append(f"{where}: {key_path(loc)}: {_describe(err)}")
         if len(errors) > MAX_PROBLEMS:
             problems.append(f"{path}: ... and {len(errors) - MAX_PROBLEMS} more problem(s)")
         raise ContentError(
@@ -439,11 +442,6 @@ def line_of(node: yaml.Node | None, loc: Iterable[Any]) -> int | None:
     return _line_of(node, loc)
 
 
-def key_path(loc: Iterable[Any]) -> str:
-    """``loc`` written as a key path: ``moves[3].outcomes.miss.effects[0]``."""
-    return _key_path(loc)
-
-
 def check_bands(name: str, bands: list[s.Band]) -> list[str]:
     """Problems with a band set: it must cover every total exactly once."""
     problems: list[str] = []
@@ -559,7 +557,7 @@ def narration_problems(pack: Pack) -> list[str]:
         if isinstance(parent, yaml.MappingNode):  # a key: its own line, not its value's
             line = next((k.start_mark.line + 1 for k, _v in parent.value
                          if k.value == loc[-1]), line)
-        return f"{NARRATION_FILE}{f':{line}' if line else ''}: {_key_path(loc)}: {message}"
+        return f"{NARRATION_FILE}{f':{line}' if line else ''}: {key_path(loc)}: {message}"
 
     problems: list[str] = []
     gm_ids = [g.id for g in pack.gm_moves]

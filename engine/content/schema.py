@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
 
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A stable snake_case id.")]
+from engine.content.problems import ID_PATTERN
+
+Id = Annotated[str, Field(pattern=ID_PATTERN, description="A stable snake_case id.")]
 Who = Literal["self", "target"]
 
 Stance = Literal["hostile", "wary", "neutral", "warm", "devoted"]

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from engine.content import schema as s
 from engine.content.loader import Pack
+from engine.content.problems import describe
 from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules.conflict import Conflict, FightRequested, fight_of
@@ -510,8 +511,7 @@ def model_problems(where: str, model: Any, data: Any) -> list[str]:
         out = []
         for err in e.errors():
             path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"])
-            msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
-            out.append(f"{where}{path}: {msg}")
+            out.append(f"{where}{path}: {describe(err)}")
         return out
     return []
 

@@ -66,7 +66,7 @@ def test_new_with_a_panels_hero_from_a_stat_block(tmp_path: Path,
     ({"dexterity: 18, strength: 12": "dexterity: 25, strength: 25"},
      ["agility + dexterity + strength is 70, above the hero's limit of 60"]),
     ({"kind: hero": "kind: villain"}, ["Sparrowhawk is a villain, not a hero (kind: hero)"]),
-    ({"kill: 30": "kill: lots"}, ["'Sparrowhawk': kill: Input should be a valid integer"]),
+    ({"kill: 30": "kill: lots"}, ["'Sparrowhawk': kill: expected a whole number, got 'lots'"]),
     ({"name: Sparrowhawk": "name: ["}, ["not valid YAML"]),
 ])
 def test_a_bad_panels_hero_file_names_the_file_and_every_problem(

@@ -417,8 +417,8 @@ def test_statblock_errors_name_the_field() -> None:
         statblock.from_data(_hero(characteristics={"agility": 31, "dexterity": 5,
                                                    "strength": 5}))
     assert info.value.problems == [
-        "character 'Bright Star': characteristics.agility: Input should be less than or equal"
-        " to 30"]
+        "character 'Bright Star': characteristics.agility: must be at most 30,"
+        " got 31"]
 
 
 def _brute_parry(incoming: dict[Damage, Fraction], dex: int, form: damage.AttackForm,

@@ -273,12 +273,58 @@ def bomb(levels: int = 9) -> str:
     ("&a [*a]", "an alias contains itself"),
     ("[" * 100_000, "nested more than 64 levels deep"),
     ("- " * 100_000 + "x", "nested more than 64 levels deep"),
-])
+], ids=["alias-bomb", "alias-loop", "deep-flow", "deep-block"])
 def test_yaml_bombs_are_refused_quickly(text: str, fragment: str) -> None:
     start = time.monotonic()
     with pytest.raises(loader.YamlTooLarge, match=fragment):
         parse_yaml(text)
     assert time.monotonic() - start < 5
+
+
+def _nested(shape: str, depth: int) -> str:
+    if shape == "flow-list":
+        return "[" * depth + "x" + "]" * depth
+    if shape == "flow-map":
+        return "{a: " * depth + "x" + "}" * depth
+    if shape == "block-list":
+        return "".join("  " * i + "-\n" for i in range(depth)) + "  " * depth + "x\n"
+    return "".join("  " * i + "a:\n" for i in range(depth)) + "  " * depth + "x\n"
+
+
+SHAPES = ["flow-list", "flow-map", "block-list", "block-map"]
+
+
+@pytest.mark.parametrize("parser", ["libyaml", "python"])
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("depth", [65, 999, 1000, 1001, 1025, 1900])
+def test_deep_nesting_gets_sidekick_s_message_whichever_parser_stops_it(
+        monkeypatch: pytest.MonkeyPatch, parser: str, shape: str, depth: int) -> None:
+    # libyaml stops deep documents itself (recent releases); Sidekick's limit speaks first
+    if parser == "python":
+        monkeypatch.setattr(loader, "_Loader", yaml.SafeLoader)
+    with pytest.raises(loader.YamlTooLarge) as e:
+        parse_yaml(_nested(shape, depth))
+    assert str(e.value).endswith("nested more than 64 levels deep")
+    assert str(e.value).startswith("line ")
+
+
+@pytest.mark.parametrize("parser", ["libyaml", "python"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_nesting_up_to_the_limit_loads(monkeypatch: pytest.MonkeyPatch, parser: str,
+                                      shape: str) -> None:
+    if parser == "python":
+        monkeypatch.setattr(loader, "_Loader", yaml.SafeLoader)
+    data, _ = parse_yaml(_nested(shape, 64))
+    for _ in range(64):
+        data = data[0] if isinstance(data, list) else data["a"]
+    assert data == "x"
+
+
+def test_a_broken_file_that_is_not_deep_is_a_yaml_error_not_a_depth_one() -> None:
+    with pytest.raises(yaml.YAMLError):
+        parse_yaml("[[[ x: : ]")
+    with pytest.raises(yaml.YAMLError):
+        parse_yaml("[" * 30 + "}")
 
 
 def test_shared_aliases_within_the_limit_load() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.content.loader import Pack, parse_yaml
+from engine.content.problems import describe
 
 
 class _Start(BaseModel):
@@ -135,7 +136,7 @@ def _problems(where: list[Any], shown: str, model: type[BaseModel], data: Any, l
             path = shown + "".join(f"[{p}]" if isinstance(p, int) else f".{p}"
                                    for p in err["loc"])
             msg = (f"unknown key{_did_you_mean(err['loc'][-1])}"
-                   if err["type"] == "extra_forbidden" else err["msg"])
+                   if err["type"] == "extra_forbidden" else describe(err))
             out.append(f"system.yaml{f':{line}' if line else ''}: {path}: {msg}")
         return out
     return []

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from engine.content.problems import describe
 from engine.errors import ContentError
 from engine.rules.mm3e.statblock import (
     ABILITIES,
@@ -165,7 +166,7 @@ def build(name: str, power_level: int, abilities: Mapping[str, int],
         })
     except ValidationError as e:
         raise ValueError("; ".join(
-            f"{name}: {'.'.join(str(p) for p in err['loc']) or 'block'}: {err['msg']}"
+            f"{name}: {'.'.join(str(p) for p in err['loc']) or 'block'}: {describe(err)}"
             for err in e.errors())) from None
 
 
@@ -232,7 +233,7 @@ def load_hero_file(path: Path | str) -> StatBlock:
         block = StatBlock.model_validate(raw)
     except ValidationError as e:
         found = [f"{path}: {who}: {'.'.join(str(p) for p in err['loc']) or '(the block)'}:"
-                 f" {err['msg']}" for err in e.errors()]
+                 f" {describe(err)}" for err in e.errors()]
         raise ContentError(found[0], found) from None
     caps = [f"{path}: {p}" for p in pl_problems(block)]
     if caps:

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from engine.content.problems import describe
 from engine.errors import ContentError
 from engine.rules.mm3e.conditions import Condition
 
@@ -279,7 +280,7 @@ def load_characters(path: Path | str) -> list[StatBlock]:
     try:
         top = _File.model_validate(raw)
     except ValidationError as e:
-        found = [f"{path}: {_where(err['loc'])}: {err['msg']}" for err in e.errors()]
+        found = [f"{path}: {_where(err['loc'])}: {describe(err)}" for err in e.errors()]
         raise ContentError(found[0], found) from e
     blocks: list[StatBlock] = []
     problems: list[str] = []
@@ -289,7 +290,7 @@ def load_characters(path: Path | str) -> list[StatBlock]:
         try:
             block = StatBlock.model_validate(entry)
         except ValidationError as e:
-            problems += [f"{path}: {who}: {_where(err['loc'])}: {err['msg']}"
+            problems += [f"{path}: {who}: {_where(err['loc'])}: {describe(err)}"
                          for err in e.errors()]
             continue
         if block.name in seen:

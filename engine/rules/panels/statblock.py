@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from engine.content.problems import describe
 from engine.errors import ContentError, IllegalAction
 from engine.rules.panels.checks import MAX_CHARACTERISTIC, MIN_CHARACTERISTIC, skill_modifier
 from engine.rules.panels.damage import AttackForm, Health
@@ -236,7 +237,7 @@ def from_data(data: Any, where: str = "character") -> Character:
     except ValidationError as exc:
         name = data.get("name") if isinstance(data, dict) else None
         label = f"{where} {name!r}" if name else where
-        found = [f"{label}: {'.'.join(map(str, e['loc'])) or '(block)'}: {e['msg']}"
+        found = [f"{label}: {'.'.join(map(str, e['loc'])) or '(block)'}: {describe(e)}"
                  for e in exc.errors()]
         raise ContentError(found[0] if len(found) == 1 else f"{label}: {len(found)} problems",
                            found) from None
