@@ -17,6 +17,7 @@ from engine.content.problems import describe
 from engine.errors import EngineError, IllegalAction, SaveError
 from engine.game import Game
 from engine.rules import events as ev
+from engine.rules import ruleset_for
 from engine.rules.state import CampaignState
 from engine.store import CampaignStore, unique_id
 
@@ -106,6 +107,8 @@ def recover_campaign(saves_dir: Path, campaign_id: str, content: Iterable[Path] 
     def rebuild(base: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
         try:
             state = CampaignState.model_validate(base)
+            # the campaign's ruleset declares the events of its system: load it first
+            ruleset_for(require_checked(get_pack(state.system, content)))
             for d in events:
                 ev.apply(state, ev.from_dict(d))
         except (ValidationError, EngineError, KeyError, TypeError, ValueError) as e:
