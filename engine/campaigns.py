@@ -19,7 +19,7 @@ from engine.game import Game
 from engine.rules import events as ev
 from engine.rules import ruleset_for
 from engine.rules.state import CampaignState
-from engine.store import CampaignStore, unique_id
+from engine.store import CampaignExists, CampaignStore, unique_id
 
 
 def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *,
@@ -86,15 +86,43 @@ def new_game(
         return store
 
     try:
-        game = Game.new(pack, name=name, hero_name=hero_name, archetype=archetype, stats=stats,
-                        npcs=npcs, seed=seed, dice_mode=dice_mode, store_factory=factory, **kw)
+        try:
+            game = Game.new(pack, name=name, hero_name=hero_name, archetype=archetype,
+                            stats=stats, npcs=npcs, seed=seed, dice_mode=dice_mode,
+                            store_factory=factory, **kw)
+        except CampaignExists:
+            if campaign_id is not None or staged:
+                raise
+            cid = unique_id(Path(saves_dir), name)  # taken since we looked: the next one
+            game = Game.new(pack, name=name, hero_name=hero_name, archetype=archetype,
+                            stats=stats, npcs=npcs, seed=seed, dice_mode=dice_mode,
+                            store_factory=factory, **kw)
         if staged:
-            staged[0].publish()
+            _publish(staged[0], Path(saves_dir), name, fixed=campaign_id is not None)
     except BaseException:
         if staged:
             staged[0].discard()
         raise
     return game
+
+
+def _publish(store: CampaignStore, saves_dir: Path, name: str, *, fixed: bool) -> None:
+    """Publish a staged campaign; when its id was made from ``name`` and another process
+    took it meanwhile, under the next free id (as ``unique_id`` promises)."""
+    try:
+        store.publish()
+        return
+    except CampaignExists:
+        if fixed:
+            raise
+    for _ in range(100):
+        try:
+            store.publish(unique_id(saves_dir, name))
+            return
+        except CampaignExists:
+            continue
+    raise SaveError(f"Cannot create campaign '{name}': too many campaigns of that name are"
+                    f" being made at once in {saves_dir}.")
 
 
 def recover_campaign(saves_dir: Path, campaign_id: str, content: Iterable[Path] = ()) -> str:

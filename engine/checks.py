@@ -20,11 +20,11 @@ from engine.content.loader import (
     Loc,
     Pack,
     effect_locations,
-    key_path,
     line_of,
     load_pack,
     yaml_node,
 )
+from engine.content.problems import key_path
 from engine.errors import ContentError
 from engine.gm.moves import PRECONDITIONS, preconditions
 from engine.rules import RULESETS, ruleset_class, unknown_ruleset

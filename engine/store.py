@@ -63,6 +63,7 @@ from engine.errors import SaveError
 
 __all__ = [
     "CHUNK_EVENTS",
+    "MAX_CHUNK_EVENTS",
     "AtomicJSONStorage",
     "CampaignInUse",
     "CampaignStore",
@@ -77,6 +78,12 @@ __all__ = [
 
 CHUNK_EVENTS = 200
 """A new log chunk is started before a save once the current chunk holds this many events."""
+
+MAX_CHUNK_EVENTS = 20_000
+"""The most events a log chunk may hold: Sidekick writes ``CHUNK_EVENTS`` and one action's
+more at most, and refuses to save an action of more than ``MAX_CHUNK_EVENTS - CHUNK_EVENTS``
+events, so a chunk holding more was not written by Sidekick (it is refused as damaged and
+Recover sets it aside)."""
 
 FORMAT = 2
 """Version of the save format, stored in campaign.json. 2: the state holds ``actors`` (a party
@@ -110,6 +117,12 @@ _CHUNK_RE = re.compile(r"[0-9]{6,}\.json")
 _DAMAGED_CHUNK_RE = re.compile(r"[0-9]{6,}\.json\.damaged-[0-9TZ]+(?:-[0-9]+)?")
 _DOC_ID_RE = re.compile(r"[1-9][0-9]*")
 _TRASH_RE = re.compile(re.escape(_DELETED_PREFIX) + r"(.+)-[0-9a-f]{8}")
+
+
+class CampaignExists(SaveError):
+    """A campaign of that id is already in the save folder."""
+
+    title = "Campaign exists"
 
 
 class CampaignInUse(SaveError):
@@ -576,6 +589,10 @@ def _check_chunk(no: int, path: Path, data: dict[str, Any] | None) -> _Chunk:
                         f"{_type_name(base)}.")
     _check_state(path, base, "base")
     recovered = table["1"].get("recovered")
+    if len(table) - 1 > MAX_CHUNK_EVENTS:
+        raise SaveError(f"{path} is damaged: it holds {len(table) - 1:,} events, and a log"
+                        f" chunk holds at most {MAX_CHUNK_EVENTS:,} (Sidekick starts a new one"
+                        f" every {CHUNK_EVENTS}).")
     events: list[tuple[int, dict[str, Any]]] = []
     prev_n, prev_a = base["event_no"], None
     for doc_id in sorted(int(key) for key in table if key != "1"):
@@ -1228,7 +1245,7 @@ class CampaignStore:
         _make_saves_dir(saves_dir)
         sweep_saves(saves_dir)
         if os.path.lexists(final):
-            raise SaveError(f"A campaign '{campaign_id}' already exists in {saves_dir}.")
+            raise CampaignExists(f"A campaign '{campaign_id}' already exists in {saves_dir}.")
         folder = saves_dir / f"{_NEW_PREFIX}{campaign_id}-{secrets.token_hex(4)}"
         try:
             folder.mkdir()
@@ -1258,24 +1275,29 @@ class CampaignStore:
                 raise SaveError(f"Cannot create {final}: {exc.strerror or exc}.") from exc
             raise
 
-    def publish(self) -> None:
-        """Rename a staged new campaign into place (nothing to do for any other store).
+    def publish(self, campaign_id: str | None = None) -> None:
+        """Rename a staged new campaign into place (nothing to do for any other store), under
+        ``campaign_id`` when given (another process took the id first: try the next one).
 
-        SaveError if a campaign of that name appeared meanwhile (the staged folder is kept:
-        :meth:`discard` it).
+        CampaignExists if a campaign of that name appeared meanwhile (the staged folder is
+        kept: publish it under another id, or :meth:`discard` it).
         """
         if self.path == self._final:
             return
         self._ready()
         saves_dir = self._final.parent
+        if campaign_id is not None:
+            self._final = _campaign_dir(saves_dir, campaign_id)
+            self.id = campaign_id
         if os.path.lexists(self._final):
-            raise SaveError(f"A campaign '{self.id}' already exists in {saves_dir}.")
+            raise CampaignExists(f"A campaign '{self.id}' already exists in {saves_dir}.")
         try:
             os.rename(self.path, self._final)
             _fsync_dir(saves_dir)
         except OSError as exc:
             if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
-                raise SaveError(f"A campaign '{self.id}' already exists in {saves_dir}.") from exc
+                raise CampaignExists(f"A campaign '{self.id}' already exists in {saves_dir}."
+                                     ) from exc
             raise SaveError(f"Cannot create {self._final}: {exc.strerror or exc}.") from exc
         self.path = self._final
         self._log_dir = self.path / LOG_DIR
@@ -1574,6 +1596,10 @@ class CampaignStore:
             raise SaveError("Cannot save: events must be a list and state a dict.")
         if not isinstance(updates_n, dict):
             raise SaveError("Cannot save: meta_updates must be a dict.")
+        if len(events_n) > MAX_CHUNK_EVENTS - CHUNK_EVENTS:
+            raise SaveError(f"Cannot save campaign '{self.id}': one action made"
+                            f" {len(events_n):,} events, more than a log chunk may hold"
+                            f" ({MAX_CHUNK_EVENTS - CHUNK_EVENTS:,}). Nothing was written.")
         last_n, last_a = self._check_events(events_n)
         if state_n.get("event_no") != last_n or not _is_int(state_n.get("event_no")):
             raise SaveError(f"Cannot save: state['event_no'] is {state_n.get('event_no')!r} but "

@@ -204,7 +204,8 @@ class Matcher:
         self._vocab = {f for c in self._classes.values() for f in c.counts}
         self._words = {f[2:] for f in self._vocab if f.startswith("w:")}
         self._words.update(self.lexicon.words)
-        self._fix_index = _deletes_index(w for w in self._words if len(w) >= 4)
+        # a word within one edit of an unknown word of 4..MAX_FIX letters has 3..MAX_FIX + 1
+        self._fix_index = _deletes_index(w for w in self._words if 3 <= len(w) <= MAX_FIX + 1)
         self._logp: dict[str, tuple[dict[str, float], float]] = {}
         size = len(self._vocab) or 1
         mass = sum(c.total for c in self._classes.values()) / (len(self._classes) or 1)

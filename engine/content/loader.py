@@ -56,11 +56,14 @@ def read_by_mtime(path: Path, load: Callable[[Path], T]) -> T | None:
 
 
 def read_yaml(path: Path) -> Any:
-    """A pack file's YAML (libyaml when present); ``ContentError`` naming it if unreadable."""
+    """A pack file's data, read within Sidekick's limits (size, nesting, aliases) as every
+    content file is; ``ContentError`` ``<file>: cannot read: <why>`` otherwise."""
+    path = Path(path)
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, yaml.YAMLError) as e:
-        raise ContentError(f"{path}: cannot read: {e}") from e
+        return _read_yaml(path)[0]
+    except ContentError as e:
+        why = e.message.removeprefix(f"{path}:").lstrip(" :")
+        raise ContentError(f"{path}: cannot read: {why}") from None
 
 
 @dataclass

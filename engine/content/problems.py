@@ -58,10 +58,14 @@ def describe(err: Mapping[str, Any], *, got: bool = True) -> str:
         if ctx.get("pattern") == ID_PATTERN:
             return f"expected an id (a lowercase letter, then letters, digits or _){shown}"
         return f"expected text matching {ctx.get('pattern')}{shown}"
-    if kind in ("string_too_long", "too_long"):
-        return f"too long: at most {ctx.get('max_length')}"
-    if kind in ("string_too_short", "too_short"):
-        return f"too short: at least {ctx.get('min_length')}"
+    if kind == "string_too_long":
+        return f"too long: at most {ctx.get('max_length', 0):,} characters"
+    if kind == "too_long":
+        return f"too many: at most {ctx.get('max_length', 0):,}"
+    if kind == "string_too_short":
+        return f"too short: at least {ctx.get('min_length', 0):,} characters"
+    if kind == "too_short":
+        return f"too few: at least {ctx.get('min_length', 0):,}"
     if kind == "union_tag_invalid":
         return f"unknown type {ctx.get('tag')!r}; expected one of {ctx.get('expected_tags')}"
     if kind == "union_tag_not_found":

@@ -8,9 +8,10 @@ silently ignored setting. The README documents the format with examples.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, field_validator
 
 from engine.content.problems import ID_PATTERN
 
@@ -339,15 +340,61 @@ class RollSpec(Model):
     )
 
 
+MAX_WORD = 40
+"""The longest word (a run of letters and digits) that move detection reads from content."""
+MAX_PHRASE = 2_000
+"""The longest name, trigger, cue or example line move detection reads from content."""
+
+_WORD = re.compile(r"\w+")
+
+
+def _words_fit(text: str) -> str:
+    """``text`` if move detection can read it: no word longer than ``MAX_WORD``."""
+    longest = max((m.group() for m in _WORD.finditer(text)), key=len, default="")
+    if len(longest) > MAX_WORD:
+        raise ValueError(f"a word of {len(longest):,} characters ({longest[:20]}...); move"
+                         f" detection reads words of at most {MAX_WORD}")
+    return text
+
+
+Phrase = Annotated[str, Field(max_length=MAX_PHRASE), AfterValidator(_words_fit)]
+"""Text that move detection learns from: a move's name, trigger, cues and examples."""
+
+
+def phrase_problems(where: str, entry: Any, keys: tuple[str, ...] = ("name", "summary",
+                                                                     "examples")) -> list[str]:
+    """Problems with the text move detection reads from a mapping such as an action's words
+    (``where``: its key path): each of ``keys`` is text, or a list of texts, that fits."""
+    if not isinstance(entry, dict):
+        return []
+    out = []
+    for key in keys:
+        value = entry.get(key)
+        items = value if isinstance(value, list) else [value]
+        for i, text in enumerate(items):
+            if not isinstance(text, str):
+                continue
+            at = f"{where}.{key}" + (f"[{i}]" if isinstance(value, list) else "")
+            if len(text) > MAX_PHRASE:
+                out.append(f"{at}: too long: at most {MAX_PHRASE:,} characters")
+                continue
+            try:
+                _words_fit(text)
+            except ValueError as e:
+                out.append(f"{at}: {e}")
+    return out
+
+
 class Move(Model):
     """A move: a fictional trigger, detection cues, a roll and outcomes by band."""
 
     id: Id
-    name: str
+    name: Phrase
     category: Id = "basic"
-    trigger: str = Field(description="When the move triggers, in our own words.")
-    cues: list[str] = Field(default_factory=list, description="Words and phrases that suggest it.")
-    examples: list[str] = Field(
+    trigger: Phrase = Field(description="When the move triggers, in our own words.")
+    cues: list[Phrase] = Field(default_factory=list,
+                               description="Words and phrases that suggest it.")
+    examples: list[Phrase] = Field(
         default_factory=list, description="Fiction a player might type when the move triggers,"
         " in our own words; move detection learns from them (with ``examples.yaml``).")
     roll: RollSpec | None = None
@@ -539,7 +586,7 @@ class NarrationPack(Model):
     threats: dict[str, ThreatWords] = Field(default_factory=dict)
 
 
-ExampleLine = Annotated[str, Field(min_length=1, max_length=500)]
+ExampleLine = Annotated[str, Field(min_length=1, max_length=500), AfterValidator(_words_fit)]
 
 
 class ExamplesPack(RootModel[dict[Id, list[ExampleLine]]]):

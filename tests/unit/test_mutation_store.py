@@ -26,6 +26,8 @@ from engine.errors import SaveError
 from engine.store import (
     BACKUP_FILE,
     CAMPAIGN_FILE,
+    CHUNK_EVENTS,
+    MAX_CHUNK_EVENTS,
     CampaignInUse,
     CampaignStore,
     delete_campaign,
@@ -1271,3 +1273,36 @@ def test_a_recovery_is_checked_down_to_the_oldest_chunk(saves: Path,
     with pytest.raises(SaveError) as err:
         CampaignStore.recover(saves, "camp", replay, make_meta)
     assert err.value.message.startswith("Recovering campaign 'camp' did not repair it: ")
+
+
+def test_a_hand_made_chunk_of_300k_events_is_refused_with_one_line(saves: Path) -> None:
+    with create(saves) as store:
+        state = act(store, state0())
+    chunk = saves / "camp" / "log" / "000001.json"
+    data = json.loads(chunk.read_text("utf-8"))
+    table = data["_default"]
+    for i in range(300_000):
+        table[str(i + 4)] = {"n": i + 3, "a": 2, "v": 1}
+    chunk.write_text(json.dumps(data), "utf-8")
+    rewrite_doc(saves / "camp" / CAMPAIGN_FILE, state={**state, "event_no": 300_002})
+    for opener in (CampaignStore.open, CampaignStore.open_read_only):
+        with pytest.raises(SaveError) as err:
+            opener(saves, "camp")
+        assert f"{chunk} is damaged: it holds 300,002 events, and a log chunk holds at most" \
+               f" {MAX_CHUNK_EVENTS:,}" in err.value.message
+        assert "\n" not in err.value.message
+
+
+def test_an_action_too_big_for_a_chunk_is_refused_and_nothing_is_written(
+        saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "MAX_CHUNK_EVENTS", CHUNK_EVENTS + 10)
+    with create(saves) as store:
+        state = act(store, state0())
+        with pytest.raises(SaveError, match=re.escape("one action made 11 events, more than a"
+                                                      " log chunk may hold (10). Nothing was"
+                                                      " written.")):
+            act(store, state, 11)
+        assert store.state == state
+        act(store, state, 10)
+    with CampaignStore.open(saves, "camp") as store:
+        assert len(list(store.events())) == 12

@@ -55,7 +55,7 @@ def one(data: dict[str, Any]) -> dict[str, Any]:
     ({"rank": -1}, "must be at least 0, got -1"),
     ({"id": "Bad Id"}, "expected an id (a lowercase letter, then letters, digits or _),"
                        " got 'Bad Id'"),
-    ({"short": "abcd"}, "too long: at most 3"),
+    ({"short": "abcd"}, "too long: at most 3 characters"),
     ({"cape": "red"}, "unknown key"),
     ({"odd": 2}, "an odd number, please"),
 ])

@@ -879,3 +879,47 @@ def test_the_journal_marks_where_a_recovery_began(saves: Path) -> None:
     line = render(marked[0])
     assert line is not None and line.startswith("_The save was recovered here (")
     assert "set aside in the campaign's folder" in line
+
+
+def test_a_name_taken_while_a_campaign_is_made_gets_the_next_id(
+        saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # another process publishes 'race' between our choosing the id and renaming into place
+    real_publish = store_module.CampaignStore.publish
+    raced: list[str] = []
+
+    def publish(self: Any, campaign_id: str | None = None) -> None:
+        if not raced and self.id == "race":
+            raced.append("x")
+            other = new_game(saves, system="masks", name="Race", hero_name="Tin",
+                             archetype="pawnshop_paladin", seed=2)
+            assert other.store.id == "race"
+            close_game(other)
+        real_publish(self, campaign_id)
+
+    monkeypatch.setattr(store_module.CampaignStore, "publish", publish)
+    game = new_game(saves, system="masks", name="Race", hero_name="Nova",
+                    archetype="signal_fire", seed=1)
+    assert raced and game.store.id == "race-2"
+    close_game(game)
+    again = open_game(saves, "race-2")
+    assert again.state.hero.name == "Nova"
+    close_game(again)
+    with pytest.raises(SaveError, match="already exists"):
+        new_game(saves, system="masks", name="Race", hero_name="Nova",
+                 archetype="signal_fire", campaign_id="race")
+
+
+def test_campaigns_made_at_once_under_one_name_all_get_their_own_id(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    saves = tmp_path / "saves"
+    code = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
+    procs = [subprocess.Popen([sys.executable, "-c", code, "--saves", str(saves), "new",
+                               "Race 0", "--hero", f"H{i}", "--archetype", "signal_fire"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i in range(6)]
+    results = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, [err for _, err in results]
+    made = sorted(p.name for p in saves.iterdir() if p.is_dir())
+    assert made == sorted(["race-0", *(f"race-0-{n}" for n in range(2, 7))])

@@ -430,3 +430,62 @@ def test_a_label_shift_of_zero_is_refused(pack: Maker) -> None:
     found = [p for p in problems_of(path) if "shift of 0" in p]
     assert len(found) == 1 and "moves.yaml" in found[0]
     assert found[0].endswith(".by: a shift of 0 changes nothing: use 1 (up) or -1 (down)")
+
+
+# --------------------------------------------------------------------------- words detection reads
+
+
+def _add_cue(word: str) -> Edit:
+    def edit(data: Any) -> None:
+        data["moves"][2]["cues"].append(f"slam {word}")
+    return edit
+
+
+@pytest.mark.parametrize(("size", "said"), [
+    (1_000, r"a word of 1,000 characters \(x{20}\.\.\.\); move detection reads words of at"
+            r" most 40"),
+    (100_000, r"too long: at most 2,000 characters"),
+])
+def test_a_cue_with_a_huge_word_is_refused_with_file_line_and_key(pack: Maker, size: int,
+                                                                  said: str) -> None:
+    path = pack(moves=_add_cue("x" * size))
+    [problem] = problems_of(path)
+    moves = yaml.safe_load((path / "moves.yaml").read_text())["moves"]
+    n = len(moves[2]["cues"]) - 1
+    assert re.match(rf"{re.escape(str(path / 'moves.yaml'))}:\d+: moves\[2\]\.cues\[{n}\]: "
+                    rf"{said}$", problem), problem
+
+
+def test_a_word_of_forty_letters_is_fine(pack: Maker) -> None:
+    load_checked(pack(moves=_add_cue("x" * 40)))
+
+
+def test_an_example_line_with_a_huge_word_is_refused(pack: Maker) -> None:
+    def edit(data: Any) -> None:
+        next(iter(data.values())).append("I " + "y" * 300)
+
+    [problem] = problems_of(pack(examples=edit))
+    assert "examples.yaml:" in problem and "a word of 300 characters" in problem
+
+
+@pytest.mark.parametrize("pack_id", ["panels", "mutants-and-masterminds"])
+def test_an_action_example_with_a_huge_word_is_refused(pack: Maker, pack_id: str) -> None:
+    def edit(data: Any) -> None:
+        data["actions"]["attack"]["examples"].append("I " + "z" * 1_000)
+
+    problems = problems_of(pack(pack_id, actions=edit))
+    assert any("actions.yaml: actions.attack.examples[" in p
+               and "a word of 1,000 characters" in p for p in problems), problems
+
+
+def test_move_detection_stays_usable_with_a_million_letter_word(masks: Any) -> None:
+    # the spelling index once held every deletion of every word: quadratic in a word's length
+    from engine.triggers import MAX_FIX, Matcher
+
+    moves = [m for m in masks.moves.values() if not m.hidden]
+    first = moves[0].model_copy(update={"cues": [*moves[0].cues, "q" * 1_000_000]})
+    matcher = Matcher.for_pack([first, *moves[1:]], masks.examples)
+    assert max(map(len, matcher._fix_index)) <= MAX_FIX + 1
+    said = matcher.suggest("I punch Dusk square in the jaw")
+    assert said and said[0].move == "directly_engage"
+    assert matcher.suggest("I " + "q" * 1_000_000) is not None

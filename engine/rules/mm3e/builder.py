@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from engine.content.loader import read_yaml
 from engine.content.problems import describe
 from engine.errors import ContentError
 from engine.rules.mm3e.statblock import (
@@ -214,10 +214,7 @@ def load_hero_file(path: Path | str) -> StatBlock:
     """The one stat block in a YAML file (the block itself, or a ``characters:`` list of one),
     checked against its power level; ``ContentError`` naming the file and field otherwise."""
     path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise ContentError(f"{path}: cannot read: {e}") from e
+    raw = read_yaml(path)
     if isinstance(raw, dict) and "characters" in raw:
         listed = raw["characters"]
         if not isinstance(listed, list) or len(listed) != 1:

@@ -18,10 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-import yaml
-
 from engine.content import schema as s
-from engine.content.loader import Pack
+from engine.content.loader import Pack, read_yaml
 from engine.errors import ContentError, IllegalAction
 from engine.odds import band_of
 from engine.rules import events as ev
@@ -780,9 +778,9 @@ class MM3ERules(Ruleset):
         if not path.is_file():
             return []
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as e:
-            return [f"actions.yaml: cannot read: {e}"]
+            raw = read_yaml(path)
+        except ContentError as e:
+            return [f"actions.yaml: {e.message.removeprefix(f'{path}: ')}"]
         if not isinstance(raw, dict):
             return ["actions.yaml: expected a mapping with actions and maneuvers"]
         out: list[str] = []
@@ -800,6 +798,7 @@ class MM3ERules(Ruleset):
                     out.append(f"actions.yaml: {section}.{key}: unknown {section[:-1]} id"
                                f" (known: {', '.join(sorted(known[section]))})")
                     continue
+                out += [f"actions.yaml: {p}" for p in s.phrase_problems(f"{section}.{key}", entry)]
                 if section != "actions" or not isinstance(entry, dict):
                     continue
                 cost, rule = entry.get("cost"), HANDLERS[key].cost

@@ -14,9 +14,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from engine.content.loader import read_yaml
 from engine.content.problems import describe
 from engine.errors import ContentError
 from engine.rules.mm3e.conditions import Condition
@@ -273,10 +273,7 @@ def load_characters(path: Path | str) -> list[StatBlock]:
     power level; ``ContentError`` lists every problem as ``<file>: <character>: <field>:
     <what is wrong>``."""
     path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise ContentError(f"{path}: cannot read: {e}") from e
+    raw = read_yaml(path)
     try:
         top = _File.model_validate(raw)
     except ValidationError as e:

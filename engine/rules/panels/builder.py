@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
+from engine.content.loader import read_yaml
 from engine.errors import ContentError
 from engine.rules.panels.checks import skill_modifier
 from engine.rules.panels.damage import AttackForm, strength_bonus
@@ -43,12 +42,7 @@ def load_hero_file(path: str | Path) -> Character:
     """A hero's stat block from a YAML file (one block, or ``characters:`` with one);
     ``ContentError`` naming the file and what is wrong."""
     p = Path(path)
-    try:
-        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise ContentError(f"{p}: cannot read: {e}") from None
-    except yaml.YAMLError as e:
-        raise ContentError(f"{p}: not valid YAML: {str(e).splitlines()[0]}") from None
+    raw = read_yaml(p)
     if isinstance(raw, dict) and isinstance(raw.get("characters"), list):
         entries = raw["characters"]
         if len(entries) != 1:

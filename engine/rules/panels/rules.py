@@ -15,10 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-import yaml
-
 from engine.content import schema as s
-from engine.content.loader import Pack
+from engine.content.loader import Pack, read_yaml
 from engine.errors import ContentError
 from engine.rules import events as ev
 from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step
@@ -310,9 +308,9 @@ class PanelsRules(Ruleset):
         if not path.is_file():
             return []
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
-            return [f"{pf.ACTIONS_FILE}: cannot read: {str(e).splitlines()[0]}"]
+            raw = read_yaml(path)
+        except ContentError as e:
+            return [f"{pf.ACTIONS_FILE}: {e.message.removeprefix(f'{path}: ')}"]
         entries = raw.get("actions") if isinstance(raw, dict) else None
         if not isinstance(entries, dict):
             return [f"{pf.ACTIONS_FILE}: expected a mapping with 'actions'"]
@@ -322,6 +320,7 @@ class PanelsRules(Ruleset):
             if not isinstance(entry, dict):
                 out.append(f"{pf.ACTIONS_FILE}: actions.{key}: expected a mapping")
                 continue
+            out += [f"{pf.ACTIONS_FILE}: {p}" for p in s.phrase_problems(f"actions.{key}", entry)]
             if entry.get("kind") == "response":
                 if key not in RESPONSES:
                     out.append(f"{pf.ACTIONS_FILE}: actions.{key}: no response called"
