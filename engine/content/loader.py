@@ -764,12 +764,25 @@ def cross_check(pack: Pack) -> list[str]:
             problems.append(f"{sysf}: archetypes.{a.id}.stats: missing {sorted(missing)}")
         if extra:
             problems.append(f"{sysf}: archetypes.{a.id}.stats: unknown stats {sorted(extra)}")
+        rules, bad = sys_.hero, bool(missing or extra)
         for k, v in a.stats.items():
-            if k in pack.stats and not pack.stats[k].min <= v <= pack.stats[k].max:
-                problems.append(
-                    f"{sysf}: archetypes.{a.id}.stats.{k}: {v} is outside"
-                    f" {pack.stats[k].min}..{pack.stats[k].max}"
-                )
+            if k not in pack.stats:
+                continue
+            sd = pack.stats[k]
+            lo = rules.stat_min if rules.stat_min is not None else sd.min
+            hi = rules.stat_max if rules.stat_max is not None else sd.max
+            if not sd.min <= v <= sd.max:
+                problems.append(f"{sysf}: archetypes.{a.id}.stats.{k}: {v} is outside"
+                                f" {sd.min}..{sd.max}")
+                bad = True
+            elif not lo <= v <= hi:  # a hero made from it could not begin
+                problems.append(f"{sysf}: archetypes.{a.id}.stats.{k}: {v} is outside"
+                                f" {lo}..{hi} (hero.stat_min..stat_max)")
+                bad = True
+        total = sum(a.stats.values())
+        if rules.stat_total is not None and not bad and total != rules.stat_total:
+            problems.append(f"{sysf}: archetypes.{a.id}.stats: add up to {total:+d}, but"
+                            f" hero.stat_total is {rules.stat_total:+d}")
         for npc in a.suggested_npcs:
             if npc.role not in sys_.roles:
                 problems.append(

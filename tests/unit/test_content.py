@@ -432,3 +432,19 @@ def test_validate_mixed_good_and_broken(capsys: pytest.CaptureFixture[str], mask
     out, err = capsys.readouterr()
     assert "✓" in out and "Masks" in out
     assert "unknown move 'shove'" in err
+
+
+def test_an_archetype_that_breaks_the_hero_rules_is_refused(tmp_path: Path) -> None:
+    # a fuzz crasher: hero.stat_total changed to 0 passed validate, then no campaign could
+    # begin ("Attributes add up to +2; they must add up to +0")
+    pack = tmp_path / "city-of-whispers"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "content" / "city-of-whispers", pack)
+    text = (pack / "system.yaml").read_text()
+    data = yaml.safe_load(text)
+    data["hero"]["stat_total"] = 0
+    (pack / "system.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    problems = problems_of(pack)
+    first = data["archetypes"][0]["id"]
+    assert f"{pack / 'system.yaml'}: archetypes.{first}.stats: add up to +2, but" \
+           " hero.stat_total is +0" in problems
+    assert all("archetypes." in p and "stat_total" in p for p in problems)
