@@ -17,9 +17,9 @@ from engine.content.problems import describe
 from engine.errors import EngineError, IllegalAction, SaveError
 from engine.game import Game
 from engine.rules import events as ev
-from engine.rules import ruleset_for
 from engine.rules.state import CampaignState
 from engine.store import CampaignExists, CampaignStore, unique_id
+from engine.systems import ruleset_for
 
 
 def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *,

@@ -27,7 +27,7 @@ from engine.content.loader import (
 from engine.content.problems import key_path
 from engine.errors import ContentError
 from engine.gm.moves import PRECONDITIONS, preconditions
-from engine.rules import RULESETS, ruleset_class, unknown_ruleset
+from engine.systems import RULESETS, ruleset_class, unknown_ruleset
 
 
 def _did_you_mean(name: str, known: Iterable[str]) -> str:

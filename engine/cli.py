@@ -104,7 +104,7 @@ def _hero_block(args: argparse.Namespace) -> tuple[str, dict[str, int], dict[str
     the game's ruleset (``Ruleset.hero_from_file``) and checked like a custom stat line."""
     from engine.content.loader import get_pack
     from engine.heroes import hero_problems
-    from engine.rules import ruleset_for
+    from engine.systems import ruleset_for
 
     if args.archetype or args.stats:
         raise CliError("--statblock makes the hero from the file: leave out --archetype and"

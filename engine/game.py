@@ -28,7 +28,7 @@ from engine.persistence import MemoryStore, Persistence
 from engine.preview import RollPreview, dice_for, roll_preview
 from engine.prompts import Prompt, pending_prompt
 from engine.rules import events as ev
-from engine.rules import resolve, ruleset_for, threats
+from engine.rules import resolve, threats
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
 from engine.rules.conflict import FightRequested
 from engine.rules.effects import Interpreter, outcome_for
@@ -36,6 +36,7 @@ from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger
 from engine.rules.stance import stance_event, stance_of
 from engine.rules.state import CampaignState, Flow
 from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
+from engine.systems import ruleset_for
 from engine.triggers import Matcher, matcher_for, mentions_someone, name_variants, people_named
 
 __all__ = ["CAMPAIGN", "DICE_MODES", "Edit", "Editable", "Game", "MemoryStore", "Persistence",

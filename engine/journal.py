@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from engine.content.loader import Pack
-from engine.rules import RULESETS, ruleset_class
+from engine.systems import RULESETS, ruleset_class
 
 SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat", "FightUpdated",
           "FightRequested", "DiceUsed"}

@@ -18,7 +18,7 @@ import pytest
 from engine.content.loader import Pack, load_pack
 from engine.game import CAMPAIGN, Edit, Game
 from engine.rules import events as ev
-from engine.rules.masks import InfluenceChanged
+from engine.systems.masks.rules import InfluenceChanged
 
 ROOT = Path(__file__).resolve().parents[1]
 MASKS_DIR = ROOT / "content" / "masks"

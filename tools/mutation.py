@@ -52,7 +52,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "resolve": ("engine/rules/resolve.py", [
         "tests/unit/test_masks_moves.py", "tests/unit/test_cow_rolls.py",
         "tests/unit/test_rules_gaps.py", "tests/unit/test_mutation_kills.py"]),
-    "masks": ("engine/rules/masks.py", [
+    "masks": ("engine/systems/masks/rules.py", [
         "tests/unit/test_masks_moves.py", "tests/unit/test_masks_defects.py",
         "tests/unit/test_rules_gaps.py", "tests/unit/test_mutation_masks.py"]),
     "effects": ("engine/rules/effects.py", [
@@ -85,30 +85,30 @@ EQUIVALENT: dict[str, str] = {
         "roll < 101: 100 is not a double, and a d100 shows at most 100",
     "engine.gm.oracle.x_read__mutmut_27":
         "roll / 11: a double is a multiple of 11, so / and // agree",
-    # engine/rules/masks.py
-    "engine.rules.masks.xǁMasksRulesǁadjustments__mutmut_61":
+    # engine/systems/masks/rules.py
+    "engine.systems.masks.rules.xǁMasksRulesǁadjustments__mutmut_61":
         'roll.get("stat", None): a roll is a Rolled event, which always has its stat',
-    "engine.rules.masks.xǁMasksRulesǁadjustments__mutmut_63":
+    "engine.systems.masks.rules.xǁMasksRulesǁadjustments__mutmut_63":
         'roll.get("stat"): a roll is a Rolled event, which always has its stat',
-    "engine.rules.masks.xǁMasksRulesǁadjustments__mutmut_66":
+    "engine.systems.masks.rules.xǁMasksRulesǁadjustments__mutmut_66":
         'roll.get("stat", "XXXX"): a roll always has its stat (and ids are snake_case)',
-    "engine.rules.masks.xǁMasksRulesǁshift_stats__mutmut_22":
+    "engine.systems.masks.rules.xǁMasksRulesǁshift_stats__mutmut_22":
         "new >= d.max: inside the branch new is past a bound, so it never equals d.max",
-    "engine.rules.masks.xǁMasksRulesǁshift_stats__mutmut_28":
+    "engine.systems.masks.rules.xǁMasksRulesǁshift_stats__mutmut_28":
         "new >= d.max: inside the branch new is past a bound, so it never equals d.max",
-    "engine.rules.masks.xǁMasksRulesǁadjust__mutmut_140":
+    "engine.systems.masks.rules.xǁMasksRulesǁadjust__mutmut_140":
         "super().adjust(None, ...): the base method raises without reading the state",
-    "engine.rules.masks.xǁMasksRulesǁadjust__mutmut_142":
+    "engine.systems.masks.rules.xǁMasksRulesǁadjust__mutmut_142":
         "super().adjust(..., None): the base method raises without reading the roll",
-    "engine.rules.masks.xǁMasksRulesǁrule_effect__mutmut_144":
+    "engine.systems.masks.rules.xǁMasksRulesǁrule_effect__mutmut_144":
         "super().rule_effect(None, ...): the base method raises without reading the state",
-    "engine.rules.masks.xǁMasksRulesǁrule_effect__mutmut_146":
+    "engine.systems.masks.rules.xǁMasksRulesǁrule_effect__mutmut_146":
         "super().rule_effect(..., None): the base method raises without reading ctx",
-    "engine.rules.masks.xǁMasksRulesǁrule_answer__mutmut_4":
+    "engine.systems.masks.rules.xǁMasksRulesǁrule_answer__mutmut_4":
         "super().rule_answer(None, ...): the base method raises without reading the state",
-    "engine.rules.masks.xǁMasksRulesǁrule_answer__mutmut_6":
+    "engine.systems.masks.rules.xǁMasksRulesǁrule_answer__mutmut_6":
         "super().rule_answer(..., None, ids): the base method raises without reading ctx",
-    "engine.rules.masks.xǁMasksRulesǁrule_answer__mutmut_7":
+    "engine.systems.masks.rules.xǁMasksRulesǁrule_answer__mutmut_7":
         "super().rule_answer(..., None): the base method raises without reading the ids",
     # engine/rules/effects.py
     "engine.rules.effects.x_outcome_for__mutmut_9":

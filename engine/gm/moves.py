@@ -14,12 +14,12 @@ from typing import Any
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.rules import events as ev
-from engine.rules import ruleset_class
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
 from engine.rules.stance import STANCES, rank, stance_of
 from engine.rules.state import Actor, CampaignState
 from engine.rules.threats import fill, threat_words
 from engine.rules.types import EffectContext
+from engine.systems import ruleset_class
 
 
 def _present(state: CampaignState, role: str | None = None) -> list[Actor]:

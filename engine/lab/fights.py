@@ -7,7 +7,7 @@ What is recorded in the campaign's result:
   parries, resistance checks; routine checks with no die are skipped). ``move`` names the roll
   by its verb ("attack", "dodge", "parry", "resist", "grab", "use_power", "shake_off", ...).
   Bands: in the panels game the roll's degree, "failure" / "minor" / "complete", with the
-  exact odds of each from ``engine.rules.panels.checks.odds`` for the roll's total modifier
+  exact odds of each from ``engine.systems.panels.checks.odds`` for the roll's total modifier
   (checked against the event's odds of success; a roll where they disagree is recorded as
   "success" / "failure"); in M&M, attacks "hit" / "miss" (a critical is a hit) and checks
   "success" / "failure", with the event's exact odds of success (degrees of M&M checks are
@@ -52,11 +52,11 @@ from engine.lab.model import (
 )
 from engine.lab.policy import Policy
 from engine.rules.base import Edit
-from engine.rules.mm3e.roster import characters as mm3e_characters
-from engine.rules.mm3e.statblock import Kind
-from engine.rules.panels.checks import odds as panels_odds
-from engine.rules.panels.fight import block_of as panels_block
-from engine.rules.panels.fight import characters as panels_characters
+from engine.systems.mm3e.roster import characters as mm3e_characters
+from engine.systems.mm3e.statblock import Kind
+from engine.systems.panels.checks import odds as panels_odds
+from engine.systems.panels.fight import block_of as panels_block
+from engine.systems.panels.fight import characters as panels_characters
 
 STALEMATE = "stalemate"
 STALEMATE_ROUNDS = 60

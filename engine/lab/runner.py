@@ -75,11 +75,11 @@ def foe_blocks(pack: Pack) -> list[str] | None:
     """The stat block ids a fight of ``pack``'s game may name, or None for a game without
     fights in rounds."""
     if pack.system.ruleset == "mm3e":
-        from engine.rules.mm3e.roster import characters as mm3e_characters
+        from engine.systems.mm3e.roster import characters as mm3e_characters
 
         return list(mm3e_characters(pack))
     if pack.system.ruleset == "panels":
-        from engine.rules.panels.fight import characters as panels_characters
+        from engine.systems.panels.fight import characters as panels_characters
 
         return list(panels_characters(pack))
     return None

@@ -510,7 +510,7 @@ async def test_a_step_that_asks_the_player_offers_the_choices(
     """A fight step that waits for the player's choice (engine.rules.conflict.NeedChoice)
     shows it as a menu; picking an entry plays the step on."""
     from engine.rules.conflict import FightActed, Pending
-    from engine.rules.mm3e.fight import HANDLERS, Ctx, action
+    from engine.systems.mm3e.fight import HANDLERS, Ctx, action
 
     options = [{"id": "left", "label": "Go left", "detail": "by the cranes"},
                {"id": "right", "label": "Go right", "detail": ""}]

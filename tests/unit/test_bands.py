@@ -30,8 +30,8 @@ from engine.odds import band_odds, band_odds_by_faces, band_of, percent
 from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import BandOverride
-from engine.rules.masks import MasksRules
 from engine.rules.state import CampaignState
+from engine.systems.masks.rules import MasksRules
 
 NewGame = Callable[..., Game]
 FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}

@@ -14,7 +14,7 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
-from engine.rules.cow import CitySheetChanged
+from engine.systems.city_of_whispers import CitySheetChanged
 
 COW_DIR = Path(__file__).resolve().parents[2] / "content" / "city-of-whispers"
 NPCS = [("Odile Farrow", "contact", "fence"), ("Brother Cask", "ally", ""),

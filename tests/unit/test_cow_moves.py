@@ -18,8 +18,8 @@ from engine.game import Game
 from engine.gm.moves import legal, preconditions
 from engine.journal import render_all
 from engine.rules import events as ev
-from engine.rules.cow import CityFactionChanged, CitySheetChanged
 from engine.script import run_script
+from engine.systems.city_of_whispers import CityFactionChanged, CitySheetChanged
 
 ROOT = Path(__file__).resolve().parents[2]
 COW_DIR = ROOT / "content" / "city-of-whispers"

@@ -16,7 +16,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_odds, percent
 from engine.rules import events as ev
-from engine.rules.cow import CityRules, CitySheetChanged
+from engine.systems.city_of_whispers import CityRules, CitySheetChanged
 
 COW_DIR = Path(__file__).resolve().parents[2] / "content" / "city-of-whispers"
 NPCS = [("Odile Farrow", "contact", "fence"), ("Brother Cask", "ally", ""),

@@ -13,7 +13,7 @@ from engine.campaigns import new_game
 from engine.cli import main
 from engine.content.loader import load_pack
 from engine.errors import ContentError
-from engine.rules.cow import CityRules
+from engine.systems.city_of_whispers import CityRules
 
 DATA = Path(__file__).parent.parent / "data"
 BROKEN = DATA / "broken_cow_data_key"

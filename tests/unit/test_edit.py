@@ -13,8 +13,8 @@ from engine.errors import IllegalAction
 from engine.game import CAMPAIGN, Edit, Game
 from engine.journal import render_all
 from engine.rules import events as ev
-from engine.rules.masks import influence
 from engine.script import ScriptError, Step, play_step, run_script
+from engine.systems.masks.rules import influence
 from tests.conftest import ROOT
 
 NewGame = Callable[..., Game]

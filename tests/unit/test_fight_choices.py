@@ -11,8 +11,8 @@ from engine.content.loader import get_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules.conflict import FightActed, NeedChoice, Pending
-from engine.rules.mm3e import rules as _rules  # noqa: F401  (registers every action)
-from engine.rules.mm3e.fight import HANDLERS, Ctx, action
+from engine.systems.mm3e import rules as _rules  # noqa: F401  (registers every action)
+from engine.systems.mm3e.fight import HANDLERS, Ctx, action
 
 OPTIONS = [{"id": "left", "label": "Go left", "detail": ""},
            {"id": "right", "label": "Go right", "detail": ""}]

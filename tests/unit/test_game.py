@@ -13,8 +13,8 @@ from engine.errors import IllegalAction
 from engine.game import Game, MemoryStore
 from engine.odds import band_odds, percent
 from engine.rules import events as ev
-from engine.rules.masks import InfluenceChanged
 from engine.rules.state import CampaignState
+from engine.systems.masks.rules import InfluenceChanged
 
 NewGame = Callable[..., Game]
 

@@ -15,7 +15,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 SOURCES = sorted(ENGINE.rglob("*.py"))
 CORE_MODULES = ["engine.game", "engine.cli", "engine.rules", "engine.content", "engine.journal",
                 "engine.script", "engine.dice", "engine.odds", "engine.triggers",
-                "engine.campaigns", "engine.gm.moves", "engine.rules.masks"]
+                "engine.campaigns", "engine.gm.moves", "engine.systems.masks.rules"]
 
 
 def rel(path: Path) -> str:

@@ -17,7 +17,7 @@ from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
-from engine.rules.masks import over_hero
+from engine.systems.masks.rules import over_hero
 
 NewGame = Callable[..., Game]
 FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}

@@ -23,7 +23,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_odds, percent
 from engine.rules import events as ev
-from engine.rules.masks import InfluenceChanged, barred, hero_over, over_hero
+from engine.systems.masks.rules import InfluenceChanged, barred, hero_over, over_hero
 
 NewGame = Callable[..., Game]
 

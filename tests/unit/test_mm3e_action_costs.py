@@ -10,8 +10,8 @@ import yaml
 
 from engine.cli import main
 from engine.content.loader import load_pack
-from engine.rules.mm3e import rules as _rules  # noqa: F401  (registers every action)
-from engine.rules.mm3e.fight import HANDLERS, action_words
+from engine.systems.mm3e import rules as _rules  # noqa: F401  (registers every action)
+from engine.systems.mm3e.fight import HANDLERS, action_words
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "mutants-and-masterminds"
 

@@ -1,4 +1,4 @@
-"""M&M 3e conflict actions (engine/rules/mm3e/actions.py): every number of RULES.md D.6, the
+"""M&M 3e conflict actions (engine/systems/mm3e/actions.py): every number of RULES.md D.6, the
 filled-in rules, and property tests."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import IllegalAction
-from engine.rules.mm3e import actions as ac
-from engine.rules.mm3e import attacks as at
-from engine.rules.mm3e.actions import Action as A
-from engine.rules.mm3e.actions import Cost, Gain, Loss, Role, Then
-from engine.rules.mm3e.conditions import DURATIONS, Lasts
-from engine.rules.mm3e.conditions import Condition as C
-from engine.rules.mm3e.damage import DamageState
+from engine.systems.mm3e import actions as ac
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e.actions import Action as A
+from engine.systems.mm3e.actions import Cost, Gain, Loss, Role, Then
+from engine.systems.mm3e.conditions import DURATIONS, Lasts
+from engine.systems.mm3e.conditions import Condition as C
+from engine.systems.mm3e.damage import DamageState
 
 faces = st.integers(1, 20)
 mods = st.integers(-5, 25)

@@ -1,4 +1,4 @@
-"""The M&M 3e hero builder (engine/rules/mm3e/builder.py): blocks from bought ranks, the point
+"""The M&M 3e hero builder (engine/systems/mm3e/builder.py): blocks from bought ranks, the point
 budget and power-level caps it reports, blocks derived from abilities alone, hero files."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import ContentError
-from engine.rules.mm3e import builder
-from engine.rules.mm3e.statblock import ABILITIES, Kind, load_characters, pl_problems
+from engine.systems.mm3e import builder
+from engine.systems.mm3e.statblock import ABILITIES, Kind, load_characters, pl_problems
 
 CHARACTERS = Path(__file__).parents[2] / "content" / "mutants-and-masterminds" / "characters.yaml"
 
@@ -70,7 +70,7 @@ def test_attack_bonus_from_a_combat_skill() -> None:
     ({"name": "A", "range": "close", "bonus": 5, "rank": 9, "notes": "Strength-based"}, 5),
 ])
 def test_attack_costs(attack: dict[str, Any], cost: int) -> None:
-    from engine.rules.mm3e.statblock import Attack
+    from engine.systems.mm3e.statblock import Attack
 
     assert builder.attack_cost(Attack.model_validate(attack), strength=4) == cost
 

@@ -17,7 +17,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import encounter as en
 from engine.rules.conflict import CombatantChanged, FightUpdated, require_fight
-from engine.rules.mm3e.conditions import Condition
+from engine.systems.mm3e.conditions import Condition
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"keystone": "Keystone", "lamplight": "Lamplight", "slipstream": "Slipstream"}

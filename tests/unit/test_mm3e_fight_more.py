@@ -1,4 +1,4 @@
-"""The rest of M&M's conflict actions (engine/rules/mm3e/fight_more.py), played through ``Game``
+"""The rest of M&M's conflict actions (engine/systems/mm3e/fight_more.py), played through ``Game``
 with every die entered by hand (physical dice for the player and the referee).
 
 Numbers used (content/mutants-and-masterminds/characters.yaml): Keystone: Granite Fist close +8
@@ -18,8 +18,8 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules.conflict import Pending
-from engine.rules.mm3e import fight_more as fm
-from engine.rules.mm3e.fight import Ctx
+from engine.systems.mm3e import fight_more as fm
+from engine.systems.mm3e.fight import Ctx
 
 Events = list[dict[str, Any]]
 

@@ -1,4 +1,4 @@
-"""Mutants & Masterminds 3e rules math (engine/rules/mm3e): every number of RULES.md D that the
+"""Mutants & Masterminds 3e rules math (engine/systems/mm3e): every number of RULES.md D that the
 package implements, and property tests against brute-force enumeration of the d20."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from engine.dice import degrees_vs_dc
 from engine.errors import IllegalAction
-from engine.rules.mm3e import attacks as at
-from engine.rules.mm3e import checks as ck
-from engine.rules.mm3e import conditions as cn
-from engine.rules.mm3e import damage as dm
-from engine.rules.mm3e import hazards as hz
-from engine.rules.mm3e import initiative as ini
-from engine.rules.mm3e import maneuvers as mv
-from engine.rules.mm3e.conditions import Condition as C
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e import checks as ck
+from engine.systems.mm3e import conditions as cn
+from engine.systems.mm3e import damage as dm
+from engine.systems.mm3e import hazards as hz
+from engine.systems.mm3e import initiative as ini
+from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e.conditions import Condition as C
 
 mods = st.integers(-10, 30)
 dcs = st.integers(0, 40)

@@ -17,9 +17,9 @@ from engine.content.loader import (
     THREAT_WORDS_NAMES,
     template_problems,
 )
-from engine.rules import RULESETS
-from engine.rules.mm3e import actions as act
-from engine.rules.mm3e import maneuvers as man
+from engine.systems import RULESETS
+from engine.systems.mm3e import actions as act
+from engine.systems.mm3e import maneuvers as man
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "mutants-and-masterminds"
 
@@ -28,7 +28,7 @@ ACTION_IDS = ["aid", "aim", "attack", "charge", "command", "crawl", "defend", "d
               "grab_damage", "drag", "move", "run", "ready", "recover", "smash", "stand", "trip",
               "counter_trip", "demoralize", "feint", "surrender", "flee", "end_turn"]
 FIGHT_MORE_IDS = ["pick_up", "counter_trip", "counter_disarm"]
-"""Actions of engine/rules/mm3e/fight_more.py that a player may declare: a move action and the
+"""Actions of engine/systems/mm3e/fight_more.py that a player may declare: a move action and the
 two counters offered after a foe's failed trip or melee-weapon disarm."""
 MANEUVER_IDS = ["accurate", "all_out", "defensive", "power_attack", "finishing", "slam",
                 "surprise", "team"]
@@ -51,7 +51,7 @@ SUMMARY_NUMBERS: dict[str, list[str]] = {
     "stand": [f"DC {act.STAND_ACROBATICS_DC}"],
     "trip": [str(act.TRIP_PENALTY)],
 }
-"""Numbers each action's summary states, from engine/rules/mm3e/actions.py."""
+"""Numbers each action's summary states, from engine/systems/mm3e/actions.py."""
 
 
 def _yaml(name: str) -> Any:
@@ -98,7 +98,7 @@ def test_every_maneuver_has_a_name_and_summary(words: dict[str, Any]) -> None:
 
 
 def test_the_rules_actions_all_have_words(words: dict[str, Any]) -> None:
-    """Every action a character chooses in engine/rules/mm3e/actions.py (not the reactions and
+    """Every action a character chooses in engine/systems/mm3e/actions.py (not the reactions and
     the free upkeep the engine takes itself) has words."""
     engine_taken = {act.Action.MAINTAIN_GRAB}
     missing = [a.value for a in act.ACTIONS if a not in engine_taken
@@ -109,9 +109,9 @@ def test_the_rules_actions_all_have_words(words: dict[str, Any]) -> None:
 def test_every_fight_handler_a_player_may_pick_has_words(words: dict[str, Any]) -> None:
     """The fight's handlers (fight_more's included, as the M&M ruleset loads them) all have
     words but the internal steps, such as a readied action's firing."""
-    import engine.rules.mm3e.rules  # noqa: F401  (registers fight_more's handlers)
-    from engine.rules.mm3e.fight import HANDLERS
-    from engine.rules.mm3e.fight_more import INTERNAL
+    import engine.systems.mm3e.rules  # noqa: F401  (registers fight_more's handlers)
+    from engine.systems.mm3e.fight import HANDLERS
+    from engine.systems.mm3e.fight_more import INTERNAL
 
     assert set(FIGHT_MORE_IDS) <= set(HANDLERS)
     assert sorted(set(HANDLERS) - INTERNAL - set(words["actions"])) == []
@@ -245,7 +245,7 @@ def test_the_fight_matcher_tells_fight_more_actions_from_their_neighbours(
     the other way round); picking up is not dropping."""
     from engine.content.loader import load_pack
     from engine.fight import _fight_matcher
-    from engine.rules.mm3e.fight import action_words
+    from engine.systems.mm3e.fight import action_words
 
     pack = load_pack(PACK)
     best = _fight_matcher(pack, action_words(pack)).suggest(line)

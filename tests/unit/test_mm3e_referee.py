@@ -11,12 +11,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.rules.mm3e import attacks as at
-from engine.rules.mm3e import referee as rf
-from engine.rules.mm3e.checks import degree_odds, success_odds
-from engine.rules.mm3e.conditions import Condition
-from engine.rules.mm3e.maneuvers import Trade, apply_trade, max_trade_allowed
-from engine.rules.mm3e.referee import AttackOption, Choice, Fighter, Situation, choose
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e import referee as rf
+from engine.systems.mm3e.checks import degree_odds, success_odds
+from engine.systems.mm3e.conditions import Condition
+from engine.systems.mm3e.maneuvers import Trade, apply_trade, max_trade_allowed
+from engine.systems.mm3e.referee import AttackOption, Choice, Fighter, Situation, choose
 
 FULL = {"standard": 1, "move": 1}
 

@@ -1,4 +1,4 @@
-"""The M&M 3e ruleset (engine/rules/mm3e/rules.py) played through ``Game``: degree bands around
+"""The M&M 3e ruleset (engine/systems/mm3e/rules.py) played through ``Game``: degree bands around
 the chosen DC, natural 20, routine checks, skills and hazards from the stat block, hero points,
 circumstance, condition and damage penalties, the damage ladder, hazards, rest, start_fight,
 the sheet, what may be edited, and what ``validate`` reports about the pack's data."""
@@ -20,14 +20,14 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_of
 from engine.rules.conflict import FightRequested
-from engine.rules.mm3e import checks, hazards
-from engine.rules.mm3e.rules import (
+from engine.rules.sheet import Line
+from engine.systems.mm3e import checks, hazards
+from engine.systems.mm3e.rules import (
     DEGREES,
     FILLED_IN,
     MM3ERules,
     degree_bands,
 )
-from engine.rules.sheet import Line
 
 PACK_DIR = Path(__file__).parents[2] / "content" / "mutants-and-masterminds"
 
@@ -75,7 +75,7 @@ def test_pack_validates_with_the_ruleset(pack: Pack) -> None:
 
 
 def test_every_condition_of_the_rules_is_in_the_pack(pack: Pack) -> None:
-    from engine.rules.mm3e.conditions import CONDITIONS, Condition
+    from engine.systems.mm3e.conditions import CONDITIONS, Condition
 
     assert set(pack.conditions) == {c.value for c in Condition}
     for cid, cdef in CONDITIONS.items():

@@ -1,4 +1,4 @@
-"""M&M 3e stat blocks (engine/rules/mm3e/statblock.py): the models' bounds, every filled-in
+"""M&M 3e stat blocks (engine/systems/mm3e/statblock.py): the models' bounds, every filled-in
 power-level cap with a legal and an illegal case, the shipped characters, the loader's errors,
 and a property: any block built within the caps has no problems."""
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from engine.errors import ContentError
-from engine.rules.mm3e.statblock import (
+from engine.systems.mm3e.statblock import (
     ABILITIES,
     FILLED_IN,
     Advantage,

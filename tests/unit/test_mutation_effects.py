@@ -21,7 +21,7 @@ from engine.game import Game
 from engine.rules import events as ev
 from engine.rules.base import Need, Step
 from engine.rules.effects import Interpreter
-from engine.rules.masks import InfluenceChanged
+from engine.systems.masks.rules import InfluenceChanged
 
 NewGame = Callable[..., Game]
 

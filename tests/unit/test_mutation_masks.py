@@ -1,4 +1,4 @@
-"""Issue 15: what the mutation run on engine/rules/masks.py found untested.
+"""Issue 15: what the mutation run on engine/systems/masks/rules.py found untested.
 
 The default hero (conftest ``FLAT``) has Danger +1, Freak +1, Savior +1, Superior 0, Mundane 0;
 Team starts at 1; Ada Vance is an adult (she holds Influence over the hero), Vic Rook a villain,
@@ -20,7 +20,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import events as ev
 from engine.rules.base import Step
-from engine.rules.masks import InfluenceChanged
+from engine.systems.masks.rules import InfluenceChanged
 
 NewGame = Callable[..., Game]
 FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}

@@ -1,5 +1,5 @@
 """The panels pack's draft content (content/panels/): characters, crit tables, fight actions and
-the filled-in rules notes load, are well formed and agree with engine.rules.panels."""
+the filled-in rules notes load, are well formed and agree with engine.systems.panels."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_heroes_and_villains_outlast_thugs(characters: list[dict[str, Any]]) -> 
 
 def test_every_character_validates_against_the_statblock(
         characters: list[dict[str, Any]]) -> None:
-    sb = pytest.importorskip("engine.rules.panels.statblock")
+    sb = pytest.importorskip("engine.systems.panels.statblock")
     for raw in characters:
         block = sb.from_data(raw, "characters.yaml")
         assert sb.problems(block) == [], block.name
@@ -116,15 +116,15 @@ def test_every_character_validates_against_the_statblock(
 
 
 def _blocks(characters: list[dict[str, Any]]) -> list[Any]:
-    sb = pytest.importorskip("engine.rules.panels.statblock")
+    sb = pytest.importorskip("engine.systems.panels.statblock")
     return [sb.from_data(raw) for raw in characters]
 
 
 def test_no_clean_hit_fells_a_hero_on_average(characters: list[dict[str, Any]]) -> None:
     """The scale of the header: any ready-made attack's mean complete hit takes under 70% of
     the frailest hero's Kill and Stun, so a hero survives one clean hit."""
-    dm = pytest.importorskip("engine.rules.panels.damage")
-    from engine.rules.panels.checks import Band
+    dm = pytest.importorskip("engine.systems.panels.damage")
+    from engine.systems.panels.checks import Band
     blocks = _blocks(characters)
     heroes = [c for c in blocks if c.kind == "hero"]
     frail_kill, frail_stun = min(c.kill for c in heroes), min(c.stun for c in heroes)
@@ -138,8 +138,8 @@ def test_no_clean_hit_fells_a_hero_on_average(characters: list[dict[str, Any]]) 
 
 def test_a_heros_clean_hit_usually_drops_a_thug(characters: list[dict[str, Any]]) -> None:
     """Every hero's best non-lethal form, on a complete hit, averages at least a thug's Stun."""
-    dm = pytest.importorskip("engine.rules.panels.damage")
-    from engine.rules.panels.checks import Band
+    dm = pytest.importorskip("engine.systems.panels.damage")
+    from engine.systems.panels.checks import Band
     blocks = _blocks(characters)
     thug_stun = max(c.stun for c in blocks if not c.significant)
     for hero in (c for c in blocks if c.kind == "hero"):
@@ -160,7 +160,7 @@ def test_the_roster_covers_every_parry_case(characters: list[dict[str, Any]]) ->
 
 def test_a_broken_block_is_caught() -> None:
     """The validation above can fail: a hero with a thug's missing Kill, or over the limits."""
-    sb = pytest.importorskip("engine.rules.panels.statblock")
+    sb = pytest.importorskip("engine.systems.panels.statblock")
     from engine.errors import ContentError
     with pytest.raises(ContentError):
         sb.from_data({"name": "X", "kind": "hero",
@@ -192,7 +192,7 @@ def test_crit_ids_and_names_unique(crits: dict[str, list[dict[str, Any]]]) -> No
 
 
 def test_crit_entries_match_the_rules_tables(crits: dict[str, list[dict[str, Any]]]) -> None:
-    rules = pytest.importorskip("engine.rules.panels.crits")
+    rules = pytest.importorskip("engine.systems.panels.crits")
     for key, table in (("critical_hit", rules.Table.HIT), ("critical_miss", rules.Table.MISS)):
         for e in crits[key]:
             entry = rules.roll(table, e["d6"])
@@ -266,7 +266,7 @@ def test_rules_notes_fill_every_gap_of_c7() -> None:
 
 def test_rules_notes_numbers_agree_with_the_rules_modules() -> None:
     from engine.rules.encounter import ARREARS_LIMIT, TIE_PANELS
-    from engine.rules.panels import checks, damage, responses
+    from engine.systems.panels import checks, damage, responses
     text = _rules_notes()
     assert f"{checks.MIN_CHARACTERISTIC}-{checks.MAX_CHARACTERISTIC}" in text
     assert f"9-11 {checks.skill_modifier(10):+d}" in text

@@ -1,4 +1,4 @@
-"""The panels game's fights on the conflict layer (engine/rules/panels/fight.py), driven
+"""The panels game's fights on the conflict layer (engine/systems/panels/fight.py), driven
 through Game with the bundled pack."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
-from engine.rules.panels import fight as pf
-from engine.rules.panels.checks import Band
-from engine.rules.panels.damage import Damage, DamageDice, damage_dice
-from engine.rules.panels.responses import apply_parry
+from engine.systems.panels import fight as pf
+from engine.systems.panels.checks import Band
+from engine.systems.panels.damage import Damage, DamageDice, damage_dice
+from engine.systems.panels.responses import apply_parry
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
 

@@ -1,4 +1,4 @@
-"""The panels game's remaining fight actions (engine/rules/panels/fight_more.py): grab and
+"""The panels game's remaining fight actions (engine/systems/panels/fight_more.py): grab and
 break free, using a power, picking up and dropping, hitting the deck and standing; driven
 through Game with the bundled pack."""
 
@@ -18,11 +18,11 @@ from engine.errors import ContentError, IllegalAction
 from engine.game import Game
 from engine.journal import render_all
 from engine.rules.encounter import ARREARS_LIMIT
-from engine.rules.panels import fight as pf
-from engine.rules.panels import fight_more as fm
-from engine.rules.panels import referee as rf
-from engine.rules.panels.checks import skill_modifier
-from engine.rules.panels.statblock import from_data
+from engine.systems.panels import fight as pf
+from engine.systems.panels import fight_more as fm
+from engine.systems.panels import referee as rf
+from engine.systems.panels.checks import skill_modifier
+from engine.systems.panels.statblock import from_data
 from tests.unit.test_panels_fight import enter, events, row
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"

@@ -88,7 +88,7 @@ def test_a_bad_panels_hero_file_names_the_file_and_every_problem(
 def test_the_ruleset_hook_reads_a_file_for_each_game(tmp_path: Path) -> None:
     from engine.content.loader import get_pack
     from engine.errors import IllegalAction
-    from engine.rules import ruleset_for
+    from engine.systems import ruleset_for
 
     hero = tmp_path / "hero.yaml"
     hero.write_text("characters:\n" + "".join(f"    {line}\n" if i else f"  - {line}\n"

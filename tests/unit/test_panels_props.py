@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 
 from engine.errors import IllegalAction
 from engine.rules.encounter import ARREARS_LIMIT
-from engine.rules.panels.checks import (
+from engine.systems.panels.checks import (
     MAX_CHARACTERISTIC,
     MIN_CHARACTERISTIC,
     Band,
     check,
     skill_modifier,
 )
-from engine.rules.panels.damage import (
+from engine.systems.panels.damage import (
     WEAPONS,
     AttackForm,
     Damage,
@@ -24,7 +24,7 @@ from engine.rules.panels.damage import (
     Track,
     damage_dice,
 )
-from engine.rules.panels.responses import apply_dodge, apply_parry, pay_response
+from engine.systems.panels.responses import apply_dodge, apply_parry, pay_response
 
 characteristics = st.integers(MIN_CHARACTERISTIC, MAX_CHARACTERISTIC)
 damages = st.builds(Damage, st.integers(0, 60), st.integers(0, 60))

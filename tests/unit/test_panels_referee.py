@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from engine.errors import IllegalAction
 from engine.rules.encounter import ARREARS_LIMIT
-from engine.rules.panels import referee as rf
-from engine.rules.panels import statblock as sb
-from engine.rules.panels.checks import Band, odds, skill_modifier
-from engine.rules.panels.damage import AttackForm, Damage, Health, Status, damage_dice, mean_of
-from engine.rules.panels.damage import status_odds as track_odds
-from engine.rules.panels.referee import Fighter, Situation, choose, respond
-from engine.rules.panels.responses import (
+from engine.systems.panels import referee as rf
+from engine.systems.panels import statblock as sb
+from engine.systems.panels.checks import Band, odds, skill_modifier
+from engine.systems.panels.damage import AttackForm, Damage, Health, Status, damage_dice, mean_of
+from engine.systems.panels.damage import status_odds as track_odds
+from engine.systems.panels.referee import Fighter, Situation, choose, respond
+from engine.systems.panels.responses import (
     dodged_distribution,
     eligible,
     parried_distribution,

@@ -1,4 +1,4 @@
-"""Every number of RULES.md C in the panels game's pure rules (engine/rules/panels)."""
+"""Every number of RULES.md C in the panels game's pure rules (engine/systems/panels)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from engine.dice import SeededDice
 from engine.errors import ContentError, IllegalAction
 from engine.rules.encounter import ARREARS_LIMIT
-from engine.rules.panels import checks, crits, damage, responses, statblock
-from engine.rules.panels.checks import Band, check, odds, skill_modifier
-from engine.rules.panels.damage import (
+from engine.systems.panels import checks, crits, damage, responses, statblock
+from engine.systems.panels.checks import Band, check, odds, skill_modifier
+from engine.systems.panels.damage import (
     WEAPONS,
     Damage,
     Health,
@@ -23,7 +23,7 @@ from engine.rules.panels.damage import (
     status_odds,
     strength_bonus,
 )
-from engine.rules.panels.responses import (
+from engine.systems.panels.responses import (
     apply_dodge,
     apply_parry,
     can_respond,

@@ -1,4 +1,4 @@
-"""The panels game's ruleset out of a fight (engine/rules/panels/rules.py) through Game with the
+"""The panels game's ruleset out of a fight (engine/systems/panels/rules.py) through Game with the
 real pack: checks with the skill-modifier table and the naturals, stunned, rest, first aid, the
 sheet, custom heroes and validate."""
 
@@ -12,12 +12,12 @@ import yaml
 
 from engine.content.loader import Pack, load_pack
 from engine.game import Game
-from engine.rules import ruleset_for
-from engine.rules.panels import builder
-from engine.rules.panels.fight import TracksSet, block_of
-from engine.rules.panels.rules import PanelsRules
-from engine.rules.panels.statblock import problems
 from engine.rules.sheet import Bar, Line
+from engine.systems import ruleset_for
+from engine.systems.panels import builder
+from engine.systems.panels.fight import TracksSet, block_of
+from engine.systems.panels.rules import PanelsRules
+from engine.systems.panels.statblock import problems
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
 

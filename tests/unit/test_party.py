@@ -21,8 +21,8 @@ from engine.game import Game
 from engine.journal import render_all
 from engine.rules import events as ev
 from engine.rules import resolve
-from engine.rules.masks import InfluenceChanged, influence
 from engine.script import ScriptError, run_script
+from engine.systems.masks.rules import InfluenceChanged, influence
 from tests.conftest import FLAT, Helpers
 
 PARTY = [{"name": "Tin", "archetype": "pawnshop_paladin"},
@@ -433,7 +433,7 @@ def test_an_adult_holds_influence_over_every_hero_of_the_party(party: Game) -> N
 
 
 def test_influence_lines_are_the_masks_rules_own(masks: Pack) -> None:
-    from engine.rules import ruleset_class
+    from engine.systems import ruleset_class
 
     line = ruleset_class("masks").journal_line(
         {"type": "InfluenceChanged", "npc": "vic", "direction": "over_hero", "held": False,

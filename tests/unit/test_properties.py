@@ -25,8 +25,8 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_of
 from engine.rules import events as ev
-from engine.rules.masks import InfluenceChanged
 from engine.rules.state import CampaignState
+from engine.systems.masks.rules import InfluenceChanged
 
 NewGame = Callable[..., Game]
 CONDITIONS = ["afraid", "angry", "guilty", "hopeless", "insecure"]

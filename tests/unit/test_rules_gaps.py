@@ -1,7 +1,7 @@
 """Issue 15 gaps 3-5: exact checks on the Masks adjustments, roll resolution and effects.
 
 Written so that flipping a comparison, moving a constant by one or dropping a statement in
-engine/rules/masks.py, resolve.py or effects.py makes at least one of them fail: they assert
+engine/systems/masks/rules.py, resolve.py or effects.py makes at least one of them fail: they assert
 totals, values and exact events, not just bands. The default hero (conftest ``FLAT``) has
 Danger +1, Freak +1, Savior +1, Superior 0, Mundane 0; Team starts at 1; Ada Vance is an adult
 (she holds Influence over the hero), Vic Rook a villain, Tin a teammate, Bo a bystander.
@@ -24,8 +24,8 @@ from engine.rules import events as ev
 from engine.rules import resolve as rs
 from engine.rules.base import Need, Step
 from engine.rules.effects import clock_step
-from engine.rules.masks import InfluenceChanged, hero_over, over_hero
 from engine.rules.state import ActiveBonus
+from engine.systems.masks.rules import InfluenceChanged, hero_over, over_hero
 
 NewGame = Callable[..., Game]
 FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}

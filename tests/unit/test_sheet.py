@@ -10,8 +10,8 @@ import pytest
 from engine.content.loader import Pack, load_pack
 from engine.game import Game
 from engine.rules import events as ev
-from engine.rules.cow import CityFactionChanged, CitySheetChanged
 from engine.rules.sheet import Check, Line, Section, Stat, Tag, Track
+from engine.systems.city_of_whispers import CityFactionChanged, CitySheetChanged
 
 ROOT = Path(__file__).resolve().parents[2]
 COW_NPCS = [("Odile Farrow", "contact", "fence"), ("Madam Ysolde Marrowgate", "patron", ""),

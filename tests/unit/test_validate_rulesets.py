@@ -18,9 +18,9 @@ from engine.checks import load_checked, pack_problems
 from engine.cli import main
 from engine.content.loader import load_pack
 from engine.errors import ContentError
-from engine.rules import RULESETS, ruleset_class, ruleset_for
 from engine.rules.base import GENERIC_RULES, Ruleset
-from engine.rules.masks import MasksRules
+from engine.systems import RULESETS, ruleset_class, ruleset_for
+from engine.systems.masks.rules import MasksRules
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

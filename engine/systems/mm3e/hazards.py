@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.rules.mm3e.conditions import Condition
+from engine.systems.mm3e.conditions import Condition
 
 FILLED_IN = (
     "Hazard details the seed leaves out: disease and poison are checked once against 10 + rank"

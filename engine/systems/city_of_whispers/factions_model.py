@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.rules.cow.data import FactionStart
 from engine.rules.state import CampaignState
+from engine.systems.city_of_whispers.data import FactionStart
 
 
 class Project(BaseModel):

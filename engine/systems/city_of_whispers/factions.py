@@ -12,12 +12,12 @@ from engine.content import schema as s
 from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules.base import Item, Need, Step, effect_item, opt
-from engine.rules.cow.common import FACTION, CityBase, StagedNeed, rule, slug
-from engine.rules.cow.data import FactionStart
-from engine.rules.cow.events import CityFactionChanged, CitySheetChanged
-from engine.rules.cow.factions_model import Faction, Project, read_factions
 from engine.rules.state import CampaignState
 from engine.rules.types import EffectContext
+from engine.systems.city_of_whispers.common import FACTION, CityBase, StagedNeed, rule, slug
+from engine.systems.city_of_whispers.data import FactionStart
+from engine.systems.city_of_whispers.events import CityFactionChanged, CitySheetChanged
+from engine.systems.city_of_whispers.factions_model import Faction, Project, read_factions
 
 __all__ = ["Faction", "FactionRules", "Project", "read_factions"]
 

@@ -36,20 +36,20 @@ from engine.rules.base import (
     opt,
 )
 from engine.rules.conflict import Conflict, fight_of, hero_blocks, npc_block
-from engine.rules.mm3e import builder, checks, damage, hazards, roster
-from engine.rules.mm3e import fight_more as fight_more  # registers the rest of D.6
-from engine.rules.mm3e.conditions import (
+from engine.rules.sheet import Line, Section, Track, header, party, session, threats
+from engine.rules.sheet import cast as cast_section
+from engine.rules.state import Actor, CampaignState
+from engine.rules.types import EffectContext, Modifier, RollDict
+from engine.systems.mm3e import builder, checks, damage, hazards, roster
+from engine.systems.mm3e import fight_more as fight_more  # registers the rest of D.6
+from engine.systems.mm3e.conditions import (
     CONDITIONS,
     Condition,
     active_defense,
     check_penalty,
 )
-from engine.rules.mm3e.fight import HANDLERS, TRADES, MM3EConflict
-from engine.rules.mm3e.statblock import StatBlock
-from engine.rules.sheet import Line, Section, Track, header, party, session, threats
-from engine.rules.sheet import cast as cast_section
-from engine.rules.state import Actor, CampaignState
-from engine.rules.types import EffectContext, Modifier, RollDict
+from engine.systems.mm3e.fight import HANDLERS, TRADES, MM3EConflict
+from engine.systems.mm3e.statblock import StatBlock
 
 FILLED_IN = (
     "Checks out of a fight: the DC is set before the roll, 15 (tough) unless changed, named by"
@@ -618,7 +618,7 @@ class MM3ERules(Ruleset):
         return [e for e in super().editable(state, who) if e.what != "stat"]
 
     def conflict(self) -> Conflict:
-        """Fights in rounds (engine/rules/mm3e/fight.py)."""
+        """Fights in rounds (engine/systems/mm3e/fight.py)."""
         return MM3EConflict(self.pack)
 
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:

@@ -12,11 +12,11 @@
 
 from __future__ import annotations
 
-from engine.rules.cow.data import FactionStart, HeroStart, SystemData, TieStart
-from engine.rules.cow.events import CityFactionChanged, CitySheetChanged
-from engine.rules.cow.factions_model import Faction, Project
-from engine.rules.cow.rules import CityRules
-from engine.rules.cow.sheet import Belief, CitySheet, Demand, History, Scheme, Tie
+from engine.systems.city_of_whispers.data import FactionStart, HeroStart, SystemData, TieStart
+from engine.systems.city_of_whispers.events import CityFactionChanged, CitySheetChanged
+from engine.systems.city_of_whispers.factions_model import Faction, Project
+from engine.systems.city_of_whispers.rules import CityRules
+from engine.systems.city_of_whispers.sheet import Belief, CitySheet, Demand, History, Scheme, Tie
 
 __all__ = [
     "Belief",

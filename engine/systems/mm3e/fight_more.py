@@ -1,7 +1,7 @@
 """The rest of M&M's conflict actions (RULES.md D.6), hero points and objects in fights.
 
 Handlers registered on ``fight.HANDLERS`` (this module is imported by
-``engine/rules/mm3e/rules.py``): disarm and the counter-disarm, smash, ready (and the readied
+``engine/systems/mm3e/rules.py``): disarm and the counter-disarm, smash, ready (and the readied
 action taken later), drag, grab_damage, command, crawl, run, drop_item, pick_up, and the
 counter-trip after a lost trip. The numbers come from ``actions`` (penalties, DCs),
 ``attacks`` (hits), ``damage`` (object Toughness and results) and ``encounter`` (ready).
@@ -41,18 +41,19 @@ from engine.rules.conflict import (
     Roll,
     require_fight,
 )
-from engine.rules.mm3e import actions as ac
-from engine.rules.mm3e import attacks as at
-from engine.rules.mm3e.checks import CheckResult, hero_point_die
-from engine.rules.mm3e.conditions import Condition, speed_change
-from engine.rules.mm3e.damage import (
+from engine.rules.state import CampaignState
+from engine.systems.mm3e import actions as ac
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e.checks import CheckResult, hero_point_die
+from engine.systems.mm3e.conditions import Condition, speed_change
+from engine.systems.mm3e.damage import (
     MATERIAL_TOUGHNESS,
     damage_dc,
     device_toughness,
     object_result,
     object_toughness,
 )
-from engine.rules.mm3e.fight import (
+from engine.systems.mm3e.fight import (
     DECLARE_HOOKS,
     HANDLERS,
     OPTIONS_HOOKS,
@@ -64,9 +65,8 @@ from engine.rules.mm3e.fight import (
     footing,
     land,
 )
-from engine.rules.mm3e.roster import block_id
-from engine.rules.mm3e.statblock import Attack
-from engine.rules.state import CampaignState
+from engine.systems.mm3e.roster import block_id
+from engine.systems.mm3e.statblock import Attack
 
 C = Condition
 

@@ -14,10 +14,10 @@ from engine.content.loader import Pack
 from engine.errors import ContentError
 from engine.rules import events as ev
 from engine.rules.base import Item, Need, Ruleset, gm_random
-from engine.rules.cow.data import HeroStart, SystemData, data_problems
-from engine.rules.cow.factions_model import Faction, read_factions
-from engine.rules.cow.sheet import CitySheet
 from engine.rules.state import CampaignState
+from engine.systems.city_of_whispers.data import HeroStart, SystemData, data_problems
+from engine.systems.city_of_whispers.factions_model import Faction, read_factions
+from engine.systems.city_of_whispers.sheet import CitySheet
 
 HEAT, ASSETS, STANDING = "heat", "assets", "standing"
 """Track ids the rules read (see system.yaml)."""

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from engine.content.loader import read_yaml
 from engine.content.problems import describe
 from engine.errors import ContentError
-from engine.rules.mm3e.conditions import Condition
+from engine.systems.mm3e.conditions import Condition
 
 FILLED_IN = (
     "Power-level caps, from the M&M 3e core rules (seed 004 has none): for each close or ranged"

@@ -13,7 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 
-from engine.rules.mm3e.checks import DIE_SIDES, ROUTINE_DIE, check_die
+from engine.systems.mm3e.checks import DIE_SIDES, ROUTINE_DIE, check_die
 
 FILLED_IN = (
     "Area effects (the Area extra is not in the seed; RULES.md D.3 and issue 12 say 'Dodge for"

@@ -12,9 +12,9 @@ from typing import Any
 
 from engine.content.loader import Pack, read_by_mtime
 from engine.errors import ContentError
-from engine.rules.mm3e.builder import derived
-from engine.rules.mm3e.statblock import StatBlock, load_characters
 from engine.rules.state import Actor, new_id
+from engine.systems.mm3e.builder import derived
+from engine.systems.mm3e.statblock import StatBlock, load_characters
 
 CHARACTERS_FILE = "characters.yaml"
 

@@ -47,11 +47,12 @@ from engine.rules.conflict import (
     side_of,
     standing_side,
 )
-from engine.rules.mm3e import actions as ac
-from engine.rules.mm3e import attacks as at
-from engine.rules.mm3e import maneuvers as mv
-from engine.rules.mm3e import referee as rf
-from engine.rules.mm3e.checks import (
+from engine.rules.state import CampaignState
+from engine.systems.mm3e import actions as ac
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import referee as rf
+from engine.systems.mm3e.checks import (
     CheckResult,
     check,
     defend_result,
@@ -59,7 +60,7 @@ from engine.rules.mm3e.checks import (
     routine_check,
     success_odds,
 )
-from engine.rules.mm3e.conditions import (
+from engine.systems.mm3e.conditions import (
     CONDITIONS,
     Condition,
     action_budget,
@@ -67,11 +68,10 @@ from engine.rules.mm3e.conditions import (
     check_penalty,
     expand,
 )
-from engine.rules.mm3e.conditions import active_defense as cond_defense
-from engine.rules.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
-from engine.rules.mm3e.roster import block_id, block_of, characters
-from engine.rules.mm3e.statblock import Attack, Kind, StatBlock
-from engine.rules.state import CampaignState
+from engine.systems.mm3e.conditions import active_defense as cond_defense
+from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
+from engine.systems.mm3e.roster import block_id, block_of, characters
+from engine.systems.mm3e.statblock import Attack, Kind, StatBlock
 
 C = Condition
 OUT = frozenset({C.INCAPACITATED, C.DYING, C.DEAD})
@@ -1441,7 +1441,7 @@ class MM3EConflict:
         ctx.save()
 
     def referee(self, state: CampaignState, actor: str) -> Pending:
-        """The referee's choice for ``actor`` (engine/rules/mm3e/referee.py), as a pending
+        """The referee's choice for ``actor`` (engine/systems/mm3e/referee.py), as a pending
         action with its reason; an action the budget cannot pay becomes the end of the turn."""
         ctx = self._ctx(state)
         choice = rf.choose(situation(ctx, actor))

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.dice import DiceSource, DiceSpec, check_faces
 from engine.errors import IllegalAction
-from engine.rules.panels.checks import Band
+from engine.systems.panels.checks import Band
 
 FILLED_IN = (
     "Strength (C.7 #3) adds points to both the Kill and the Stun total of melee attacks (fists"

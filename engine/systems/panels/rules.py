@@ -21,16 +21,16 @@ from engine.errors import ContentError
 from engine.rules import events as ev
 from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step
 from engine.rules.conflict import Conflict, hero_blocks, npc_block
-from engine.rules.panels import builder
-from engine.rules.panels import fight as pf
-from engine.rules.panels import fight_more as fight_more  # registers the rest of the actions
-from engine.rules.panels.checks import DIE_SIDES, skill_modifier
-from engine.rules.panels.damage import STATUS_TEXT, Health, Status, Track
-from engine.rules.panels.statblock import Character, problems
 from engine.rules.sheet import Bar, Line, Section, header, party, session, threats
 from engine.rules.sheet import cast as cast_section
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext
+from engine.systems.panels import builder
+from engine.systems.panels import fight as pf
+from engine.systems.panels import fight_more as fight_more  # registers the rest of the actions
+from engine.systems.panels.checks import DIE_SIDES, skill_modifier
+from engine.systems.panels.damage import STATUS_TEXT, Health, Status, Track
+from engine.systems.panels.statblock import Character, problems
 
 FILLED_IN = (
     "Out of a fight, resting an hour brings Stun back to its maximum and a fifth of the Kill"
@@ -170,7 +170,7 @@ class PanelsRules(Ruleset):
                          group="Health")]
 
     def conflict(self) -> Conflict:
-        """Fights in rounds of panels (engine/rules/panels/fight.py)."""
+        """Fights in rounds of panels (engine/systems/panels/fight.py)."""
         return pf.PanelsConflict(self.pack)
 
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:

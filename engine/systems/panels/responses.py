@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from engine.errors import IllegalAction
 from engine.rules.encounter import ARREARS_LIMIT
-from engine.rules.panels.checks import Band, CheckResult, check
-from engine.rules.panels.damage import (
+from engine.systems.panels.checks import Band, CheckResult, check
+from engine.systems.panels.damage import (
     NO_DAMAGE,
     AttackForm,
     Damage,

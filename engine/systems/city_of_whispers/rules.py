@@ -37,7 +37,11 @@ from engine.rules.base import (
     gm_random,
     opt,
 )
-from engine.rules.cow.common import (
+from engine.rules.sheet import Section
+from engine.rules.state import CampaignState
+from engine.rules.threats import threat_event
+from engine.rules.types import EffectContext, Modifier, RollDict, answer_item
+from engine.systems.city_of_whispers.common import (
     ASPECTS,
     ASSETS,
     CITY,
@@ -59,15 +63,19 @@ from engine.rules.cow.common import (
     rule,
     slug,
 )
-from engine.rules.cow.data import data_problems
-from engine.rules.cow.events import CityFactionChanged, CitySheetChanged
-from engine.rules.cow.factions import Faction, FactionRules
-from engine.rules.cow.sheet import Belief, CitySheet, Demand, History, Scheme, Tie, dump
-from engine.rules.cow.view import city_sheet
-from engine.rules.sheet import Section
-from engine.rules.state import CampaignState
-from engine.rules.threats import threat_event
-from engine.rules.types import EffectContext, Modifier, RollDict, answer_item
+from engine.systems.city_of_whispers.data import data_problems
+from engine.systems.city_of_whispers.events import CityFactionChanged, CitySheetChanged
+from engine.systems.city_of_whispers.factions import Faction, FactionRules
+from engine.systems.city_of_whispers.sheet import (
+    Belief,
+    CitySheet,
+    Demand,
+    History,
+    Scheme,
+    Tie,
+    dump,
+)
+from engine.systems.city_of_whispers.view import city_sheet
 
 
 def _heat(pack: Pack, state: CampaignState) -> tuple[int, int]:

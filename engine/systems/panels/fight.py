@@ -52,10 +52,11 @@ from engine.rules.conflict import (
     standing_side,
 )
 from engine.rules.events import Event, applier, event
-from engine.rules.panels import crits
-from engine.rules.panels import referee as rf
-from engine.rules.panels.checks import Band, CheckResult, check, odds, skill_modifier
-from engine.rules.panels.damage import (
+from engine.rules.state import Actor, CampaignState, new_id
+from engine.systems.panels import crits
+from engine.systems.panels import referee as rf
+from engine.systems.panels.checks import Band, CheckResult, check, odds, skill_modifier
+from engine.systems.panels.damage import (
     AttackForm,
     Damage,
     DamageDice,
@@ -67,7 +68,7 @@ from engine.rules.panels.damage import (
     mean_of,
     status_odds,
 )
-from engine.rules.panels.responses import (
+from engine.systems.panels.responses import (
     apply_dodge,
     can_respond,
     dodged_distribution,
@@ -78,8 +79,7 @@ from engine.rules.panels.responses import (
     resolve_parry,
     response_cost,
 )
-from engine.rules.panels.statblock import Character, from_data
-from engine.rules.state import Actor, CampaignState, new_id
+from engine.systems.panels.statblock import Character, from_data
 
 SPEC = en.PANELS_BUDGET
 
@@ -90,7 +90,7 @@ FILLED_IN = (
     " be picked by the attacker's player (else a d6); a critical miss is rolled. 'Loses its"
     " next panel' adds one panel owed (at most 5). Friendly fire strikes the first ally still"
     " standing in the turn order, with the attack's minor dice and no response. The referee's"
-    " turns and responses are engine/rules/panels/referee.py's (a thug group keeps the target"
+    " turns and responses are engine/systems/panels/referee.py's (a thug group keeps the target"
     " its first attacker chose while that foe stands). A critical hit's Disarmed and a critical"
     " miss's Fumble drop something held when there is something (fight_more's rule), else the"
     " next panel is lost. When a fight ends with a hero still standing, the heroes tend the"
@@ -946,7 +946,7 @@ class PanelsConflict:
     def __init__(self, pack: Pack) -> None:
         # the rest of the actions register themselves on HANDLERS and the hooks (imported
         # here, not at the top: fight_more imports this module)
-        from engine.rules.panels import fight_more  # noqa: F401
+        from engine.systems.panels import fight_more  # noqa: F401
 
         self.pack = pack
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.rules.mm3e.checks import MAX_FAILURE_DEGREES, CheckResult, check
-from engine.rules.mm3e.conditions import Condition
+from engine.systems.mm3e.checks import MAX_FAILURE_DEGREES, CheckResult, check
+from engine.systems.mm3e.conditions import Condition
 
 FILLED_IN = (
     "A 4-degree failure (incapacitated) adds no -1 penalty (the seed's row gives none; RULES.md"

@@ -30,9 +30,9 @@ from engine.rules.base import (
     opt,
 )
 from engine.rules.events import applier, event
-from engine.rules.masks_sheet import masks_sheet_hook
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, RollDict, item_ctx
+from engine.systems.masks.sheet import masks_sheet_hook
 
 # ------------------------------------------------------------------ Influence
 # Influence is a directed relation between characters: the holder gets +1 on moves against the

@@ -65,8 +65,8 @@ from typing import Literal
 from engine.errors import IllegalAction
 from engine.odds import whole_percent as pct
 from engine.rules.encounter import ARREARS_LIMIT
-from engine.rules.panels.checks import Band, effective_modifier, odds, skill_modifier
-from engine.rules.panels.damage import (
+from engine.systems.panels.checks import Band, effective_modifier, odds, skill_modifier
+from engine.systems.panels.damage import (
     AttackForm,
     Damage,
     DamageDice,
@@ -78,7 +78,7 @@ from engine.rules.panels.damage import (
     die_sides,
     mean_of,
 )
-from engine.rules.panels.responses import (
+from engine.systems.panels.responses import (
     can_respond,
     dodged_distribution,
     eligible,
@@ -86,7 +86,7 @@ from engine.rules.panels.responses import (
     parry_with_of,
     response_cost,
 )
-from engine.rules.panels.statblock import Character
+from engine.systems.panels.statblock import Character
 
 # ------------------------------------------------------------------ the policy's numbers
 

@@ -69,18 +69,18 @@ from functools import lru_cache
 
 from engine.errors import IllegalAction
 from engine.odds import whole_percent as pct
-from engine.rules.mm3e import attacks as at
-from engine.rules.mm3e.actions import opposed
-from engine.rules.mm3e.checks import DIE_SIDES, ROUTINE_DIE, degree, degree_odds, success_odds
-from engine.rules.mm3e.conditions import (
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e.actions import opposed
+from engine.systems.mm3e.checks import DIE_SIDES, ROUTINE_DIE, degree, degree_odds, success_odds
+from engine.systems.mm3e.conditions import (
     Condition,
     attack_modifier_against,
     check_penalty,
     effective,
     expand,
 )
-from engine.rules.mm3e.conditions import active_defense as conditioned_defense
-from engine.rules.mm3e.damage import (
+from engine.systems.mm3e.conditions import active_defense as conditioned_defense
+from engine.systems.mm3e.damage import (
     DAMAGE_CONDITIONS,
     Applied,
     DamageState,
@@ -88,7 +88,7 @@ from engine.rules.mm3e.damage import (
     damage_dc,
     resistance_dc,
 )
-from engine.rules.mm3e.maneuvers import (
+from engine.systems.mm3e.maneuvers import (
     SEED_MAX_TRADE,
     TEAM_RANK_SPREAD,
     TeamHit,

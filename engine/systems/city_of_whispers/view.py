@@ -4,11 +4,11 @@ secrets, connections, Histories, Demands, power, schemes and factions in the mid
 from __future__ import annotations
 
 from engine.content.loader import Pack
-from engine.rules.cow.common import MAX_DEMANDS, PRODUCTIVITY
-from engine.rules.cow.factions_model import Faction, read_factions
-from engine.rules.cow.sheet import CitySheet
 from engine.rules.sheet import Line, Row, Section, Tag, Tone, Track, default_sheet
 from engine.rules.state import HERO, CampaignState
+from engine.systems.city_of_whispers.common import MAX_DEMANDS, PRODUCTIVITY
+from engine.systems.city_of_whispers.factions_model import Faction, read_factions
+from engine.systems.city_of_whispers.sheet import CitySheet
 
 BELIEF_MARKS: dict[str, tuple[str, Tone, Tone, str]] = {"active": ("●", "good", "plain", ""),
                 "challenged": ("◐", "mixed", "plain", "challenged"),

@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from engine.content.problems import describe
 from engine.errors import ContentError, IllegalAction
-from engine.rules.panels.checks import MAX_CHARACTERISTIC, MIN_CHARACTERISTIC, skill_modifier
-from engine.rules.panels.damage import AttackForm, Health
+from engine.systems.panels.checks import MAX_CHARACTERISTIC, MIN_CHARACTERISTIC, skill_modifier
+from engine.systems.panels.damage import AttackForm, Health
 
 FILLED_IN = (
     "Builder limits (C.6 leaves them out). A hero: each characteristic at most 25, Agility +"

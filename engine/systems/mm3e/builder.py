@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from engine.content.loader import read_yaml
 from engine.content.problems import describe
 from engine.errors import ContentError
-from engine.rules.mm3e.statblock import (
+from engine.systems.mm3e.statblock import (
     ABILITIES,
     DEFENSE_BASE,
     Advantage,

@@ -16,11 +16,11 @@ from enum import StrEnum
 from fractions import Fraction
 
 from engine.errors import IllegalAction
-from engine.rules.mm3e import attacks as at
-from engine.rules.mm3e.checks import CheckResult, check, check_die, defend_result, hero_point_die
-from engine.rules.mm3e.conditions import DURATIONS, Condition, Lasts, expand, speed_change
-from engine.rules.mm3e.damage import DamageState, damage_dc, object_result, recover_step
-from engine.rules.mm3e.maneuvers import aid_bonus
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e.checks import CheckResult, check, check_die, defend_result, hero_point_die
+from engine.systems.mm3e.conditions import DURATIONS, Condition, Lasts, expand, speed_change
+from engine.systems.mm3e.damage import DamageState, damage_dc, object_result, recover_step
+from engine.systems.mm3e.maneuvers import aid_bonus
 
 FILLED_IN = (
     "Opposed checks (the seed uses them without rules): each side rolls d20 + its bonus; the"

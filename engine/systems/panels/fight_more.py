@@ -25,12 +25,12 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.conflict import Pending
-from engine.rules.panels import fight as pf
-from engine.rules.panels import referee as rf
-from engine.rules.panels.checks import Band, odds, skill_modifier
-from engine.rules.panels.damage import AttackForm
-from engine.rules.panels.fight import HANDLERS, ActionRule, Ctx, action, block_id, form_id
-from engine.rules.panels.statblock import Power
+from engine.systems.panels import fight as pf
+from engine.systems.panels import referee as rf
+from engine.systems.panels.checks import Band, odds, skill_modifier
+from engine.systems.panels.damage import AttackForm
+from engine.systems.panels.fight import HANDLERS, ActionRule, Ctx, action, block_id, form_id
+from engine.systems.panels.statblock import Power
 
 FILLED_IN = (
     "Grab: one panel, d20 + Dexterity (the attack's situational modifiers too); any hit band"

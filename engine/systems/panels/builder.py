@@ -8,9 +8,9 @@ from pathlib import Path
 
 from engine.content.loader import read_yaml
 from engine.errors import ContentError
-from engine.rules.panels.checks import skill_modifier
-from engine.rules.panels.damage import AttackForm, strength_bonus
-from engine.rules.panels.statblock import LIMITS, Character, Characteristics, from_data
+from engine.systems.panels.checks import skill_modifier
+from engine.systems.panels.damage import AttackForm, strength_bonus
+from engine.systems.panels.statblock import LIMITS, Character, Characteristics, from_data
 
 FILLED_IN = (
     "A hero made from a line of characteristics gets Kill 20 + Strength's damage bonus x 2 +"
