@@ -16,7 +16,6 @@ from engine.content.loader import get_pack
 from engine.content.problems import describe
 from engine.errors import EngineError, IllegalAction, SaveError
 from engine.game import Game
-from engine.rules import events as ev
 from engine.rules.state import CampaignState
 from engine.store import CampaignExists, CampaignStore, unique_id
 from engine.systems import ruleset_for
@@ -135,10 +134,10 @@ def recover_campaign(saves_dir: Path, campaign_id: str, content: Iterable[Path] 
     def rebuild(base: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
         try:
             state = CampaignState.model_validate(base)
-            # the campaign's ruleset declares the events of its system: load it first
-            ruleset_for(require_checked(get_pack(state.system, content)))
+            # the campaign's ruleset declares the events of its system: read with its registry
+            registry = ruleset_for(require_checked(get_pack(state.system, content))).registry
             for d in events:
-                ev.apply(state, ev.from_dict(d))
+                registry.apply(state, registry.decode(d))
         except (ValidationError, EngineError, KeyError, TypeError, ValueError) as e:
             raise SaveError(f"Cannot recover campaign '{campaign_id}': its log cannot be "
                             f"replayed ({type(e).__name__}: {e}). Nothing was changed."

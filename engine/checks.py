@@ -71,7 +71,7 @@ def _owner(pack: Pack, file: str, loc: Loc) -> str:
 
 def _system_effects() -> dict[str, frozenset[str]]:
     """The effect types each ruleset handles itself, by ruleset name."""
-    return {name: ruleset_class(name).EFFECTS for name in RULESETS}
+    return {name: ruleset_class(name).system_effects() for name in RULESETS}
 
 
 def pack_problems(pack: Pack) -> list[str]:
@@ -96,7 +96,7 @@ def pack_problems(pack: Pack) -> list[str]:
         by_ruleset = _system_effects()  # effect types only a ruleset gives meaning to
         for file, loc, eff in effect_locations(pack):
             owners = sorted(r for r, types in by_ruleset.items() if eff.type in types)
-            if owners and eff.type not in cls.EFFECTS:
+            if owners and eff.type not in cls.system_effects():
                 problems.append(lines.at(
                     file, (*loc, "type"),
                     f"the effect {eff.type!r} belongs to the {', '.join(owners)} rules; the"

@@ -164,7 +164,7 @@ class Game(MoveFlow, FightFlow):
         self.last_events = events
 
     def _emit(self, e: ev.Event) -> None:
-        ev.apply(self.state, e)
+        self.rules.registry.apply(self.state, e)
         d = e.to_dict()
         d["n"] = self.state.event_no
         d["a"] = self.state.action_no
@@ -1052,8 +1052,9 @@ class Game(MoveFlow, FightFlow):
             raise IllegalAction("nothing to undo: the campaign has just begun")
         base, events = self.store.base_and_events_for_action(a)
         state = CampaignState.model_validate(base)
+        registry = self.rules.registry
         for d in events:
-            ev.apply(state, ev.from_dict(d))
+            registry.apply(state, registry.decode(d))
         dump = state.model_dump(mode="json")
         self.store.truncate_from_action(a, dump)
         self.state = state

@@ -6,14 +6,16 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from engine.content.loader import Pack
+from engine.rules.events import CORE
+from engine.rules.registry import Registry
+from engine.rules.text import upper_first as upper_first  # re-exported: its old home
 from engine.systems import RULESETS, ruleset_class
 
-SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat", "FightUpdated",
-          "FightRequested", "DiceUsed"}
+SILENT = {"ActionStarted", "FlowChanged", "OnceUsed", "DataSet", "QuietBeat"}
 
 
 def _name(pack: Pack | None, kind: str, key: str) -> str:
@@ -23,11 +25,6 @@ def _name(pack: Pack | None, kind: str, key: str) -> str:
                                          "track": pack.tracks}
     table = tables[kind]
     return table[key].name if key in table else key
-
-
-def upper_first(text: str) -> str:
-    """``text`` with its first letter upper-cased (``str.capitalize`` lowers the rest)."""
-    return text[:1].upper() + text[1:]
 
 
 def result_label(band_name: str, total: int) -> str:
@@ -94,11 +91,12 @@ def scene_heading(e: dict[str, Any]) -> str:
     return f"{title} — {where}"
 
 
-def _ruleset_line(pack: Pack | None, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-    """The line the pack's ruleset writes for one of its own events (Masks: Influence)."""
+def registry_of(pack: Pack | None) -> Registry:
+    """The registry of the pack's ruleset (the core's without a pack or with an unknown
+    ruleset): it writes the journal lines of the system's own events and the fight's."""
     if pack is None or pack.system.ruleset not in RULESETS:
-        return None
-    return ruleset_class(pack.system.ruleset).journal_line(e, who)
+        return CORE
+    return ruleset_class(pack.system.ruleset).registry
 
 
 def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | None = None
@@ -121,9 +119,9 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
         return "" if x == "hero" and not acting else f"{upper_first(who(x))}: "
 
-    own = _ruleset_line(pack, e, who)
-    if own is not None:
-        return own
+    registry = registry_of(pack)
+    if t in registry.journal:  # the system's own events, and the fight's
+        return registry.line(e, who)
     match t:
         case _ if t in SILENT:
             return None
@@ -270,8 +268,6 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             about = f" ({e['about']})" if e.get("about") else ""
             return (f"⚡ **Random event:** {e['focus']}{about} — _{e['action']} /"
                     f" {e['subject']}_")
-        case "CitySheetChanged" | "CityFactionChanged":  # City of Whispers (rules/cow.py)
-            return f"✎ {e['text']}" if e.get("text") else None
         case "Edited":  # a value set by hand (Game.edit): its words were made then
             why = f" ({e['reason']})" if e.get("reason") else ""
             return f"✎ Edited by hand: {e.get('text') or e['what'] + ' ' + e['key']}{why}"
@@ -279,76 +275,9 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             how = {"seeded": "the campaign rolls them", "physical": "you roll and type them",
                    "mixed": "each roll asks who rolls"}.get(e["mode"], e["mode"])
             return f"🎲 Dice from now on: {how}."
-        case "FoeAdded" | "FightStarted" | "FightEnded" | "InitiativeRolled" | "TurnBegan" \
-                | "FightActed" | "FightRolled" | "CombatantChanged" | "HeroPointSpent" \
-                | "TracksSet":
-            return fight_line(e, who)
         case "TensionChanged":
             return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
     return f"({t})"
-
-
-def fight_roll_why(e: dict[str, Any]) -> str:
-    """One line explaining a fight's roll: the die, each modifier, the total, what it was
-    against, the result and its odds."""
-    die = "routine 10" if e.get("by") == "routine" else f"d20 {e['natural']}"
-    if e.get("by") == "entered":
-        die += " (your die)"
-    parts = " ".join(f"{'+' if v >= 0 else '−'} {abs(v)} {n}" for n, v in e["parts"])
-    odds = f" ({e['odds']:.0%})" if e.get("odds") is not None else ""
-    return (f"{die} {parts} = **{e['total']}** vs {e['against']} ({e['against_name']}):"
-            f" **{e['result']}**{odds}")
-
-
-def _side_initiative_line(rolls: list[dict[str, Any]]) -> str:
-    """Side initiative (the panels game): each side's d6, who goes first, the panels."""
-    dice = " · ".join(f"{r['name']} {r['natural']}" + (" (your die)" if r.get("by") ==
-                                                       "entered" else "") for r in rolls)
-    panels = int(rolls[0]["panels"])
-    each = f"{panels} panel{'s' * (panels != 1)} each"
-    if any(r.get("simultaneous") for r in rolls):
-        return f"Initiative (d6 a side): {dice}. A tie: {each}, in one Agility order."
-    first = next((r["name"] for r in rolls if r.get("first")), rolls[0]["name"])
-    return f"Initiative (d6 a side): {dice}. {first} act first; {each}."
-
-
-def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-    """The journal line of a conflict event (engine/rules/conflict.py)."""
-    t = e["type"]
-    if t == "FoeAdded":
-        return None
-    if t == "FightStarted":
-        return f"## ⚔ Fight! {e.get('text', '')}".rstrip()
-    if t == "FightEnded":
-        return f"**The fight is over: {e['result']}.** {e.get('text', '')}".rstrip()
-    if t == "InitiativeRolled" and e["rolls"] and "panels" in e["rolls"][0]:
-        return _side_initiative_line(e["rolls"])
-    if t == "InitiativeRolled":
-        order = sorted(e["rolls"], key=lambda r: -r["total"])
-        seen: set[str] = set()
-        bits = []
-        for r in order:
-            key = r.get("group") or r["actor"]
-            if key in seen:
-                continue
-            seen.add(key)
-            name = r["name"].rsplit(" ", 1)[0] + " (group)" if r.get("group") else r["name"]
-            sur = ", surprised" if r.get("surprised") else ""
-            bits.append(f"{name} {r['total']} ({r['natural']}{r['bonus']:+d}{sur})")
-        return "Initiative: " + " · ".join(bits)
-    if t == "TurnBegan":
-        rnd = "Surprise round" if e["round"] == 0 else f"Round {e['round']}"
-        return (f"**{rnd}.** " if e.get("new_round") else "") + f"{who(e['actor'])}'s turn."
-    if t == "FightActed":
-        why = f" _({e['why']})_" if e.get("why") else ""
-        return f"{e['text']}{why}"
-    if t == "FightRolled":
-        return f"🎲 {upper_first(who(e['actor']))} {e['what']}: {fight_roll_why(e)}"
-    if t in ("CombatantChanged", "TracksSet"):  # TracksSet: the panels game's Kill/Stun
-        return f"→ {upper_first(e['why'])}." if e.get("why") else None
-    if t == "HeroPointSpent":
-        return f"★ {who(e['actor'])} spends a hero point: {e['why']}"
-    return None
 
 
 def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:

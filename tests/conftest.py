@@ -109,9 +109,9 @@ class Helpers:
             now = {(f.what, f.key): f.value for f in game.rules.editable(state, x.who)}
             if now.get((x.what, x.key)) != x.value:
                 kept.append(x)
-                ev.apply(state, ev.Edited(who=state.actor_id(x.who) if x.who != CAMPAIGN
-                                          else CAMPAIGN, what=x.what, key=x.key,
-                                          value=x.value, was=0))
+                game.rules.registry.apply(state, ev.Edited(
+                    who=state.actor_id(x.who) if x.who != CAMPAIGN else CAMPAIGN, what=x.what,
+                    key=x.key, value=x.value, was=0))
         return kept
 
     @staticmethod

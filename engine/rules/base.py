@@ -19,6 +19,7 @@ from engine.content.problems import describe
 from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules.conflict import Conflict, FightRequested, fight_of
+from engine.rules.registry import Registry
 from engine.rules.sheet import Section, default_sheet
 from engine.rules.state import HERO, Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, PromptDict, RollDict
@@ -154,19 +155,20 @@ class Ruleset:
     """Default rules: stats clamp at their bounds, no extra modifiers, no rule effects."""
 
     id = "generic"
-    rule_effect_names: ClassVar[frozenset[str]] = frozenset()
-    """The ``rule`` effects this system's ``rule_effect`` handles by name."""
-
+    registry: ClassVar[Registry] = ev.CORE
+    """Everything this game declares: events, hand edits, rule and system effects, journal
+    lines (a system's registry extends the core's, and the fight engine's for the d20 games)."""
     @classmethod
     def known_rule_effects(cls) -> frozenset[str]:
         """Every ``rule`` effect name content may use with this ruleset: the interpreter's own
-        (``GENERIC_RULES``), ``rule_effect_names`` and each ``_r_<name>`` handler method."""
-        handlers = {n.removeprefix("_r_") for n in dir(cls) if n.startswith("_r_")}
-        return GENERIC_RULES | cls.rule_effect_names | handlers
+        (``GENERIC_RULES``) and those its registry declares (what ``rule_effect`` runs)."""
+        return GENERIC_RULES | frozenset(cls.registry.rule_effects.all())
 
-    EFFECTS: ClassVar[frozenset[str]] = frozenset()
-    """Effect types this system handles itself (methods ``effect_<type>``), such as Masks's
-    Influence effects; the core interpreter hands them over."""
+    @classmethod
+    def system_effects(cls) -> frozenset[str]:
+        """Effect types this system handles itself (its registry's, such as Masks's Influence
+        effects); the core interpreter hands them over."""
+        return frozenset(cls.registry.effects.all())
     TARGET_TESTS: ClassVar[dict[str, Callable[[CampaignState, Actor], str | None]]] = {}
     """Named tests a move's ``target_when`` may use: why a character cannot be the target
     (None: they can)."""
@@ -181,19 +183,19 @@ class Ruleset:
     # --- system effects -----------------------------------------------------------------
 
     def effect(self, state: CampaignState, eff: Any, ctx: EffectContext) -> Step | Need:
-        """Apply an effect of a type in ``EFFECTS``."""
-        handler = getattr(self, f"effect_{eff.type}", None)
-        if eff.type not in self.EFFECTS or handler is None:
+        """Apply an effect of one of ``system_effects``' types."""
+        handler = self.registry.effects.get(eff.type)
+        if handler is None:
             raise IllegalAction(f"the {self.id} rules do not know the effect {eff.type!r}")
-        result: Step | Need = handler(state, eff, ctx)
+        result: Step | Need = handler(self, state, eff, ctx)
         return result
 
     def futile_effect(self, state: CampaignState, eff: Any, ctx: EffectContext) -> str | None:
-        """Why an effect of a type in ``EFFECTS`` would do nothing now (None: it would act)."""
+        """Why a system effect (``system_effects``) would do nothing now (None: it would act)."""
         return None
 
     def answer_effect(self, state: CampaignState, item: Item, ids: list[str]) -> list[Item]:
-        """Resolve a prompt an effect of a type in ``EFFECTS`` opened."""
+        """Resolve a prompt an effect of one of ``system_effects``' types opened."""
         what = item["effect"].get("type") if "effect" in item else sorted(item)
         raise IllegalAction(f"the {self.id} rules cannot answer {what!r}")
 
@@ -285,9 +287,9 @@ class Ruleset:
 
     @classmethod
     def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-        """The journal line of an event this system registered (None: not one of its own).
-        ``who`` names a character by id ("hero": the acting hero)."""
-        return None
+        """The journal line of an event this system registered (None: not one of its own, or
+        one with no line). ``who`` names a character by id."""
+        return cls.registry.line(e, who)
 
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
@@ -445,14 +447,22 @@ class Ruleset:
                                  by="engine")])
 
     def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
-        """A ``rule`` effect this system defines."""
-        raise IllegalAction(f"the {self.id} rules do not know the rule effect {eff.name!r}")
+        """A ``rule`` effect this system's registry declares."""
+        handler = self.registry.rule_effects.get(eff.name)
+        if handler is None:
+            raise IllegalAction(f"the {self.id} rules do not know the rule effect {eff.name!r}")
+        result: Step | Need = handler(self, state, eff, ctx)
+        return result
 
     def rule_answer(
         self, state: CampaignState, eff: s.Rule, ctx: EffectContext, ids: list[str]
     ) -> list[Item]:
-        """Resolve a prompt a ``rule`` effect opened."""
-        raise IllegalAction(f"the {self.id} rules cannot answer {eff.name!r}")
+        """Resolve a prompt a ``rule`` effect opened (its registered answer)."""
+        handler = self.registry.rule_answers.get(eff.name)
+        if handler is None:
+            raise IllegalAction(f"the {self.id} rules cannot answer {eff.name!r}")
+        items: list[Item] = handler(self, state, eff, ctx, ids)
+        return items
 
     # --- fights (a game with a conflict) ------------------------------------------------
 

@@ -18,10 +18,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from engine.content.loader import Pack
 from engine.errors import ContentError, IllegalAction
 from engine.rules.encounter import Encounter
-from engine.rules.events import DataSet, Event, applier, event
+from engine.rules.events import CORE, DataSet, Event
+from engine.rules.registry import Registry
 from engine.rules.state import Actor, CampaignState, new_id
+from engine.rules.text import upper_first
 
 FIGHT_KEY = "fight"
+
+FIGHT = Registry("fight", CORE)
+"""The fight engine's events: a ruleset that runs fights extends this registry."""
+event = FIGHT.event
+applier = FIGHT.applier
 
 Control = Literal["player", "referee"]
 
@@ -257,38 +264,55 @@ def _rolled(state: CampaignState, ev: FightRolled) -> None:
     state.dice_position = max(state.dice_position, ev.position)
 
 
-@event
-@dataclass(frozen=True, slots=True)
-class CombatantChanged(Event):
-    """A character's conditions and damage penalty after a hit, a recovery or a maneuver."""
-
-    actor: str
-    conditions: list[str]
-    damage: int
-    why: str = ""
+# ------------------------------------------------------------------ journal lines
 
 
-@applier("CombatantChanged")
-def _changed(state: CampaignState, ev: CombatantChanged) -> None:
-    actor = state.actors[ev.actor]
-    actor.conditions = list(ev.conditions)
-    actor.tracks["damage"] = ev.damage
-    actor.taken_out = False
+def fight_roll_why(e: dict[str, Any]) -> str:
+    """One line explaining a fight's roll: the die, each modifier, the total, what it was
+    against, the result and its odds."""
+    die = "routine 10" if e.get("by") == "routine" else f"d20 {e['natural']}"
+    if e.get("by") == "entered":
+        die += " (your die)"
+    parts = " ".join(f"{'+' if v >= 0 else '−'} {abs(v)} {n}" for n, v in e["parts"])
+    odds = f" ({e['odds']:.0%})" if e.get("odds") is not None else ""
+    return (f"{die} {parts} = **{e['total']}** vs {e['against']} ({e['against_name']}):"
+            f" **{e['result']}**{odds}")
 
 
-@event
-@dataclass(frozen=True, slots=True)
-class HeroPointSpent(Event):
-    """A hero point spent (and why)."""
+@FIGHT.journal_line("FoeAdded", "FightStarted", "FightEnded", "InitiativeRolled", "TurnBegan",
+                    "FightActed", "FightRolled", "FightUpdated", "FightRequested", "DiceUsed")
+def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+    """The journal line of a fight's event (None: bookkeeping, no line)."""
+    t = e["type"]
+    if t in ("FoeAdded", "FightUpdated", "FightRequested", "DiceUsed"):
+        return None
+    if t == "FightStarted":
+        return f"## ⚔ Fight! {e.get('text', '')}".rstrip()
+    if t == "FightEnded":
+        return f"**The fight is over: {e['result']}.** {e.get('text', '')}".rstrip()
+    if t == "InitiativeRolled":
+        order = sorted(e["rolls"], key=lambda r: -r["total"])
+        seen: set[str] = set()
+        bits = []
+        for r in order:
+            key = r.get("group") or r["actor"]
+            if key in seen:
+                continue
+            seen.add(key)
+            name = r["name"].rsplit(" ", 1)[0] + " (group)" if r.get("group") else r["name"]
+            sur = ", surprised" if r.get("surprised") else ""
+            bits.append(f"{name} {r['total']} ({r['natural']}{r['bonus']:+d}{sur})")
+        return "Initiative: " + " · ".join(bits)
+    if t == "TurnBegan":
+        rnd = "Surprise round" if e["round"] == 0 else f"Round {e['round']}"
+        return (f"**{rnd}.** " if e.get("new_round") else "") + f"{who(e['actor'])}'s turn."
+    if t == "FightActed":
+        why = f" _({e['why']})_" if e.get("why") else ""
+        return f"{e['text']}{why}"
+    if t == "FightRolled":
+        return f"🎲 {upper_first(who(e['actor']))} {e['what']}: {fight_roll_why(e)}"
+    return None
 
-    actor: str
-    why: str
-
-
-@applier("HeroPointSpent")
-def _hero_point(state: CampaignState, ev: HeroPointSpent) -> None:
-    actor = state.actors[ev.actor]
-    actor.tracks["hero_points"] = max(0, actor.tracks.get("hero_points", 0) - 1)
 
 
 # ------------------------------------------------------------------ sides

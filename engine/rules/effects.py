@@ -45,6 +45,21 @@ def outcome_for(move: s.Move, key: str) -> s.Outcome:
     return (move.vs_teammate if table == "vs_teammate" else move.outcomes)[band]
 
 
+
+CORE_EFFECTS: dict[str, Callable[..., Step | Need]] = {}
+"""The interpreter's handler of each core effect type (``Effects._e_<type>``, registered by
+``_handles``); a system's own effect types are in its ruleset's registry."""
+
+
+def _handles(type_: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register an ``Effects`` method as the handler of effect type ``type_``."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        CORE_EFFECTS[type_] = fn
+        return fn
+
+    return deco
+
 class Interpreter:
     """Steps through queue items against one state, pack and ruleset."""
 
@@ -83,7 +98,7 @@ class Interpreter:
     def step(self, state: CampaignState, item: Item) -> Step | Need:
         """Handle the head item of the queue."""
         if "emit" in item:
-            return Step([ev.from_dict(item["emit"])])
+            return Step([self.rules.registry.decode(item["emit"])])
         if "choose" in item:
             return _skip_if_all_disabled(self._choose_need(state, item))
         if "answer" in item:
@@ -92,12 +107,12 @@ class Interpreter:
             raise IllegalAction(f"not an effect to apply: {sorted(item)}")
         eff = parse_effect(item["effect"])
         ctx = item.get("ctx", {})
-        if eff.type in self.rules.EFFECTS:
+        if eff.type in self.rules.registry.effects:
             return _skip_if_all_disabled(self.rules.effect(state, eff, ctx))
-        handler = getattr(self, f"_e_{eff.type}", None)
+        handler = CORE_EFFECTS.get(eff.type)
         if handler is None:
             raise IllegalAction(f"the {self.rules.id} rules do not know the effect {eff.type!r}")
-        result: Step | Need = handler(state, eff, ctx)
+        result: Step | Need = handler(self, state, eff, ctx)
         return _skip_if_all_disabled(result)
 
     def _choose_need(self, state: CampaignState, item: ChooseItem) -> Need:
@@ -169,7 +184,7 @@ class Interpreter:
         return "; ".join(dict.fromkeys(reasons)) or None
 
     def _futile_one(self, state: CampaignState, eff: Any, ctx: EffectContext) -> str | None:
-        if eff.type in self.rules.EFFECTS:
+        if eff.type in self.rules.registry.effects:
             return self.rules.futile_effect(state, eff, ctx)
         match eff.type:
             case "clear_condition" | "mark_condition":
@@ -205,6 +220,7 @@ class Interpreter:
 
     # --- conditions -----------------------------------------------------------------
 
+    @_handles("mark_condition")
     def _e_mark_condition(self, state: CampaignState, eff: s.MarkCondition, ctx: EffectContext
                           ) -> Step | Need:
         who = self._who(eff, ctx)
@@ -227,6 +243,7 @@ class Interpreter:
                  else f"Mark a condition on {state.actor(who).name}")
         return Need("pick", whose, [opt(c, self.pack.conditions[c].name) for c in free])
 
+    @_handles("clear_condition")
     def _e_clear_condition(self, state: CampaignState, eff: s.ClearCondition,
                            ctx: EffectContext) -> Step | Need:
         who = self._who(eff, ctx)
@@ -248,6 +265,7 @@ class Interpreter:
 
     # --- stats ----------------------------------------------------------------------
 
+    @_handles("shift_labels")
     def _e_shift_labels(self, state: CampaignState, eff: s.ShiftLabels, ctx: EffectContext
                         ) -> Step | Need:
         who = HERO
@@ -274,6 +292,7 @@ class Interpreter:
             return Step()
         return self.rules.shift_stats(state, changes, ctx.get("source", ""), who)
 
+    @_handles("shift_label")
     def _e_shift_label(self, state: CampaignState, eff: s.ShiftLabel, ctx: EffectContext
                        ) -> Step | Need:
         if eff.stat is None:
@@ -285,6 +304,7 @@ class Interpreter:
                                      by="engine")])
         return self.rules.shift_stats(state, {eff.stat: eff.by}, ctx.get("source", ""))
 
+    @_handles("lock_label")
     def _e_lock_label(self, state: CampaignState, eff: s.LockLabel, ctx: EffectContext
                       ) -> Step | Need:
         if eff.stat is None:
@@ -312,9 +332,11 @@ class Interpreter:
                                                    reason=f"{tdef.name} resets"))
         return step
 
+    @_handles("track")
     def _e_track(self, state: CampaignState, eff: s.TrackDelta, ctx: EffectContext) -> Step:
         return self.track_step(state, eff.track, eff.delta, ctx.get("source", ""))
 
+    @_handles("hold")
     def _e_hold(self, state: CampaignState, eff: s.Hold, ctx: EffectContext) -> Step:
         move = ctx.get("move") or "general"
         have = next((h.amount for h in state.holds if h.move == move), 0)
@@ -338,11 +360,12 @@ class Interpreter:
                                    moves=list(eff.moves), target=target, expires=eff.expires,
                                    reason=reason, owner=owner)])
 
-    _e_forward = _bonus
-    _e_ongoing = _bonus
+    _handles("forward")(_bonus)
+    _handles("ongoing")(_bonus)
 
     # --- questions, GM, moves ---------------------------------------------------------------
 
+    @_handles("ask")
     def _e_ask(self, state: CampaignState, eff: s.Ask, ctx: EffectContext) -> Step | Need:
         move = self.pack.moves[ctx["move"]]
         qs = move.questions
@@ -413,6 +436,7 @@ class Interpreter:
             return [again]
         raise IllegalAction("accept the answer, or ask for another")
 
+    @_handles("gm_move")
     def _e_gm_move(self, state: CampaignState, eff: s.GMMove, ctx: EffectContext) -> Step:
         return self.gm(state, eff.kind, ctx)
 
@@ -420,6 +444,7 @@ class Interpreter:
     """Moves content may trigger within one action: more means a loop (a move triggering
     itself, or two triggering each other), stopped with a clear error, not a RecursionError."""
 
+    @_handles("trigger_move")
     def _e_trigger_move(self, state: CampaignState, eff: s.TriggerMove, ctx: EffectContext
                         ) -> Step:
         key = (id(state), state.action_no)
@@ -433,12 +458,15 @@ class Interpreter:
                 " trigger_move effects with 'sidekick validate'")
         return Step(push=[{"trigger": eff.move, "ctx": ctx}])
 
+    @_handles("taken_out")
     def _e_taken_out(self, state: CampaignState, eff: s.TakenOut, ctx: EffectContext) -> Step:
         return Step([ev.TakenOut(out=True, reason=ctx.get("source", ""))])
 
+    @_handles("flag")
     def _e_flag(self, state: CampaignState, eff: s.Flag, ctx: EffectContext) -> Step:
         return Step([ev.FlagSet(flag=eff.flag, value=eff.value)])
 
+    @_handles("advance")
     def _e_advance(self, state: CampaignState, eff: s.Advance, ctx: EffectContext
                    ) -> Step | Need:
         taken = set(state.hero.advances)
@@ -456,6 +484,7 @@ class Interpreter:
             return Step([ev.Narrated(text="No advancement is left to take.", by="engine")])
         return Need("pick", "Take an advancement", options)
 
+    @_handles("clock")
     def _e_clock(self, state: CampaignState, eff: s.Clock, ctx: EffectContext) -> Step:
         active = [t for t in state.threats.values() if t.active]
         if eff.threat:
@@ -466,6 +495,7 @@ class Interpreter:
             return Step()
         return advance_threat(self.pack, state, threat, eff.delta, ctx.get("source") or "GM")
 
+    @_handles("stance")
     def _e_stance(self, state: CampaignState, eff: s.StanceEffect, ctx: EffectContext) -> Step:
         npc = ctx.get("target") or ctx.get("npc")
         if not npc or npc not in state.actors or state.actors[npc].kind != "npc":
@@ -474,11 +504,13 @@ class Interpreter:
                          reason=eff.reason or ctx.get("source", ""))
         return Step([e] if e is not None else [])
 
+    @_handles("note")
     def _e_note(self, state: CampaignState, eff: s.Note, ctx: EffectContext) -> Step:
         return Step([ev.Narrated(text=eff.text, by="engine")])
 
     # --- the story ledger -----------------------------------------------------------------
 
+    @_handles("thread")
     def _e_thread(self, state: CampaignState, eff: s.OpenThread, ctx: EffectContext) -> Step:
         text = _one_line(fill(eff.text, ledger_names(state, ctx)))
         if any(t.text == text for t in state.open_threads):
@@ -487,6 +519,7 @@ class Interpreter:
                                       text=text, source=ctx.get("source", ""),
                                       note=eff.note)])
 
+    @_handles("fact")
     def _e_fact(self, state: CampaignState, eff: s.RecordFact, ctx: EffectContext) -> Step:
         text = _one_line(fill(eff.text, ledger_names(state, ctx)))
         if any(f.text == text for f in state.facts):
@@ -500,6 +533,7 @@ class Interpreter:
         return Step([ev.LedgerChanged(kind="fact", op="record", id=state.next_ledger_id("f"),
                                       text=text, source=ctx.get("source", ""), about=about)])
 
+    @_handles("whereabouts")
     def _e_whereabouts(self, state: CampaignState, eff: s.Whereabouts, ctx: EffectContext
                        ) -> Step:
         npc = ctx.get("target") or ctx.get("npc")
@@ -514,12 +548,14 @@ class Interpreter:
                                       was=state.npcs[npc].where,
                                       source=ctx.get("source", ""))])
 
+    @_handles("one_of")
     def _e_one_of(self, state: CampaignState, eff: s.OneOf, ctx: EffectContext) -> Need:
         options = [self._option(state, o, ctx) for o in eff.options]
         if eff.for_gm and sum(1 for o in options if "disabled" not in o) > 1:
             options.append(self._gm_option())
         return Need("pick", "Choose one", options)
 
+    @_handles("rule")
     def _e_rule(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
         if eff.name == "npc_leaves":
             npc = ctx.get("target")
@@ -570,7 +606,7 @@ class Interpreter:
         if "effect" not in item:
             raise IllegalAction(f"nothing to answer for {sorted(item)}")
         eff = parse_effect(item["effect"])
-        if eff.type in self.rules.EFFECTS:
+        if eff.type in self.rules.registry.effects:
             return self.rules.answer_effect(state, item, ids)
         data = dict(item["effect"])
         one = ids[0] if ids else None

@@ -8,9 +8,10 @@ their appliers with ``@applier``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+from engine.rules.registry import Registry
 from engine.rules.state import (
     HERO,
     ActiveBonus,
@@ -25,9 +26,8 @@ from engine.rules.state import (
 )
 from engine.rules.types import BandDict, Modifier
 
-EVENT_TYPES: dict[str, type[Event]] = {}
-E = TypeVar("E", bound="type[Event]")
-APPLIERS: dict[str, Callable[[CampaignState, Any], None]] = {}
+CORE = Registry("core")
+"""The core's events, appliers and edit kinds: every ruleset's registry extends it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,8 @@ class Event:
     type: ClassVar[str] = "Event"
     _names: ClassVar[tuple[str, ...]] = ()
     _quiet: ClassVar[dict[str, Any]] = {}
+    _apply: ClassVar[Callable[[CampaignState, Any], None] | None] = None
+    """What applies it (``Registry.applier``); None: a line of the story only."""
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
     """Fields added after an event type was first saved: written only when not at their
     default, so the saved form of older events (and what older versions read) is unchanged."""
@@ -53,39 +55,24 @@ class Event:
         return d
 
 
-def event(cls: E) -> E:
-    """Register an event class under its class name."""
-    cls.type = cls.__name__
-    cls._names = tuple(f.name for f in fields(cls))
-    cls._quiet = {f.name: f.default for f in fields(cls) if f.name in cls.OPTIONAL}
-    EVENT_TYPES[cls.__name__] = cls
-    return cls
+event = CORE.event
+"""Register a core event class."""
+applier = CORE.applier
+"""Declare the applier of a core event."""
+edit_applier = CORE.edit
+"""Register how an ``Edited`` event of a core kind writes the state."""
 
 
 def from_dict(d: dict[str, Any]) -> Event:
-    """Rebuild an event from its dict form (extra keys such as ``n`` and ``a`` are ignored)."""
-    cls = EVENT_TYPES.get(d.get("type", ""))
-    if cls is None:
-        raise ValueError(f"unknown event type {d.get('type')!r}")
-    return cls(**{k: d[k] for k in cls._names if k in d})
-
-
-def applier(name: str) -> Callable[[Callable[[CampaignState, Any], None]], Callable[..., None]]:
-    """Register the function that applies events of type ``name``."""
-
-    def deco(fn: Callable[[CampaignState, Any], None]) -> Callable[..., None]:
-        APPLIERS[name] = fn
-        return fn
-
-    return deco
+    """A core event from its saved form (a campaign's log is read with its ruleset's
+    registry: ``Ruleset.registry.decode``)."""
+    return CORE.decode(d)
 
 
 def apply(state: CampaignState, ev: Event) -> None:
-    """Apply one event to ``state``: the only way state changes."""
-    fn = APPLIERS.get(ev.type)
-    if fn is not None:
-        fn(state, ev)
-    state.event_no += 1
+    """Apply one event to ``state`` (hand edits of the core's kinds only: a campaign applies
+    through its ruleset's registry, ``Ruleset.registry.apply``)."""
+    CORE.apply(state, ev)
 
 
 # ------------------------------------------------------------------ story and flow
@@ -961,21 +948,6 @@ def _data(state: CampaignState, ev: DataSet) -> None:
 
 # ------------------------------------------------------------------ edits by hand
 
-EDIT_APPLIERS: dict[str, Callable[[CampaignState, Any], None]] = {}
-"""How an ``Edited`` event of each kind (``what``) writes the state; rulesets add theirs."""
-
-
-def edit_applier(what: str) -> Callable[[Callable[[CampaignState, Any], None]],
-                                        Callable[..., None]]:
-    """Register the function that writes an ``Edited`` event whose ``what`` is ``what``."""
-
-    def deco(fn: Callable[[CampaignState, Any], None]) -> Callable[..., None]:
-        EDIT_APPLIERS[what] = fn
-        return fn
-
-    return deco
-
-
 @event
 @dataclass(frozen=True, slots=True)
 class Edited(Event):
@@ -991,14 +963,6 @@ class Edited(Event):
     was: int
     text: str = ""
     reason: str = ""
-
-
-@applier("Edited")
-def _edited(state: CampaignState, ev: Edited) -> None:
-    fn = EDIT_APPLIERS.get(ev.what)
-    if fn is None:
-        raise ValueError(f"no rules know how to edit {ev.what!r}")
-    fn(state, ev)
 
 
 @edit_applier("condition")
@@ -1029,5 +993,4 @@ def _edit_clock(state: CampaignState, ev: Edited) -> None:
     state.threats[ev.key].clock = ev.value
 
 
-__all__ = ["APPLIERS", "EDIT_APPLIERS", "EVENT_TYPES", "Edited", "Event", "applier", "apply",
-           "edit_applier", "event", "from_dict"]
+__all__ = ["CORE", "Edited", "Event", "applier", "apply", "edit_applier", "event", "from_dict"]

@@ -44,6 +44,7 @@ def ruleset_class(name: str) -> type[Ruleset]:
         raise ContentError(unknown_ruleset(name))
     module, _, attr = spec.partition(":")
     cls: type[Ruleset] = getattr(importlib.import_module(module), attr)
+    cls.registry.seal()  # its modules are loaded: nothing registers into it from now on
     return cls
 
 

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.rules import events as ev
+from engine.rules.registry import Registry
 from engine.rules.state import CampaignState
 
+CITY_REGISTRY = Registry("city_of_whispers", ev.CORE)
+"""City of Whispers's events, rule effects and journal lines."""
 
-@ev.event
+
+@CITY_REGISTRY.event
 @dataclass(frozen=True, slots=True)
 class CitySheetChanged(ev.Event):
     """A part of the hero's sheet (``hero.data[key]``) changed; ``text`` is the journal line."""
@@ -20,7 +25,7 @@ class CitySheetChanged(ev.Event):
     text: str = ""
 
 
-@ev.applier("CitySheetChanged")
+@CITY_REGISTRY.applier("CitySheetChanged")
 def _apply_sheet(state: CampaignState, e: CitySheetChanged) -> None:
     if e.value is None:
         state.hero.data.pop(e.key, None)
@@ -28,7 +33,7 @@ def _apply_sheet(state: CampaignState, e: CitySheetChanged) -> None:
         state.hero.data[e.key] = copy.deepcopy(e.value)
 
 
-@ev.event
+@CITY_REGISTRY.event
 @dataclass(frozen=True, slots=True)
 class CityFactionChanged(ev.Event):
     """A faction was founded or changed (``value`` None: removed); ``text`` for the journal."""
@@ -38,7 +43,7 @@ class CityFactionChanged(ev.Event):
     text: str = ""
 
 
-@ev.applier("CityFactionChanged")
+@CITY_REGISTRY.applier("CityFactionChanged")
 def _apply_faction(state: CampaignState, e: CityFactionChanged) -> None:
     factions = dict(state.data.get("factions", {}))
     if e.value is None:
@@ -46,3 +51,9 @@ def _apply_faction(state: CampaignState, e: CityFactionChanged) -> None:
     else:
         factions[e.faction] = copy.deepcopy(e.value)
     state.data["factions"] = factions
+
+
+@CITY_REGISTRY.journal_line("CitySheetChanged", "CityFactionChanged")
+def city_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+    """The sheet's and the factions' changes: their own words, made when they happened."""
+    return f"✎ {e['text']}" if e.get("text") else None

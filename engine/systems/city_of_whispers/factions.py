@@ -16,7 +16,11 @@ from engine.rules.state import CampaignState
 from engine.rules.types import EffectContext
 from engine.systems.city_of_whispers.common import FACTION, CityBase, StagedNeed, rule, slug
 from engine.systems.city_of_whispers.data import FactionStart
-from engine.systems.city_of_whispers.events import CityFactionChanged, CitySheetChanged
+from engine.systems.city_of_whispers.events import (
+    CITY_REGISTRY,
+    CityFactionChanged,
+    CitySheetChanged,
+)
 from engine.systems.city_of_whispers.factions_model import Faction, Project, read_factions
 
 __all__ = ["Faction", "FactionRules", "Project", "read_factions"]
@@ -71,12 +75,14 @@ class FactionRules(CityBase):
         assert picked is not None
         return picked, facs[picked]
 
+    @CITY_REGISTRY.rule_effect("require_faction")
     def _r_require_faction(self, state: CampaignState, args: dict[str, Any],
                            ctx: EffectContext) -> Step:
         if not self.live_factions(state):
             raise IllegalAction("there is no faction to act: Found a Faction first")
         return Step()
 
+    @CITY_REGISTRY.rule_effect("add_resource")
     def _r_add_resource(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -111,6 +117,7 @@ class FactionRules(CityBase):
             text += f" The project is complete: {p.name} becomes an aspect."
         return Step([self._put(fid, f, text)])
 
+    @CITY_REGISTRY.rule_effect("rewrite_aspect")
     def _r_rewrite_aspect(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -131,6 +138,7 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, f"{f.name} rewrites an aspect: {old} → {f.aspects[i]}"
                                        ".")])
 
+    @CITY_REGISTRY.rule_effect("sacrifice_aspect")
     def _r_sacrifice_aspect(self, state: CampaignState, args: dict[str, Any],
                             ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -148,6 +156,7 @@ class FactionRules(CityBase):
         old = f.aspects.pop(int(picked))
         return Step([self._put(fid, f, f"{f.name} loses the aspect {old} ({why}).")])
 
+    @CITY_REGISTRY.rule_effect("add_complication")
     def _r_add_complication(self, state: CampaignState, args: dict[str, Any],
                             ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -161,6 +170,7 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, f"{f.name} takes a complicating aspect: {text}"
                                        f" (the {self.gm_title} names it).")])
 
+    @CITY_REGISTRY.rule_effect("aspect_to_write")
     def _r_aspect_to_write(self, state: CampaignState, args: dict[str, Any],
                            ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -171,6 +181,7 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, f"{f.name} may write a new aspect of its choice (the"
                                        " Write an Aspect move).")])
 
+    @CITY_REGISTRY.rule_effect("write_aspect")
     def _r_write_aspect(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step | Need:
         text = str(ctx.get("fiction") or "").strip().rstrip(".")[:80]
@@ -192,6 +203,7 @@ class FactionRules(CityBase):
         f.to_write = int(f.to_write) - 1
         return Step([self._put(fid, f, f"{f.name} gains the aspect {text}.")])
 
+    @CITY_REGISTRY.rule_effect("remove_complication")
     def _r_remove_complication(self, state: CampaignState, args: dict[str, Any],
                                ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -220,6 +232,7 @@ class FactionRules(CityBase):
             text = f"{f.name} is rid of the complication {old}."
         return Step([self._put(fid, f, text)])
 
+    @CITY_REGISTRY.rule_effect("require_project")
     def _r_require_project(self, state: CampaignState, args: dict[str, Any],
                            ctx: EffectContext) -> Step:
         facs = self.factions(state)
@@ -229,6 +242,7 @@ class FactionRules(CityBase):
                                 " Project, then Secure Resource for it")
         return Step()
 
+    @CITY_REGISTRY.rule_effect("start_project")
     def _r_start_project(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         name = str(ctx.get("fiction") or "").strip().rstrip(".")[:80]
@@ -246,6 +260,7 @@ class FactionRules(CityBase):
                                        f" {self.gm_title} names what it needs: "
                                        + ", ".join(needs) + ".")])
 
+    @CITY_REGISTRY.rule_effect("project_result")
     def _r_project_result(self, state: CampaignState, args: dict[str, Any],
                           ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -278,6 +293,7 @@ class FactionRules(CityBase):
     def _hood_options(self, f: Faction) -> list[dict[str, Any]]:
         return [opt(slug(n), n) for n in f.neighborhoods]
 
+    @CITY_REGISTRY.rule_effect("overtake")
     def _r_overtake(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -318,6 +334,7 @@ class FactionRules(CityBase):
             push.append(effect_item(rule("aspect_to_write", faction=fid), ctx))
         return Step(events, push=push)
 
+    @CITY_REGISTRY.rule_effect("claim_neighborhood")
     def _r_claim_neighborhood(self, state: CampaignState, args: dict[str, Any],
                               ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx,
@@ -338,6 +355,7 @@ class FactionRules(CityBase):
         f.neighborhoods.append(hood)
         return Step([self._put(fid, f, f"No faction dominated {hood}: {f.name} does now.")])
 
+    @CITY_REGISTRY.rule_effect("garble_rumor")
     def _r_garble_rumor(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         rumor = str(ctx.get("fiction") or "the rumor").strip().rstrip(".")
@@ -345,6 +363,7 @@ class FactionRules(CityBase):
         return Step([ev.Narrated(text=f"The {self.gm_title} rewrites the rumor: \"{rumor}\" —"
                                       f" but {twist}.", by="gm")])
 
+    @CITY_REGISTRY.rule_effect("alliance")
     def _r_alliance(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step | Need:
         live = self.live_factions(state)
@@ -373,6 +392,7 @@ class FactionRules(CityBase):
                                    moves=moves, target=None, expires="scene",
                                    reason=f"Alliance: {names} aid {f.name}")])
 
+    @CITY_REGISTRY.rule_effect("lose_cohesion")
     def _r_lose_cohesion(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         got = self._faction_step(state, args, ctx,
@@ -397,6 +417,7 @@ class FactionRules(CityBase):
                                        " hold together.", by="engine"))
         return Step(events, push=[{"trigger": "hold_together", "ctx": {"target": None}}])
 
+    @CITY_REGISTRY.rule_effect("cohesion_check")
     def _r_cohesion_check(self, state: CampaignState, args: dict[str, Any],
                           ctx: EffectContext) -> Step:
         got = self._faction_step(state, args, ctx)
@@ -421,6 +442,7 @@ class FactionRules(CityBase):
             events.append(CitySheetChanged(key="former_faction", value=fid, text=""))
         return events
 
+    @CITY_REGISTRY.rule_effect("lose_neighborhood")
     def _r_lose_neighborhood(self, state: CampaignState, args: dict[str, Any],
                              ctx: EffectContext) -> Step | Need:
         got = self._faction_step(state, args, ctx)
@@ -437,6 +459,7 @@ class FactionRules(CityBase):
         f.neighborhoods.remove(hood)
         return Step([self._put(fid, f, f"{f.name} loses its hold on {hood}.")])
 
+    @CITY_REGISTRY.rule_effect("found_faction")
     def _r_found_faction(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         name = str(ctx.get("fiction") or args.get("name") or "").strip().rstrip(".")[:60]

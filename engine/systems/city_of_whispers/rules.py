@@ -64,7 +64,11 @@ from engine.systems.city_of_whispers.common import (
     slug,
 )
 from engine.systems.city_of_whispers.data import data_problems
-from engine.systems.city_of_whispers.events import CityFactionChanged, CitySheetChanged
+from engine.systems.city_of_whispers.events import (
+    CITY_REGISTRY,
+    CityFactionChanged,
+    CitySheetChanged,
+)
 from engine.systems.city_of_whispers.factions import Faction, FactionRules
 from engine.systems.city_of_whispers.sheet import (
     Belief,
@@ -103,6 +107,7 @@ class CityRules(FactionRules):
     """The City of Whispers ruleset."""
 
     id = "city_of_whispers"
+    registry = CITY_REGISTRY
     GM_PRECONDITIONS = GM_PRECONDITIONS
 
     @classmethod
@@ -662,11 +667,12 @@ class CityRules(FactionRules):
     # --- rule effects -------------------------------------------------------------------
 
     def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
-        """Every ``rule`` effect of the City of Whispers content (``_r_<name>`` below)."""
-        handler = getattr(self, f"_r_{eff.name}", None)
+        """Every ``rule`` effect of the City of Whispers content (registered below), given its
+        arguments as a dict; a prompt it opens comes back with the answer in ``args[stage]``."""
+        handler = self.registry.rule_effects.get(eff.name)
         if handler is None:
             return super().rule_effect(state, eff, ctx)
-        result: Step | Need = handler(state, dict(eff.args), ctx)
+        result: Step | Need = handler(self, state, dict(eff.args), ctx)
         if isinstance(result, Need):
             stage = getattr(result, "stage", "pick")
             if stage != (eff.args.get("stage") or "pick"):
@@ -678,7 +684,7 @@ class CityRules(FactionRules):
     def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: EffectContext, ids: list[str]
                     ) -> list[Item]:
         """The rule again, with the answer in ``args[stage]`` (several ids joined by commas)."""
-        if not hasattr(self, f"_r_{eff.name}"):
+        if eff.name not in self.registry.rule_effects:
             return super().rule_answer(state, eff, ctx, ids)
         stage = str(eff.args.get("stage") or "pick")
         args = {k: v for k, v in eff.args.items() if k != "stage"}
@@ -696,6 +702,7 @@ class CityRules(FactionRules):
                         push=[effect_item({"type": "gm_move", "kind": "hard"}, ctx)])
         return Step(push=[effect_item({"type": "track", "track": HEAT, "delta": n}, ctx)])
 
+    @CITY_REGISTRY.rule_effect("mark_heat")
     def _r_mark_heat(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                      ) -> Step | Need:
         n = int(args.get("amount") or 1)
@@ -719,6 +726,7 @@ class CityRules(FactionRules):
             for k in range(1, min(n, assets) + 1)]
         return Need("pick", f"{why}: mark {n} Heat, or spend an asset to avoid it?", options)
 
+    @CITY_REGISTRY.rule_effect("spend_asset")
     def _r_spend_asset(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                        ) -> Step:
         have = state.hero.tracks.get(ASSETS, 0)
@@ -729,6 +737,7 @@ class CityRules(FactionRules):
 
     # --- beliefs
 
+    @CITY_REGISTRY.rule_effect("grant_belief")
     def _r_grant_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         n = self.hero_sheet(state).beliefs_to_write + 1
@@ -736,6 +745,7 @@ class CityRules(FactionRules):
                                       text=f"You may write a new belief ({n} to write: the"
                                            " Write a Belief move).")])
 
+    @CITY_REGISTRY.rule_effect("write_belief")
     def _r_write_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         text = str(ctx.get("fiction") or "").strip()
@@ -756,6 +766,7 @@ class CityRules(FactionRules):
                                       text=f"New belief: \"{text}\"."),
                      CitySheetChanged(key="beliefs_to_write", value=n - 1 or None, text="")])
 
+    @CITY_REGISTRY.rule_effect("clear_belief")
     def _r_clear_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step | Need:
         beliefs = self.hero_sheet(state).beliefs
@@ -770,6 +781,7 @@ class CityRules(FactionRules):
         return Step([CitySheetChanged(key="beliefs", value=dump(beliefs),
                                       text=f"Your belief \"{b.text}\" is reaffirmed: cleared.")])
 
+    @CITY_REGISTRY.rule_effect("challenge_belief")
     def _r_challenge_belief(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                             ) -> Step | Need:
         beliefs = self.hero_sheet(state).beliefs
@@ -800,6 +812,7 @@ class CityRules(FactionRules):
                                 text=f"{name} becomes your Tie ({why}). The {self.gm_title} tells"
                                      f" you what you know: a secret about their {insight}.")
 
+    @CITY_REGISTRY.rule_effect("observe")
     def _r_observe(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                    ) -> Step | Need:
         """Observe Someone, 12+ and 10-11: questions, and the Tie (or one more question)."""
@@ -828,6 +841,7 @@ class CityRules(FactionRules):
         return Step([self._new_tie(state, target, "you marked Heat to learn more")]
                     if target else [], push=push)
 
+    @CITY_REGISTRY.rule_effect("name_tie")
     def _r_name_tie(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step:
         target = ctx.get("target")
@@ -841,6 +855,7 @@ class CityRules(FactionRules):
         return Step([self._new_tie(state, target, "you go back a long way"),
                      CitySheetChanged(key="ties_to_name", value=n - 1 or None, text="")])
 
+    @CITY_REGISTRY.rule_effect("require_secret")
     def _r_require_secret(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step:
         if not self.usable_secrets(state):
@@ -848,6 +863,7 @@ class CityRules(FactionRules):
                                 " Someone, or Name a Tie)")
         return Step()
 
+    @CITY_REGISTRY.rule_effect("reveal_secret")
     def _r_reveal_secret(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step | Need:
         target = ctx.get("target")
@@ -878,6 +894,7 @@ class CityRules(FactionRules):
                                                 " longer your Tie."))
         return Step(events, push=[effect_item(rule("mark_heat", amount=1), ctx)])
 
+    @CITY_REGISTRY.rule_effect("secret_public")
     def _r_secret_public(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                          ) -> Step:
         sheet = self.hero_sheet(state)
@@ -891,6 +908,7 @@ class CityRules(FactionRules):
                                                 " knowledge now: erased."))
         return Step(events)
 
+    @CITY_REGISTRY.rule_effect("sample")
     def _r_sample(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                   ) -> Step:
         target = ctx.get("target")
@@ -904,6 +922,7 @@ class CityRules(FactionRules):
 
     # --- questions
 
+    @CITY_REGISTRY.rule_effect("answer")
     def _r_answer(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                   ) -> Step | Need:
         move = self.pack.moves[str(ctx.get("move"))]
@@ -914,6 +933,7 @@ class CityRules(FactionRules):
         return Need("questions", f"{move.name}: answer {n} of these",
                     [opt(str(i), q) for i, q in enumerate(move.questions)], n, n)
 
+    @CITY_REGISTRY.rule_effect("bearings")
     def _r_bearings(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                     ) -> Step | Need:
         """Get Your Bearings, before the roll: ask one question, or two when connected to
@@ -937,6 +957,7 @@ class CityRules(FactionRules):
 
     # --- connections, Demands, power, advances
 
+    @CITY_REGISTRY.rule_effect("add_connection")
     def _r_add_connection(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step | Need:
         have = self.hero_sheet(state).connections
@@ -951,6 +972,7 @@ class CityRules(FactionRules):
         return Step([CitySheetChanged(key="connections", value=[*have, nb],
                                       text=f"You are connected to {nb}.")])
 
+    @CITY_REGISTRY.rule_effect("meet_demand")
     def _r_meet_demand(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                        ) -> Step:
         demands = self.hero_sheet(state).demands
@@ -966,6 +988,7 @@ class CityRules(FactionRules):
             step.push.append({"trigger": "retire", "ctx": {"target": None}})
         return step
 
+    @CITY_REGISTRY.rule_effect("raise_complexity")
     def _r_raise_complexity(self, state: CampaignState, args: dict[str, Any],
                             ctx: EffectContext) -> Step:
         n = self.hero_sheet(state).max_complexity + 1
@@ -978,6 +1001,7 @@ class CityRules(FactionRules):
         sheet = self.hero_sheet(state)
         return sheet.scheme((sheet.roll or {}).get("scheme"))
 
+    @CITY_REGISTRY.rule_effect("require_scheme")
     def _r_require_scheme(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step:
         schemes = self.hero_sheet(state).schemes
@@ -987,6 +1011,7 @@ class CityRules(FactionRules):
             raise IllegalAction("every scheme of yours has been run this session")
         return Step()
 
+    @CITY_REGISTRY.rule_effect("start_scheme")
     def _r_start_scheme(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         schemes = self.hero_sheet(state).schemes
@@ -1000,6 +1025,7 @@ class CityRules(FactionRules):
         return Step([CitySheetChanged(key="schemes", value=dump(schemes),
                                       text=f"Scheme set up: {name} (Productivity {prod:+d}).")])
 
+    @CITY_REGISTRY.rule_effect("productivity")
     def _r_productivity(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                         ) -> Step:
         sc = self._scheme_in_play(state)
@@ -1018,6 +1044,7 @@ class CityRules(FactionRules):
 
     # --- the Magistrate's rule effects
 
+    @CITY_REGISTRY.rule_effect("tie_trouble")
     def _r_tie_trouble(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                        ) -> Step:
         sheet = self.hero_sheet(state)
@@ -1029,6 +1056,7 @@ class CityRules(FactionRules):
         return Step([ev.Narrated(text=f"It is {name} who is caught up in it: your Tie, and"
                                       " everyone knows it.", by="gm")])
 
+    @CITY_REGISTRY.rule_effect("lose_asset")
     def _r_lose_asset(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                       ) -> Step:
         have = state.hero.tracks.get(ASSETS, 0)
@@ -1037,6 +1065,7 @@ class CityRules(FactionRules):
         return Step([ev.TrackChanged(track=ASSETS, scope="hero", delta=-1, value=have - 1,
                                      reason=ctx.get("source", "lost"))])
 
+    @CITY_REGISTRY.rule_effect("scheme_trouble")
     def _r_scheme_trouble(self, state: CampaignState, args: dict[str, Any], ctx: EffectContext
                           ) -> Step:
         schemes = self.hero_sheet(state).schemes
@@ -1049,6 +1078,7 @@ class CityRules(FactionRules):
                                       text=f"{x.name} suffers: Productivity"
                                            f" {x.productivity:+d}.")])
 
+    @CITY_REGISTRY.rule_effect("hero_faction_complication")
     def _r_hero_faction_complication(self, state: CampaignState, args: dict[str, Any],
                                      ctx: EffectContext) -> Step:
         mine = self.hero_sheet(state).faction

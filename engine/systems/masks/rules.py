@@ -29,10 +29,14 @@ from engine.rules.base import (
     gm_random,
     opt,
 )
-from engine.rules.events import applier, event
+from engine.rules.events import CORE
+from engine.rules.registry import Registry
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, RollDict, item_ctx
 from engine.systems.masks.sheet import masks_sheet_hook
+
+MASKS = Registry("masks", CORE)
+"""Masks's events, hand edits and rule effects."""
 
 # ------------------------------------------------------------------ Influence
 # Influence is a directed relation between characters: the holder gets +1 on moves against the
@@ -74,7 +78,7 @@ def _set_in(actor: Actor, key: str, value: str, on: bool) -> None:
         actor.data.pop(key, None)
 
 
-@event
+@MASKS.event
 @dataclass(frozen=True, slots=True)
 class InfluenceChanged(ev.Event):
     """Influence gained or lost between the acting hero and ``npc`` (any other character):
@@ -92,7 +96,7 @@ class InfluenceChanged(ev.Event):
     party hold Influence over every hero)."""
 
 
-@applier("InfluenceChanged")
+@MASKS.applier("InfluenceChanged")
 def _influence_changed(state: CampaignState, e: InfluenceChanged) -> None:
     hid = state.actor_id(e.hero)
     hero = state.actors[hid]
@@ -105,6 +109,7 @@ def _influence_changed(state: CampaignState, e: InfluenceChanged) -> None:
             _set_in(hero, "barred", e.npc, True)
 
 
+@MASKS.journal_line("InfluenceChanged")
 def influence_line(e: dict[str, Any], who: Callable[[str], str]) -> str:
     """The journal line of an ``InfluenceChanged`` event: ``who`` names a character by id
     ("hero": the acting hero, "you" in a one-hero journal)."""
@@ -123,13 +128,13 @@ def influence_line(e: dict[str, Any], who: Callable[[str], str]) -> str:
     return f"⇄ {line}" + (f" ({e['reason']})" if e.get("reason") else "")
 
 
-@ev.edit_applier("influence")
+@MASKS.edit("influence")
 def _edit_influence(state: CampaignState, e: ev.Edited) -> None:
     """Set by hand: ``who`` holds (or not) Influence over ``key``."""
     _set_in(state.actor(e.who), "influence", e.key, bool(e.value))
 
 
-@ev.edit_applier("influenced_by")
+@MASKS.edit("influenced_by")
 def _edit_influenced_by(state: CampaignState, e: ev.Edited) -> None:
     """Set by hand: ``key`` holds (or not) Influence over ``who``."""
     _set_in(state.actors[e.key], "influence", state.actor_id(e.who), bool(e.value))
@@ -182,12 +187,11 @@ class MasksRules(Ruleset):
     """The Masks ruleset."""
 
     id = "masks"
+    registry = MASKS
     sheet = masks_sheet_hook
     TARGET_TESTS = TARGET_TESTS
     GM_PRECONDITIONS = GM_PRECONDITIONS
     GM_FOCUS = GM_FOCUS
-    rule_effect_names = frozenset({"surrender_influence", "enter_battle", "time_passes",
-                                   "gm_shifts_labels", "npc_takes_influence"})
 
     # --- creation -------------------------------------------------------------------
 
@@ -199,13 +203,6 @@ class MasksRules(Ruleset):
         return [InfluenceChanged(npc=npc_id, direction="over_hero", held=True, reason=reason,
                                  hero="hero" if hid == state.acting else hid)
                 for hid in state.party]
-
-    @classmethod
-    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-        """Masks's own events in the journal: Influence gained and lost."""
-        if e.get("type") == "InfluenceChanged":
-            return influence_line(e, who)
-        return None
 
     def editable(self, state: CampaignState, who: str) -> list[Editable]:
         """The generic fields, and Influence both ways between ``who`` and each other
@@ -417,9 +414,7 @@ class MasksRules(Ruleset):
 
     # --- Influence effects (registered: the core interpreter hands these to Masks) ------
 
-    EFFECTS: ClassVar[frozenset[str]] = frozenset(
-        {"take_influence", "give_influence", "cancel_influence"})
-
+    @MASKS.effect("take_influence")
     def effect_take_influence(self, state: CampaignState, eff: s.TakeInfluence,
                               ctx: EffectContext) -> Step:
         """The acting hero gains Influence over the target."""
@@ -432,6 +427,7 @@ class MasksRules(Ruleset):
         return [n for n in state.actors.values() if n.id != state.acting
                 and not over_hero(state, n.id) and not barred(state, n.id, state.acting)]
 
+    @MASKS.effect("give_influence")
     def effect_give_influence(self, state: CampaignState, eff: s.GiveInfluence,
                               ctx: EffectContext) -> Step | Need:
         """The acting hero gives Influence over themselves to the target (or a chosen one)."""
@@ -453,6 +449,7 @@ class MasksRules(Ruleset):
         return Step([InfluenceChanged(npc=target, direction="over_hero", held=True,
                                       reason=ctx.get("source", ""))])
 
+    @MASKS.effect("cancel_influence")
     def effect_cancel_influence(self, state: CampaignState, eff: s.CancelInfluence,
                                 ctx: EffectContext) -> Step | Need:
         """Remove the target's (or a chosen character's) Influence over the acting hero."""
@@ -504,41 +501,49 @@ class MasksRules(Ruleset):
         data["choose"] = False
         return [{"effect": data, "ctx": {**item_ctx(item), "target": ids[0] if ids else None}}]
 
-    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
-        """surrender_influence, enter_battle, time_passes, gm_shifts_labels,
-        npc_takes_influence."""
+    @MASKS.rule_effect("surrender_influence")
+    def _surrender_influence(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                             ) -> Step:
+        """Taking advantage of Influence: it is gone."""
         target = ctx.get("target")
-        match eff.name:
-            case "surrender_influence":
-                if not target or not hero_over(state, target):
-                    name = state.actors[target].name if target else "them"
-                    raise IllegalAction(f"you hold no Influence over {name} to take advantage of")
-                return Step([InfluenceChanged(npc=target, direction="hero_over", held=False,
-                                                 reason="surrendered to take advantage")])
-            case "enter_battle":
-                return Need("battle", "Entering battle as a team: +2 Team. Which of these are"
-                            " true?", [opt(i, text) for i, text, _ in BATTLE_QUESTIONS], 0,
-                            len(BATTLE_QUESTIONS), title="Entering battle")
-            case "time_passes":
-                team = state.pools.get("team", 0)
-                return Step([ev.TrackChanged(track="team", scope="campaign", delta=1 - team,
-                                             value=1, reason="time passes: the pool resets")])
-            case "gm_shifts_labels":
-                return self._gm_shifts_labels(state, ctx)
-            case "npc_takes_influence":
-                npc_id = str(eff.args.get("npc") or ctx.get("npc") or "")
-                if not npc_id:
-                    candidates = [n for n in state.npcs.values() if n.present
-                                  and not over_hero(state, n.id)
-                                  and not barred(state, n.id, state.acting)]
-                    if not candidates:
-                        return Step()
-                    npc_id = gm_random(state, "influence").choice(candidates).id
-                return Step([InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
-                                                 reason=ctx.get("source", "GM move"))])
-        return super().rule_effect(state, eff, ctx)
+        if not target or not hero_over(state, target):
+            name = state.actors[target].name if target else "them"
+            raise IllegalAction(f"you hold no Influence over {name} to take advantage of")
+        return Step([InfluenceChanged(npc=target, direction="hero_over", held=False,
+                                      reason="surrendered to take advantage")])
 
-    def _gm_shifts_labels(self, state: CampaignState, ctx: EffectContext) -> Step:
+    @MASKS.rule_effect("enter_battle")
+    def _enter_battle(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Need:
+        """Entering battle as a team: which of its statements are true."""
+        return Need("battle", "Entering battle as a team: +2 Team. Which of these are"
+                    " true?", [opt(i, text) for i, text, _ in BATTLE_QUESTIONS], 0,
+                    len(BATTLE_QUESTIONS), title="Entering battle")
+
+    @MASKS.rule_effect("time_passes")
+    def _time_passes(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step:
+        """Time passes: the Team pool resets to 1."""
+        team = state.pools.get("team", 0)
+        return Step([ev.TrackChanged(track="team", scope="campaign", delta=1 - team,
+                                     value=1, reason="time passes: the pool resets")])
+
+    @MASKS.rule_effect("npc_takes_influence")
+    def _npc_takes_influence(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                             ) -> Step:
+        """An NPC (named, or the GM's pick of those present) takes Influence over the hero."""
+        npc_id = str(eff.args.get("npc") or ctx.get("npc") or "")
+        if not npc_id:
+            candidates = [n for n in state.npcs.values() if n.present
+                          and not over_hero(state, n.id)
+                          and not barred(state, n.id, state.acting)]
+            if not candidates:
+                return Step()
+            npc_id = gm_random(state, "influence").choice(candidates).id
+        return Step([InfluenceChanged(npc=npc_id, direction="over_hero", held=True,
+                                      reason=ctx.get("source", "GM move"))])
+
+    @MASKS.rule_effect("gm_shifts_labels")
+    def _gm_shifts_labels(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                          ) -> Step:
         """The GM shifts one Label up and another down (its pick, fixed by the seed)."""
         free = [k for k in self.pack.stats if k not in state.hero.locked]
         ups = [k for k in free if state.hero.stats.get(k, 0) < self.pack.stats[k].max]
@@ -559,11 +564,10 @@ class MasksRules(Ruleset):
             by="gm"))
         return step
 
-    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: EffectContext, ids: list[str]
-                    ) -> list[Item]:
+    @MASKS.rule_answer("enter_battle")
+    def _entered_battle(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
+                        ids: list[str]) -> list[Item]:
         """Entering battle: +2 Team and the adjustments picked."""
-        if eff.name != "enter_battle":
-            return super().rule_answer(state, eff, ctx, ids)
         delta = 2 + sum(d for i, _, d in BATTLE_QUESTIONS if i in ids)
         items: list[Item] = []
         if "leader_marks" in ids and any(i in ids for i in ("mistrust", "off_balance")):

@@ -27,7 +27,6 @@ from engine.content.loader import Pack, read_by_mtime, read_yaml
 from engine.errors import ContentError, IllegalAction
 from engine.rules import encounter as en
 from engine.rules.conflict import (
-    CombatantChanged,
     Die,
     Emit,
     Fight,
@@ -70,6 +69,7 @@ from engine.systems.mm3e.conditions import (
 )
 from engine.systems.mm3e.conditions import active_defense as cond_defense
 from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
+from engine.systems.mm3e.registry import CombatantChanged
 from engine.systems.mm3e.roster import block_id, block_of, characters
 from engine.systems.mm3e.statblock import Attack, Kind, StatBlock
 

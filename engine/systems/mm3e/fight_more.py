@@ -36,7 +36,6 @@ from engine.rules.conflict import (
     Die,
     Emit,
     FightRolled,
-    HeroPointSpent,
     Pending,
     Roll,
     require_fight,
@@ -65,6 +64,7 @@ from engine.systems.mm3e.fight import (
     footing,
     land,
 )
+from engine.systems.mm3e.registry import HeroPointSpent
 from engine.systems.mm3e.roster import block_id
 from engine.systems.mm3e.statblock import Attack
 

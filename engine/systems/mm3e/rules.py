@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack, read_yaml
@@ -49,6 +49,7 @@ from engine.systems.mm3e.conditions import (
     check_penalty,
 )
 from engine.systems.mm3e.fight import HANDLERS, TRADES, MM3EConflict
+from engine.systems.mm3e.registry import MM3E
 from engine.systems.mm3e.statblock import StatBlock
 
 FILLED_IN = (
@@ -179,9 +180,8 @@ class MM3ERules(Ruleset):
     """The Mutants & Masterminds 3e ruleset."""
 
     id = "mm3e"
+    registry = MM3E
     FOES_HINT = "a villain or minions"
-    rule_effect_names: ClassVar[frozenset[str]] = frozenset(
-        {"start_fight", "rest", "resistance_failure", "hazard_failure", "hazard_success"})
 
     # --- stat blocks ----------------------------------------------------------------------
 
@@ -474,39 +474,57 @@ class MM3ERules(Ruleset):
 
     # --- rule effects ---------------------------------------------------------------------
 
-    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
-        """start_fight, rest, resistance_failure, hazard_failure, hazard_success."""
-        match eff.name:
-            case "start_fight":
-                return self.start_fight(state)
-            case "rest":
-                return self._rest(state)
-            case "resistance_failure":
-                return self._resistance_failure(state, eff)
-            case "hazard_failure":
-                return self._hazard_failure(state, eff)
-            case "hazard_success":
-                return self._hazard_success(state)
-        return super().rule_effect(state, eff, ctx)
+    @MM3E.rule_effect("start_fight")
+    def _start_fight(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                     ) -> Step | Need:
+        """Ask who the fight is against."""
+        return self.start_fight(state)
 
-    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
-                    ids: list[str]) -> list[Item]:
-        """The foes picked for the fight; the minutes rested."""
-        if eff.name == "start_fight":
-            return self.fight_requested(state, ids)
-        if eff.name == "rest":
-            hero = state.hero
-            old = damage_state(hero)
-            if len(ids) != 1 or not ids[0].isdigit() or int(ids[0]) < 1:
-                raise IllegalAction("say how many minutes you rest (a whole number from 1)")
-            new = damage.recover(old, int(ids[0]))
-            return [_emit(e) for e in damage_events(
-                hero, old, new, f"rested {ids[0]} minute{'s' if ids[0] != '1' else ''}")]
-        return super().rule_answer(state, eff, ctx, ids)
+    @MM3E.rule_answer("start_fight")
+    def _fight_picked(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
+                      ids: list[str]) -> list[Item]:
+        """The foes picked for the fight."""
+        return self.fight_requested(state, ids)
+
+    @MM3E.rule_effect("resistance_failure")
+    def _resistance_failed(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                           ) -> Step | Need:
+        """A failed resistance check's degree applied."""
+        return self._resistance_failure(state, eff)
+
+    @MM3E.rule_effect("hazard_failure")
+    def _hazard_failed(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                       ) -> Step | Need:
+        """A hazard's failure applied."""
+        return self._hazard_failure(state, eff)
+
+    @MM3E.rule_effect("hazard_success")
+    def _hazard_passed(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                       ) -> Step | Need:
+        """A hazard overcome."""
+        return self._hazard_success(state)
+
+    @MM3E.rule_answer("rest")
+    def _rested(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
+                ids: list[str]) -> list[Item]:
+        """The minutes rested."""
+        hero = state.hero
+        old = damage_state(hero)
+        if len(ids) != 1 or not ids[0].isdigit() or int(ids[0]) < 1:
+            raise IllegalAction("say how many minutes you rest (a whole number from 1)")
+        new = damage.recover(old, int(ids[0]))
+        return [_emit(e) for e in damage_events(
+            hero, old, new, f"rested {ids[0]} minute{'s' if ids[0] != '1' else ''}")]
 
     def _record(self, state: CampaignState) -> dict[str, Any]:
         rec: dict[str, Any] = state.hero.data.get(ROLL_KEY) or {}
         return rec
+
+    @MM3E.rule_effect("rest")
+    def _rest_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                     ) -> Step | Need:
+        """Rest: how many minutes (recovery is a step a minute, worst first)."""
+        return self._rest(state)
 
     def _rest(self, state: CampaignState) -> Step | Need:
         hero = state.hero

@@ -45,13 +45,14 @@ from engine.rules.conflict import (
     Roll,
     TurnBegan,
     add_foes,
+    fight_line,
     fight_of,
     foe_list,
     require_fight,
     side_of,
     standing_side,
 )
-from engine.rules.events import Event, applier, event
+from engine.rules.events import Event
 from engine.rules.state import Actor, CampaignState, new_id
 from engine.systems.panels import crits
 from engine.systems.panels import referee as rf
@@ -68,6 +69,7 @@ from engine.systems.panels.damage import (
     mean_of,
     status_odds,
 )
+from engine.systems.panels.registry import PANELS
 from engine.systems.panels.responses import (
     apply_dodge,
     can_respond,
@@ -107,7 +109,7 @@ OUT_CONDITIONS = frozenset({"unconscious", "dying", "dead"})
 # ------------------------------------------------------------------ events
 
 
-@event
+@PANELS.event
 @dataclass(frozen=True, slots=True)
 class TracksSet(Event):
     """A character's Kill and Stun (and what they mean) after a hit, a rest or first aid."""
@@ -118,7 +120,7 @@ class TracksSet(Event):
     why: str = ""
 
 
-@applier("TracksSet")
+@PANELS.applier("TracksSet")
 def _tracks_set(state: CampaignState, ev: TracksSet) -> None:
     actor = state.actors[ev.actor]
     actor.tracks.update(ev.tracks)
@@ -455,12 +457,26 @@ def _take(ctx: Ctx, target: str, dmg: Damage, source: str) -> None:
     ctx.set_health(target, after, why)
 
 
-def journal_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-    """The journal line of this module's events (for the panels ruleset's ``journal_line``):
-    ``TracksSet`` with its why as an arrow line."""
-    if e.get("type") != "TracksSet":
-        return None
+@PANELS.journal_line("TracksSet")
+def tracks_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+    """``TracksSet``: Kill and Stun after a hit, a rest or first aid, with its why."""
     return f"→ {e.get('why') or who(e['actor']) + ': Kill and Stun set'}."
+
+
+@PANELS.journal_line("InitiativeRolled")
+def initiative_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
+    """Side initiative: each side's d6, who goes first, the panels."""
+    rolls: list[dict[str, Any]] = e["rolls"]
+    if not rolls or "panels" not in rolls[0]:
+        return fight_line(e, who)
+    dice = " · ".join(f"{r['name']} {r['natural']}" + (" (your die)" if r.get("by") ==
+                                                       "entered" else "") for r in rolls)
+    panels = int(rolls[0]["panels"])
+    each = f"{panels} panel{'s' * (panels != 1)} each"
+    if any(r.get("simultaneous") for r in rolls):
+        return f"Initiative (d6 a side): {dice}. A tie: {each}, in one Agility order."
+    first = next((r["name"] for r in rolls if r.get("first")), rolls[0]["name"])
+    return f"Initiative (d6 a side): {dice}. {first} act first; {each}."
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,9 @@ hero's whole block, or one derived from its characteristics (builder.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack, read_yaml
@@ -30,6 +30,7 @@ from engine.systems.panels import fight as pf
 from engine.systems.panels import fight_more as fight_more  # registers the rest of the actions
 from engine.systems.panels.checks import DIE_SIDES, skill_modifier
 from engine.systems.panels.damage import STATUS_TEXT, Health, Status, Track
+from engine.systems.panels.registry import PANELS
 from engine.systems.panels.statblock import Character, problems
 
 FILLED_IN = (
@@ -59,8 +60,8 @@ class PanelsRules(Ruleset):
     """The panels game's ruleset."""
 
     id = "panels"
+    registry = PANELS
     FOES_HINT = "a villain or thugs"
-    rule_effect_names: ClassVar[frozenset[str]] = frozenset({"start_fight", "rest", "heal"})
 
     # --- stat blocks ----------------------------------------------------------------------
 
@@ -96,23 +97,27 @@ class PanelsRules(Ruleset):
 
     # --- rule effects ---------------------------------------------------------------------
 
-    def rule_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step | Need:
-        """start_fight, rest, heal."""
-        match eff.name:
-            case "start_fight":
-                return self.start_fight(state)
-            case "rest":
-                return self._rest(state)
-            case "heal":
-                return self._heal(state, int(eff.args.get("kill") or 0))
-        return super().rule_effect(state, eff, ctx)
+    @PANELS.rule_effect("start_fight")
+    def _start_fight(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                     ) -> Step | Need:
+        """Ask who the fight is against."""
+        return self.start_fight(state)
 
-    def rule_answer(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
-                    ids: list[str]) -> list[Item]:
+    @PANELS.rule_answer("start_fight")
+    def _fight_picked(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
+                      ids: list[str]) -> list[Item]:
         """The foes picked for the fight."""
-        if eff.name == "start_fight":
-            return self.fight_requested(state, ids)
-        return super().rule_answer(state, eff, ctx, ids)
+        return self.fight_requested(state, ids)
+
+    @PANELS.rule_effect("rest")
+    def _rest_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step:
+        """An hour's rest."""
+        return self._rest(state)
+
+    @PANELS.rule_effect("heal")
+    def _heal_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step:
+        """Kill points healed (``kill``)."""
+        return self._heal(state, int(eff.args.get("kill") or 0))
 
     def _rest(self, state: CampaignState) -> Step:
         hero = state.hero
@@ -189,11 +194,6 @@ class PanelsRules(Ruleset):
             raise ContentError(f"{path}: {'; '.join(found)}", [f"{path}: {p}" for p in found])
         stats = {k: blk.characteristics.value(k) or 10 for k in self.pack.stats}
         return blk.name, stats, {"statblock": blk.model_dump(mode="json")}
-
-    @classmethod
-    def journal_line(cls, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-        """The fight module's own lines (Kill and Stun after a hit, a rest, first aid)."""
-        return pf.journal_line(e, who)
 
     def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
         """Characteristics with their modifiers, Kill and Stun bars and what they mean, attack
