@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine.checks import load_checked
 from engine.cli import main
-from engine.content import loader
+from engine.content import loader, yamlio
 from engine.content.loader import load_pack, parse_yaml, template_problems
 from engine.dice import DiceSpec
 from engine.errors import ContentError, EngineError
@@ -237,7 +237,7 @@ def test_validate_parses_each_file_once(pack: Maker, monkeypatch: pytest.MonkeyP
         calls.append(1)
         return real(text, **kw)
 
-    monkeypatch.setattr(loader, "parse_yaml", counting)
+    monkeypatch.setattr(yamlio, "parse_yaml", counting)
     probs = problems_of(path)
     moves = yaml.safe_load((path / "moves.yaml").read_text())["moves"]
     assert len(probs) == len(moves) > 20
@@ -301,7 +301,7 @@ def test_deep_nesting_gets_sidekick_s_message_whichever_parser_stops_it(
         monkeypatch: pytest.MonkeyPatch, parser: str, shape: str, depth: int) -> None:
     # libyaml stops deep documents itself (recent releases); Sidekick's limit speaks first
     if parser == "python":
-        monkeypatch.setattr(loader, "_Loader", yaml.SafeLoader)
+        monkeypatch.setattr(yamlio, "_Loader", yaml.SafeLoader)
     with pytest.raises(loader.YamlTooLarge) as e:
         parse_yaml(_nested(shape, depth))
     assert str(e.value).endswith("nested more than 64 levels deep")
@@ -313,7 +313,7 @@ def test_deep_nesting_gets_sidekick_s_message_whichever_parser_stops_it(
 def test_nesting_up_to_the_limit_loads(monkeypatch: pytest.MonkeyPatch, parser: str,
                                       shape: str) -> None:
     if parser == "python":
-        monkeypatch.setattr(loader, "_Loader", yaml.SafeLoader)
+        monkeypatch.setattr(yamlio, "_Loader", yaml.SafeLoader)
     data, _ = parse_yaml(_nested(shape, 64))
     for _ in range(64):
         data = data[0] if isinstance(data, list) else data["a"]
