@@ -22,6 +22,11 @@ from typing import Any
 import pytest
 
 import engine.store as store_module
+import engine.store.campaign as store_campaign
+import engine.store.chunks as store_chunks
+import engine.store.files as store_files
+import engine.store.folder as store_folder
+import engine.store.recover as store_recover
 from engine.errors import SaveError
 from engine.store import (
     BACKUP_FILE,
@@ -253,7 +258,7 @@ def test_a_too_new_campaign_gets_no_recover_advice(saves: Path) -> None:
 def test_a_read_error_on_a_healthy_campaign_gets_no_recover_advice(
         saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     create(saves).close()
-    monkeypatch.setattr(store_module, "_clean_temp_files", fail_with(errno.EIO, "Disk on fire"))
+    monkeypatch.setattr(store_campaign, "_clean_temp_files", fail_with(errno.EIO, "Disk on fire"))
     with pytest.raises(SaveError) as err:
         CampaignStore.open(saves, "camp")
     assert err.value.message == (f"Cannot read campaign 'camp' in {saves / 'camp'}: "
@@ -377,7 +382,7 @@ def test_in_use_messages_name_the_campaign(saves: Path) -> None:
 def test_a_lock_that_fails_for_another_reason_is_named(
         saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     create(saves).close()
-    monkeypatch.setattr(store_module.fcntl, "flock", fail_with(errno.EIO, "Disk on fire"))
+    monkeypatch.setattr(fcntl, "flock", fail_with(errno.EIO, "Disk on fire"))
     with pytest.raises(SaveError) as err:
         CampaignStore.open(saves, "camp")
     assert err.value.message == f"Cannot lock {saves / 'camp' / '.lock'}: Disk on fire."
@@ -425,7 +430,7 @@ def test_the_backup_is_a_copy_when_hard_links_fail(saves: Path,
     with create(saves) as store:
         state = act(store, state0())
         before = (saves / "camp" / CAMPAIGN_FILE).read_bytes()
-        monkeypatch.setattr(store_module.os, "link", fail_with(errno.EPERM, "No links here"))
+        monkeypatch.setattr(os, "link", fail_with(errno.EPERM, "No links here"))
         act(store, state)
     assert (saves / "camp" / BACKUP_FILE).read_bytes() == before
 
@@ -459,7 +464,7 @@ def test_save_and_undo_failures_name_the_cause_and_file(
         state = act(store, state0())
         args = (errno.ENOSPC, "No space left", filename) if filename else \
             (errno.ENOSPC, "No space left")
-        monkeypatch.setattr(store_module.os, "replace", fail_with(*args))
+        monkeypatch.setattr(os, "replace", fail_with(*args))
         where = filename or saves / "camp"
         with pytest.raises(SaveError) as err:
             act(store, state)
@@ -519,7 +524,7 @@ def test_a_failed_load_is_retried_on_next_use(saves: Path,
     with create(saves) as store:
         state = act(store, state0())
         with monkeypatch.context() as m:
-            m.setattr(store_module.os, "replace", fail_with(errno.ENOSPC, "No space left"))
+            m.setattr(os, "replace", fail_with(errno.ENOSPC, "No space left"))
             with pytest.raises(SaveError):
                 act(store, state)
         (saves / "camp" / CAMPAIGN_FILE).write_text("{", "utf-8")
@@ -534,7 +539,7 @@ def test_a_failed_undo_leaves_a_store_that_saves_correctly(
         s1 = act(store, state0())
         act(store, s1, new_chunk=True)
         with monkeypatch.context() as m:
-            m.setattr(store_module.Path, "unlink", fail_with(errno.EIO, "Disk on fire"))
+            m.setattr(Path, "unlink", fail_with(errno.EIO, "Disk on fire"))
             with pytest.raises(SaveError):
                 store.truncate_from_action(2, s1)
         s2 = act(store, s1)
@@ -661,7 +666,7 @@ def test_publish_rename_failures(saves: Path, monkeypatch: pytest.MonkeyPatch, c
                                  message: str) -> None:
     store = CampaignStore.create(saves, "camp", {}, state0(), staged=True)
     with monkeypatch.context() as m:
-        m.setattr(store_module.os, "rename", fail_with(code, "Disk on fire"))
+        m.setattr(os, "rename", fail_with(code, "Disk on fire"))
         with pytest.raises(SaveError) as err:
             store.publish()
     assert err.value.message == message.format(saves=saves)
@@ -808,7 +813,7 @@ def test_delete_after_recover_removes_the_damaged_copies(saves: Path) -> None:
 def test_a_delete_that_cannot_move_the_folder_says_so(saves: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     create(saves).close()
-    monkeypatch.setattr(store_module.os, "rename", fail_with(errno.EIO, "Disk on fire"))
+    monkeypatch.setattr(os, "rename", fail_with(errno.EIO, "Disk on fire"))
     with pytest.raises(SaveError) as err:
         delete_campaign(saves, "camp")
     assert err.value.message == f"Cannot delete {saves / 'camp'}: Disk on fire."
@@ -818,7 +823,7 @@ def test_a_delete_that_cannot_remove_the_files_says_where_they_are(
         saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     create(saves).close()
     with monkeypatch.context() as m:
-        m.setattr(store_module, "_remove_known_files", fail_with(errno.EIO, "Disk on fire"))
+        m.setattr(store_folder, "_remove_known_files", fail_with(errno.EIO, "Disk on fire"))
         with pytest.raises(SaveError) as err:
             delete_campaign(saves, "camp")
     m_ = re.fullmatch(r"Campaign 'camp' was deleted but its files could not all be removed "
@@ -978,12 +983,12 @@ def test_recover_that_fails_on_disk_says_why_and_where(saves: Path,
     folder = saves / "camp"
     (folder / CAMPAIGN_FILE).write_text("{", "utf-8")
     with monkeypatch.context() as m:
-        m.setattr(store_module.os, "rename", fail_with(errno.EIO, "Disk on fire"))
+        m.setattr(os, "rename", fail_with(errno.EIO, "Disk on fire"))
         with pytest.raises(SaveError) as err:
             CampaignStore.recover(saves, "camp", replay, make_meta)
     assert err.value.message == f"Cannot recover campaign 'camp': Disk on fire ({folder})."
     with monkeypatch.context() as m:
-        m.setattr(store_module.os, "rename", fail_with(errno.EIO, "Disk on fire", "/x/y"))
+        m.setattr(os, "rename", fail_with(errno.EIO, "Disk on fire", "/x/y"))
         with pytest.raises(SaveError) as err:
             CampaignStore.recover(saves, "camp", replay, make_meta)
     assert err.value.message == "Cannot recover campaign 'camp': Disk on fire (/x/y)."
@@ -1030,7 +1035,7 @@ def test_the_backup_of_an_emptied_campaign_file_is_empty(saves: Path,
     with create(saves) as store:
         state = act(store, state0())
         (saves / "camp" / CAMPAIGN_FILE).write_bytes(b"")
-        monkeypatch.setattr(store_module.os, "link", fail_with(errno.EPERM, "No links here"))
+        monkeypatch.setattr(os, "link", fail_with(errno.EPERM, "No links here"))
         act(store, state)
     assert (saves / "camp" / BACKUP_FILE).read_bytes() == b""
 
@@ -1040,8 +1045,8 @@ def test_a_backup_that_cannot_be_read_fails_the_save_cleanly(
     with create(saves) as store:
         state = act(store, state0())
         with monkeypatch.context() as m:
-            m.setattr(store_module.os, "link", fail_with(errno.EPERM, "No links here"))
-            m.setattr(store_module, "_read_regular", fail_with(errno.EIO, "Disk on fire"))
+            m.setattr(os, "link", fail_with(errno.EPERM, "No links here"))
+            m.setattr(store_files, "_read_regular", fail_with(errno.EIO, "Disk on fire"))
             with pytest.raises(SaveError) as err:
                 act(store, state)
         assert err.value.message.startswith("Cannot save campaign 'camp': Disk on fire")
@@ -1054,14 +1059,14 @@ def test_a_delete_whose_name_was_taken_meanwhile_says_where_the_files_are(
     create(saves).close()
     folder = saves / "camp"
     (folder / "notes.txt").write_text("mine")
-    remove = store_module._remove_known_files
+    remove = store_folder._remove_known_files
 
     def remove_then_take_the_name(trash: Path) -> list[str]:
         left = remove(trash)
         folder.mkdir()
         return left
 
-    monkeypatch.setattr(store_module, "_remove_known_files", remove_then_take_the_name)
+    monkeypatch.setattr(store_folder, "_remove_known_files", remove_then_take_the_name)
     message = delete_campaign(saves, "camp")
     (trash,) = [p for p in saves.iterdir() if p.name.startswith(".~deleted-")]
     assert message == ("Deleted campaign 'camp'. 1 item not made by Sidekick was left alone "
@@ -1074,7 +1079,7 @@ def test_a_recovery_that_does_not_repair_says_so(saves: Path,
     with create(saves) as store:
         act(store, state0())
     (saves / "camp" / "log" / "000001.json").write_text("{", "utf-8")
-    monkeypatch.setattr(store_module, "_repair_log", lambda *args: [])
+    monkeypatch.setattr(store_recover, "_repair_log", lambda *args: [])
     with pytest.raises(SaveError) as err:
         CampaignStore.recover(saves, "camp", replay, make_meta)
     assert err.value.message.startswith("Recovering campaign 'camp' did not repair it: ")
@@ -1086,7 +1091,7 @@ def test_an_unreadable_lock_holder_is_left_out_of_the_message(
     create(saves).close()
     fd = hold_lock(saves / "camp", b"4242\n")
     try:
-        monkeypatch.setattr(store_module.os, "pread", fail_with(errno.EIO, "Disk on fire"))
+        monkeypatch.setattr(os, "pread", fail_with(errno.EIO, "Disk on fire"))
         with pytest.raises(CampaignInUse) as err:
             CampaignStore.open(saves, "camp")
     finally:
@@ -1180,7 +1185,7 @@ def test_a_lock_file_that_cannot_be_opened_is_named(saves: Path,
         CampaignStore.open(saves, "camp")
     assert err.value.message == f"Cannot open the lock file {lock}: Is a directory."
     lock.rmdir()
-    monkeypatch.setattr(store_module.os, "fstat", fail_with(errno.EIO, "Disk on fire"))
+    monkeypatch.setattr(os, "fstat", fail_with(errno.EIO, "Disk on fire"))
     with pytest.raises(SaveError) as err:
         CampaignStore.open(saves, "camp")
     assert err.value.message == f"Cannot open the lock file {lock}: Disk on fire."
@@ -1257,7 +1262,7 @@ def test_reading_a_save_file_names_the_failure(tmp_path: Path,
     with pytest.raises(SaveError) as err:
         store_module._read_regular(link)
     assert err.value.message.startswith(f"{link} is a symbolic link: Sidekick does not follow")
-    monkeypatch.setattr(store_module.os, "read", fail_with(errno.EIO, "Disk on fire"))
+    monkeypatch.setattr(os, "read", fail_with(errno.EIO, "Disk on fire"))
     with pytest.raises(SaveError) as err:
         store_module._read_regular(tmp_path / "file")
     assert err.value.message == f"Cannot read {tmp_path / 'file'}: Disk on fire."
@@ -1269,7 +1274,7 @@ def test_a_recovery_is_checked_down_to_the_oldest_chunk(saves: Path,
         state = act(store, state0())
         act(store, state, new_chunk=True)
     (saves / "camp" / "log" / "000001.json").write_text("{", "utf-8")
-    monkeypatch.setattr(store_module, "_repair_log", lambda *args: [])
+    monkeypatch.setattr(store_recover, "_repair_log", lambda *args: [])
     with pytest.raises(SaveError) as err:
         CampaignStore.recover(saves, "camp", replay, make_meta)
     assert err.value.message.startswith("Recovering campaign 'camp' did not repair it: ")
@@ -1295,7 +1300,8 @@ def test_a_hand_made_chunk_of_300k_events_is_refused_with_one_line(saves: Path) 
 
 def test_an_action_too_big_for_a_chunk_is_refused_and_nothing_is_written(
         saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "MAX_CHUNK_EVENTS", CHUNK_EVENTS + 10)
+    monkeypatch.setattr(store_chunks, "MAX_CHUNK_EVENTS", CHUNK_EVENTS + 10)
+    monkeypatch.setattr(store_campaign, "MAX_CHUNK_EVENTS", CHUNK_EVENTS + 10)
     with create(saves) as store:
         state = act(store, state0())
         with pytest.raises(SaveError, match=re.escape("one action made 11 events, more than a"

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-import engine.store as store_module
+import engine.store.storage as store_storage
 from engine.errors import SaveError
 from engine.store import (
     BACKUP_FILE,
@@ -608,18 +608,18 @@ def test_crash_during_undo_is_repaired(saves: Path) -> None:
 def test_failed_write_loses_nothing(saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     camp = new_campaign(saves)
     camp.act(2)
-    real_write = store_module._atomic_write
+    real_write = store_storage._atomic_write
 
     def full_disk(path: Path, text: str, backup: Path | None = None) -> None:
         if path.name == CAMPAIGN_FILE:
             raise OSError(28, "No space left on device", str(path))
         real_write(path, text, backup)
 
-    monkeypatch.setattr(store_module, "_atomic_write", full_disk)
+    monkeypatch.setattr(store_storage, "_atomic_write", full_disk)
     events = action(camp.state, 3)
     with pytest.raises(SaveError, match="No space left"):
         camp.store.save(events, replay(camp.state, events))
-    monkeypatch.setattr(store_module, "_atomic_write", real_write)
+    monkeypatch.setattr(store_storage, "_atomic_write", real_write)
     assert camp.store.state == camp.state
     assert list(camp.store.events()) == camp.events  # the unconfirmed events were dropped
     camp.act(3)  # and the save can be retried
