@@ -370,7 +370,7 @@ def test_undo_then_play_on(new_game: NewGame, h: Any) -> None:
     assert [r["faces"] for r in rolls] == [[6, 6]]
     replayed = CampaignState.model_validate(game.store.initial)
     for d in game.store.log:
-        ev.apply(replayed, ev.from_dict(d))
+        game.rules.registry.apply(replayed, game.rules.registry.decode(d))
     assert replayed.model_dump(mode="json") == h.dump(game)
 
 

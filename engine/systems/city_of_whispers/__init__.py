@@ -4,9 +4,15 @@
 - ``sheet``: the hero's sheet in ``hero.data``, as typed models
 - ``factions_model``: the factions in ``state.data["factions"]``, as typed models
 - ``events``: the two events that write them
-- ``common``: constants and the shared reading of the state
+- ``common``: constants and the shared reading of the state (``CityBase``)
+- ``declarations``: what may be declared before a roll, and advantage and disadvantage
+- ``rolls``: the game's own stats and modifiers, and the dice-face rule after a roll
+- ``tiers``: a History, a Demand or assets after a roll (tier bumps, +1 each)
+- ``heat``, ``beliefs``, ``ties``, ``schemes``: the rule effects of Heat and assets, beliefs,
+  Ties and their secrets, schemes
+- ``city``: questions, connections, Demands and power
 - ``factions``: the faction moves' rule effects
-- ``rules``: ``CityRules``, everything else (rolls, declarations, the hero's rule effects)
+- ``rules``: ``CityRules``, the ruleset, built on all of them (its hooks, rule effect dispatch)
 - ``view``: the sheet sections the app draws
 """
 

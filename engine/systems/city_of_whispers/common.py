@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import ContentError
 from engine.rules import events as ev
@@ -118,6 +119,10 @@ class CityBase(Ruleset):
         tie = self.hero_sheet(state).ties.get(npc) if npc else None
         return bool(tie and tie.active)
 
+    def _declared(self, state: CampaignState, move: s.Move) -> list[str]:
+        """The declarations made for ``move``'s roll (none when another move is pending)."""
+        return list(state.flow.declared) if state.flow.move == move.id else []
+
     # --- the city ------------------------------------------------------------------
 
     def neighborhoods(self) -> list[str]:
@@ -132,6 +137,15 @@ class CityBase(Ruleset):
         found = [nb for nb in self.neighborhoods()
                  if re.search(rf"\b{re.escape(nb.lower().removeprefix('the '))}\b", where)]
         return max(found, key=len) if found else None
+
+    def connections_here(self, state: CampaignState, move: s.Move) -> list[str]:
+        """The hero's connections that count for ``move`` in this scene: the scene's
+        neighborhood (any, on Transit or when the scene names no neighborhood)."""
+        conns = list(self.hero_sheet(state).connections)
+        here = self.scene_neighborhood(state)
+        if move.id in TRAVEL or here is None:
+            return conns
+        return [c for c in conns if c == here]
 
     def _name(self, state: CampaignState, npc: str | None) -> str:
         if npc and npc in state.npcs:

@@ -44,9 +44,6 @@ class FactionRules(CityBase):
             return str(mine)
         return live[0] if live else None
 
-    def _declared(self, state: CampaignState, move: s.Move) -> list[str]:
-        return list(state.flow.declared) if state.flow.move == move.id else []
-
     # --- factions
 
     @staticmethod
@@ -489,3 +486,12 @@ class FactionRules(CityBase):
         return Step([self._put(fid, f, f"You found {name}: {how}."),
                      CitySheetChanged(key="faction", value=fid, text=f"You belong to {name}.")])
 
+    # --- the Magistrate's rule effects
+
+    @CITY_REGISTRY.rule_effect("hero_faction_complication")
+    def _r_hero_faction_complication(self, state: CampaignState, args: dict[str, Any],
+                                     ctx: EffectContext) -> Step:
+        mine = self.hero_sheet(state).faction
+        if not mine or mine not in self.live_factions(state):
+            return Step()
+        return Step(push=[effect_item(rule("add_complication", faction=mine), ctx)])

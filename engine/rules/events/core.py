@@ -1,0 +1,67 @@
+"""The base of every event, the core registry (``CORE``) and the functions that read and
+apply events.
+
+An event is a small frozen dataclass. Its dict form (``to_dict``) is what the save log holds;
+``from_dict`` reads it back. Rules modules may register their own events with ``@event`` and
+their appliers with ``@applier``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.rules.registry import Registry
+from engine.rules.state import CampaignState
+
+CORE = Registry("core")
+"""The core's events, appliers and edit kinds: every ruleset's registry extends it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of all events. ``n`` and ``a`` (event and action numbers) are set when logged."""
+
+    type: ClassVar[str] = "Event"
+    _names: ClassVar[tuple[str, ...]] = ()
+    _quiet: ClassVar[dict[str, Any]] = {}
+    _apply: ClassVar[Callable[[CampaignState, Any], None] | None] = None
+    """What applies it (``Registry.applier``); None: a line of the story only."""
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+    """Fields added after an event type was first saved: written only when not at their
+    default, so the saved form of older events (and what older versions read) is unchanged."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: ``{"type": ..., field: value, ...}``."""
+        d: dict[str, Any] = {"type": self.type}
+        quiet = self._quiet
+        for name in self._names:
+            value = getattr(self, name)
+            if name in quiet and value == quiet[name]:
+                continue
+            d[name] = value
+        return d
+
+
+event = CORE.event
+"""Register a core event class."""
+applier = CORE.applier
+"""Declare the applier of a core event."""
+edit_applier = CORE.edit
+"""Register how an ``Edited`` event of a core kind writes the state."""
+
+
+def from_dict(d: dict[str, Any]) -> Event:
+    """A core event from its saved form (a campaign's log is read with its ruleset's
+    registry: ``Ruleset.registry.decode``)."""
+    return CORE.decode(d)
+
+
+def apply(state: CampaignState, ev: Event) -> None:
+    """Apply one event to ``state`` (hand edits of the core's kinds only: a campaign applies
+    through its ruleset's registry, ``Ruleset.registry.apply``)."""
+    CORE.apply(state, ev)
+
+
+__all__ = ["CORE", "Event", "applier", "apply", "edit_applier", "event", "from_dict"]

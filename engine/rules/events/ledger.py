@@ -1,0 +1,94 @@
+"""Ledger events: the story's open threads, its facts and where its people are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.rules.events.core import Event, applier, event
+from engine.rules.state import CampaignState, Fact, Thread
+
+LEDGER_KINDS = {"thread": "t", "fact": "f", "where": ""}
+"""Ledger kinds and the prefix of their ids (``where``: an actor's whereabouts, by its id)."""
+LEDGER_OPS = {"thread": ("open", "edit", "resolve", "reopen", "remove"),
+              "fact": ("record", "edit", "remove"), "where": ("set",)}
+"""What each kind of ledger entry can undergo."""
+
+
+def _count_id(state: CampaignState, entry_id: str) -> None:
+    prefix = entry_id.rstrip("0123456789")
+    number = entry_id[len(prefix):]
+    if prefix and number:
+        state.ledger_ids[prefix] = max(state.ledger_ids.get(prefix, 0), int(number))
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ThreadsChanged(Event):
+    """The list of open story threads changed."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+@applier("ThreadsChanged")
+def _threads(state: CampaignState, ev: ThreadsChanged) -> None:
+    # the log's older form: texts added (new open threads) and removed (resolved)
+    for thread in state.threads:
+        if thread.status == "open" and thread.text in ev.removed:
+            thread.status = "resolved"
+    for text in ev.added:
+        if not any(t.status == "open" and t.text == text for t in state.threads):
+            tid = state.next_ledger_id("t")
+            _count_id(state, tid)
+            state.threads.append(Thread(id=tid, text=text))
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class LedgerChanged(Event):
+    """The story ledger changed: a thread opened, edited, resolved, reopened or removed; a fact
+    recorded, edited or removed; an NPC's whereabouts set (``kind`` "where", ``id`` the
+    actor). ``text`` is the entry's words now (for "where": the place, "" unknown), ``was``
+    its words before; ``source`` who wrote it; ``about`` the actors a fact concerns."""
+
+    kind: str
+    op: str
+    id: str
+    text: str = ""
+    was: str = ""
+    source: str = ""
+    note: str = ""
+    about: list[str] = field(default_factory=list)
+
+
+@applier("LedgerChanged")
+def _ledger(state: CampaignState, ev: LedgerChanged) -> None:
+    if ev.kind == "where":
+        state.actors[ev.id].where = ev.text
+        return
+    entries: list[Any] = state.threads if ev.kind == "thread" else state.facts
+    if ev.op in ("open", "record"):
+        _count_id(state, ev.id)
+        if ev.kind == "thread":
+            entries.append(Thread(id=ev.id, text=ev.text, source=ev.source, note=ev.note))
+        else:
+            entries.append(Fact(id=ev.id, text=ev.text, source=ev.source, about=list(ev.about)))
+        return
+    found = next(e for e in entries if e.id == ev.id)
+    match ev.op:
+        case "edit":
+            found.text = ev.text or found.text
+            if ev.kind == "thread":
+                found.note = ev.note
+            else:
+                found.about = list(ev.about)
+        case "resolve":
+            found.status = "resolved"
+        case "reopen":
+            found.status = "open"
+        case "remove":
+            entries.remove(found)
+
+
+__all__ = ["LEDGER_KINDS", "LEDGER_OPS", "LedgerChanged", "ThreadsChanged"]

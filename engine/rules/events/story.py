@@ -1,0 +1,128 @@
+"""Story and flow events: fiction narrated, what the engine waits for, actions begun, moves
+triggered, and the outcomes, options and questions of a move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.rules.events.core import Event, applier, event
+from engine.rules.state import CampaignState, Flow
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class Narrated(Event):
+    """Fiction: what the player says their hero does, or what the GM or engine says."""
+
+    text: str
+    by: str = "player"
+
+
+@applier("Narrated")
+def _narrated(state: CampaignState, ev: Narrated) -> None:
+    if ev.by == "player":
+        state.scene.beats += 1
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class FlowChanged(Event):
+    """The engine now waits for something else (the prompt, the pending roll, the queue)."""
+
+    flow: dict[str, Any]
+
+
+@applier("FlowChanged")
+def _flow(state: CampaignState, ev: FlowChanged) -> None:
+    state.flow = Flow.model_validate(ev.flow)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ActionStarted(Event):
+    """A player action begins; counts actions for undo."""
+
+    action: int
+    label: str
+
+
+@applier("ActionStarted")
+def _action(state: CampaignState, ev: ActionStarted) -> None:
+    state.action_no = ev.action
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class MoveTriggered(Event):
+    """The fiction triggered a move."""
+
+    move: str
+    name: str
+    target: str | None = None
+    once_key: str | None = None
+
+
+@applier("MoveTriggered")
+def _move(state: CampaignState, ev: MoveTriggered) -> None:
+    state.scene.quiet = 0
+    state.scene.beats += 1
+    for threat in state.threats.values():  # acting against a threat's NPC confronts it
+        if ev.target is not None and threat.npc == ev.target:
+            threat.confronted = state.scene.number
+    if ev.once_key and ev.once_key not in state.used:
+        state.used.append(ev.once_key)
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class OutcomeReached(Event):
+    """The band's outcome text, for the journal."""
+
+    move: str
+    band: str
+    text: str
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class OptionsChosen(Event):
+    """The options picked from a "choose N" list."""
+
+    move: str
+    options: list[str]
+    texts: list[str]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class QuestionsAsked(Event):
+    """Questions the player asks from a move's list."""
+
+    move: str
+    questions: list[str]
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class QuestionAnswered(Event):
+    """One asked question answered: ``by`` the GM (its offer accepted, drawn as
+    ``drawn_from`` says) or the player (their own words)."""
+
+    move: str
+    question: str
+    answer: str
+    drawn_from: str = ""
+    by: str = "gm"
+
+
+__all__ = [
+    "ActionStarted",
+    "FlowChanged",
+    "MoveTriggered",
+    "Narrated",
+    "OptionsChosen",
+    "OutcomeReached",
+    "QuestionAnswered",
+    "QuestionsAsked",
+]
