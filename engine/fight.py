@@ -6,7 +6,7 @@ and turns.
 Every step is one action (saved, undone on its own): a player's action, each step of the
 referee, ending a turn. A roll that waits for a physical die stops the step with nothing
 changed but the action kept pending (``Fight.pending`` with the dice entered so far, and what
-is awaited in ``Fight.data["need"]``); entering the die plays the whole step again from its
+is awaited in ``Fight.need``); entering the die plays the whole step again from its
 start with the dice entered, so the step is all-or-nothing and its result does not depend on
 when the dice came in.
 """
@@ -23,22 +23,20 @@ from engine.dice import SeededDice
 from engine.errors import IllegalAction
 from engine.nlp.english import tokens
 from engine.rules.base import Ruleset
-from engine.rules.conflict import (
+from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
+from engine.rules.fight.conflict import Conflict
+from engine.rules.fight.dice import Die, NeedChoice, NeedDie
+from engine.rules.fight.events import (
     FIGHT_REQUEST,
-    Conflict,
+    ActionPending,
+    ControlChanged,
     DiceUsed,
-    Die,
-    Fight,
     FightActed,
     FightEnded,
-    FightUpdated,
-    NeedChoice,
-    NeedDie,
-    Pending,
-    fight_of,
-    require_fight,
+    RefereeDiceChanged,
 )
-from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
+from engine.rules.fight.state import Fight, Need, Pending
+from engine.rules.fight.step import require_fight
 from engine.rules.state import CampaignState
 from engine.triggers import Matcher, name_variants, people_named
 
@@ -71,7 +69,7 @@ class _Roller:
         """Whether ``actor``'s rolls are typed in."""
         if self.physical_all:
             return True
-        fight = self.fight or fight_of(self.state)  # who controls whom: fixed in a step
+        fight = self.fight or self.state.fight  # who controls whom: fixed in a step
         who = self.state.actors.get(actor)
         if fight is None or who is None:
             return self.state.dice_mode == "physical"
@@ -83,7 +81,7 @@ class _Roller:
             default: str) -> str:
         """The player's answer (in the order the step asks), or ``default`` for a character
         the referee plays; ``NeedChoice`` while the player has not answered."""
-        fight = self.fight or fight_of(self.state)  # who controls whom: fixed in a step
+        fight = self.fight or self.state.fight  # who controls whom: fixed in a step
         who = self.state.actors.get(actor)
         if fight is None or who is None or fight.controller(who) != "player":
             return default
@@ -131,7 +129,7 @@ class FightFlow:
 
     # ------------------------------------------------------------------ queries
     @property
-    def conflict(self) -> Conflict:
+    def conflict(self) -> Conflict[Any]:
         """The ruleset's fights; ``IllegalAction`` for a game that has none."""
         c = self.rules.conflict()
         if c is None:
@@ -148,12 +146,12 @@ class FightFlow:
     @property
     def fight(self) -> Fight | None:
         """The fight under way, or None."""
-        return fight_of(self.state)
+        return self.state.fight
 
     @property
     def fighting(self) -> bool:
         """Whether a fight is under way."""
-        return fight_of(self.state) is not None
+        return self.state.fight is not None
 
     def suggest_fight(self, text: str, limit: int = 3) -> list[dict[str, Any]]:
         """The acting character's actions the fiction suggests, best first, from the pack's
@@ -243,7 +241,7 @@ class FightFlow:
         """A fight a move started that waits for its initiative dice (physical dice):
         {foes, surprised} to pass to ``start_fight`` with the dice; None otherwise."""
         req = self.state.data.get(FIGHT_REQUEST)
-        if fight_of(self.state) is not None or not isinstance(req, dict):
+        if self.state.fight is not None or not isinstance(req, dict):
             return None
         return {"foes": [str(f) for f in req.get("foes") or []],
                 "surprised": [str(s) for s in req.get("surprised") or []]}
@@ -251,16 +249,15 @@ class FightFlow:
     @property
     def fight_need(self) -> dict[str, Any] | None:
         """The physical die the fight waits for: {who, what, sides, odds}, or None."""
-        fight = fight_of(self.state)
-        if fight is None or fight.pending is None:
+        fight = self.state.fight
+        if fight is None or fight.pending is None or fight.need is None:
             return None
-        need = fight.data.get("need")
-        return dict(need) if isinstance(need, dict) else None
+        return fight.need.as_dict()
 
     @property
     def referee_turn(self) -> bool:
         """Whether the referee plays the character whose turn it is."""
-        fight = fight_of(self.state)
+        fight = self.state.fight
         if fight is None or fight.encounter.acting is None:
             return False
         return fight.controller(self.state.actors[fight.encounter.acting]) == "referee"
@@ -268,7 +265,7 @@ class FightFlow:
     # ------------------------------------------------------------------ plumbing
     def _roller(self, entered: Sequence[int] = (), physical_all: bool = False,
                 choices: Sequence[str] = (), told: Sequence[str] = ()) -> _Roller:
-        return _Roller(self.state, fight_of(self.state), entered, physical_all, choices,
+        return _Roller(self.state, self.state.fight, entered, physical_all, choices,
                        told, self._emit)
 
     def _used(self, roller: _Roller) -> None:
@@ -278,7 +275,7 @@ class FightFlow:
     def _after_step(self) -> None:
         """End the fight when one side is left standing."""
         result = self.conflict.finished(self.state)
-        fight = fight_of(self.state)
+        fight = self.state.fight
         if result is not None and fight is not None:
             words = {"heroes": "the heroes win", "villains": "the villains win",
                      "nobody": "nobody is left standing"}.get(result, result)
@@ -327,27 +324,25 @@ class FightFlow:
                 self._after_step()
                 self._auto_end_turn(roller)
         except NeedDie as need:
-            self._wait(label, pending, {"who": need.who, "what": need.what,
-                                        "sides": need.sides, "odds": need.odds})
+            self._wait(label, pending, Need(who=need.who, what=need.what, sides=need.sides,
+                                            odds=need.odds))
         except NeedChoice as ask:
-            self._wait(label, pending, {"kind": "choice", "actor": ask.who,
-                                        "who": self.state.actors[ask.who].name,
-                                        "question": ask.question, "options": ask.options})
+            self._wait(label, pending, Need(kind="choice", actor=ask.who,
+                                            who=self.state.actors[ask.who].name,
+                                            question=ask.question, options=ask.options))
         return self.last_events
 
-    def _wait(self, label: str, pending: Pending, need: dict[str, Any]) -> None:
+    def _wait(self, label: str, pending: Pending, need: Need) -> None:
         """Keep ``pending`` with what it waits for (a die, or the player's choice)."""
-        waiting = "a choice" if need.get("kind") == "choice" else "a die"
+        waiting = "a choice" if need.kind == "choice" else "a die"
         with self._action(f"{label}: waiting for {waiting}"):
-            fight = require_fight(self.state)
-            data = {**fight.data, "need": need}
-            self._emit(FightUpdated(fight=fight.model_copy(update={
-                "pending": pending, "data": data}).model_dump(mode="json")))
+            self._emit(ActionPending(pending=pending.model_dump(mode="json"),
+                                     need=need.model_dump(mode="json")))
 
     def _auto_end_turn(self, roller: _Roller | None = None) -> None:
         """A turn with nothing left to spend ends by itself (rolling on with the step's
         ``roller``, so a die entered for a check at the turn's end is used)."""
-        fight = fight_of(self.state)
+        fight = self.state.fight
         if fight is None or fight.encounter.acting is None:
             return
         budget = fight.encounter.budget
@@ -359,12 +354,12 @@ class FightFlow:
 
     def _refuse_pending(self) -> None:
         fight = require_fight(self.state)
-        if fight.pending is not None and fight.data.get("need"):
-            need = fight.data["need"]
-            if need.get("kind") == "choice":
-                raise IllegalAction(f"waiting for your choice: {need['who']}, {need['question']}"
-                                    f" ({', '.join(o['id'] for o in need['options'])})")
-            raise IllegalAction(f"waiting for a d{need['sides']}: {need['who']}, {need['what']}"
+        need = fight.need if fight.pending is not None else None
+        if need is not None:
+            if need.kind == "choice":
+                raise IllegalAction(f"waiting for your choice: {need.who}, {need.question}"
+                                    f" ({', '.join(o['id'] for o in need.options)})")
+            raise IllegalAction(f"waiting for a d{need.sides}: {need.who}, {need.what}"
                                 " (enter the die you rolled)")
 
     # ------------------------------------------------------------------ commands
@@ -448,12 +443,12 @@ class FightFlow:
         step plays on. ``fiction``, what the player says with the answer ("she gets her
         crossbow's stock up"), is told where the answer is used: after the roll that asked."""
         fight = require_fight(self.state)
-        need = fight.data.get("need") if fight.pending is not None else None
-        if not isinstance(need, dict) or need.get("kind") != "choice" or fight.pending is None:
+        need = fight.need if fight.pending is not None else None
+        if need is None or need.kind != "choice" or fight.pending is None:
             raise IllegalAction("no choice is awaited")
-        ids = [o["id"] for o in need["options"]]
+        ids = [o["id"] for o in need.options]
         if option not in ids:
-            raise IllegalAction(f"{need['question']} choose one of {', '.join(ids)},"
+            raise IllegalAction(f"{need.question} choose one of {', '.join(ids)},"
                                 f" not {option!r}")
         told = [*fight.pending.told, *[""] * (len(fight.pending.choices)
                                                - len(fight.pending.told))]
@@ -466,11 +461,10 @@ class FightFlow:
     def fight_die(self, face: int) -> list[dict[str, Any]]:
         """Enter the physical die the fight waits for; the step plays on."""
         fight = require_fight(self.state)
-        if fight.pending is None or not fight.data.get("need") or fight.data["need"].get(
-                "kind") == "choice":
+        if fight.pending is None or fight.need is None or fight.need.kind == "choice":
             raise IllegalAction("no die is awaited")
         pending = fight.pending.model_copy(update={"dice": [*fight.pending.dice, int(face)]})
-        sides = int(fight.data["need"].get("sides", 20))
+        sides = fight.need.sides
         if not 1 <= int(face) <= sides:
             raise IllegalAction(f"a d{sides} shows 1 to {sides}, not {face}")
         return self._step(pending.action.replace("_", " "), pending)
@@ -506,9 +500,7 @@ class FightFlow:
                                       text="▸ " + (choice.why or _declared(
                                           self.state, choice, target)),
                                       target=choice.target))
-            current = require_fight(self.state)
-            self._emit(FightUpdated(fight=current.model_copy(update={
-                "pending": choice}).model_dump(mode="json")))
+            self._emit(ActionPending(pending=choice.model_dump(mode="json")))
         return self.last_events
 
     def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[dict[str, Any]]:
@@ -526,24 +518,21 @@ class FightFlow:
         fight = require_fight(self.state)
         if actor not in self.state.actors or not fight.encounter.has(actor):
             raise IllegalAction(f"{actor!r} is not in the fight")
-        control = {**fight.control, actor: "player" if player else "referee"}
         name = self.state.actors[actor].name
         with self._action("take over" if player else "hand back"):
             self._emit(FightActed(actor=actor, action="control", by="engine",
                                   text=f"You play {name} now." if player else
                                   f"The referee plays {name} again."))
-            self._emit(FightUpdated(fight=fight.model_copy(update={
-                "control": control}).model_dump(mode="json")))
+            self._emit(ControlChanged(actor=actor, by="player" if player else "referee"))
         return self.last_events
 
     def set_fight_dice(self, referee: str) -> list[dict[str, Any]]:
         """Who rolls the referee's dice: "seeded" (the campaign) or "physical" (you)."""
-        fight = require_fight(self.state)
+        require_fight(self.state)
         if referee not in ("seeded", "physical"):
             raise IllegalAction(f"the referee's dice are seeded or physical, not {referee!r}")
         with self._action("referee dice"):
-            self._emit(FightUpdated(fight=fight.model_copy(update={
-                "referee_dice": referee}).model_dump(mode="json")))
+            self._emit(RefereeDiceChanged(mode=referee))
         return self.last_events
 
     def end_fight(self, result: str = "called off") -> list[dict[str, Any]]:

@@ -30,8 +30,8 @@ from engine.prompts import Prompt, pending_prompt
 from engine.rules import events as ev
 from engine.rules import resolve, threats
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
-from engine.rules.conflict import FightRequested
 from engine.rules.effects import Interpreter, outcome_for
+from engine.rules.fight.events import FightRequested
 from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
 from engine.rules.stance import stance_event, stance_of
 from engine.rules.state import CampaignState, Flow

@@ -11,7 +11,8 @@ from engine.content.loader import Pack
 from engine.journal import result_label
 from engine.preview import RollPreview
 from engine.rules.base import Ruleset, opt
-from engine.rules.conflict import FIGHT_REQUEST, Fight, fight_of
+from engine.rules.fight.events import FIGHT_REQUEST
+from engine.rules.fight.state import Fight
 from engine.rules.state import CampaignState
 
 
@@ -55,7 +56,7 @@ def _why(sug: dict[str, Any]) -> str:
 
 def _fight_prompt(state: CampaignState, fight: Fight) -> Prompt:
     """In a fight: the die awaited, or whose turn it is."""
-    need = fight.data.get("need") if fight.pending is not None else None
+    need = fight.need.as_dict() if fight.pending is not None and fight.need else None
     if isinstance(need, dict) and need.get("kind") == "choice":
         return Prompt("fight_choice", f"{need['who']}: {need['question']}",
                       [dict(o) for o in need["options"]], context={"need": need})
@@ -79,7 +80,7 @@ def _fight_prompt(state: CampaignState, fight: Fight) -> Prompt:
 def pending_prompt(game: PromptHost) -> Prompt:
     """What the engine waits for now."""
     f = game.state.flow
-    fight = fight_of(game.state)
+    fight = game.state.fight
     if fight is not None and f.stage == "fiction":
         return _fight_prompt(game.state, fight)
     if f.stage == "fiction":

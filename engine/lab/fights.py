@@ -52,11 +52,8 @@ from engine.lab.model import (
 )
 from engine.lab.policy import Policy
 from engine.rules.base import Edit
-from engine.systems.mm3e.roster import characters as mm3e_characters
-from engine.systems.mm3e.statblock import Kind
-from engine.systems.panels.checks import odds as panels_odds
-from engine.systems.panels.fight import block_of as panels_block
-from engine.systems.panels.fight import characters as panels_characters
+from engine.rules.fight.conflict import Conflict
+from engine.systems import ruleset_for
 
 STALEMATE = "stalemate"
 STALEMATE_ROUNDS = 60
@@ -98,39 +95,19 @@ FREE_COSTS = frozenset({"free", "none", "0 panels"})
 
 def default_foes(pack: Pack) -> list[str]:
     """The default fight of a d20 game, as stat block ids: the weakest villain with the
-    weakest group, so one hero or a small party has a fighting chance. M&M: the villain and the
-    minion group of the lowest power level (the first in the file on ties); panels: the villain
-    with the fewest Kill + Stun points and the first thug group (else the first thug).
-    ``IllegalAction`` for a game without fights or a pack without such characters.
+    weakest group, so one hero or a small party has a fighting chance (the game's conflict
+    says which: ``Conflict.default_foes``). ``IllegalAction`` for a game without fights or a
+    pack without such characters.
 
     Measured with the greedy policy (10-12 fights each): M&M, The Tallyman and the Dockside
     Crew (6) against Keystone alone, the heroes win about 2 in 3 (12 rounds); with three
     heroes all of them. Panels, Cutglass and the Foundry Crew (5): one hero loses every time,
     two win about 1 in 5, three every time (6 rounds)."""
-    ruleset = pack.system.ruleset
-    out: list[str] = []
-    if ruleset == "mm3e":
-        blocks = mm3e_characters(pack)
-        for kind in (Kind.VILLAIN, Kind.MINION_GROUP):
-            found = [(b.power_level, i, bid) for i, (bid, b) in enumerate(blocks.items())
-                     if b.kind is kind]
-            if found:
-                out.append(min(found)[2])
-    elif ruleset == "panels":
-        chars = panels_characters(pack)
-        villains = [(c.kill + c.stun, i, cid) for i, (cid, c) in enumerate(chars.items())
-                    if c.kind == "villain"]
-        if villains:
-            out.append(min(villains)[2])
-        groups = [cid for cid, c in chars.items() if c.kind == "thug group"]
-        thugs = [cid for cid, c in chars.items() if c.kind == "thug"]
-        if groups or thugs:
-            out.append((groups or thugs)[0])
-    else:
-        raise IllegalAction(f"{pack.system.name} has no fights in rounds (ruleset {ruleset!r})")
-    if not out:
-        raise IllegalAction(f"{pack.path}: no villains or minions to fight in its characters")
-    return out
+    conflict = ruleset_for(pack).conflict()
+    if conflict is None:
+        raise IllegalAction(f"{pack.system.name} has no fights in rounds (ruleset"
+                            f" {pack.system.ruleset!r})")
+    return conflict.default_foes()
 
 
 # ---------------------------------------------------------------------------- decisions
@@ -144,19 +121,9 @@ def _heroes(game: Game) -> list[str]:
 
 
 def _health(game: Game, actor: str) -> dict[str, float]:
-    """One hero's tracked values (see the module's docstring)."""
-    a = game.state.actors[actor]
-    out: dict[str, float] = {"conditions": float(len(a.conditions))}
-    if game.pack.system.ruleset == "panels":
-        blk = panels_block(game.pack, game.state, actor)
-        out["kill"] = float(a.tracks.get("kill", blk.kill if blk else 0))
-        out["stun"] = float(a.tracks.get("stun", blk.stun if blk else 0))
-        if blk is not None:
-            out["hurt"] = float(out["kill"] < blk.kill / 2 or out["stun"] < blk.stun / 2)
-    else:
-        out["damage"] = float(a.tracks.get("damage", 0))
-        out["hurt"] = float(out["damage"] >= 2)
-    return out
+    """One hero's tracked values (see the module's docstring; the game's conflict says
+    which)."""
+    return game.conflict.health(game.state, actor)
 
 
 DOWN = frozenset({"incapacitated", "dying", "dead", "unconscious"})
@@ -189,8 +156,7 @@ def _tags(action: str) -> frozenset[str]:
     return TAGS.get(action, frozenset()) | {action}
 
 
-def _value(ruleset: str, target: Mapping[str, Any]) -> float | None:
-    key = "down" if ruleset == "panels" else "effect"
+def _value(key: str, target: Mapping[str, Any]) -> float | None:
     got = target.get(key)
     return float(got) if got is not None else None
 
@@ -203,7 +169,7 @@ def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
     actor = fight.encounter.acting if fight else None
     if actor is None:
         raise IllegalAction("nobody is acting")
-    ruleset = game.pack.system.ruleset
+    key = game.conflict.value_key
     choices: list[Choice] = []
     for o in game.fight_options():
         action = str(o["action"])
@@ -231,7 +197,7 @@ def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
                     id=f"{action}:{o.get('attack') or ''}:{t['id']}",
                     label=f"{name} at {t['name']}",
                     odds=float(hit) if hit is not None else None,
-                    value=_value(ruleset, t), tags=tags, data=data))
+                    value=_value(key, t), tags=tags, data=data))
             continue
         if o.get("target", "none") not in ("none", None, ""):
             continue  # a target is needed and none can be taken
@@ -310,28 +276,16 @@ VERBS = {"attack": "attack", "attacks": "attack", "team": "attack", "dodges": "d
          "uses": "use_power", "shakes": "shake_off"}
 
 
-def roll_record(ev: Mapping[str, Any], ruleset: str, step: int, scene: int
+def roll_record(ev: Mapping[str, Any], conflict: Conflict[Any], step: int, scene: int
                 ) -> RollRecord | None:
-    """The record of one ``FightRolled`` event (None for a routine check with no die)."""
+    """The record of one ``FightRolled`` event (None for a routine check with no die): its
+    band and the exact odds it had of each (``Conflict.roll_outcome``)."""
     if ev.get("natural") is None or ev.get("odds") is None or ev.get("by") == "routine":
         return None
     words = str(ev["what"]).split()
     move = VERBS.get(words[0], words[0]) if words else "roll"
-    success = float(ev["odds"])
-    degree = int(ev.get("degree", 0))
-    if ruleset == "panels":
-        modifier = sum(int(p[1]) for p in ev.get("parts") or [] if len(p) > 1)
-        bands = panels_odds(modifier)
-        if abs(float(bands.success) - success) < 1e-9:
-            band = {0: "failure", 1: "minor", 2: "complete"}.get(degree, "failure")
-            return RollRecord(move=move, band=band, step=step, scene=scene,
-                              odds={"failure": float(bands.failure),
-                                    "minor": float(bands.minor),
-                                    "complete": float(bands.complete)})
-    yes, no = ("hit", "miss") if move == "attack" and ruleset != "panels" else ("success",
-                                                                                 "failure")
-    return RollRecord(move=move, band=yes if degree > 0 else no, step=step, scene=scene,
-                      odds={yes: success, no: 1.0 - success})
+    band, odds = conflict.roll_outcome(ev, move)
+    return RollRecord(move=move, band=band, step=step, scene=scene, odds=odds)
 
 
 def sample(game: Game, heroes: Sequence[str], foes: Sequence[str], rounds: int, step: int,
@@ -356,6 +310,7 @@ def fresh(game: Game, foes: Sequence[str]) -> None:
     whole (conditions cleared, Kill and Stun full, no damage; the dead stay dead), set through
     ``Game.edit_many`` and journaled as the lab's edit, so fights compare with each other."""
     state = game.state
+    conflict = game.conflict
     who = list(state.party) + [a for a, x in state.actors.items()
                                if a in foes or x.data.get("group") in foes]
     edits: list[Edit] = []
@@ -365,19 +320,13 @@ def fresh(game: Game, foes: Sequence[str]) -> None:
         for f in game.editable(actor):
             if f.what == "condition" and f.value:
                 edits.append(Edit(actor, "condition", f.key, False))
-            elif f.what == "track" and f.key in FULL_TRACKS and f.max is not None \
+            elif f.what == "track" and f.key in conflict.full_tracks and f.max is not None \
                     and f.value != f.max:
                 edits.append(Edit(actor, "track", f.key, f.max))
-            elif f.what == "track" and f.key in EMPTY_TRACKS and f.value != f.min:
+            elif f.what == "track" and f.key in conflict.empty_tracks and f.value != f.min:
                 edits.append(Edit(actor, "track", f.key, f.min))
     if edits:
         game.edit_many(edits, "the lab: a new episode, everyone starts the fight whole")
-
-
-FULL_TRACKS = frozenset({"kill", "stun"})
-"""Tracks a fresh fight starts full (the panels game's Kill and Stun)."""
-EMPTY_TRACKS = frozenset({"damage"})
-"""Tracks a fresh fight starts empty (M&M's failed Toughness checks)."""
 
 
 def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
@@ -389,7 +338,7 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
     (see the module's docstring); when no hero of the party can fight (all down, dead or
     taken out), no fight starts and nothing is recorded. ``FightNeverEnds`` when the
     campaign's steps pass ``spec.max_steps``; a policy's error propagates."""
-    ruleset = game.pack.system.ruleset
+    conflict = game.conflict
     foes = [] if game.fighting else list(spec.foes) or default_foes(game.pack)
     steps = 0
     first = ""
@@ -409,7 +358,7 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
         for ev in events:
             kind = ev.get("type")
             if kind == "FightRolled" and ev.get("actor") in heroes:
-                rec = roll_record(ev, ruleset, result["steps"], scene)
+                rec = roll_record(ev, conflict, result["steps"], scene)
                 if rec is not None:
                     result["rolls"].append(rec)
             elif kind == "TurnBegan" and not first and int(ev.get("round", 0)) == 1:

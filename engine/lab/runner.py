@@ -27,6 +27,7 @@ from engine.lab.model import MAX_RUNS, CampaignResult, LabSpec, empty_result
 from engine.lab.policy import load_policy
 from engine.lab.sim import pack_for
 from engine.lab.sim import simulate as simulate_campaign
+from engine.systems import ruleset_for
 
 Simulate = Callable[[LabSpec, int], CampaignResult]
 """Plays campaign ``index`` of a spec (``engine.lab.sim.simulate``, or a stand-in)."""
@@ -74,15 +75,8 @@ def load_spec_pack(spec: LabSpec) -> Pack:
 def foe_blocks(pack: Pack) -> list[str] | None:
     """The stat block ids a fight of ``pack``'s game may name, or None for a game without
     fights in rounds."""
-    if pack.system.ruleset == "mm3e":
-        from engine.systems.mm3e.roster import characters as mm3e_characters
-
-        return list(mm3e_characters(pack))
-    if pack.system.ruleset == "panels":
-        from engine.systems.panels.fight import characters as panels_characters
-
-        return list(panels_characters(pack))
-    return None
+    conflict = ruleset_for(pack).conflict()
+    return None if conflict is None else conflict.stat_blocks()
 
 
 def check_foes(pack: Pack, foes: Sequence[str]) -> None:

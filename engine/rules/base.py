@@ -18,7 +18,8 @@ from engine.content.loader import Pack
 from engine.content.problems import describe
 from engine.errors import IllegalAction
 from engine.rules import events as ev
-from engine.rules.conflict import Conflict, FightRequested, fight_of
+from engine.rules.fight.conflict import Conflict
+from engine.rules.fight.events import FightRequested
 from engine.rules.registry import Registry
 from engine.rules.sheet import Section, default_sheet
 from engine.rules.state import HERO, Actor, CampaignState
@@ -238,8 +239,8 @@ class Ruleset:
             return state.flow.params[pid]
         return prm.default
 
-    def conflict(self) -> Conflict | None:
-        """How this game runs a fight in rounds (engine/rules/conflict.py); None: no fights."""
+    def conflict(self) -> Conflict[Any] | None:
+        """How this game runs a fight in rounds (engine/rules/fight); None: no fights."""
         return None
 
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
@@ -478,7 +479,7 @@ class Ruleset:
 
     def start_fight(self, state: CampaignState) -> Step | Need:
         """The ``start_fight`` rule effect: ask who the fight is against."""
-        if fight_of(state) is not None:
+        if state.fight is not None:
             raise IllegalAction("a fight is already under way")
         options = self.foe_options(state)
         if not options:

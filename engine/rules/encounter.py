@@ -65,9 +65,9 @@ Filled in where the seeds are silent (see also ``side_initiative``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from engine.errors import IllegalAction
 
@@ -99,7 +99,30 @@ TIE_PANELS = 2
 """The panels game: equal side d6s give both sides 2 panels, acting in one Agility order."""
 
 
-class _Frozen(BaseModel):
+class Compact(BaseModel):
+    """A model saved without the fields still at their defaults (read back exactly: validation
+    restores them), so a save or an event holds only what differs. ``_full`` keeps them all
+    (a campaign's state: the store reads its top-level keys)."""
+
+    _full: ClassVar[bool] = False
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self._full:
+            return data
+        fields = type(self).model_fields
+        for name in list(data):
+            f = fields.get(name)
+            if f is None or f.is_required():
+                continue
+            default = f.get_default(call_default_factory=True)
+            if getattr(self, name) == default:
+                del data[name]
+        return data
+
+
+class _Frozen(Compact):
     """An immutable state value: unknown keys are an error (``StateModel``'s rule), fields
     cannot be assigned. Not a ``StateModel`` subclass, so that ``engine.rules.state`` can hold
     an ``Encounter`` without an import cycle."""
@@ -804,3 +827,45 @@ def leave(enc: Encounter, actor: str, spec: BudgetSpec,
     enc = enc.model_copy(update={"acting": None, "budget": {}})
     adv = _begin(enc, spec, side_rolls)
     return adv.model_copy(update={"ended": actor, "expired": gone + adv.expired})
+
+
+def withdraw(enc: Encounter, actor: str) -> Encounter:
+    """``actor`` leaves when nobody is left to take a turn after it: it is no longer present
+    or in the order, and nobody acts (no new round begins)."""
+    p = enc.participant(actor)
+    return enc.model_copy(update={
+        "participants": _replace(enc.participants, p.model_copy(update={"present": False})),
+        "order": tuple(a for a in enc.order if a != actor), "acting": None, "budget": {}})
+
+
+# --- small corrections a game makes ----------------------------------------------------------
+
+
+def owe(enc: Encounter, actor: str, count: int = 1) -> Encounter:
+    """The panels game: ``actor`` loses its next ``count`` panels (owed, at most the arrears
+    limit in all)."""
+    p = enc.participant(actor)
+    return _set(enc, p, arrears=max(0, min(ARREARS_LIMIT, p.arrears + count)))
+
+
+def mark_acted(enc: Encounter, actors: Sequence[str]) -> Encounter:
+    """``actors`` have had their turn this round (M&M: helpers of a team attack)."""
+    for a in actors:
+        enc = _set(enc, enc.participant(a), last_round=enc.round)
+    return enc
+
+
+def update_effect(enc: Encounter, effect_id: str, data: Mapping[str, int | str]) -> Encounter:
+    """Add ``data`` to an effect's data (IllegalAction when there is no such effect)."""
+    for e in enc.effects:
+        if e.id == effect_id:
+            new = e.model_copy(update={"data": {**e.data, **data}})
+            return enc.model_copy(update={"effects": tuple(new if x.id == effect_id else x
+                                                           for x in enc.effects)})
+    raise IllegalAction(f"no effect {effect_id!r} in encounter {enc.id!r}")
+
+
+def end_effects(enc: Encounter, effect_ids: Sequence[str]) -> Encounter:
+    """Remove every effect named (those already gone are ignored)."""
+    gone = set(effect_ids)
+    return enc.model_copy(update={"effects": tuple(e for e in enc.effects if e.id not in gone)})

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from engine.dice import check_stream
+from engine.rules.encounter import Compact
+from engine.rules.fight.state import Fight, migrate_fight
 
 if TYPE_CHECKING:
     # What the flow holds, typed for mypy (engine/rules/types.py). At run time the fields stay
@@ -26,8 +28,9 @@ else:
     _Prompt = dict[str, Any] | None
 
 
-class StateModel(BaseModel):
-    """Base of state models: unknown keys in a save are an error."""
+class StateModel(Compact):
+    """Base of state models: unknown keys in a save are an error; saved without the fields
+    still at their defaults (``Compact``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -105,9 +108,29 @@ def migrate(data: Any) -> Any:
     Format 1 had one ``hero`` and ``npcs`` with Masks Influence flags; format 2 has ``actors``
     (heroes and NPCs alike), the ``party`` and the ``acting`` hero, and keeps Influence in the
     actors' data where the Masks rules read it. Threads were plain texts; they are ledger
-    entries now (``Thread``, ids t1, t2... in order).
+    entries now (``Thread``, ids t1, t2... in order). Format 3 keeps a fight under way as a
+    typed ``fight`` instead of JSON in ``data["fight"]``.
     """
-    return _migrate_threads(_migrate_actors(data))
+    data = _migrate_fight(_migrate_threads(_migrate_actors(data)))
+    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] < 3:
+        data = {**data, "version": 3}
+    return data
+
+
+def _migrate_fight(data: Any) -> Any:
+    """Format 2 kept a fight under way as JSON in ``data["fight"]``: format 3 has it typed
+    in ``fight`` (``engine.rules.fight.state.migrate_fight`` brings its shape up to date)."""
+    if not isinstance(data, dict):
+        return data
+    inner = data.get("data")
+    if not isinstance(inner, dict) or "fight" not in inner or "fight" in data:
+        if isinstance(data.get("fight"), dict):
+            return {**data, "fight": migrate_fight(data["fight"])}
+        return data
+    d = dict(data)
+    d["data"] = {k: v for k, v in inner.items() if k != "fight"}
+    d["fight"] = migrate_fight(inner["fight"])
+    return d
 
 
 def _migrate_threads(data: Any) -> Any:
@@ -277,9 +300,11 @@ class Flow(StateModel):
 
 
 class CampaignState(StateModel):
-    """Everything a campaign is, at one moment."""
+    """Everything a campaign is, at one moment (saved with every top-level key)."""
 
-    version: int = 2
+    _full: ClassVar[bool] = True
+
+    version: int = 3
     system: str
     name: str
     seed: int
@@ -310,6 +335,7 @@ class CampaignState(StateModel):
     event_no: int = 0
     action_no: int = 0
     data: dict[str, Any] = Field(default_factory=dict)
+    fight: Fight | None = Field(None, description="The fight under way (the d20 games).")
 
     @model_validator(mode="before")
     @classmethod

@@ -509,8 +509,10 @@ async def test_a_step_that_asks_the_player_offers_the_choices(
         saves: Path, mm_app: Callable[[str], SidekickApp]) -> None:
     """A fight step that waits for the player's choice (engine.rules.conflict.NeedChoice)
     shows it as a menu; picking an entry plays the step on."""
-    from engine.rules.conflict import FightActed, Pending
-    from engine.systems.mm3e.fight import HANDLERS, Ctx, action
+    from engine.rules.fight.events import FightActed
+    from engine.rules.fight.state import Pending
+    from engine.systems.mm3e.fight import MM3EConflict
+    from engine.systems.mm3e.step import Ctx
 
     options = [{"id": "left", "label": "Go left", "detail": "by the cranes"},
                {"id": "right", "label": "Go right", "detail": ""}]
@@ -519,7 +521,10 @@ async def test_a_step_that_asks_the_player_offers_the_choices(
         way = ctx.ask(p.actor, "Which way?", options, default="right")
         ctx.emit(FightActed(actor=p.actor, action="ponder", text=f"Off to the {way}."))
 
-    action("ponder", "free")(ponder)
+    table = MM3EConflict.actions.extended()
+    table.action("ponder", "free")(ponder)
+    saved = MM3EConflict.actions
+    MM3EConflict.actions = table
     try:
         game = new_game(saves, system=SYSTEM, name="Ask", hero_name="Keystone",
                         archetype="keystone", seed=5)
@@ -540,4 +545,4 @@ async def test_a_step_that_asks_the_player_offers_the_choices(
             assert "Off to the left." in journal_text(app)
             assert game_of(app).pending.kind == "fight"
     finally:
-        del HANDLERS["ponder"]
+        MM3EConflict.actions = saved

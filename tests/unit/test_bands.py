@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine.rules as rules_pkg
+import engine.systems as rules_pkg
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import DiceSpec, Roll

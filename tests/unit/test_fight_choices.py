@@ -10,26 +10,31 @@ import pytest
 from engine.content.loader import get_pack
 from engine.errors import IllegalAction
 from engine.game import Game
-from engine.rules.conflict import FightActed, NeedChoice, Pending
+from engine.rules.fight.dice import NeedChoice
+from engine.rules.fight.events import FightActed
+from engine.rules.fight.state import Pending
 from engine.systems.mm3e import rules as _rules  # noqa: F401  (registers every action)
-from engine.systems.mm3e.fight import HANDLERS, Ctx, action
+from engine.systems.mm3e.fight import MM3EConflict
+from engine.systems.mm3e.step import Ctx
 
 OPTIONS = [{"id": "left", "label": "Go left", "detail": ""},
            {"id": "right", "label": "Go right", "detail": ""}]
 
 
 @pytest.fixture()
-def ponder() -> Iterator[None]:
-    """A test action that rolls a die, then asks its actor which way, then says the answer."""
+def ponder(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test action that rolls a die, then asks its actor which way, then says the answer
+    (M&M's actions, extended with it, for this test only)."""
 
     def handler(ctx: Ctx, p: Pending) -> None:
         die = ctx.die(p.actor, "ponders")
         way = ctx.ask(p.actor, "Which way?", OPTIONS, default="right")
         ctx.emit(FightActed(actor=p.actor, action="ponder", text=f"{die.face} {way}"))
 
-    action("ponder", "free")(handler)
+    table = MM3EConflict.actions.extended()
+    table.action("ponder", "free")(handler)
+    monkeypatch.setattr(MM3EConflict, "actions", table)
     yield
-    del HANDLERS["ponder"]
 
 
 def _game() -> Game:

@@ -18,7 +18,7 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
-from engine.rules.conflict import Die
+from engine.rules.fight.dice import Die
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = "mutants-and-masterminds"
@@ -378,8 +378,8 @@ def test_reopened_in_the_middle_of_a_team_attack_keeps_the_dice_entered(
 
 
 def test_a_fight_saved_with_the_old_unused_pace_still_reads() -> None:
-    from engine.rules.conflict import Fight
     from engine.rules.encounter import Encounter
+    from engine.rules.fight.state import Fight
 
     old = {"encounter": Encounter(id="f1").model_dump(mode="json"), "pace": "step"}
     assert "pace" not in Fight.model_validate(old).model_dump()

@@ -23,6 +23,7 @@ from engine.lab.fights import (
 )
 from engine.lab.model import CampaignResult, Decision, LabSpec, empty_result, policy_rng
 from engine.lab.policy import GreedyPolicy
+from engine.systems import ruleset_for
 
 ROOT = Path(__file__).resolve().parents[2]
 MM3E = "mutants-and-masterminds"
@@ -246,21 +247,24 @@ def test_roll_records_and_their_bands() -> None:
     3/20, 18+ complete 5/20); M&M attacks are hits or misses; a routine check is no roll."""
     panels = {"what": "attacks Gantry with Fists", "natural": 16, "odds": 0.4, "degree": 1,
               "by": "seeded", "parts": [["Dexterity 14", 2]]}
-    rec = roll_record(panels, "panels", 7, 2)
+    by_name = {"panels": ruleset_for(load_pack(ROOT / "content" / PANELS)).conflict(),
+               "mm3e": ruleset_for(load_pack(ROOT / "content" / MM3E)).conflict()}
+    assert by_name["panels"] is not None and by_name["mm3e"] is not None
+    rec = roll_record(panels, by_name["panels"], 7, 2)
     assert rec == {"move": "attack", "band": "minor", "step": 7, "scene": 2,
                    "odds": {"failure": 0.6, "minor": 0.15, "complete": 0.25}}
     odd = {**panels, "odds": 0.5}  # odds the parts do not give: success or failure only
-    assert roll_record(odd, "panels", 1, 1) == {"move": "attack", "band": "success", "step": 1,
-                                                "scene": 1,
-                                                "odds": {"success": 0.5, "failure": 0.5}}
+    assert roll_record(odd, by_name["panels"], 1, 1) == {
+        "move": "attack", "band": "success", "step": 1, "scene": 1,
+        "odds": {"success": 0.5, "failure": 0.5}}
     mm = {"what": "attack on Madame Undertow with Light Lance", "natural": 20, "odds": 0.55,
           "degree": 1, "by": "seeded", "parts": []}
-    got = roll_record(mm, "mm3e", 3, 1)
+    got = roll_record(mm, by_name["mm3e"], 3, 1)
     assert got is not None and got["band"] == "hit" and got["odds"]["miss"] == pytest.approx(0.45)
     resist = {**mm, "what": "resists Riptide Lash", "degree": -2}
-    got = roll_record(resist, "mm3e", 3, 1)
+    got = roll_record(resist, by_name["mm3e"], 3, 1)
     assert got is not None and (got["move"], got["band"]) == ("resist", "failure")
-    assert roll_record({**resist, "by": "routine"}, "mm3e", 3, 1) is None
+    assert roll_record({**resist, "by": "routine"}, by_name["mm3e"], 3, 1) is None
 
 
 def test_a_fight_nobody_can_finish_is_called_a_stalemate() -> None:

@@ -28,12 +28,14 @@ def lint_imports(cwd: Path, env: dict[str, str] | None = None) -> subprocess.Com
 def test_the_layers_contract_is_kept() -> None:
     result = lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "1 kept, 0 broken" in result.stdout
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"]
+    assert f"{len(contracts)} kept, 0 broken" in result.stdout
 
 
 def test_the_contract_names_every_floor_of_the_engine() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    (contract,) = config["contracts"]
+    (contract,) = [c for c in config["contracts"] if c["id"] == "floors"]
     assert contract["type"] == "layers" and contract["exhaustive"] is True
     named = {m.strip() for layer in contract["layers"] for m in layer.replace("|", ":").split(":")}
     modules = {p.stem for p in (ROOT / "engine").glob("*.py") if p.stem != "__init__"}

@@ -11,7 +11,8 @@ import yaml
 from engine.cli import main
 from engine.content.loader import load_pack
 from engine.systems.mm3e import rules as _rules  # noqa: F401  (registers every action)
-from engine.systems.mm3e.fight import HANDLERS, action_words
+from engine.systems.mm3e.fight import action_words
+from engine.systems.mm3e.step import ACTIONS as HANDLERS
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "mutants-and-masterminds"
 

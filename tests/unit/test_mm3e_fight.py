@@ -16,8 +16,10 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.rules import encounter as en
-from engine.rules.conflict import CombatantChanged, FightUpdated, require_fight
+from engine.rules.fight.events import FightUpdated
+from engine.rules.fight.step import require_fight
 from engine.systems.mm3e.conditions import Condition
+from engine.systems.mm3e.registry import CombatantChanged
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"keystone": "Keystone", "lamplight": "Lamplight", "slipstream": "Slipstream"}

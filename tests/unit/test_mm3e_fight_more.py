@@ -17,9 +17,9 @@ import pytest
 from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
-from engine.rules.conflict import Pending
+from engine.rules.fight.state import Pending
 from engine.systems.mm3e import fight_more as fm
-from engine.systems.mm3e.fight import Ctx
+from engine.systems.mm3e.fight import MM3EConflict
 
 Events = list[dict[str, Any]]
 
@@ -376,8 +376,7 @@ def test_a_resisted_drag_leaves_the_grabber_immobile_this_turn(pack: Pack) -> No
     ev = _play(g, [12], g.fight_act, "drag")  # 12 + 0 vs 10 + Strength 2
     assert _rolls(ev)[0]["against"] == 12
     # the drag was the turn's last action: the fight as it stood after it, before the turn ended
-    after = next(e for e in ev if e["type"] == "FightUpdated")
-    effects = after["fight"]["encounter"]["effects"]
+    effects = [e for e in ev if e["type"] == "EffectAdded"]
     assert [(e["target"], e["what"], e["duration"]) for e in effects
             if e["what"] == "immobile"] == [("slipstream", "immobile", "end_of_turn")]
 
@@ -520,7 +519,7 @@ def test_available_actions_follow_the_situation(pack: Pack) -> None:
     g = _game(pack)
     fight = g.fight
     assert fight is not None
-    ctx = Ctx(pack, g.state, fight, None, None)
+    ctx = MM3EConflict(pack).step(g.state)
     assert not fm.available(ctx, "keystone", "crawl")
     assert not fm.available(ctx, "keystone", "grab_damage")
     assert not fm.available(ctx, "keystone", "counter_trip")
@@ -555,7 +554,7 @@ def test_the_referee_swaps_a_lost_weapon_for_another_attack(pack: Pack) -> None:
           options={"item": "Ledger Cane"})
     fight = g.fight
     assert fight is not None
-    ctx = Ctx(pack, g.state, fight, None, None)
+    ctx = MM3EConflict(pack).step(g.state)
     p = Pending(actor="the_tallyman", action="attack", target="keystone",
                 attack="ledger_cane", by="referee")
     assert fm._usable_attack(ctx, p).attack == "call_in_the_debt"

@@ -110,8 +110,8 @@ def test_every_fight_handler_a_player_may_pick_has_words(words: dict[str, Any]) 
     """The fight's handlers (fight_more's included, as the M&M ruleset loads them) all have
     words but the internal steps, such as a readied action's firing."""
     import engine.systems.mm3e.rules  # noqa: F401  (registers fight_more's handlers)
-    from engine.systems.mm3e.fight import HANDLERS
     from engine.systems.mm3e.fight_more import INTERNAL
+    from engine.systems.mm3e.step import ACTIONS as HANDLERS
 
     assert set(FIGHT_MORE_IDS) <= set(HANDLERS)
     assert sorted(set(HANDLERS) - INTERNAL - set(words["actions"])) == []

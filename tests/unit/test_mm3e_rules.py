@@ -19,7 +19,7 @@ from engine.content.schema import Rule
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.odds import band_of
-from engine.rules.conflict import FightRequested
+from engine.rules.fight.events import FightRequested
 from engine.rules.sheet import Line
 from engine.systems.mm3e import checks, hazards
 from engine.systems.mm3e.rules import (

@@ -32,6 +32,7 @@ from engine.store import (
     BACKUP_FILE,
     CAMPAIGN_FILE,
     CHUNK_EVENTS,
+    FORMAT,
     MAX_CHUNK_EVENTS,
     CampaignInUse,
     CampaignStore,
@@ -252,7 +253,7 @@ def test_a_too_new_campaign_gets_no_recover_advice(saves: Path) -> None:
     with pytest.raises(SaveError) as err:
         CampaignStore.open(saves, "camp")
     assert err.value.message == (f"{path} was written by a newer version of Sidekick "
-                                 f"(format 99; this version reads format 2).")
+                                 f"(format 99; this version reads format {FORMAT}).")
 
 
 def test_a_read_error_on_a_healthy_campaign_gets_no_recover_advice(

@@ -12,7 +12,7 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
-from engine.systems.panels import fight as pf
+from engine.systems.panels import step as pf
 from engine.systems.panels.checks import Band
 from engine.systems.panels.damage import Damage, DamageDice, damage_dice
 from engine.systems.panels.responses import apply_parry
@@ -219,8 +219,8 @@ def _set_arrears(g: Game, actor: str, owed: int) -> None:
     enc = fight.encounter
     parts = tuple(p.model_copy(update={"arrears": owed}) if p.actor == actor else p
                   for p in enc.participants)
-    g.state.data["fight"] = fight.model_copy(update={"encounter": enc.model_copy(
-        update={"participants": parts})}).model_dump(mode="json")
+    g.state.fight = fight.model_copy(update={"encounter": enc.model_copy(
+        update={"participants": parts})})
 
 
 def test_no_response_at_five_panels_owed(pack: Pack) -> None:

@@ -18,11 +18,13 @@ from engine.errors import ContentError, IllegalAction
 from engine.game import Game
 from engine.journal import render_all
 from engine.rules.encounter import ARREARS_LIMIT
-from engine.systems.panels import fight as pf
 from engine.systems.panels import fight_more as fm
 from engine.systems.panels import referee as rf
+from engine.systems.panels import step as pf
 from engine.systems.panels.checks import skill_modifier
+from engine.systems.panels.fight import PanelsConflict, action_words
 from engine.systems.panels.statblock import from_data
+from engine.systems.panels.step import ACTIONS
 from tests.unit.test_panels_fight import enter, events, row
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
@@ -176,8 +178,7 @@ def test_a_holder_lets_go_when_it_moves_grabs_another_or_is_out(pack: Pack) -> N
     g.state.actors["rivet"].tracks.update(stun=0)
     g.state.actors["rivet"].conditions = ["unconscious"]
     assert row(g, "tinmarket_tough")["held"] == ""
-    assert fm.holding_whom(pf.Ctx(g.pack, g.state, g.fight, None, None),  # type: ignore[arg-type]
-                           "rivet") == []
+    assert PanelsConflict(g.pack).step(g.state).holding_whom("rivet") == []
 
 
 def test_the_referee_breaks_free_when_held(pack: Pack) -> None:
@@ -437,8 +438,8 @@ def test_each_action_costs_what_actions_yaml_says(pack: Pack) -> None:
     costs = {k: v["cost"] for k, v in yaml.safe_load(
         (CONTENT / "actions.yaml").read_text(encoding="utf-8"))["actions"].items()}
     for aid in fm.ACTIONS:
-        assert pf.HANDLERS[aid].cost == costs[aid], aid
-    words = pf.action_words(pack)
+        assert ACTIONS[aid].cost == costs[aid], aid
+    words = action_words(pack)
     assert words["grab"]["name"] == "Grab" and words["stand"]["examples"]
 
 

@@ -15,9 +15,10 @@ from engine.game import Game
 from engine.rules.sheet import Bar, Line
 from engine.systems import ruleset_for
 from engine.systems.panels import builder
-from engine.systems.panels.fight import TracksSet, block_of
+from engine.systems.panels.registry import TracksSet
 from engine.systems.panels.rules import PanelsRules
 from engine.systems.panels.statblock import problems
+from engine.systems.panels.step import block_of
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
 

@@ -81,7 +81,7 @@ def test_a_damaged_campaign_recovers_and_reads_in_fresh_interpreters(tmp_path: P
     logged = _logged_types(folder)
     assert must <= logged, f"the example no longer logs {must - logged}"
     if extra is not None:
-        assert _state(folder)["data"].get("fight")  # saved in the middle of a fight
+        assert _state(folder)["fight"]  # saved in the middle of a fight
     before = _state(folder)
 
     (folder / "campaign.json").write_text('{"_default": {"1": {"format": 1, "meta"')

@@ -1,12 +1,12 @@
 """The rest of M&M's conflict actions (RULES.md D.6), hero points and objects in fights.
 
-Handlers registered on ``fight.HANDLERS`` (this module is imported by
-``engine/systems/mm3e/rules.py``): disarm and the counter-disarm, smash, ready (and the readied
-action taken later), drag, grab_damage, command, crawl, run, drop_item, pick_up, and the
-counter-trip after a lost trip. The numbers come from ``actions`` (penalties, DCs),
-``attacks`` (hits), ``damage`` (object Toughness and results) and ``encounter`` (ready).
+Actions registered in the game's table (``step.ACTIONS``): disarm and the counter-disarm,
+smash, ready (and the readied action taken later), drag, grab_damage, command, crawl, run,
+drop_item, pick_up. The numbers come from ``actions`` (penalties, DCs), ``attacks`` (hits),
+``damage`` (object Toughness and results) and ``encounter`` (ready).
 
-Every handler, old and new, is wrapped once (``_wrap``) for what applies to any action:
+What applies to any action is ``run_action``, which the M&M conflict runs every handler
+through:
 
 - ``options={"hero_point": True}`` spends one of the actor's ``hero_points``: the actor's first
   d20 of the action counts a die of 10 or less as +10 (``checks.hero_point_die``); a
@@ -16,35 +16,28 @@ Every handler, old and new, is wrapped once (``_wrap``) for what applies to any 
   told so; the referee uses another attack if it has one.
 - New holds are stamped with the grabber's turn, so Strength damage comes from the turn after.
 
-Off-turn actions: ``declare_off_turn`` (one of ``fight.DECLARE_HOOKS``) lets a readied action
-(``options={"readied": True}``) and an offered counter (``counter_trip``, ``counter_disarm``) be
-declared by a character whose turn it is not; everything else gets the ordinary checks. An
-options hook (``fight.OPTIONS_HOOKS``) leaves out this module's actions that make no sense now
-(``available``) and allows an offered counter or a readied action off-turn. The M&M ruleset
-(rules.py) imports this module, so the handlers and hooks are in place whenever it plays.
+Off-turn actions: ``declare_off_turn`` (the conflict's ``special`` declarations) lets a readied
+action (``options={"readied": True}``) and an offered counter (``counter_trip``,
+``counter_disarm``) be declared by a character whose turn it is not; everything else gets the
+ordinary checks. ``adjust_options`` leaves out this module's actions that make no sense now
+(``available``) and allows an offered counter or a readied action off-turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import replace
+from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
-from engine.rules.conflict import (
-    Die,
-    Emit,
-    FightRolled,
-    Pending,
-    Roll,
-    require_fight,
-)
-from engine.rules.state import CampaignState
+from engine.rules.fight.actions import ActionRule
+from engine.rules.fight.dice import Die, Roll
+from engine.rules.fight.events import ActionReadied, FightRolled, ReadyTaken
+from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e.checks import CheckResult, hero_point_die
-from engine.systems.mm3e.conditions import Condition, speed_change
+from engine.systems.mm3e.conditions import speed_change
 from engine.systems.mm3e.damage import (
     MATERIAL_TOUGHNESS,
     damage_dc,
@@ -52,23 +45,12 @@ from engine.systems.mm3e.damage import (
     object_result,
     object_toughness,
 )
-from engine.systems.mm3e.fight import (
-    DECLARE_HOOKS,
-    HANDLERS,
-    OPTIONS_HOOKS,
-    ActionRule,
-    Ctx,
-    MM3EConflict,
-    action,
-    attack_roll,
-    footing,
-    land,
-)
+from engine.systems.mm3e.fight_actions import COUNTERS, counter_trip, offer, offer_of
 from engine.systems.mm3e.registry import HeroPointSpent
 from engine.systems.mm3e.roster import block_id
 from engine.systems.mm3e.statblock import Attack
-
-C = Condition
+from engine.systems.mm3e.step import ACTIONS, C, Ctx, action
+from engine.systems.mm3e.strikes import attack_roll, land
 
 FILLED_IN = (
     "Items: a held or worn item is named by the player (options 'item'); when its name is one"
@@ -94,25 +76,21 @@ FILLED_IN = (
 """The rules of this module that the seed leaves out, filled in."""
 
 ITEMS = "items"
+
 READIED = "readied"
+
 HOLD_TURN = "hold_turn"
 """Keys of ``Fight.data``: items by holder, readied actions by readier, holds' start turns."""
 
 LOST = frozenset({"dropped", "taken", "broken", "destroyed"})
 """Item states in which its holder cannot use it."""
 
-COUNTERS = {"counter_trip": "trip", "counter_disarm": "disarm"}
-"""The counters a defender may be offered, and the action each answers."""
-
 INTERNAL = frozenset({READIED})
 """Handler ids that are not actions a player picks (``options`` should skip them)."""
 
 _ATTACK_USERS = frozenset({"attack", "charge", "aim", "aid", "disarm", "smash"})
-_WRAPPED: set[Callable[[Ctx, Pending], None]] = set()
-
 
 # ------------------------------------------------------------------ the step's context
-
 
 class _HeroRoll:
     """The rolls of a step with a hero point: the dice through ``_Step._hero_roll``, the
@@ -129,16 +107,15 @@ class _HeroRoll:
         assert self.step.base_roll is not None
         return self.step.base_roll.ask(actor, question, options, default)
 
-
 class _Step(Ctx):
-    """A ``Ctx`` for one wrapped handler: it may roll the actor's first d20 with a hero point,
-    and it lets a reacting character act off its turn without paying from the budget."""
+    """A ``Ctx`` for one action's handler: it may roll the actor's first d20 with a hero
+    point, and it lets a reacting character act off its turn without paying from the budget."""
 
-    def __init__(self, base: Ctx, *, reactor: str | None = None, hero: str | None = None,
-                 emit: Emit | None = None) -> None:
+    def __init__(self, base: Ctx, *, reactor: str | None = None, hero: str | None = None
+                 ) -> None:
         self.base_roll: Roll | None = base._roll
-        super().__init__(base.pack, base.state, base.fight,
-                         _HeroRoll(self) if hero else base._roll, emit or base._emit)
+        super().__init__(base.conflict, base.state, _HeroRoll(self) if hero else base._roll,
+                         base._emit)
         inherited = base.reactor if isinstance(base, _Step) else None
         self.reactor: str | None = reactor or inherited
         self.hero = hero
@@ -156,44 +133,32 @@ class _Step(Ctx):
                                  f"{counted}"))
         return Die(face, die.by, die.position)
 
-    def spend(self, actor: str, kind: str) -> None:
+    def spend(self, actor: str, kind: str, cost: int = 1) -> None:
         """Pay for an action; a reaction off one's turn costs nothing."""
         if actor == self.reactor and self.enc.acting != actor:
             return
-        super().spend(actor, kind)
+        super().spend(actor, kind, cost)
 
-
-def _run(ctx: Ctx, p: Pending, fn: Callable[[Ctx, Pending], None], *,
-         reactor: str | None = None, hero: str | None = None) -> Ctx:
-    sub = _Step(ctx, reactor=reactor, hero=hero)
-    fn(sub, p)
-    ctx.fight = sub.fight
-    return sub
-
-
-def _wrap(rule: ActionRule) -> ActionRule:
-    """The rule with its handler wrapped for hero points, lost items and hold turns."""
-    inner = rule.handler
-    if inner in _WRAPPED:
-        return rule
-
-    def handler(ctx: Ctx, p: Pending) -> None:
-        hero = bool(p.options.get("hero_point")) and rule.id != READIED
-        if hero:
-            have = ctx.state.actors[p.actor].tracks.get("hero_points", 0)
-            if have < 1:
-                raise IllegalAction(f"{ctx.name(p.actor)} has no hero points left")
-        if rule.id in _ATTACK_USERS:
-            p = _usable_attack(ctx, p)
-        sub = _run(ctx, p, inner, hero=p.actor if hero else None)
-        if hero and isinstance(sub, _Step) and not sub.hero_used:
-            raise IllegalAction(f"{rule.id.replace('_', ' ')} rolls no d20 for"
-                                f" {ctx.name(p.actor)}: no hero point spent")
-        _stamp_holds(ctx)
-
-    _WRAPPED.add(handler)
-    return replace(rule, handler=handler)
-
+def run_action(ctx: Ctx, rule: ActionRule[Ctx], p: Pending, *, reactor: str | None = None
+               ) -> None:
+    """Run an action's handler with what applies to any M&M action: a hero point spent on the
+    actor's first d20 (``options={"hero_point": True}``), an attack whose item is lost
+    refused (the referee uses another), a reaction off one's turn paid for by nothing, and
+    new holds stamped with the grabber's turn."""
+    hero = bool(p.options.get("hero_point")) and rule.id != READIED
+    if hero:
+        have = ctx.state.actors[p.actor].tracks.get("hero_points", 0)
+        if have < 1:
+            raise IllegalAction(f"{ctx.name(p.actor)} has no hero points left")
+    if rule.id in _ATTACK_USERS:
+        p = _usable_attack(ctx, p)
+    sub = _Step(ctx, reactor=reactor or (ctx.reactor if isinstance(ctx, _Step) else None),
+                hero=p.actor if hero else None)
+    rule.handler(sub, p)
+    if hero and not sub.hero_used:
+        raise IllegalAction(f"{rule.id.replace('_', ' ')} rolls no d20 for"
+                            f" {ctx.name(p.actor)}: no hero point spent")
+    _stamp_holds(ctx)
 
 def _usable_attack(ctx: Ctx, p: Pending) -> Pending:
     """The pending action with an attack its actor still has in hand."""
@@ -208,7 +173,6 @@ def _usable_attack(ctx: Ctx, p: Pending) -> Pending:
     spare = next((a for a in atks if not lost(ctx, p.actor, a)), None)
     return p if spare is None else p.model_copy(update={"attack": spare})
 
-
 def _stamp_holds(ctx: Ctx) -> None:
     """Record the grabber's turn for each new hold; forget the ended ones."""
     stamps = dict(ctx.fight.data.get(HOLD_TURN, {}))
@@ -218,42 +182,33 @@ def _stamp_holds(ctx: Ctx) -> None:
         if t not in new:
             new[t] = ctx.enc.participant(str(h["by"])).turns
     if new != stamps:
-        _set_data(ctx, HOLD_TURN, new)
+        ctx.note(HOLD_TURN, new)
 
-
-def _set_data(ctx: Ctx, key: str, value: Any) -> None:
-    ctx.fight = ctx.fight.model_copy(update={"data": {**ctx.fight.data, key: value}})
 
 
 # ------------------------------------------------------------------ items
 
-
 def item_id(name: str) -> str:
     """An item's id from its name (an attack's name gives that attack's id)."""
     return block_id(name)
-
 
 def item_state(ctx: Ctx, holder: str, item: str) -> str:
     """'held', or what befell the item: 'dropped', 'taken', 'broken', 'destroyed', 'intact'."""
     rec = ctx.fight.data.get(ITEMS, {}).get(holder, {}).get(item)
     return str(rec["state"]) if rec else "held"
 
-
 def lost(ctx: Ctx, holder: str, item: str) -> bool:
     """Whether ``holder`` cannot use ``item`` now."""
     return item_state(ctx, holder, item) in LOST
 
-
 def _item(ctx: Ctx, holder: str, item: str) -> dict[str, Any]:
     return dict(ctx.fight.data.get(ITEMS, {}).get(holder, {}).get(item, {}))
-
 
 def _set_item(ctx: Ctx, holder: str, item: str, **rec: Any) -> None:
     items = {h: dict(v) for h, v in ctx.fight.data.get(ITEMS, {}).items()}
     mine = items.setdefault(holder, {})
     mine[item] = {**mine.get(item, {}), **rec}
-    _set_data(ctx, ITEMS, items)
-
+    ctx.note(ITEMS, items)
 
 def _named_item(ctx: Ctx, holder: str, p: Pending, verb: str) -> tuple[str, str]:
     """The item named in the options: its id and its name."""
@@ -266,7 +221,6 @@ def _named_item(ctx: Ctx, holder: str, p: Pending, verb: str) -> tuple[str, str]
     iid = item_id(raw)
     atk = ctx.attacks(holder).get(iid)
     return iid, atk.name if atk else raw
-
 
 def _attack_in_hand(ctx: Ctx, p: Pending) -> Attack:
     atks = ctx.attacks(p.actor)
@@ -287,9 +241,7 @@ def _attack_in_hand(ctx: Ctx, p: Pending) -> Attack:
                             f" {p.action.replace('_', ' ')}")
     return atk
 
-
 # ------------------------------------------------------------------ rolling
-
 
 def _opposed(ctx: Ctx, actor: str, what: str, mine: tuple[str, int], other: str,
              theirs: tuple[str, int]) -> ac.Opposed:
@@ -307,26 +259,6 @@ def _opposed(ctx: Ctx, actor: str, what: str, mine: tuple[str, int], other: str,
         degree=opp.degrees if opp.actor_wins else -opp.degrees, by=a.by,
         position=max(a.position, o.position)))
     return opp
-
-
-def _offer(ctx: Ctx, defender: str, against: str, counter: str) -> bool:
-    """A counter for ``defender``: the referee's characters take it now (True); a player's is
-    offered it until the end of its next turn (False)."""
-    if ctx.fight.controller(ctx.state.actors[defender]) == "referee":
-        return True
-    ctx.timed(against, defender, f"{counter} offer", "end_of_next_turn", anchor=defender,
-              data={"kind": "offer", "action": counter, "against": against})
-    ctx.say(defender, counter, f"{ctx.name(defender)} may answer with a"
-            f" {counter.replace('_', '-')} (a reaction, until the end of their next turn).",
-            by="engine")
-    return False
-
-
-def offer_of(ctx: Ctx, actor: str, counter: str) -> en.Effect | None:
-    """The open offer of ``counter`` to ``actor``, or None."""
-    return next((e for e in ctx.effects_on(actor) if e.data.get("kind") == "offer"
-                 and e.data.get("action") == counter), None)
-
 
 def available(ctx: Ctx, actor: str, action_id: str) -> bool:
     """Whether an action of this module makes sense for ``actor`` now (for the options list):
@@ -347,9 +279,7 @@ def available(ctx: Ctx, actor: str, action_id: str) -> bool:
         return any(ctx.minion(a) for a in ctx.allies(actor))
     return True
 
-
 # ------------------------------------------------------------------ disarm
-
 
 @action("disarm", "standard", "foe", needs="item")
 def _disarm(ctx: Ctx, p: Pending) -> None:
@@ -382,19 +312,13 @@ def _disarm(ctx: Ctx, p: Pending) -> None:
     ctx.say(p.actor, "disarm", f"{ctx.name(p.target)} keeps hold of {name}.", p.target)
     if weapon and not ranged:
         witem = item_id(atk.name)
-        if _offer(ctx, p.target, p.actor, "counter_disarm"):
+        if offer(ctx, p.target, p.actor, "counter_disarm"):
             _counter_disarm(ctx, p.target, p.actor, witem, atk.name)
         else:
-            ctx.set_enc(_retag(ctx.enc, p.target, "counter_disarm", item=witem,
-                               item_name=atk.name))
+            pending = offer_of(ctx, p.target, "counter_disarm")
+            if pending is not None:
+                ctx.note_effect(pending, item=witem, item_name=atk.name)
 
-
-def _retag(enc: en.Encounter, actor: str, counter: str, **data: str) -> en.Encounter:
-    """Add ``data`` to the offer of ``counter`` to ``actor``."""
-    effects = tuple(e.model_copy(update={"data": {**e.data, **data}})
-                    if e.target == actor and e.data.get("action") == counter
-                    and e.data.get("kind") == "offer" else e for e in enc.effects)
-    return enc.model_copy(update={"effects": effects})
 
 
 def _counter_disarm(ctx: Ctx, defender: str, attacker: str, item: str, name: str) -> None:
@@ -413,59 +337,18 @@ def _counter_disarm(ctx: Ctx, defender: str, attacker: str, item: str, name: str
     else:
         ctx.say(defender, "counter_disarm", f"{ctx.name(attacker)} keeps {name}.", attacker)
 
-
 @action("counter_disarm", "reaction")
 def _counter_disarm_action(ctx: Ctx, p: Pending) -> None:
     """Take an offered counter-disarm."""
     offer = offer_of(ctx, p.actor, "counter_disarm")
     if offer is None:
         raise IllegalAction(f"{ctx.name(p.actor)} has no counter-disarm to take")
-    ctx.set_enc(en.end_effect(ctx.enc, offer.id)[0])
+    ctx.end_effects([offer])
     against = str(offer.data["against"])
     _counter_disarm(ctx, p.actor, against, str(offer.data.get("item", "")),
                     str(offer.data.get("item_name", "their weapon")))
 
-
 # ------------------------------------------------------------------ trip and counter-trip
-
-
-def _counter_trip(ctx: Ctx, defender: str, tripper: str) -> None:
-    """The counter-trip: the tripper keeps its feet against 10 + the defender's better of
-    Acrobatics or Athletics, or goes prone; no counter to it."""
-    theirs = footing(ctx, defender)
-    r = ctx.check(tripper, "keeps their feet against the counter-trip",
-                  [("Acrobatics or Athletics", footing(ctx, tripper))], 10 + theirs,
-                  f"10 + {ctx.name(defender)}'s {theirs}")
-    if r.degree <= 0:
-        ctx.change(tripper, add=[C.PRONE], why=f"{ctx.name(defender)} trips"
-                   f" {ctx.name(tripper)} back: prone")
-    else:
-        ctx.say(defender, "counter_trip", f"{ctx.name(tripper)} keeps their feet.", tripper,
-                by="engine")
-
-
-def _trip_with_counter(original: Callable[[Ctx, Pending], None]
-                       ) -> Callable[[Ctx, Pending], None]:
-    def handler(ctx: Ctx, p: Pending) -> None:
-        assert p.target is not None
-        seen: list[Any] = []
-        base_emit = ctx._emit
-        assert base_emit is not None
-
-        def emit(e: Any) -> None:
-            seen.append(e)
-            base_emit(e)
-
-        sub = _Step(ctx, emit=emit)
-        original(sub, p)
-        ctx.fight = sub.fight
-        kept = any(isinstance(e, FightRolled) and e.actor == p.target
-                   and e.what == "keeps their feet" and e.degree > 0 for e in seen)
-        if kept and _offer(ctx, p.target, p.actor, "counter_trip"):
-            _counter_trip(ctx, p.target, p.actor)
-
-    return handler
-
 
 @action("counter_trip", "reaction")
 def _counter_trip_action(ctx: Ctx, p: Pending) -> None:
@@ -473,15 +356,14 @@ def _counter_trip_action(ctx: Ctx, p: Pending) -> None:
     offer = offer_of(ctx, p.actor, "counter_trip")
     if offer is None:
         raise IllegalAction(f"{ctx.name(p.actor)} has no counter-trip to take")
-    ctx.set_enc(en.end_effect(ctx.enc, offer.id)[0])
+    ctx.end_effects([offer])
     against = str(offer.data["against"])
     if ctx.out(against):
         raise IllegalAction(f"{ctx.name(against)} is out of the fight")
-    _counter_trip(ctx, p.actor, against)
+    counter_trip(ctx, p.actor, against)
 
 
 # ------------------------------------------------------------------ smash
-
 
 def _toughness(p: Pending) -> tuple[int, str]:
     """The object's Toughness and where it came from."""
@@ -500,7 +382,6 @@ def _toughness(p: Pending) -> tuple[int, str]:
         return t, mat
     raise IllegalAction("smash: how tough is it? give options 'toughness', or 'points' (a"
                         " device), or 'material' (and 'doublings')")
-
 
 @action("smash", "standard", "foe", needs="item")
 def _smash(ctx: Ctx, p: Pending) -> None:
@@ -540,9 +421,7 @@ def _smash(ctx: Ctx, p: Pending) -> None:
     _set_item(ctx, p.target, iid, name=name, state=result, penalty=dents, by=p.actor)
     ctx.say(p.actor, "smash", f"{ctx.name(p.target)}'s {name} is {result}.", p.target)
 
-
 # ------------------------------------------------------------------ items dropped, picked up
-
 
 @action("drop_item", "free", needs="item")
 def _drop_item(ctx: Ctx, p: Pending) -> None:
@@ -553,7 +432,6 @@ def _drop_item(ctx: Ctx, p: Pending) -> None:
         raise IllegalAction(f"{name} is already {item_state(ctx, p.actor, iid)}")
     _set_item(ctx, p.actor, iid, name=name, state="dropped", by=p.actor)
     ctx.say(p.actor, "drop_item", f"{ctx.name(p.actor)} drops {name}.")
-
 
 @action("pick_up", "move")
 def _pick_up(ctx: Ctx, p: Pending) -> None:
@@ -571,9 +449,7 @@ def _pick_up(ctx: Ctx, p: Pending) -> None:
     _set_item(ctx, p.actor, iid, state="held")
     ctx.say(p.actor, "pick_up", f"{ctx.name(p.actor)} picks up {dropped[iid].get('name', iid)}.")
 
-
 # ------------------------------------------------------------------ holds: drag, grab damage
-
 
 def _held_by(ctx: Ctx, p: Pending) -> str:
     held = [t for t, h in ctx.fight.holds.items() if h.get("by") == p.actor]
@@ -588,11 +464,9 @@ def _held_by(ctx: Ctx, p: Pending) -> str:
                             f"({', '.join(ctx.name(t) for t in held)})")
     return held[0]
 
-
 def _hold(ctx: Ctx, target: str) -> ac.Hold:
     h = ctx.fight.holds[target]
     return ac.Hold(int(h["strength"]), int(h["degrees"]))
-
 
 @action("grab_damage", "standard")
 def _grab_damage(ctx: Ctx, p: Pending) -> None:
@@ -609,7 +483,6 @@ def _grab_damage(ctx: Ctx, p: Pending) -> None:
             f" (Strength damage {rank}).", target)
     land(ctx, p.actor, target, Attack(name="a crushing hold", range=at.AttackRange.CLOSE,
                                       bonus=0, rank=rank), rank)
-
 
 @action("drag", "move")
 def _drag(ctx: Ctx, p: Pending) -> None:
@@ -633,9 +506,7 @@ def _drag(ctx: Ctx, p: Pending) -> None:
     ctx.say(p.actor, "drag", f"{ctx.name(target)} digs in: {ctx.name(p.actor)} is stuck in"
             " place this turn unless they let go.", target)
 
-
 # ------------------------------------------------------------------ command, crawl, run
-
 
 @action("command", "move", "ally")
 def _command(ctx: Ctx, p: Pending) -> None:
@@ -651,7 +522,6 @@ def _command(ctx: Ctx, p: Pending) -> None:
     ctx.say(p.actor, "command", f"{ctx.name(p.actor)} orders {ctx.name(p.target)}: {order}.",
             p.target)
 
-
 @action("crawl", "move")
 def _crawl(ctx: Ctx, p: Pending) -> None:
     """Crawl while prone, at ground speed -1 rank."""
@@ -662,7 +532,6 @@ def _crawl(ctx: Ctx, p: Pending) -> None:
     where = str(p.options.get("to", "")).strip()
     ctx.say(p.actor, "crawl", f"{ctx.name(p.actor)} crawls" + (f" {where}" if where else "")
             + f" (speed rank {rank}, {ac.speed_feet(rank)} ft).")
-
 
 @action("run", "free")
 def _run_action(ctx: Ctx, p: Pending) -> None:
@@ -678,16 +547,14 @@ def _run_action(ctx: Ctx, p: Pending) -> None:
     if not r.success:
         ctx.say(p.actor, "run", f"{ctx.name(p.actor)} cannot find another gear.")
         return
-    ctx.timed(p.actor, p.actor, "running", "rounds", rounds=1,
+    ctx.add_effect(p.actor, p.actor, "running", "rounds", rounds=1,
               data={"kind": "bonus", "what": "speed", "value": ac.RUN_SPEED_BONUS,
                     "label": "running", "run": 1})
     rank = block.speed.get("ground", 0) + ac.RUN_SPEED_BONUS
     ctx.say(p.actor, "run", f"{ctx.name(p.actor)} breaks into a sprint: ground speed rank"
             f" {rank} ({ac.speed_feet(rank)} ft) for a round.")
 
-
 # ------------------------------------------------------------------ ready
-
 
 def _action_enum(action_id: str) -> ac.Action | None:
     try:
@@ -695,16 +562,15 @@ def _action_enum(action_id: str) -> ac.Action | None:
     except ValueError:
         return None
 
-
 @action("ready", "standard", needs="action")
 def _ready(ctx: Ctx, p: Pending) -> None:
     """Ready one standard, move or free action with a trigger; taken later as a reaction."""
     what = str(p.options.get("action", "")).strip()
     trigger = str(p.options.get("trigger", "")).strip()
-    rule = HANDLERS.get(what)
+    rule = ACTIONS.get(what)
     if rule is None or what in INTERNAL or what in ("end_turn", *COUNTERS):
         raise IllegalAction(f"ready which action? (options 'action': one of"
-                            f" {', '.join(k for k in HANDLERS if _readyable(k))})")
+                            f" {', '.join(k for k in ACTIONS if _readyable(k))})")
     kind = ac.Action(what) if _action_enum(what) else None
     if kind is not None:
         ac.ready(kind, trigger)
@@ -712,16 +578,15 @@ def _ready(ctx: Ctx, p: Pending) -> None:
         raise IllegalAction(f"ready: a single standard, move or free action, not {what}")
     elif not trigger:
         raise IllegalAction("ready: name the trigger (options 'trigger')")
-    ctx.set_enc(en.ready(ctx.enc, en.MM3E_BUDGET, rule.cost, trigger))
-    readied = {**ctx.fight.data.get(READIED, {}),
-               p.actor: {"action": what, "trigger": trigger}}
-    _set_data(ctx, READIED, readied)
+    en.ready(ctx.enc, ctx.spec, str(rule.cost), trigger)  # IllegalAction before any event
+    ctx.emit(ActionReadied(actor=p.actor, kind=str(rule.cost), trigger=trigger))
+    ctx.note(READIED, {**ctx.fight.data.get(READIED, {}),
+                       p.actor: {"action": what, "trigger": trigger}})
     ctx.say(p.actor, "ready", f"{ctx.name(p.actor)} waits, ready to"
             f" {what.replace('_', ' ')} when {trigger}.")
 
-
 def _readyable(action_id: str) -> bool:
-    rule = HANDLERS.get(action_id)
+    rule = ACTIONS.get(action_id)
     if rule is None or action_id in INTERNAL or action_id in ("end_turn", *COUNTERS):
         return False
     kind = _action_enum(action_id)
@@ -731,7 +596,6 @@ def _readyable(action_id: str) -> bool:
             ac.Action.READY, ac.Action.DELAY)
     return rule.cost in ("standard", "move", "free")
 
-
 def readied_action(ctx: Ctx, actor: str) -> dict[str, str] | None:
     """The action ``actor`` holds ready ({action, trigger}), or None."""
     p = ctx.enc.participant(actor)
@@ -740,35 +604,30 @@ def readied_action(ctx: Ctx, actor: str) -> dict[str, str] | None:
         return None
     return {"action": str(rec["action"]), "trigger": str(rec["trigger"])}
 
-
-@action(READIED, "reaction")
+@action(READIED, "reaction", internal=True)
 def _readied(ctx: Ctx, p: Pending) -> None:
     """Take the readied action now (its initiative moves here), paying nothing more."""
     rec = readied_action(ctx, p.actor)
     if rec is None:
         raise IllegalAction(f"{ctx.name(p.actor)} has no readied action")
-    adv = en.take_ready(ctx.enc, p.actor)
-    ctx.set_enc(adv.encounter)
-    _set_data(ctx, READIED, {a: r for a, r in ctx.fight.data.get(READIED, {}).items()
-                             if a != p.actor})
+    ctx.emit(ReadyTaken(actor=p.actor))
+    ctx.note(READIED, {a: r for a, r in ctx.fight.data.get(READIED, {}).items()
+                       if a != p.actor} or None)
     what = rec["action"]
     ctx.say(p.actor, "readied", f"{rec['trigger'][:1].upper()}{rec['trigger'][1:]}:"
             f" {ctx.name(p.actor)} acts on it ({what.replace('_', ' ')}).", p.target)
     opts = {k: v for k, v in p.options.items() if k not in ("readied", "readied_action")}
     inner = p.model_copy(update={"action": what, "options": opts})
-    _run(ctx, inner, HANDLERS[what].handler, reactor=p.actor)
-
+    run_action(ctx, ACTIONS[what], inner, reactor=p.actor)
 
 # ------------------------------------------------------------------ declaring off-turn
 
-
-def declare_off_turn(conflict: MM3EConflict, state: CampaignState, actor: str, action_id: str,
-                     target: str | None, attack: str | None, maneuvers: Mapping[str, int],
+def declare_off_turn(ctx: Ctx, actor: str, action_id: str, target: str | None,
+                     attack: str | None, maneuvers: Mapping[str, int],
                      options: Mapping[str, Any]) -> Pending | None:
     """A readied action or an offered counter declared by ``actor`` (on or off its turn), or
     None when the action is neither (the ordinary ``declare`` applies)."""
-    fight = require_fight(state)
-    ctx = Ctx(conflict.pack, state, fight, None, None)
+    state, fight = ctx.state, ctx.fight
     if action_id in COUNTERS:
         if offer_of(ctx, actor, action_id) is None:
             raise IllegalAction(f"{ctx.name(actor)} has no {action_id.replace('_', '-')} to"
@@ -790,21 +649,17 @@ def declare_off_turn(conflict: MM3EConflict, state: CampaignState, actor: str, a
         raise IllegalAction("nobody is acting: there is nothing to react to")
     # the ordinary checks (targets, attacks, maneuvers), as if it were the readier's turn
     enc = fight.encounter.model_copy(update={"acting": actor, "budget": dict(
-        en.MM3E_BUDGET.per_turn)})
-    seen = state.model_copy(update={"data": {**state.data, "fight": fight.model_copy(
-        update={"encounter": enc}).model_dump(mode="json")}})
-    checked = conflict.base_declare(seen, actor, action_id, target, attack, maneuvers,
+        fight.spec.per_turn)})
+    seen = state.model_copy(update={"fight": fight.model_copy(update={"encounter": enc})})
+    checked = ctx.conflict.ordinary(seen, actor, action_id, target, attack, maneuvers,
                                     options)
     return checked.model_copy(update={"action": READIED,
                                       "options": {**checked.options,
                                                   "readied_action": action_id}})
 
-
-def _options(self: MM3EConflict, state: CampaignState, actor: str,
-             base: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def adjust_options(ctx: Ctx, actor: str, base: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The ordinary options without this module's actions that make no sense now, with an
     offered counter and a readied action allowed off-turn."""
-    ctx = Ctx(self.pack, state, require_fight(state), None, None)
     rec = readied_action(ctx, actor) if ctx.enc.acting not in (None, actor) else None
     out: list[dict[str, Any]] = []
     for o in base:
@@ -815,20 +670,3 @@ def _options(self: MM3EConflict, state: CampaignState, actor: str,
             o = {**o, "allowed": True, **({"readied": True} if a not in COUNTERS else {})}
         out.append(o)
     return out
-
-
-def _install() -> None:
-    """Wrap every handler once, give trip its counter, and let off-turn actions be declared
-    and listed."""
-    if "trip" in HANDLERS and HANDLERS["trip"].handler not in _WRAPPED:
-        HANDLERS["trip"] = replace(HANDLERS["trip"],
-                                   handler=_trip_with_counter(HANDLERS["trip"].handler))
-    for key, rule in list(HANDLERS.items()):
-        HANDLERS[key] = _wrap(rule)
-    if declare_off_turn not in DECLARE_HOOKS:
-        DECLARE_HOOKS.append(declare_off_turn)
-    if _options not in OPTIONS_HOOKS:
-        OPTIONS_HOOKS.append(_options)
-
-
-_install()

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rules.conflict import FIGHT
 from engine.rules.events import Event
+from engine.rules.fight.events import FIGHT
 from engine.rules.registry import Registry
 from engine.rules.state import CampaignState
 from engine.rules.text import upper_first

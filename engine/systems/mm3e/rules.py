@@ -35,22 +35,23 @@ from engine.rules.base import (
     Step,
     opt,
 )
-from engine.rules.conflict import Conflict, fight_of, hero_blocks, npc_block
+from engine.rules.fight.conflict import Conflict
+from engine.rules.fight.foes import hero_blocks, npc_block
 from engine.rules.sheet import Line, Section, Track, header, party, session, threats
 from engine.rules.sheet import cast as cast_section
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, RollDict
 from engine.systems.mm3e import builder, checks, damage, hazards, roster
-from engine.systems.mm3e import fight_more as fight_more  # registers the rest of D.6
 from engine.systems.mm3e.conditions import (
     CONDITIONS,
     Condition,
     active_defense,
     check_penalty,
 )
-from engine.systems.mm3e.fight import HANDLERS, TRADES, MM3EConflict
+from engine.systems.mm3e.fight import MANEUVER_IDS, MM3EConflict
 from engine.systems.mm3e.registry import MM3E
 from engine.systems.mm3e.statblock import StatBlock
+from engine.systems.mm3e.step import ACTIONS
 
 FILLED_IN = (
     "Checks out of a fight: the DC is set before the roll, 15 (tough) unless changed, named by"
@@ -113,8 +114,8 @@ HAZARD_NAMES: dict[str, str] = {
 }
 """The hazards a player may declare (darkness needs no check: it gives concealment)."""
 
-FIGHT_ACTIONS = frozenset(HANDLERS) - {"readied"}
-FIGHT_MANEUVERS = frozenset({*TRADES, "finishing", "slam", "surprise", "team"})
+FIGHT_ACTIONS = frozenset(ACTIONS.ids())
+FIGHT_MANEUVERS = frozenset(MANEUVER_IDS)
 """The action and maneuver ids actions.yaml may name: the fight engine's (a readied action's
 firing is an internal step, never named)."""
 
@@ -292,7 +293,7 @@ class MM3ERules(Ruleset):
                                            f" {hz.on_failure}"))
         ability = stat == "choice" and bool(move.roll.choices) \
             and move.roll.choices[0] in ABILITY_SHORT
-        if (stat in ("skill", "power") or ability) and fight_of(state) is None:
+        if (stat in ("skill", "power") or ability) and state.fight is None:
             offered.append(Declaration(ROUTINE, "Routine check: 10 + bonus, no die",
                                        "only when nothing presses or threatens you"))
         declared = self._declared(state, move)
@@ -474,18 +475,6 @@ class MM3ERules(Ruleset):
 
     # --- rule effects ---------------------------------------------------------------------
 
-    @MM3E.rule_effect("start_fight")
-    def _start_fight(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
-                     ) -> Step | Need:
-        """Ask who the fight is against."""
-        return self.start_fight(state)
-
-    @MM3E.rule_answer("start_fight")
-    def _fight_picked(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
-                      ids: list[str]) -> list[Item]:
-        """The foes picked for the fight."""
-        return self.fight_requested(state, ids)
-
     @MM3E.rule_effect("resistance_failure")
     def _resistance_failed(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
                            ) -> Step | Need:
@@ -635,7 +624,7 @@ class MM3ERules(Ruleset):
         """Conditions, damage and hero points (abilities come from the stat block)."""
         return [e for e in super().editable(state, who) if e.what != "stat"]
 
-    def conflict(self) -> Conflict:
+    def conflict(self) -> Conflict[Any]:
         """Fights in rounds (engine/systems/mm3e/fight.py)."""
         return MM3EConflict(self.pack)
 
@@ -819,7 +808,7 @@ class MM3ERules(Ruleset):
                 out += [f"actions.yaml: {p}" for p in s.phrase_problems(f"{section}.{key}", entry)]
                 if section != "actions" or not isinstance(entry, dict):
                     continue
-                cost, rule = entry.get("cost"), HANDLERS[key].cost
+                cost, rule = entry.get("cost"), ACTIONS[key].cost
                 if cost is None:
                     out.append(f"actions.yaml: actions.{key}.cost: missing (the rules charge"
                                f" {rule!r})")

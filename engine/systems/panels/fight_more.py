@@ -2,14 +2,10 @@
 free, using a power that is not an attack, picking up and dropping things, hitting the deck
 and standing up.
 
-Handlers registered on ``fight.HANDLERS``, with the hooks of ``fight`` filled in (this module
-is imported by ``PanelsConflict``, so they are in place whenever the game plays). Every action
-is a step of the conflict layer: seeded or entered dice, journaled with its reasons, undoable.
-
-Where the state lives: a hold in ``fight.holds`` (held actor -> ``{"by": holder}``), read only
-while the holder is still in the fight; lying flat, a dropped weapon and a picked-up object as
-encounter effects on the character (``prone``, ``dropped`` with the form's id, ``holding``
-with the object's name), each lasting until an action ends it.
+Actions registered in the game's table (``step.ACTIONS``); what the situation refuses
+(``refusal``), how it changes the options and the tracker, and ``run_action``, which the panels
+conflict runs every action through. Every action is a step of the fight engine: seeded or
+entered dice, journaled with its reasons, undoable. Where the state lives: ``step.py``.
 
 What a character holds: the attack forms of its stat block's ``attacks`` that are not fists
 (its weapons; a power's attack is part of it and is never dropped), and at most one object it
@@ -18,19 +14,15 @@ picked up (``holding``), used as a melee, non-lethal object form (it may parry, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.rules import encounter as en
-from engine.rules.conflict import Pending
-from engine.systems.panels import fight as pf
-from engine.systems.panels import referee as rf
+from engine.rules.fight.actions import ActionRule
+from engine.rules.fight.state import Pending
 from engine.systems.panels.checks import Band, odds, skill_modifier
 from engine.systems.panels.damage import AttackForm
-from engine.systems.panels.fight import HANDLERS, ActionRule, Ctx, action, block_id, form_id
 from engine.systems.panels.statblock import Power
+from engine.systems.panels.step import PRONE_PENALTY, Ctx, action, block_id
 
 FILLED_IN = (
     "Grab: one panel, d20 + Dexterity (the attack's situational modifiers too); any hit band"
@@ -56,158 +48,21 @@ FILLED_IN = (
 )
 """The rules of this module that the seed leaves out, filled in."""
 
-PRONE_PENALTY = rf.PRONE_PENALTY
-"""To hit: a prone character's melee attacks and grabs, and missile attacks at a prone one."""
 
 ESCAPE_TARGET = 15
 """Break free: d20 + the better of Strength and Agility, this or more."""
 
-OBJECT_MODIFIER = 0
-"""A picked-up object's damage modifier."""
 
 ACTIONS = ("grab", "escape", "use_power", "pick_up", "drop_item", "drop_prone", "stand")
 """The actions this module adds."""
 
+
 _GRAB_FORM = AttackForm(name="grab", fist=True)
 """A grab is a melee reach, for the situational to-hit modifiers."""
 
+
 OBJECT_TO_HAND = "something to hand"
 """What the app offers to pick up besides dropped weapons: an object of that name."""
-
-
-# ------------------------------------------------------------------ the state read
-
-
-def holder_of(ctx: Ctx, actor: str) -> str | None:
-    """Who holds ``actor`` now (a hold lasts while both are in the fight), or None."""
-    rec = ctx.fight.holds.get(actor)
-    if not rec:
-        return None
-    by = str(rec.get("by", ""))
-    if by not in ctx.state.actors or not ctx.enc.has(by) or ctx.out(by) or ctx.out(actor):
-        return None
-    return by
-
-
-def holding_whom(ctx: Ctx, actor: str) -> list[str]:
-    """The characters ``actor`` holds now."""
-    return [t for t in ctx.fight.holds if holder_of(ctx, t) == actor]
-
-
-def prone(ctx: Ctx, actor: str) -> bool:
-    """Lying flat."""
-    return bool(ctx.has_effect(actor, "prone"))
-
-
-def dropped(ctx: Ctx, actor: str) -> dict[str, str]:
-    """The weapons ``actor`` has dropped: form id -> name."""
-    return {str(e.data.get("form")): str(e.data.get("name")) for e in
-            ctx.has_effect(actor, "dropped")}
-
-
-def carried_object(ctx: Ctx, actor: str) -> str | None:
-    """The name of the object ``actor`` picked up and holds, or None."""
-    found = ctx.has_effect(actor, "holding")
-    return str(found[-1].data.get("item")) if found else None
-
-
-def object_form(name: str) -> AttackForm:
-    """A picked-up object as an attack form: melee, non-lethal, an object (it may parry)."""
-    return AttackForm(name=name, object=True, modifier=OBJECT_MODIFIER)
-
-
-def weapons(ctx: Ctx, actor: str) -> dict[str, AttackForm]:
-    """The weapons of ``actor``'s stat block (attacks that are not fists), dropped or not."""
-    return {form_id(f): f for f in ctx.block(actor).attacks if not f.fist}
-
-
-def held_things(ctx: Ctx, actor: str) -> dict[str, str]:
-    """What ``actor`` holds now and could drop: id -> name (its picked-up object first)."""
-    out: dict[str, str] = {}
-    obj = carried_object(ctx, actor)
-    if obj is not None:
-        out[block_id(obj)] = obj
-    gone = dropped(ctx, actor)
-    out.update({fid: f.name for fid, f in weapons(ctx, actor).items() if fid not in gone})
-    return out
-
-
-def usable_powers(ctx: Ctx, actor: str) -> dict[str, Power]:
-    """The powers of ``actor`` that are not attacks, by id."""
-    return {block_id(p.name): p for p in ctx.block(actor).powers if p.attack is None}
-
-
-# ------------------------------------------------------------------ changing the state
-
-
-def _set_holds(ctx: Ctx, holds: dict[str, dict[str, int | str]]) -> None:
-    ctx.fight = ctx.fight.model_copy(update={"holds": holds})
-
-
-def let_go(ctx: Ctx, holder: str, why: str) -> None:
-    """``holder`` releases whomever it holds, saying why."""
-    for t in holding_whom(ctx, holder):
-        _set_holds(ctx, {k: v for k, v in ctx.fight.holds.items() if k != t})
-        ctx.say(holder, "let_go", f"{ctx.name(holder)} lets go of {ctx.name(t)} ({why}).",
-                target=t)
-
-
-def tidy_holds(ctx: Ctx) -> None:
-    """Holds whose holder or held character is out of the fight end, said once."""
-    for t, rec in list(ctx.fight.holds.items()):
-        if holder_of(ctx, t) is not None:
-            continue
-        by = str(rec.get("by", ""))
-        _set_holds(ctx, {k: v for k, v in ctx.fight.holds.items() if k != t})
-        if by in ctx.state.actors and t in ctx.state.actors:
-            gone = by if ctx.out(by) or not ctx.enc.has(by) else t
-            ctx.say(by, "let_go", f"{ctx.name(by)} no longer holds {ctx.name(t)}"
-                    f" ({ctx.name(gone)} is out of the fight).", target=t)
-
-
-def _add(ctx: Ctx, actor: str, what: str, data: dict[str, int | str] | None = None) -> None:
-    enc, _ = en.add_effect(ctx.enc, source=actor, target=actor, what=what,
-                           duration="recovery", data=data)
-    ctx.set_enc(enc)
-
-
-def _end(ctx: Ctx, actor: str, what: str, match: Callable[[en.Effect], bool]) -> None:
-    enc = ctx.enc
-    for e in ctx.has_effect(actor, what):
-        if match(e):
-            enc = en.end_effect(enc, e.id)[0]
-    ctx.set_enc(enc)
-
-
-def drop(ctx: Ctx, actor: str, thing: str) -> str:
-    """``actor`` drops ``thing`` (a held id); the name of what fell."""
-    held = held_things(ctx, actor)
-    name = held[thing]
-    obj = carried_object(ctx, actor)
-    if obj is not None and block_id(obj) == thing:
-        _end(ctx, actor, "holding", lambda e: True)
-    else:
-        _add(ctx, actor, "dropped", {"form": thing, "name": name})
-    return name
-
-
-def _disarm(ctx: Ctx, who: str, form: AttackForm | None) -> str | None:
-    """The crit tables' Disarmed (``form`` None: the object, else the first weapon) and
-    Fumble (``form``: the weapon used, if it is held)."""
-    held = held_things(ctx, who)
-    if form is not None:
-        thing = form_id(form) if form_id(form) in held else None
-    else:
-        thing = next(iter(held), None)
-    if thing is None:
-        return None
-    name = drop(ctx, who, thing)
-    ctx.say(who, "drop_item", f"{ctx.name(who)} drops {name}: it must be picked up (one"
-            " panel) to be used again.")
-    return name
-
-
-# ------------------------------------------------------------------ what is refused, and why
 
 
 def refusal(ctx: Ctx, actor: str, action_id: str, target: str | None = None,
@@ -215,8 +70,8 @@ def refusal(ctx: Ctx, actor: str, action_id: str, target: str | None = None,
     """Why ``actor`` cannot take ``action_id`` (at ``target``) now, or None. Checks only the
     situation this module keeps (held, prone, items, powers); the panels are fight's."""
     opts = options or {}
-    holder = holder_of(ctx, actor)
-    lying = prone(ctx, actor)
+    holder = ctx.holder_of(actor)
+    lying = ctx.prone(actor)
     if action_id in ("move", "flee"):
         if holder is not None:
             return f"held by {ctx.name(holder)}: break free first"
@@ -228,7 +83,7 @@ def refusal(ctx: Ctx, actor: str, action_id: str, target: str | None = None,
         if holder is not None:
             return f"held by {ctx.name(holder)}: break free first"
         if target is not None:
-            by = holder_of(ctx, target)
+            by = ctx.holder_of(target)
             if by == actor:
                 return f"already holding {ctx.name(target)}"
             if by is not None:
@@ -239,21 +94,21 @@ def refusal(ctx: Ctx, actor: str, action_id: str, target: str | None = None,
         return "not prone"
     if action_id == "drop_prone" and lying:
         return "already prone"
-    if action_id == "use_power" and not usable_powers(ctx, actor):
+    if action_id == "use_power" and not ctx.usable_powers(actor):
         return "no power that is not an attack"
     if action_id == "drop_item":
-        if not held_things(ctx, actor):
+        if not ctx.held_things(actor):
             return "holds nothing to drop"
         item = opts.get("item")
-        if item is not None and block_id(str(item)) not in held_things(ctx, actor):
+        if item is not None and block_id(str(item)) not in ctx.held_things(actor):
             return (f"does not hold {item!r} (holds: "
-                    f"{', '.join(held_things(ctx, actor).values())})")
+                    f"{', '.join(ctx.held_things(actor).values())})")
     if action_id == "pick_up":
         item = opts.get("item")
-        if item is None and len(dropped(ctx, actor)) != 1:
-            gone = ", ".join(dropped(ctx, actor).values())
+        if item is None and len(ctx.dropped(actor)) != 1:
+            gone = ", ".join(ctx.dropped(actor).values())
             return ("pick up what? (options item: " + (gone or "any object by name") + ")")
-        if item is not None and block_id(str(item)) in held_things(ctx, actor):
+        if item is not None and block_id(str(item)) in ctx.held_things(actor):
             return f"already holds {item}"
     return None
 
@@ -264,13 +119,11 @@ def _check_allowed(ctx: Ctx, p: Pending) -> None:
         raise IllegalAction(f"{ctx.name(p.actor)} cannot {p.action.replace('_', ' ')}: {why}")
 
 
-def _declare(ctx: Ctx, p: Pending) -> None:
+def check_declared(ctx: Ctx, p: Pending) -> None:
+    """Refuse a declared action the situation forbids (held, prone, items, powers)."""
     _check_allowed(ctx, p)
     if p.action == "use_power":
         _power_of(ctx, p)
-
-
-# ------------------------------------------------------------------ the actions
 
 
 def _grab_target(ctx: Ctx, p: Pending) -> str:
@@ -282,18 +135,18 @@ def _grab_target(ctx: Ctx, p: Pending) -> str:
 @action("grab", 1, "foe")
 def _grab(ctx: Ctx, p: Pending) -> None:
     target = _grab_target(ctx, p)
-    ctx.spend(p.actor, 1)
-    let_go(ctx, p.actor, f"it reaches for {ctx.name(target)} instead")
+    ctx.pay(p.actor, 1)
+    ctx.let_go(p.actor, f"it reaches for {ctx.name(target)} instead")
     ctx.say(p.actor, "grab", f"{ctx.name(p.actor)} tries to grab {ctx.name(target)}.",
             target=target, by=p.by)
     blk = ctx.block(p.actor)
     res = ctx.check(p.actor, f"grabs {ctx.name(target)}", "Dexterity",
                     blk.characteristics.dexterity,
-                    pf.hit_modifiers(ctx, p.actor, _GRAB_FORM, target))
+                    ctx.hit_modifiers(p.actor, _GRAB_FORM, target))
     if not res.success:
         ctx.say(p.actor, "miss", f"{ctx.name(target)} slips the grab.")
         return
-    _set_holds(ctx, {**ctx.fight.holds, target: {"by": p.actor}})
+    ctx.set_holds(target, p.actor)
     ctx.say(p.actor, "grab", f"{ctx.name(p.actor)} holds {ctx.name(target)}: it cannot move,"
             f" and can attack only {ctx.name(p.actor)} until it breaks free.", target=target)
 
@@ -307,14 +160,14 @@ def escape_characteristic(ctx: Ctx, actor: str) -> tuple[str, int]:
 
 @action("escape", 1)
 def _escape(ctx: Ctx, p: Pending) -> None:
-    holder = holder_of(ctx, p.actor)
+    holder = ctx.holder_of(p.actor)
     if holder is None:
         raise IllegalAction(f"{ctx.name(p.actor)} is not held by anyone")
-    ctx.spend(p.actor, 1)
+    ctx.pay(p.actor, 1)
     label, value = escape_characteristic(ctx, p.actor)
     res = ctx.check(p.actor, f"breaks free of {ctx.name(holder)}", label, value)
     if res.success:
-        _set_holds(ctx, {k: v for k, v in ctx.fight.holds.items() if k != p.actor})
+        ctx.set_holds(p.actor, None)
         ctx.say(p.actor, "escape", f"{ctx.name(p.actor)} breaks free of {ctx.name(holder)}.",
                 target=holder, by=p.by)
     else:
@@ -324,7 +177,7 @@ def _escape(ctx: Ctx, p: Pending) -> None:
 
 def _power_of(ctx: Ctx, p: Pending) -> Power:
     blk = ctx.block(p.actor)
-    powers = usable_powers(ctx, p.actor)
+    powers = ctx.usable_powers(p.actor)
     name = p.options.get("power")
     if name is None:
         if len(powers) != 1:
@@ -348,7 +201,7 @@ def _use_power(ctx: Ctx, p: Pending) -> None:
     power = _power_of(ctx, p)
     blk = ctx.block(p.actor)
     key, value = blk.power_check(power)
-    ctx.spend(p.actor, 1)
+    ctx.pay(p.actor, 1)
     ctx.say(p.actor, "use_power", f"{ctx.name(p.actor)} uses {power.name}.", by=p.by)
     res = ctx.check(p.actor, f"uses {power.name}", key.capitalize(), value)
     notes = power.notes.strip().rstrip(".")
@@ -363,21 +216,21 @@ def _use_power(ctx: Ctx, p: Pending) -> None:
 
 @action("pick_up", 1)
 def _pick_up(ctx: Ctx, p: Pending) -> None:
-    gone = dropped(ctx, p.actor)
+    gone = ctx.dropped(p.actor)
     item = p.options.get("item")
     key = block_id(str(item)) if item is not None else next(iter(gone), "")
     if not key:
         raise IllegalAction("pick up what? (options item)")
-    ctx.spend(p.actor, 1)
+    ctx.pay(p.actor, 1)
     if key in gone:
-        _end(ctx, p.actor, "dropped", lambda e: str(e.data.get("form")) == key)
+        ctx.unmark(p.actor, "dropped", lambda e: str(e.data.get("form")) == key)
         ctx.say(p.actor, "pick_up", f"{ctx.name(p.actor)} picks up {gone[key]} and can use it"
                 " again.", by=p.by)
         return
     name = str(item).strip()
-    old = carried_object(ctx, p.actor)
-    _end(ctx, p.actor, "holding", lambda e: True)
-    _add(ctx, p.actor, "holding", {"item": name})
+    old = ctx.carried_object(p.actor)
+    ctx.unmark(p.actor, "holding", lambda e: True)
+    ctx.mark(p.actor, "holding", {"item": name})
     tail = f", letting {old} fall" if old else ""
     ctx.say(p.actor, "pick_up", f"{ctx.name(p.actor)} picks up {name}{tail}: a melee,"
             " non-lethal object it may hit or parry with.", by=p.by)
@@ -385,18 +238,18 @@ def _pick_up(ctx: Ctx, p: Pending) -> None:
 
 @action("drop_item", 0)
 def _drop_item(ctx: Ctx, p: Pending) -> None:
-    held = held_things(ctx, p.actor)
+    held = ctx.held_things(p.actor)
     item = p.options.get("item")
     key = block_id(str(item)) if item is not None else next(iter(held), "")
     if key not in held:
         raise IllegalAction(f"{ctx.name(p.actor)} does not hold {item!r}")
-    name = drop(ctx, p.actor, key)
+    name = ctx.drop(p.actor, key)
     ctx.say(p.actor, "drop_item", f"{ctx.name(p.actor)} drops {name}.", by=p.by)
 
 
 @action("drop_prone", 0)
 def _drop_prone(ctx: Ctx, p: Pending) -> None:
-    _add(ctx, p.actor, "prone")
+    ctx.mark(p.actor, "prone")
     ctx.say(p.actor, "drop_prone", f"{ctx.name(p.actor)} hits the deck: missile attacks at"
             f" them are at {PRONE_PENALTY}, their own melee at {PRONE_PENALTY}, and they must"
             " stand before moving.", by=p.by)
@@ -404,63 +257,19 @@ def _drop_prone(ctx: Ctx, p: Pending) -> None:
 
 @action("stand", 1)
 def _stand(ctx: Ctx, p: Pending) -> None:
-    ctx.spend(p.actor, 1)
-    _end(ctx, p.actor, "prone", lambda e: True)
+    ctx.pay(p.actor, 1)
+    ctx.unmark(p.actor, "prone", lambda e: True)
     ctx.say(p.actor, "stand", f"{ctx.name(p.actor)} gets back on their feet.", why=p.why,
             by=p.by)
-
-
-# ------------------------------------------------------------------ every action wrapped
-
-
-def _wrap(rule: ActionRule) -> ActionRule:
-    """Refuse what the situation forbids (the referee's choices too), end stale holds, and
-    let a holder that moves or flees let go."""
-    inner = rule.handler
-
-    def handler(ctx: Ctx, p: Pending) -> None:
-        tidy_holds(ctx)
-        if p.action != "end_turn":
-            _check_allowed(ctx, p)
-        if p.action in ("move", "flee"):
-            let_go(ctx, p.actor, "it moves away" if p.action == "move" else "it flees")
-        inner(ctx, p)
-        tidy_holds(ctx)
-
-    return ActionRule(rule.id, rule.cost, rule.target, handler)
-
-
-for _id in list(HANDLERS):
-    HANDLERS[_id] = _wrap(HANDLERS[_id])
-
-
-# ------------------------------------------------------------------ the hooks
-
-
-def _forms(ctx: Ctx, actor: str, forms: dict[str, AttackForm]) -> dict[str, AttackForm]:
-    gone = dropped(ctx, actor)
-    out = {k: f for k, f in forms.items() if k not in gone}
-    obj = carried_object(ctx, actor)
-    if obj is not None and block_id(obj) not in out:
-        out[block_id(obj)] = object_form(obj)
-    return out
-
-
-def _hit(ctx: Ctx, attacker: str, form: AttackForm, target: str) -> list[tuple[str, int]]:
-    out = []
-    if form.range == "melee" and prone(ctx, attacker):
-        out.append(("prone", PRONE_PENALTY))
-    if form.range == "missile" and prone(ctx, target):
-        out.append(("target prone", PRONE_PENALTY))
-    return out
 
 
 def _pct(x: float) -> str:
     return f"{x:.0%}"
 
 
-def _options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    holder = holder_of(ctx, actor)
+def adjust_options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The options as holds, lying flat, items and powers change them."""
+    holder = ctx.holder_of(actor)
     blk = ctx.block(actor)
     stunned = ctx.stunned(actor)
     for e in out:
@@ -476,7 +285,7 @@ def _options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, 
             band = odds(blk.dexterity_modifier, stunned)
             targets = []
             for t in ctx.foes(actor):
-                extra = sum(m for _, m in _hit(ctx, actor, _GRAB_FORM, t))
+                extra = sum(m for _, m in ctx.hit_modifiers(actor, _GRAB_FORM, t))
                 hit = odds(blk.dexterity_modifier + extra, stunned).success if extra else \
                     band.success
                 entry: dict[str, Any] = {"id": t, "name": ctx.name(t), "hit": float(hit)}
@@ -493,7 +302,7 @@ def _options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, 
             e["with"] = label
         elif aid == "use_power":
             e["powers"] = []
-            for pid, power in usable_powers(ctx, actor).items():
+            for pid, power in ctx.usable_powers(actor).items():
                 score = blk.characteristics.value(power.characteristic)
                 entry = {"id": pid, "name": power.name, "characteristic":
                          power.characteristic, "notes": power.notes}
@@ -508,25 +317,26 @@ def _options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, 
                              else f"{p['characteristic'].capitalize()}: works {p['works']:.0%},"
                                   f" well {p['well']:.0%}"} for p in e["powers"]]
         elif aid == "pick_up":  # its own dropped weapons; any other name is an object
-            e["items"] = [{"id": k, "name": v} for k, v in dropped(ctx, actor).items()]
+            e["items"] = [{"id": k, "name": v} for k, v in ctx.dropped(actor).items()]
             e["needs"] = "item"
             e["choices"] = [{**i, "detail": "your weapon, back in hand"} for i in e["items"]] + [
                 {"id": OBJECT_TO_HAND, "name": "Something to hand",
                  "detail": "an object: melee, non-lethal, +0, good for parrying"}]
         elif aid == "drop_item":
-            e["items"] = [{"id": k, "name": v} for k, v in held_things(ctx, actor).items()]
+            e["items"] = [{"id": k, "name": v} for k, v in ctx.held_things(actor).items()]
             e["needs"] = "item"
             e["choices"] = [{**i, "detail": ""} for i in e["items"]]
     return out
 
 
-def _row(ctx: Ctx, actor: str, row: dict[str, Any]) -> None:
-    holder = holder_of(ctx, actor)
+def add_to_row(ctx: Ctx, actor: str, row: dict[str, Any]) -> None:
+    """A tracker row's holds, lying flat, dropped weapons and the object in hand."""
+    holder = ctx.holder_of(actor)
     row["held"] = f"by {ctx.name(holder)}" if holder else ""
-    row["holding"] = [ctx.name(t) for t in holding_whom(ctx, actor)]
-    row["prone"] = prone(ctx, actor)
-    row["dropped"] = list(dropped(ctx, actor).values())
-    row["object"] = carried_object(ctx, actor) or ""
+    row["holding"] = [ctx.name(t) for t in ctx.holding_whom(actor)]
+    row["prone"] = ctx.prone(actor)
+    row["dropped"] = list(ctx.dropped(actor).values())
+    row["object"] = ctx.carried_object(actor) or ""
     extra = []
     if row["prone"]:
         extra.append("prone")
@@ -534,23 +344,14 @@ def _row(ctx: Ctx, actor: str, row: dict[str, Any]) -> None:
     row["conditions"] = [*row["conditions"], *extra]
 
 
-def _fighter(ctx: Ctx, actor: str, f: rf.Fighter) -> rf.Fighter:
-    holder = holder_of(ctx, actor)
-    return replace(f, held_by=holder, prone=prone(ctx, actor),
-                   can_flee=f.can_flee and holder is None)
-
-
-def _register() -> None:
-    """Fill fight's hooks (once)."""
-    if _forms in pf.FORMS_HOOKS:
-        return
-    pf.FORMS_HOOKS.append(_forms)
-    pf.HIT_HOOKS.append(_hit)
-    pf.DECLARE_HOOKS.append(_declare)
-    pf.OPTIONS_HOOKS.append(_options)
-    pf.ROW_HOOKS.append(_row)
-    pf.FIGHTER_HOOKS.append(_fighter)
-    pf.DISARM_HOOKS.append(_disarm)
-
-
-_register()
+def run_action(ctx: Ctx, rule: ActionRule[Ctx], p: Pending) -> None:
+    """Run an action's handler with what applies to every panels action: refuse what the
+    situation forbids (the referee's choices too), end stale holds, and let a holder that
+    moves or flees let go."""
+    ctx.tidy_holds()
+    if p.action != "end_turn":
+        _check_allowed(ctx, p)
+    if p.action in ("move", "flee"):
+        ctx.let_go(p.actor, "it moves away" if p.action == "move" else "it flees")
+    rule.handler(ctx, p)
+    ctx.tidy_holds()

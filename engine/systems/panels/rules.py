@@ -1,5 +1,5 @@
 """The panels game's ruleset (RULES.md C): checks out of a fight, rest and first aid, the
-sheet with Kill and Stun bars, and fights on the conflict layer (``PanelsConflict``).
+sheet with Kill and Stun bars, and fights on the fight engine (``PanelsConflict``).
 
 A check is d20 + the characteristic's skill modifier (checks.py's table), banded 14- failure,
 15-17 minor, 18+ complete; a natural 20 always succeeds (complete) and a natural 1 always fails.
@@ -19,17 +19,18 @@ from engine.content import schema as s
 from engine.content.loader import Pack, read_yaml
 from engine.errors import ContentError
 from engine.rules import events as ev
-from engine.rules.base import BandOverride, Editable, Item, Need, Ruleset, Step
-from engine.rules.conflict import Conflict, hero_blocks, npc_block
+from engine.rules.base import BandOverride, Editable, Item, Ruleset, Step
+from engine.rules.fight.conflict import ACTIONS_FILE, Conflict
+from engine.rules.fight.foes import hero_blocks, npc_block
 from engine.rules.sheet import Bar, Line, Section, header, party, session, threats
 from engine.rules.sheet import cast as cast_section
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext
 from engine.systems.panels import builder
-from engine.systems.panels import fight as pf
-from engine.systems.panels import fight_more as fight_more  # registers the rest of the actions
+from engine.systems.panels import step as pf
 from engine.systems.panels.checks import DIE_SIDES, skill_modifier
 from engine.systems.panels.damage import STATUS_TEXT, Health, Status, Track
+from engine.systems.panels.fight import PanelsConflict
 from engine.systems.panels.registry import PANELS
 from engine.systems.panels.statblock import Character, problems
 
@@ -97,18 +98,6 @@ class PanelsRules(Ruleset):
 
     # --- rule effects ---------------------------------------------------------------------
 
-    @PANELS.rule_effect("start_fight")
-    def _start_fight(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
-                     ) -> Step | Need:
-        """Ask who the fight is against."""
-        return self.start_fight(state)
-
-    @PANELS.rule_answer("start_fight")
-    def _fight_picked(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
-                      ids: list[str]) -> list[Item]:
-        """The foes picked for the fight."""
-        return self.fight_requested(state, ids)
-
     @PANELS.rule_effect("rest")
     def _rest_effect(self, state: CampaignState, eff: s.Rule, ctx: EffectContext) -> Step:
         """An hour's rest."""
@@ -174,9 +163,9 @@ class PanelsRules(Ruleset):
                 Editable("track", "stun", "Stun", h.stun.current, 0, h.stun.maximum,
                          group="Health")]
 
-    def conflict(self) -> Conflict:
+    def conflict(self) -> Conflict[Any]:
         """Fights in rounds of panels (engine/systems/panels/fight.py)."""
-        return pf.PanelsConflict(self.pack)
+        return PanelsConflict(self.pack)
 
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
         """A custom hero from a panels stat block file (builder.load_hero_file), within the
@@ -304,35 +293,35 @@ class PanelsRules(Ruleset):
 
     @staticmethod
     def _actions_problems(pack: Pack) -> list[str]:
-        path = pack.path / pf.ACTIONS_FILE
+        path = pack.path / ACTIONS_FILE
         if not path.is_file():
             return []
         try:
             raw = read_yaml(path)
         except ContentError as e:
-            return [f"{pf.ACTIONS_FILE}: {e.message.removeprefix(f'{path}: ')}"]
+            return [f"{ACTIONS_FILE}: {e.message.removeprefix(f'{path}: ')}"]
         entries = raw.get("actions") if isinstance(raw, dict) else None
         if not isinstance(entries, dict):
-            return [f"{pf.ACTIONS_FILE}: expected a mapping with 'actions'"]
+            return [f"{ACTIONS_FILE}: expected a mapping with 'actions'"]
         out: list[str] = []
-        by_words = {pf._ALIASES.get(a, a): a for a in pf.HANDLERS}
+        by_words = {PanelsConflict.word_aliases.get(a, a): a for a in pf.ACTIONS}
         for key, entry in entries.items():
             if not isinstance(entry, dict):
-                out.append(f"{pf.ACTIONS_FILE}: actions.{key}: expected a mapping")
+                out.append(f"{ACTIONS_FILE}: actions.{key}: expected a mapping")
                 continue
-            out += [f"{pf.ACTIONS_FILE}: {p}" for p in s.phrase_problems(f"actions.{key}", entry)]
+            out += [f"{ACTIONS_FILE}: {p}" for p in s.phrase_problems(f"actions.{key}", entry)]
             if entry.get("kind") == "response":
                 if key not in RESPONSES:
-                    out.append(f"{pf.ACTIONS_FILE}: actions.{key}: no response called"
+                    out.append(f"{ACTIONS_FILE}: actions.{key}: no response called"
                                f" {key!r} (known: {', '.join(RESPONSES)})")
                 continue
             aid = by_words.get(key)
             if aid is None:
-                out.append(f"{pf.ACTIONS_FILE}: actions.{key}: unknown action id (known:"
+                out.append(f"{ACTIONS_FILE}: actions.{key}: unknown action id (known:"
                            f" {', '.join(sorted(by_words))})")
                 continue
-            cost, rule = entry.get("cost"), pf.HANDLERS[aid].cost
+            cost, rule = entry.get("cost"), pf.ACTIONS[aid].cost
             if cost != rule:
-                out.append(f"{pf.ACTIONS_FILE}: actions.{key}.cost: {cost!r}, but the rules"
+                out.append(f"{ACTIONS_FILE}: actions.{key}.cost: {cost!r}, but the rules"
                            f" charge {rule!r} for it")
         return out

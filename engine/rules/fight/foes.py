@@ -1,0 +1,137 @@
+"""Sides, who is left standing, and foes from stat blocks: what every fighting game shares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.content.loader import Pack
+from engine.errors import ContentError, IllegalAction
+from engine.rules.events import DataSet, Event
+from engine.rules.fight.dice import Emit
+from engine.rules.fight.events import FoeAdded
+from engine.rules.fight.state import Fight
+from engine.rules.state import Actor, CampaignState, new_id
+
+HEROES, VILLAINS = "heroes", "villains"
+
+
+def side_of(state: CampaignState, actor_id: str) -> str:
+    """The side a character fights on: the party's heroes (and hero allies) or the villains."""
+    actor = state.actors[actor_id]
+    return HEROES if actor.kind == "hero" or actor.role in ("hero_ally", "ally") else VILLAINS
+
+
+def standing_side(state: CampaignState, fight: Fight, out: Callable[[str], bool]) -> str | None:
+    """The one side with anyone left who can act (``out`` says who cannot), "nobody" when
+    none has, None while two sides still stand."""
+    standing = {side_of(state, p.actor) for p in fight.encounter.participants
+                if p.present and not out(p.actor)}
+    if len(standing) >= 2:
+        return None
+    return next(iter(standing), "nobody")
+
+
+@dataclass(frozen=True, slots=True)
+class FoeBlock:
+    """What bringing a stat block into a fight needs: its name, the members of a group
+    (None: one character) and the story role it enters with."""
+
+    name: str
+    members: int | None
+    role: str
+
+
+def add_foes(state: CampaignState, foes: Sequence[str], blocks: Mapping[str, FoeBlock],
+             emit: Emit) -> list[str]:
+    """``foes`` as actor ids: characters of the story as they are, stat block ids (or names)
+    added to the story (``FoeAdded``; a group as ``<name> 1``, ``<name> 2``... sharing the
+    block's id as their group); ``IllegalAction`` naming the blocks when one is unknown."""
+    ids: list[str] = []
+    for foe in foes:
+        if foe in state.actors:
+            ids.append(foe)
+            continue
+        bid = foe if foe in blocks else new_id(foe, ())
+        block = blocks.get(bid)
+        if block is None:
+            known = ", ".join(sorted(blocks)) or "none"
+            raise IllegalAction(f"no character or stat block {foe!r} (stat blocks: {known})")
+        if block.members is not None:
+            for i in range(1, block.members + 1):
+                name = f"{block.name} {i}"
+                nid = new_id(name, list(state.actors))
+                emit(FoeAdded(id=nid, name=name, role=block.role, statblock=bid, group=bid))
+                ids.append(nid)
+        else:
+            nid = new_id(block.name, list(state.actors))
+            emit(FoeAdded(id=nid, name=block.name, role=block.role, statblock=bid))
+            ids.append(nid)
+    return ids
+
+
+def npc_block(state: CampaignState, npc_id: str, blocks: Callable[[], Mapping[str, Any]]
+              ) -> list[Event]:
+    """An NPC named like a block of the pack's characters file (``blocks``: by id) plays that
+    block: its ``data["statblock"]`` is set to the id. Nothing for an NPC with a block of its
+    own, or when the characters file cannot be read (validate reports it)."""
+    npc = state.actors.get(npc_id)
+    if npc is None or "statblock" in npc.data:
+        return []
+    try:
+        known = blocks()
+    except ContentError:
+        return []
+    bid = new_id(npc.name, ())
+    return [DataSet(scope=npc_id, key="statblock", value=bid)] if bid in known else []
+
+
+def hero_blocks(pack: Pack, state: CampaignState,
+                derive: Callable[[Actor], Any] | None = None) -> list[Event]:
+    """Heroes made from an archetype with a stat block hold its id in ``data["statblock"]``;
+    the others get ``derive(hero)`` (a whole block), when given."""
+    out: list[Event] = []
+    for hero in state.heroes:
+        if "statblock" in hero.data:
+            continue
+        arche = pack.archetypes.get(hero.archetype or "")
+        ref = arche.data.get("statblock") if arche else None
+        if ref is None and derive is not None:
+            ref = derive(hero)
+        if ref is not None:
+            out.append(DataSet(scope=hero.id, key="statblock", value=ref))
+    return out
+
+
+def foe_list(state: CampaignState, blocks: Callable[[], Mapping[str, Any]],
+             block_of: Callable[[Actor], Any], is_hero: Callable[[Any], bool],
+             detail: Callable[[Any], str]) -> list[dict[str, Any]]:
+    """Who a fight may be against, as ``Conflict.foe_options`` gives it: the present NPCs
+    with a stat block (``block_of``), then the pack's blocks (``blocks``: by id) that are not
+    heroes and not yet in play, each {id, label, detail}. A block that cannot be read is
+    left out (``sidekick validate`` reports it)."""
+    out: list[dict[str, Any]] = []
+    in_play: set[str] = set()
+    for npc in state.npcs.values():
+        ref = npc.data.get("statblock")
+        if isinstance(ref, str):
+            in_play.add(ref)
+        try:
+            blk = block_of(npc)
+        except ContentError:
+            continue
+        if blk is not None and npc.present and not npc.taken_out:
+            out.append({"id": npc.id, "label": npc.name, "detail": detail(blk)})
+    try:
+        known = blocks()
+    except ContentError:
+        known = {}
+    for bid, blk in known.items():
+        if not is_hero(blk) and bid not in in_play and bid not in state.actors:
+            out.append({"id": bid, "label": blk.name, "detail": detail(blk) + ", not yet here"})
+    return out
+
+
+__all__ = ["HEROES", "VILLAINS", "FoeBlock", "add_foes", "foe_list", "hero_blocks",
+           "npc_block", "side_of", "standing_side"]

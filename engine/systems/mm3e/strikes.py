@@ -1,0 +1,358 @@
+"""M&M attacks: their modifiers and exact odds, the defence and resistance, the damage ladder
+and afflictions, and one attack roll with its consequence (RULES.md D.3-D.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.rules.fight.dice import Die
+from engine.rules.fight.events import FightRolled
+from engine.rules.fight.state import Pending
+from engine.systems.mm3e import attacks as at
+from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e.checks import defend_result, degree_odds
+from engine.systems.mm3e.conditions import attack_modifier_against, check_penalty
+from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
+from engine.systems.mm3e.statblock import Attack
+from engine.systems.mm3e.step import (
+    AFFLICTION_DEFAULT,
+    DAMAGE_LASTING,
+    MANEUVER_NAMES,
+    TRADES,
+    C,
+    Ctx,
+    max_trade,
+)
+
+
+def attack_parts(ctx: Ctx, actor: str, target: str, atk: Attack,
+                 maneuvers: Mapping[str, int]) -> tuple[list[tuple[str, int]], int,
+                                                         list[tuple[str, int]], str]:
+    """An attack's modifiers with their sources, the defence class, the defence's parts and
+    its name."""
+    assert atk.bonus is not None
+    parts: list[tuple[str, int]] = [(atk.name, atk.bonus)]
+    parts += ctx.bonuses(actor, "attack", target)
+    pen = check_penalty(ctx.conditions(actor))
+    if pen:
+        parts.append(("impaired" if pen == -2 else "disabled", pen))
+    close = atk.range == "close"
+    prone = attack_modifier_against(ctx.conditions(target), close)
+    if prone:
+        parts.append(("target prone", prone))
+    traded = trade_values(ctx, actor, atk, maneuvers)
+    if traded.attack != atk.bonus:
+        parts.append(("maneuvers", traded.attack - atk.bonus))
+    which = "parry" if close else "dodge"
+    rank, dparts = ctx.defense(target, which)
+    feinted = [e for e in ctx.effects_on(target) if e.what == "feinted" and e.source == actor]
+    if feinted and rank:
+        halved = -(-rank // 2)
+        dparts.append(("feinted: vulnerable to you", halved - rank))
+        rank = halved
+    return parts, at.defense_class(rank), dparts, which.title()
+
+def trade_values(ctx: Ctx, actor: str, atk: Attack, maneuvers: Mapping[str, int]
+                 ) -> mv.Traded:
+    """Attack bonus, rank, Dodge and Parry after the trade maneuvers (``IllegalAction`` when
+    one breaks a limit)."""
+    block = ctx.block(actor)
+    bonus = atk.bonus if atk.bonus is not None else 0
+    values = mv.Traded(bonus, atk.rank, block.defenses.dodge, block.defenses.parry)
+    rolled = atk.range in ("close", "ranged")
+    for mid, amount in maneuvers.items():
+        if mid not in TRADES or not amount:
+            continue
+        if not rolled and mid in ("accurate", "all_out"):
+            raise IllegalAction(f"{MANEUVER_NAMES[mid]}: {atk.name} makes no attack roll"
+                                f" ({atk.range.value}), so there is no attack bonus to raise")
+        values = mv.apply_trade(TRADES[mid], amount, attack=values.attack, effect=values.effect,
+                                dodge=values.dodge, parry=values.parry,
+                                has_attack_check=rolled, allows_resistance=True,
+                                max_trade=max_trade(ctx.pack))
+    return values
+
+def resist_parts(ctx: Ctx, target: str, atk: Attack, rank: int) -> tuple[list[tuple[str, int]],
+                                                                          int]:
+    """The target's resistance modifiers with their sources, and the DC."""
+    which = atk.resisted_by
+    block = ctx.block(target)
+    parts: list[tuple[str, int]] = [(which.title(), getattr(block.defenses, which))]
+    pen = check_penalty(ctx.conditions(target))
+    if pen:
+        parts.append(("impaired" if pen == -2 else "disabled", pen))
+    if atk.effect == "damage" and which == "toughness":
+        dmg = ctx.damage(target)
+        if dmg:
+            parts.append(("damage penalty", -dmg))
+        parts += ctx.bonuses(target, "toughness")
+        return parts, damage_dc(rank)
+    return parts, resistance_dc(rank)
+
+def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
+                 maneuvers: Mapping[str, int]) -> dict[str, Any]:
+    """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree."""
+    traded = trade_values(ctx, actor, atk, maneuvers)
+    out: dict[str, Any] = {}
+    if atk.range in ("close", "ranged"):
+        parts, dc, _, _ = attack_parts(ctx, actor, target, atk, maneuvers)
+        bonus = sum(v for _, v in parts)
+        o = at.attack_odds(bonus, dc, can_crit=not (ctx.minion(actor)
+                                                     and not ctx.minion(target)))
+        out["hit"] = float(o["hit"] + o["critical"])
+        out["critical"] = float(o["critical"])
+        out["defense_class"] = dc
+    else:
+        out["hit"] = 1.0
+        out["critical"] = 0.0
+    rparts, rdc = resist_parts(ctx, target, atk, traded.effect)
+    mod = sum(v for _, v in rparts)
+    out["resist_dc"] = rdc
+    out["resist"] = {str(d): float(p) for d, p in degree_odds(mod, rdc).items()}
+    fail = sum((p for d, p in degree_odds(mod, rdc).items() if d < 0), Fraction(0))
+    out["effect"] = float(Fraction(out["hit"]).limit_denominator(1000) * fail)
+    return out
+
+def damage_state(ctx: Ctx, target: str) -> DamageState:
+    conds = {C(c) for c in ctx.state.actors[target].conditions if c in
+             {d.value for d in DAMAGE_LASTING}}
+    if any(e.what == C.DAZED.value and e.data.get("damage") for e in ctx.effects_on(target)):
+        conds.add(C.DAZED)
+    return DamageState(-ctx.damage(target), frozenset(conds))
+
+def land(ctx: Ctx, attacker: str, target: str, atk: Attack, rank: int, *,
+         dc_bonus: int = 0, finishing_kill: bool = False, critical_note: str = "") -> None:
+    """The target resists an attack that reached it, and the result is applied."""
+    parts, dc = resist_parts(ctx, target, atk, rank)
+    base = dc - rank
+    dc += dc_bonus
+    what = f"resists {atk.name}" + (f" ({critical_note})" if critical_note else "")
+    result = ctx.check(target, what, parts, dc, f"{base} + rank {rank}"
+                       + (f" + {dc_bonus}" if dc_bonus else ""))
+    if atk.effect == "damage" and atk.resisted_by == "toughness":
+        before = damage_state(ctx, target)
+        hit = apply_resistance(before, result.degree, minion=ctx.minion(target),
+                               finishing_kill=finishing_kill)
+        after = hit.state
+        lasting = [c for c in DAMAGE_LASTING if after.has(c)]
+        removed = [c for c in DAMAGE_LASTING if before.has(c) and not after.has(c)]
+        if after.has(C.DAZED) and not before.has(C.DAZED):
+            ctx.condition_for(attacker, target, C.DAZED, "end_of_next_turn",
+                              data={"damage": 1})
+        why = _ladder_words(ctx.name(target), hit.applied.value, -after.penalty,
+                            ctx.minion(target))
+        ctx.change(target, add=lasting, remove=removed, damage=-after.penalty, why=why)
+        return
+    # afflictions and the like: conditions by degree of failure
+    if result.degree > 0:
+        return
+    ladder = [C(c) for c in atk.conditions] or list(AFFLICTION_DEFAULT)
+    degree = min(-result.degree, 3)
+    if ctx.minion(target):
+        degree = 3
+    imposed = ladder[degree - 1]
+    rank_dc = resistance_dc(rank)
+    if degree >= 3:
+        ctx.change(target, add=[imposed], why=f"{ctx.name(target)} is {imposed.value}"
+                   f" by {atk.name} until recovery")
+    else:
+        ctx.condition_for(attacker, target, imposed, "recovery", ongoing=True,
+                          data={"dc": rank_dc, "resist": atk.resisted_by,
+                                "attack": atk.name, "degree": degree})
+        ctx.change(target, why="")
+        ctx.say(target, "afflicted", f"{ctx.name(target)} is {imposed.value} by {atk.name}"
+                f" (resists again at the end of each turn).", by="engine")
+
+def _ladder_words(name: str, applied: str, damage: int, minion: bool) -> str:
+    if applied == "none":
+        return f"{name} shrugs it off"
+    if minion:
+        return f"{name} (a minion) is taken out"
+    if applied == "penalty":
+        return f"{name} is bruised: -{damage} on Toughness checks"
+    return f"{name} is {applied}" + (f" (-{damage} on Toughness checks)" if damage else "")
+
+def attack_of(ctx: Ctx, p: Pending) -> Attack:
+    atks = ctx.attacks(p.actor)
+    if not atks:
+        raise IllegalAction(f"{ctx.name(p.actor)} has no attack")
+    if p.attack is None:
+        return next(iter(atks.values()))
+    if p.attack not in atks:
+        raise IllegalAction(f"{ctx.name(p.actor)} has no attack {p.attack!r}"
+                            f" (has: {', '.join(atks)})")
+    return atks[p.attack]
+
+def targets_for_area(ctx: Ctx, p: Pending) -> list[str]:
+    if p.target:
+        return [p.target]
+    return ctx.foes(p.actor)
+
+def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | None = None,
+            label: str = "attack", team_rank: int | None = None) -> bool:
+    """One attack roll and its consequence on the pending target; whether it hit."""
+    actor, target = p.actor, p.target
+    traded = trade_values(ctx, actor, atk, p.maneuvers)
+    rank = team_rank if team_rank is not None else traded.effect
+    if atk.range in ("perception", "area"):
+        for t in targets_for_area(ctx, p):
+            r = rank
+            if atk.range == "area":
+                dodge = ctx.block(t).defenses.dodge
+                dparts = [("Dodge", dodge)]
+                cover = _obscurement(p.options, "cover")
+                if cover is not at.Obscurement.NONE:
+                    dparts.append((f"{cover.value} cover", at.cover_dodge_bonus(cover)))
+                pen = check_penalty(ctx.conditions(t))
+                if pen:
+                    dparts.append(("impaired" if pen == -2 else "disabled", pen))
+                res = ctx.check(t, f"dodges {atk.name}", dparts,
+                                at.area_dodge_dc(rank), f"10 + rank {rank}")
+                r = at.area_rank(rank, res.success)
+            land(ctx, actor, t, atk, r)
+        return True
+    assert target is not None  # an area attack may have none: every foe is in it
+    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers)
+    parts += situation_parts(atk, p.options)
+    parts += extra or []
+    defenseless = C.DEFENSELESS in ctx.conditions(target)
+    finishing = bool(p.options.get("finishing")) and atk.range == "close"
+    if finishing and not defenseless:
+        raise IllegalAction("a finishing attack needs a defenseless target")
+    routine = bool(p.options.get("routine"))
+    if routine and not at.routine_allowed(target_defenseless=defenseless,
+                                          target_minion=ctx.minion(target),
+                                          attacker_minion=ctx.minion(actor)):
+        raise IllegalAction("a routine attack needs a defenseless target, or a minion target"
+                            " for a non-minion attacker")
+    if finishing and not routine:
+        dc = mv.FINISHING_DC
+        dparts = [("finishing attack", dc)]
+    bonus = sum(v for _, v in parts)
+    can_crit = not (ctx.minion(actor) and not ctx.minion(target))
+    odds = at.attack_odds(bonus, dc, can_crit=can_crit)
+    hit_p = float(odds["hit"] + odds["critical"])
+    defend = next((e for e in ctx.effects_on(target) if e.what == "defending"), None)
+    if routine:
+        result = at.routine_attack(bonus, dc)
+        die = Die(10, "routine", ctx.state.dice_position)
+    else:
+        die = ctx.die(actor, f"{label} on {ctx.name(target)}", odds=f"{hit_p:.0%} to hit")
+        if defend is not None:
+            active, _ = ctx.defense(target, dname.lower())
+            droll = ctx.die(target, "defends", odds="")
+            dc = defend_result(droll.face, active)
+            dparts = [(f"{ctx.name(target)} defends: d20 {droll.face}"
+                       f"{' (+10)' if droll.face <= 10 else ''} + {dname} {active}", dc)]
+        result = at.attack(die.face, bonus, dc, can_crit=can_crit)
+    ctx.emit(FightRolled(
+        actor=actor, what=f"{label} on {ctx.name(target)} with {atk.name}",
+        natural=result.natural, parts=[list(x) for x in parts], total=result.total,
+        against=dc, against_name=defense_words(dname, dparts),
+        result=result.outcome, degree=1 if result.hit else -1, odds=hit_p, by=die.by,
+        position=die.position))
+    if not result.hit:
+        return False
+    crit_bonus = 0
+    note = ""
+    if finishing and not routine:
+        crit_bonus, note = mv.FINISHING_CRIT_BONUS, "finishing attack: +5"
+    elif result.critical and p.options.get("crit") == at.CritEffect.ADDED.value:
+        land(ctx, actor, target, atk, rank)
+        added = Attack(name=f"{atk.name}'s added effect", range=at.AttackRange.CLOSE, bonus=0,
+                       effect=atk.effect, rank=0, resisted_by=atk.resisted_by,
+                       conditions=atk.conditions)
+        land(ctx, actor, target, added, 0, critical_note="critical: an added effect")
+        return True
+    elif result.critical:
+        crit_bonus, note = at.CRIT_INCREASED_EFFECT, "critical: +5"
+    if ctx.minion(target) and not ctx.minion(actor) and p.options.get("kill"):
+        ctx.change(target, add=[C.DEAD], why=f"{ctx.name(target)} (a minion) is killed")
+        return True
+    land(ctx, actor, target, atk, rank, dc_bonus=crit_bonus,
+         finishing_kill=finishing and bool(p.options.get("kill")), critical_note=note)
+    return True
+
+def crit_possible(ctx: Ctx, actor: str, target: str) -> bool:
+    """Whether ``actor``'s attack check on ``target`` can be a critical (a minion attacking a
+    non-minion cannot, D.3)."""
+    return not (ctx.minion(actor) and not ctx.minion(target))
+
+def defense_words(name: str, parts: list[tuple[str, int]]) -> str:
+    """A defence class in words: ``10 + Parry 8``, ``10 + Dodge 10 - 5 vulnerable: halved``."""
+    if parts and parts[0][0] == name:
+        rest = " ".join(f"{'+' if v >= 0 else '-'} {abs(v)} {n}" for n, v in parts[1:])
+        return f"10 + {name} {parts[0][1]}" + (f" {rest}" if rest else "")
+    return ", ".join(f"{n}" for n, _ in parts) or name
+
+def attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
+                extra: Sequence[tuple[str, int]] = ()) -> at.AttackResult:
+    """An attack check on ``target`` (its Parry or Dodge by range) with ``extra`` modifiers,
+    rolled and explained."""
+    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, {})
+    parts += list(extra)
+    bonus = sum(v for _, v in parts)
+    can_crit = crit_possible(ctx, actor, target)
+    odds = at.attack_odds(bonus, dc, can_crit=can_crit)
+    hp = float(odds["hit"] + odds["critical"])
+    die = ctx.die(actor, what, odds=f"{hp:.0%} to hit")
+    res = at.attack(die.face, bonus, dc, can_crit=can_crit)
+    ctx.emit(FightRolled(actor=actor, what=what, natural=die.face,
+                         parts=[list(x) for x in parts], total=res.total, against=dc,
+                         against_name=defense_words(dname, dparts), result=res.outcome,
+                         odds=hp, by=die.by, position=die.position,
+                         degree=1 if res.hit else -1))
+    return res
+
+def _obscurement(options: Mapping[str, Any], key: str) -> at.Obscurement:
+    value = str(options.get(key) or "none")
+    try:
+        return at.Obscurement(value)
+    except ValueError:
+        raise IllegalAction(f"{key} is one of {', '.join(o.value for o in at.Obscurement)},"
+                            f" not {value!r}") from None
+
+def situation_parts(atk: Attack, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """An attack's modifiers from where it is made: range (``distance`` in feet, ranged
+    attacks), ``cover`` and ``concealment`` (none, partial, total; complete: no attack)."""
+    parts: list[tuple[str, int]] = []
+    if options.get("distance") is not None and atk.range == "ranged":
+        try:
+            feet = float(options["distance"])
+        except (TypeError, ValueError):
+            raise IllegalAction(f"distance is in feet, not {options['distance']!r}") from None
+        pen = at.range_penalty(atk.rank, feet)
+        if pen is None:
+            raise IllegalAction(f"{atk.name} does not reach {feet:g} ft (long range ends at"
+                                f" {atk.rank * at.RANGE_FEET_PER_RANK[at.RangeBand.LONG]} ft)")
+        if pen:
+            parts.append((f"{at.range_band(atk.rank, feet).value} range", pen))
+    for key in ("cover", "concealment"):
+        ob = _obscurement(options, key)
+        pen = at.obscurement_penalty(ob)
+        if pen is None:
+            raise IllegalAction(f"complete {key}: the target cannot be attacked")
+        if pen:
+            parts.append((f"{ob.value} {key}", pen))
+    return parts
+
+def trade_effects(ctx: Ctx, p: Pending, atk: Attack) -> None:
+    """Trade maneuvers change Dodge and Parry until the start of the attacker's next turn."""
+    block = ctx.block(p.actor)
+    traded = trade_values(ctx, p.actor, atk, p.maneuvers)
+    for which in ("dodge", "parry"):
+        delta = getattr(traded, which) - getattr(block.defenses, which)
+        if delta:
+            label = "all-out attack" if delta < 0 else "defensive attack"
+            ctx.bonus_for(p.actor, p.actor, which, delta, label, "start_of_next_turn")
+
+def spend_aim(ctx: Ctx, actor: str) -> None:
+    ctx.drop_effects(lambda e: not (e.target == actor and e.data.get("aim")))
+
+
+__all__ = ["attack_of", "attack_parts", "attack_roll", "crit_possible", "damage_state",
+           "defense_words", "land", "odds_against", "resist_parts", "situation_parts",
+           "spend_aim", "strike", "targets_for_area", "trade_effects", "trade_values"]
