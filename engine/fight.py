@@ -310,11 +310,14 @@ class FightFlow:
                                          + (f" at {where}" if where else ""),
                                          source="the fight", about=[actor_id]))
 
-    def _step(self, label: str, pending: Pending) -> list[dict[str, Any]]:
-        """Resolve ``pending`` as one action; if a physical die is missing, keep it pending
-        and say which die is awaited."""
+    def _step(self, label: str, pending: Pending, announce: Event | None = None
+              ) -> list[dict[str, Any]]:
+        """Resolve ``pending`` as one action (``announce``: the referee's choice, said first);
+        if a physical die is missing, keep it pending and say which die is awaited."""
         try:
             with self._action(label):
+                if announce is not None:
+                    self._emit(announce)
                 if pending.fiction:
                     self._emit(Narrated(text=pending.fiction, by="player"))
                 roller = self._roller(pending.dice, choices=pending.choices,
@@ -325,17 +328,22 @@ class FightFlow:
                 self._auto_end_turn(roller)
         except NeedDie as need:
             self._wait(label, pending, Need(who=need.who, what=need.what, sides=need.sides,
-                                            odds=need.odds))
+                                            odds=need.odds), announce)
         except NeedChoice as ask:
             self._wait(label, pending, Need(kind="choice", actor=ask.who,
                                             who=self.state.actors[ask.who].name,
-                                            question=ask.question, options=ask.options))
+                                            question=ask.question, options=ask.options),
+                       announce)
         return self.last_events
 
-    def _wait(self, label: str, pending: Pending, need: Need) -> None:
-        """Keep ``pending`` with what it waits for (a die, or the player's choice)."""
+    def _wait(self, label: str, pending: Pending, need: Need, announce: Event | None = None
+              ) -> None:
+        """Keep ``pending`` with what it waits for (a die, or the player's choice), after the
+        referee's ``announce`` of it, when it has one."""
         waiting = "a choice" if need.kind == "choice" else "a die"
         with self._action(f"{label}: waiting for {waiting}"):
+            if announce is not None:
+                self._emit(announce)
             self._emit(ActionPending(pending=pending.model_dump(mode="json"),
                                      need=need.model_dump(mode="json")))
 
@@ -494,23 +502,44 @@ class FightFlow:
         if choice.action == "end_turn":  # says why itself; may await a die, as any step
             return self._step("end of turn", choice)
         with self._action("referee chooses"):
-            if choice.action not in ("surrender", "flee"):  # they say why themselves
-                target = self.state.actors[choice.target].name if choice.target else ""
-                self._emit(FightActed(actor=acting, action=choice.action, by="referee",
-                                      text="▸ " + (choice.why or _declared(
-                                          self.state, choice, target)),
-                                      target=choice.target))
+            said = self._announce(acting, choice)
+            if said is not None:
+                self._emit(said)
             self._emit(ActionPending(pending=choice.model_dump(mode="json")))
         return self.last_events
 
+    def _announce(self, acting: str, choice: Pending) -> FightActed | None:
+        """The referee's choice in words ("▸ ..."); none for surrender and flight, which say
+        why themselves."""
+        if choice.action in ("surrender", "flee"):
+            return None
+        target = self.state.actors[choice.target].name if choice.target else ""
+        return FightActed(actor=acting, action=choice.action, by="referee",
+                          text="▸ " + (choice.why or _declared(self.state, choice, target)),
+                          target=choice.target)
+
+    def _referee_play(self) -> list[dict[str, Any]]:
+        """One decision of the referee, chosen and carried out in one action (said, then
+        done); a pending one is carried out."""
+        fight = require_fight(self.state)
+        acting = fight.encounter.acting
+        if acting is None or fight.pending is not None:
+            return self.referee_step()
+        choice = self.conflict.referee(self.state, acting)
+        if choice.action == "end_turn":
+            return self._step("end of turn", choice)
+        return self._step(f"referee: {choice.action.replace('_', ' ')}", choice,
+                          self._announce(acting, choice))
+
     def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[dict[str, Any]]:
         """Let the referee play until it is a player's turn, the fight ends, or a physical
-        die is awaited; every step saved on its own. The events of all the steps."""
+        die is awaited; each decision chosen and carried out as one action, saved on its
+        own (``referee_step`` shows the choice first). The events of all the actions."""
         out: list[dict[str, Any]] = []
         for _ in range(limit):
             if not self.fighting or not self.referee_turn or self.fight_need:
                 return out
-            out += self.referee_step()
+            out += self._referee_play()
         raise IllegalAction(f"the referee took {limit} steps without ending its turns")
 
     def take_over(self, actor: str, player: bool = True) -> list[dict[str, Any]]:

@@ -62,6 +62,7 @@ class Game(MoveFlow, FightFlow):
         self._new_chunk = False
         self._saved: dict[str, Any] = state.model_dump(mode="json")
         self.last_events: list[dict[str, Any]] = []
+        self._shown: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ creation
 
@@ -144,6 +145,7 @@ class Game(MoveFlow, FightFlow):
         back by rebuilding from that dump: nothing is copied on the happy path.
         """
         self._events = []
+        self._shown = []
         self._new_chunk = False
         try:
             self._emit(ev.ActionStarted(action=self.state.action_no + 1, label=label))
@@ -158,17 +160,17 @@ class Game(MoveFlow, FightFlow):
         except BaseException:
             self.state = CampaignState.model_validate(self._saved)
             self._events = []
+            self._shown = []
             raise
         self._saved = dump
         self._events = []
-        self.last_events = events
+        self.last_events, self._shown = self._shown, []
 
     def _emit(self, e: ev.Event) -> None:
         self.rules.registry.apply(self.state, e)
-        d = e.to_dict()
-        d["n"] = self.state.event_no
-        d["a"] = self.state.action_no
-        self._events.append(d)
+        n, a = self.state.event_no, self.state.action_no
+        self._events.append({**e.to_dict(), "n": n, "a": a})  # saved: defaults left out
+        self._shown.append({**e.to_dict(full=True), "n": n, "a": a})  # what front ends read
         if isinstance(e, FightRequested):  # a move's effect starts a fight, in this action
             self._start_requested(e.foes, e.surprised)
 

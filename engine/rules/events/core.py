@@ -32,10 +32,11 @@ class Event:
     """Fields added after an event type was first saved: written only when not at their
     default, so the saved form of older events (and what older versions read) is unchanged."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: ``{"type": ..., field: value, ...}``."""
+    def to_dict(self, full: bool = False) -> dict[str, Any]:
+        """The JSON-ready form: ``{"type": ..., field: value, ...}``; the fields in
+        ``OPTIONAL`` left out at their defaults (the saved form), unless ``full``."""
         d: dict[str, Any] = {"type": self.type}
-        quiet = self._quiet
+        quiet = {} if full else self._quiet
         for name in self._names:
             value = getattr(self, name)
             if name in quiet and value == quiet[name]:

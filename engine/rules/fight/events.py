@@ -59,6 +59,8 @@ class FightRequested(Event):
 class FoeAdded(Event):
     """A combatant from the pack's stat blocks enters the story (a villain, a minion)."""
 
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("group",)
+
     id: str
     name: str
     role: str
@@ -150,6 +152,8 @@ def _dice_used(state: CampaignState, ev: DiceUsed) -> None:
 class TurnBegan(Event):
     """Someone's turn begins (``round`` 0 is a surprise round)."""
 
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("new_round",)
+
     actor: str
     round: int
     new_round: bool = False
@@ -158,14 +162,17 @@ class TurnBegan(Event):
 @event
 @dataclass(frozen=True, slots=True)
 class FightActed(Event):
-    """Someone acts: what, at whom, and why (the referee's reason, or the player's words)."""
+    """Someone acts: what, at whom, and why (the referee's reason, or the player's words);
+    ``by``: who decided it (the player, the referee, or the engine: a consequence)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("target", "why", "by")
 
     actor: str
     action: str
     text: str
     target: str | None = None
     why: str = ""
-    by: str = "player"
+    by: str = "engine"
 
 
 @event
@@ -173,6 +180,8 @@ class FightActed(Event):
 class FightRolled(Event):
     """One roll of a fight, explained: the die, each modifier with its source, the total, what
     it was against, the degree or result, and the odds it had."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("degree", "odds", "by")
 
     actor: str
     what: str

@@ -100,9 +100,12 @@ class MM3EConflict(Conflict[Ctx]):
 
     def _roll_initiative(self, state: CampaignState, ids: Sequence[str], roll: Roll,
                          surprised: Sequence[str]) -> tuple[list[en.Entrant],
-                                                            list[dict[str, Any]]]:
+                                                            list[dict[str, Any]], int]:
+        """Each one's initiative (its entrant), the rolls in words, and the dice position
+        after the last roll (before any roll-off)."""
         ctx_blocks = {a: block_of(self.pack, state.actors[a]) for a in ids}
         rolls: list[dict[str, Any]] = []
+        positions: list[int] = []
         by_group: dict[str, Die] = {}
         entrants: list[en.Entrant] = []
         for a in ids:
@@ -122,9 +125,17 @@ class MM3EConflict(Conflict[Ctx]):
             sur = a in surprised or side_of(state, a) in surprised
             entrants.append(en.Entrant(actor=a, side=side_of(state, a), initiative=total,
                                        tiebreak=tb, surprised=sur))
-            rolls.append({"actor": a, "name": state.actors[a].name, "natural": die.face,
-                          "bonus": block.initiative_bonus, "total": total, "group": group,
-                          "surprised": sur, "by": die.by, "position": die.position})
+            positions.append(die.position)
+            entry: dict[str, Any] = {"actor": a, "name": state.actors[a].name,
+                                     "natural": die.face, "bonus": block.initiative_bonus,
+                                     "total": total}
+            if group:
+                entry["group"] = group
+            if sur:
+                entry["surprised"] = True
+            if die.by != "seeded":
+                entry["by"] = die.by
+            rolls.append(entry)
         # roll-offs for full ties (not within a group, which shares one roll)
         keys: dict[tuple[int, tuple[int, ...]], list[int]] = {}
         for i, e in enumerate(entrants):
@@ -143,7 +154,7 @@ class MM3EConflict(Conflict[Ctx]):
                 entrants[i] = entrants[i].model_copy(
                     update={"tiebreak": (*entrants[i].tiebreak, offs[g])})
                 rolls[i]["rolloff"] = offs[g]
-        return entrants, rolls
+        return entrants, rolls, max(positions, default=state.dice_position)
 
     def start(self, state: CampaignState, foes: Sequence[str], surprised: Sequence[str],
               roll: Roll, emit: Emit) -> None:
@@ -158,11 +169,10 @@ class MM3EConflict(Conflict[Ctx]):
                   and x.role in ("hero_ally", "ally") and a not in foe_ids
                   and block_of(self.pack, x) is not None]
         ids = list(dict.fromkeys([*heroes, *allies, *foe_ids]))
-        entrants, rolls = self._roll_initiative(state, ids, roll, surprised)
+        entrants, rolls, pos = self._roll_initiative(state, ids, roll, surprised)
         adv = en.start(f"fight{state.scene.number}_{state.event_no}", entrants,
                        spec=self.spec)
         fight = Fight(encounter=adv.encounter, spec=self.spec)
-        pos = max((r["position"] for r in rolls), default=state.dice_position)
         names = ", ".join(state.actors[f].name for f in foe_ids)
         emit(FightStarted(fight=fight.model_dump(mode="json"), text=f"A fight breaks out"
                           f" against {names}."))
@@ -178,8 +188,7 @@ class MM3EConflict(Conflict[Ctx]):
         if state.fight is None:
             raise IllegalAction("there is no fight under way")
         ids = self._entrants(state, [who], emit)
-        entrants, rolls = self._roll_initiative(state, ids, roll, ())
-        pos = max((r["position"] for r in rolls), default=state.dice_position)
+        entrants, rolls, pos = self._roll_initiative(state, ids, roll, ())
         emit(InitiativeRolled(rolls=rolls, position=pos))
         for e in entrants:
             emit(CombatantJoined(actor=e.actor, entrant=e.model_dump(mode="json")))

@@ -69,8 +69,9 @@ def _team_attack(ctx: Ctx, p: Pending, atk: Attack) -> None:
                              degree=degrees if res.hit else -1, odds=hp, by=die.by,
                              position=die.position))
         hits.append(mv.TeamHit(m_atk.rank, res.hit, degrees))
-        if member != p.actor:  # its turn this round is used up
-            ctx.emit(TurnsUsed(actors=[member]))
+
+    if p.team:  # the joiners' turns this round are used up
+        ctx.emit(TurnsUsed(actors=list(p.team)))
     rank = mv.team_attack_rank(hits)
     if rank is None:
         ctx.say(p.actor, "team_attack", "The team attack misses.", p.target, by="engine")
