@@ -11,7 +11,8 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -295,7 +296,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     """Roll dice notation like 2d6+1, 3d6kh2, d20+5 (seeded with --seed)."""
     import secrets
 
-    from engine.dice import DiceSpec, SeededDice, degrees_vs_dc
+    from engine.dice import Degrees, DiceSpec, SeededDice, degrees_vs_dc
 
     m = _ROLL.match(args.dice)
     if not m:
@@ -313,6 +314,14 @@ def cmd_roll(args: argparse.Namespace) -> int:
     mod = int(digits or 0) * (-1 if sign == "-" else 1)
     if not 1 <= args.times <= MAX_TIMES:
         raise CliError(f"--times must be from 1 to {MAX_TIMES}, not {args.times}")
+    check: Callable[[int, int, int], Degrees] = partial(degrees_vs_dc, crit_shift=False)
+    # the plain d20 check above, or the game's:
+    if args.dc is not None and args.system:
+        from engine.checks import require_checked
+        from engine.content.loader import get_pack
+        from engine.systems import ruleset_for
+
+        check = ruleset_for(require_checked(get_pack(args.system, _content(args)))).check_vs_dc
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     dice = SeededDice(seed)
     for _ in range(args.times):
@@ -321,7 +330,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
         line = f"{spec.notation}{mod:+d}: {list(r.faces)} kept {list(r.kept)}{dropped} = " \
                f"{r.total + mod}"
         if args.dc is not None and spec.count == 1:
-            line += f" vs DC {args.dc}: {degrees_vs_dc(r.faces[0], mod, args.dc).label}"
+            line += f" vs DC {args.dc}: {check(r.faces[0], mod, args.dc).label}"
         _out(line)
     if args.seed is None:
         _out(f"(seed {seed})")
@@ -719,6 +728,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int)
     sp.add_argument("--times", type=int, default=1)
     sp.add_argument("--dc", type=int, help="for a d20: degrees against this DC")
+    sp.add_argument("--system", metavar="ID",
+                    help="with --dc: the game whose check to use (e.g. mutants-and-masterminds;"
+                         " default: one degree per 5 points, the naturals counting as their"
+                         " face)")
     sp.set_defaults(fn=cmd_roll)
 
     sp = sub.add_parser("validate", help="check content packs")

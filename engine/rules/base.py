@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.content.problems import describe
+from engine.dice import Degrees, degrees_vs_dc
 from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules.fight.conflict import Conflict
@@ -238,6 +239,12 @@ class Ruleset:
         if state.flow.move == move.id and pid in state.flow.params:
             return state.flow.params[pid]
         return prm.default
+
+    def check_vs_dc(self, natural: int, modifier: int, dc: int) -> Degrees:
+        """A d20 (``natural``) + ``modifier`` against ``dc`` by this game's rules: the one
+        check ``sidekick roll --dc``, its moves, fights and odds share. By default one degree
+        per full 5 points past the DC (or short of it), the naturals counting as their face."""
+        return degrees_vs_dc(natural, modifier, dc, crit_shift=False)
 
     def conflict(self) -> Conflict[Any] | None:
         """How this game runs a fight in rounds (engine/rules/fight); None: no fights."""

@@ -183,7 +183,38 @@ def test_roll_keep_highest_shows_the_dropped_die(capsys: Capsys) -> None:
 def test_roll_d20_against_a_dc(capsys: Capsys) -> None:
     out = ok(capsys, "roll", "d20+5", "--dc", "15", "--seed", "1")
     natural = SeededDice(1).roll(DiceSpec.parse("d20")).faces[0]
-    assert out.strip().endswith(f"vs DC 15: {degrees_vs_dc(natural, 5, 15).label}")
+    plain = degrees_vs_dc(natural, 5, 15, crit_shift=False)  # no game: naturals as faces
+    assert out.strip().endswith(f"vs DC 15: {plain.label}")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_roll_against_a_dc_is_the_game_s_own_check(capsys: Capsys, seed: int) -> None:
+    # one check per game: the M&M roll --dc, its fights' and its moves' check are one function
+    from engine.content.loader import get_pack
+    from engine.systems import ruleset_for
+    from engine.systems.mm3e import checks as mm_checks
+
+    natural = SeededDice(seed).roll(DiceSpec.parse("d20")).faces[0]
+    out = ok(capsys, "roll", "d20+16", "--dc", "15", "--seed", str(seed), "--system",
+             "mutants-and-masterminds")
+    rules = ruleset_for(get_pack("mutants-and-masterminds"))
+    res = mm_checks.check(natural, 16, 15,
+                          nat20_bonus=bool(rules.pack.system.data.get("nat20_degree")))
+    word = "success" if res.success else "failure"
+    assert out.strip().endswith(f"vs DC 15: {word}, {res.degrees} degree"
+                                f"{'s' if res.degrees != 1 else ''}")
+    assert rules.check_vs_dc(natural, 16, 15).success == res.success
+
+
+def test_a_natural_one_is_no_automatic_failure_in_m_and_m_but_is_in_panels(
+        capsys: Capsys) -> None:
+    seed = next(s for s in range(500) if SeededDice(s).roll(DiceSpec.parse("d20")).faces[0] == 1)
+    mm = ok(capsys, "roll", "d20+16", "--dc", "15", "--seed", str(seed), "--system",
+            "mutants-and-masterminds")
+    panels = ok(capsys, "roll", "d20+16", "--dc", "15", "--seed", str(seed), "--system",
+                "panels")
+    assert mm.strip().endswith("= 17 vs DC 15: success, 1 degree")
+    assert panels.strip().endswith("= 17 vs DC 15: failure, 1 degree")
 
 
 def test_roll_without_a_seed_says_which_seed(capsys: Capsys) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack, read_yaml
+from engine.dice import Degrees
 from engine.errors import ContentError, IllegalAction
 from engine.odds import band_of
 from engine.rules import events as ev
@@ -229,6 +230,13 @@ class MM3ERules(Ruleset):
             return hazards.dc_of_check(hz, n, self.hazard_rank(state, move, hz))
         value = self.roll_param(state, move, "dc")
         return DEFAULT_DC if value is None else value
+
+    def check_vs_dc(self, natural: int, modifier: int, dc: int) -> Degrees:
+        """M&M's check (``checks.check``): one degree per 5 points, a natural 20 one degree
+        better with the pack's ``nat20_degree``; a natural 1 is no automatic failure (only an
+        attack roll's is, and that is ``attacks.attack``'s)."""
+        res = checks.check(natural, modifier, dc, nat20_bonus=self._nat20())
+        return Degrees(res.degree > 0, abs(res.degree), natural, res.total, dc)
 
     def _nat20(self) -> bool:
         return bool(self.pack.system.data.get("nat20_degree", False))

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack, read_yaml
+from engine.dice import Degrees
 from engine.errors import ContentError
 from engine.rules import events as ev
 from engine.rules.base import BandOverride, Editable, Item, Ruleset, Step
@@ -84,6 +85,13 @@ class PanelsRules(Ruleset):
         value = state.hero.stats.get(stat, 10)
         mod = skill_modifier(max(1, min(30, value)))
         return f"{self.pack.stats[stat].name} {value}", mod
+
+    def check_vs_dc(self, natural: int, modifier: int, dc: int) -> Degrees:
+        """Against a set number: a natural 20 always succeeds and a natural 1 always fails
+        (as against 15 and 18); one degree either way."""
+        total = natural + modifier
+        ok = natural == DIE_SIDES or (natural != 1 and total >= dc)
+        return Degrees(ok, 1, natural, total, dc)
 
     def band_override(self, state: CampaignState, move: s.Move, faces: Sequence[int],
                       band: str) -> BandOverride | None:
