@@ -56,6 +56,15 @@ def side_dice(game: Game) -> bool:
     return game.fight_initiative == "side"
 
 
+def fight_round(game: Game) -> str:
+    """The round under way: "Surprise round", "Round 3"; '' out of a fight."""
+    fight = game.fight
+    if fight is None:
+        return ""
+    rnd = fight.encounter.round
+    return "Surprise round" if rnd == 0 else f"Round {rnd}"
+
+
 def budget_words(budget: Mapping[str, int]) -> str:
     """What a turn has left to spend: "2 panels" (the panels game), else "standard + move"
     or "free actions" (M&M)."""

@@ -123,7 +123,7 @@ async def test_an_option_that_can_do_nothing_in_play(make_campaign: Callable[...
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PlayScreen)
-        assert screen._start_move("defend_someone", None) is None
+        assert screen.moves.start_move("defend_someone", None) is None
         await settle(pilot)
         await roll_dice(pilot, "6 6")
         assert isinstance(app.screen, ChoiceDialog)
@@ -179,7 +179,7 @@ async def test_inline_menu_dims_a_disabled_target(make_campaign: Callable[..., s
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PlayScreen)
-        screen._option_menu("target", [
+        screen.prompter.option_menu("target", [
             {"id": "dusk", "label": "Dusk Meridian", "detail": "", "disabled": "not here"},
             {"id": "tin", "label": "Tin", "detail": ""}])
         await settle(pilot)
@@ -282,7 +282,7 @@ async def test_gm_move_asked_for_does_not_show_an_old_roll(make_campaign: Callab
         screen.events.append({"type": "GMMoveMade", "name": "Inflict a condition",
                               "text": "It gets to you.", "kind": "soft", "reason": "asked",
                               "a": 999, "n": 9999})
-        ctx = screen._choice_context()
+        ctx = screen.choices.context()
         assert "rolled" not in ctx and ctx["gm"]["name"] == "Inflict a condition"
 
 

@@ -526,7 +526,7 @@ async def test_use_a_power_and_pick_up_name_what_from_the_engines_choices(
             await pilot.press("r")
             await settle(pilot)
         assert game.fight is not None and game.fight.encounter.acting == "nightjar"
-        app.screen._choose_fight_option("use_power")  # type: ignore[attr-defined]
+        app.screen.fight_turn.choose_option("use_power")  # type: ignore[attr-defined]
         await settle(pilot)
         assert "Use a power — which power?" in title(app)
         assert menu_ids(app)[:2] == ["fneed:owl_sight", "fneed:glide_cloak"]
