@@ -167,10 +167,13 @@ class Game(MoveFlow, FightFlow):
         self.last_events, self._shown = self._shown, []
 
     def _emit(self, e: ev.Event) -> None:
+        e = ev.named(e, self.state.acting)  # an event names its actors by id
         self.rules.registry.apply(self.state, e)
         n, a = self.state.event_no, self.state.action_no
         self._events.append({**e.to_dict(), "n": n, "a": a})  # saved: defaults left out
-        self._shown.append({**e.to_dict(full=True), "n": n, "a": a})  # what front ends read
+        # what front ends read: every field, and who was acting (the lines call that hero "you")
+        self._shown.append({**e.to_dict(full=True), "n": n, "a": a,
+                            "acting_id": self.state.acting})
         if isinstance(e, FightRequested):  # a move's effect starts a fight, in this action
             self._start_requested(e.foes, e.surprised)
 

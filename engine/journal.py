@@ -111,13 +111,14 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
     npcs = npcs or {}
     gm = pack.system.gm_title if pack is not None else "GM"
     acting: str | None = e.get("acting")
+    mine = ("hero", e.get("acting_id") or "hero")  # the acting hero, by its id or the old word
 
     def who(x: str) -> str:
-        return (acting or "you") if x == "hero" else npcs.get(x, x)
+        return (acting or "you") if x in mine else npcs.get(x, x)
 
     def whose(x: str) -> str:
         """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
-        return "" if x == "hero" and not acting else f"{upper_first(who(x))}: "
+        return "" if x in mine and not acting else f"{upper_first(who(x))}: "
 
     registry = registry_of(pack)
     if t in registry.journal:  # the system's own events, and the fight's
@@ -311,11 +312,12 @@ def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:
 
 def spotlight(events: Iterable[dict[str, Any]], names: dict[str, str],
               acting: str | None = None, party: bool = False) -> Iterator[dict[str, Any]]:
-    """The events, each (once there is a party) with ``acting``: the name of the hero whose
-    turn it was. ``names`` (id -> name) learns the characters added as they pass;
-    ``acting`` is the id of the hero acting before the first event (by default the one the
-    first switch of the spotlight is from); ``party``: the campaign has several heroes
-    already (else the first ``HeroAdded`` says so)."""
+    """The events, each with ``acting_id``, the id of the hero whose turn it was (the lines
+    speak of that hero as "you"), and (once there is a party) ``acting``, that hero's name.
+    ``names`` (id -> name) learns the characters added as they pass; ``acting`` is the id of
+    the hero acting before the first event (by default the one the first switch of the
+    spotlight is from); ``party``: the campaign has several heroes already (else the first
+    ``HeroAdded`` says so)."""
     events = list(events)
     if acting is None:
         acting = next((str(e.get("was", "")) for e in events
@@ -327,8 +329,10 @@ def spotlight(events: Iterable[dict[str, Any]], names: dict[str, str],
             party = party or t == "HeroAdded"
         elif t == "HeroSwitched":
             acting = e["hero"]
-        if party and acting is not None:
-            e = {**e, "acting": names.get(acting, acting)}
+        if acting is not None:
+            e = {**e, "acting_id": acting}
+            if party:
+                e["acting"] = names.get(acting, acting)
         yield e
 
 

@@ -142,7 +142,7 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
     window += current
 
     def who(x: str | None, e: dict[str, Any]) -> str:
-        if x in (None, "", "hero"):
+        if x in (None, "", "hero") or x == e.get("acting_id"):  # the acting hero
             return str(e.get("acting") or "you")
         return names.get(str(x), str(x))
 

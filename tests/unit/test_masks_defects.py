@@ -144,7 +144,7 @@ def test_11_a_clearing_action_clears_at_once(new_game: NewGame, h: Any) -> None:
     h.setup(game, ev.ConditionMarked(who="hero", condition="afraid"))
     events = game.took_clearing_action("afraid")
     assert h.of(events, "ConditionCleared") == [
-        {**h.of(events, "ConditionCleared")[0], "who": "hero", "condition": "afraid",
+        {**h.of(events, "ConditionCleared")[0], "who": game.state.acting, "condition": "afraid",
          "reason": "its clearing action was taken"}]
     assert game.state.hero.conditions == []
     assert game.state.scene.clearing == []

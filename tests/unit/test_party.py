@@ -427,8 +427,9 @@ def test_an_adult_holds_influence_over_every_hero_of_the_party(party: Game) -> N
     lines = render_all(_log(party), party.pack,
                        {a.id: a.name for a in party.state.actors.values()})
     said = [x for x in lines if "Coach Reyes gains Influence" in x]
+    # the events name each hero by id, so a party's journal names Nova too
     assert [x.split(" (")[0] for x in said] == [
-        "⇄ Coach Reyes gains Influence over you", "⇄ Coach Reyes gains Influence over Tin",
+        "⇄ Coach Reyes gains Influence over Nova", "⇄ Coach Reyes gains Influence over Tin",
         "⇄ Coach Reyes gains Influence over Ash"]
 
 

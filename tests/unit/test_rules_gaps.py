@@ -743,9 +743,10 @@ def test_influence_removal(new_game: NewGame, h: Any) -> None:
     assert h.of(run(game, eff("cancel_influence", ctx={"target": "vic_rook"})),
                 "InfluenceChanged") == []
     events = run(game, eff("cancel_influence", ctx={"target": "ada_vance", "source": "s"}))
-    assert h.of(events, "InfluenceChanged")[0] | {"n": 0, "a": 0} == {
+    assert h.of(events, "InfluenceChanged")[0] | {"n": 0, "a": 0, "acting_id": None} == {
         "type": "InfluenceChanged", "npc": "ada_vance", "direction": "over_hero", "held": False,
-        "permanent": False, "reason": "s", "n": 0, "a": 0}
+        "permanent": False, "reason": "s", "hero": game.state.acting, "n": 0, "a": 0,
+        "acting_id": None}
     assert not over_hero(game.state, "ada_vance")
     events = run(game, eff("cancel_influence", choose=True))
     assert [e["text"] for e in h.of(events, "Narrated")] == ["Nobody has Influence over you."]
@@ -822,7 +823,7 @@ def test_marking_a_condition(new_game: NewGame, h: Any) -> None:
     assert [e["text"] for e in h.of(events, "Narrated")] == ["(No target to mark a condition on.)"]
     events = run(game, eff("mark_condition", condition="afraid", ctx={"source": "s"}))
     assert [(e["who"], e["condition"], e["reason"]) for e in h.of(events, "ConditionMarked")] == [
-        ("hero", "afraid", "s")]
+        (game.state.acting, "afraid", "s")]
     events = run(game, eff("mark_condition", condition="afraid"))
     assert [e["text"] for e in h.of(events, "Narrated")] == ["Nova is already Afraid."]
     run(game, eff("mark_condition", who="target", ctx={"target": "bo"}))

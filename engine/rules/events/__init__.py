@@ -36,7 +36,16 @@ from engine.rules.events.characters import (
     TakenOut,
     TrackChanged,
 )
-from engine.rules.events.core import CORE, Event, applier, apply, edit_applier, event, from_dict
+from engine.rules.events.core import (
+    CORE,
+    Event,
+    applier,
+    apply,
+    edit_applier,
+    event,
+    from_dict,
+    named,
+)
 from engine.rules.events.edits import Edited
 from engine.rules.events.gm import (
     GM_LINE_MEMORY,
@@ -129,4 +138,5 @@ __all__ = [
     "edit_applier",
     "event",
     "from_dict",
+    "named",
 ]

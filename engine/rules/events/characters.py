@@ -16,6 +16,8 @@ from engine.rules.state import HERO, ActiveBonus, Actor, CampaignState, HoldEntr
 class ConditionMarked(Event):
     """A condition marked on a character (``who``: an actor id, or "hero": the acting hero)."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
+
     who: str
     condition: str
     reason: str = ""
@@ -36,6 +38,8 @@ def condition_marked(state: CampaignState, ev: ConditionMarked) -> None:
 class ConditionCleared(Event):
     """A condition cleared."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
+
     who: str
     condition: str
     reason: str = ""
@@ -54,6 +58,8 @@ def condition_cleared(state: CampaignState, ev: ConditionCleared) -> None:
 class LabelsShifted(Event):
     """Stats shifted: {stat: delta}, with the resulting values."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
+
     changes: dict[str, int]
     values: dict[str, int]
     reason: str = ""
@@ -71,6 +77,8 @@ def _shifted(state: CampaignState, ev: LabelsShifted) -> None:
 class LabelLocked(Event):
     """A stat is locked for good."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
+
     stat: str
     who: str = HERO
     OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
@@ -87,6 +95,8 @@ def _locked(state: CampaignState, ev: LabelLocked) -> None:
 @dataclass(frozen=True, slots=True)
 class TrackChanged(Event):
     """A track or pool moved to ``value`` (already clamped)."""
+
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
 
     track: str
     scope: str
@@ -109,6 +119,8 @@ def _track(state: CampaignState, ev: TrackChanged) -> None:
 @dataclass(frozen=True, slots=True)
 class BonusAdded(Event):
     """A +N forward or ongoing."""
+
+    ACTORS: ClassVar[tuple[str, ...]] = ("owner",)
 
     id: int
     kind: str
@@ -170,6 +182,8 @@ def _hold(state: CampaignState, ev: HoldChanged) -> None:
 class TakenOut(Event):
     """A hero is taken out of the scene (or returns, with ``out`` false)."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
+
     out: bool = True
     reason: str = ""
     who: str = HERO
@@ -185,6 +199,8 @@ def _taken_out(state: CampaignState, ev: TakenOut) -> None:
 @dataclass(frozen=True, slots=True)
 class FlagSet(Event):
     """A hero flag set or cleared."""
+
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
 
     flag: str
     value: bool = True
@@ -205,6 +221,8 @@ def _flag(state: CampaignState, ev: FlagSet) -> None:
 @dataclass(frozen=True, slots=True)
 class AdvanceTaken(Event):
     """An advancement taken."""
+
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
 
     advance: str
     text: str
@@ -296,6 +314,8 @@ def _presence(state: CampaignState, ev: NPCPresence) -> None:
 class DataSet(Event):
     """A system-specific value changed: of the acting hero (``scope`` "hero"), of an actor
     (``scope`` its id) or of the campaign (``scope`` "campaign"); key and value."""
+
+    ACTORS: ClassVar[tuple[str, ...]] = ("scope",)
 
     scope: str
     key: str

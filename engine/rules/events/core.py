@@ -9,11 +9,13 @@ their appliers with ``@applier``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, TypeVar
 
 from engine.rules.registry import Registry
-from engine.rules.state import CampaignState
+from engine.rules.state import HERO, CampaignState
+
+E = TypeVar("E", bound="Event")
 
 CORE = Registry("core")
 """The core's events, appliers and edit kinds: every ruleset's registry extends it."""
@@ -28,6 +30,9 @@ class Event:
     _quiet: ClassVar[dict[str, Any]] = {}
     _apply: ClassVar[Callable[[CampaignState, Any], None] | None] = None
     """What applies it (``Registry.applier``); None: a line of the story only."""
+    ACTORS: ClassVar[tuple[str, ...]] = ()
+    """Fields that name an actor by id. Logs before format 3 may say "hero" there, meaning the
+    hero acting when the event was applied; ``named`` writes the id instead."""
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
     """Fields added after an event type was first saved: written only when not at their
     default, so the saved form of older events (and what older versions read) is unchanged."""
@@ -43,6 +48,13 @@ class Event:
                 continue
             d[name] = value
         return d
+
+
+def named(e: E, acting: str) -> E:
+    """``e`` with "hero" in its actor fields (``ACTORS``) replaced by ``acting``, the id of the
+    hero acting now: what an event concerns is said by id, never left to the spotlight."""
+    changes = {f: acting for f in type(e).ACTORS if getattr(e, f) == HERO}
+    return replace(e, **changes) if changes else e
 
 
 event = CORE.event
@@ -65,4 +77,4 @@ def apply(state: CampaignState, ev: Event) -> None:
     CORE.apply(state, ev)
 
 
-__all__ = ["CORE", "Event", "applier", "apply", "edit_applier", "event", "from_dict"]
+__all__ = ["CORE", "Event", "applier", "apply", "edit_applier", "event", "from_dict", "named"]

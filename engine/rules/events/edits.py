@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.rules.events.characters import (
     ConditionCleared,
@@ -22,6 +23,8 @@ class Edited(Event):
     track, pool, clock, or a ruleset's own kind) named ``key`` of ``who`` (an actor id, or
     "campaign") is set to ``value`` (it was ``was``); ``text`` says it in words. It triggers
     nothing else (no full track, no doom)."""
+
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
 
     who: str
     what: str

@@ -164,6 +164,8 @@ class StanceChanged(Event):
     """An NPC's stance toward a hero changed (``hero``: a hero id, or "hero" for the acting
     one)."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("hero",)
+
     npc: str
     stance: str
     hero: str = HERO

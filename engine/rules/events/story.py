@@ -4,10 +4,10 @@ triggered, and the outcomes, options and questions of a move."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rules.events.core import Event, applier, event
-from engine.rules.state import CampaignState, Flow
+from engine.rules.state import HERO, CampaignState, Flow
 
 
 @event
@@ -57,10 +57,15 @@ def _action(state: CampaignState, ev: ActionStarted) -> None:
 class MoveTriggered(Event):
     """The fiction triggered a move."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
+
     move: str
     name: str
     target: str | None = None
     once_key: str | None = None
+    who: str = HERO
+    """The hero who makes the move (format 3; older logs: the one acting then)."""
 
 
 @applier("MoveTriggered")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rules import events as ev
 from engine.rules.registry import Registry
-from engine.rules.state import CampaignState
+from engine.rules.state import HERO, CampaignState
 
 CITY_REGISTRY = Registry("city_of_whispers", ev.CORE)
 """City of Whispers's events, rule effects and journal lines."""
@@ -20,17 +20,23 @@ CITY_REGISTRY = Registry("city_of_whispers", ev.CORE)
 class CitySheetChanged(ev.Event):
     """A part of the hero's sheet (``hero.data[key]``) changed; ``text`` is the journal line."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("who",)
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("who",)
+
     key: str
     value: Any
     text: str = ""
+    who: str = HERO
+    """Whose sheet (format 3; older logs: the hero acting then)."""
 
 
 @CITY_REGISTRY.applier("CitySheetChanged")
 def _apply_sheet(state: CampaignState, e: CitySheetChanged) -> None:
+    data = state.actor(e.who).data
     if e.value is None:
-        state.hero.data.pop(e.key, None)
+        data.pop(e.key, None)
     else:
-        state.hero.data[e.key] = copy.deepcopy(e.value)
+        data[e.key] = copy.deepcopy(e.value)
 
 
 @CITY_REGISTRY.event

@@ -85,6 +85,8 @@ class InfluenceChanged(ev.Event):
     ``direction`` "hero_over" (the hero holds it over them) or "over_hero" (they hold it over
     the hero); ``permanent`` bars them from ever regaining it."""
 
+    ACTORS: ClassVar[tuple[str, ...]] = ("hero",)
+
     npc: str
     direction: str
     held: bool
