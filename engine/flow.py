@@ -2,7 +2,7 @@
 move's start (its target, its effects before the dice), the roll's adjustments, the outcome's
 effects and the queue of work that may stop to ask the player.
 
-``MoveFlow`` is the part of ``Game`` that runs a move; ``Game`` (engine/game.py) keeps the
+``MoveFlow`` is the part of ``Game`` that runs a move; ``Game`` (engine/game/facade.py) keeps the
 public actions, the all-or-nothing ``_action`` and undo.
 """
 

@@ -52,11 +52,12 @@ class Sidebar(VerticalScroll):
             return False
         try:
             rows = game.tracker()
+            style = game.conflict.tracker_style
         except EngineError:
-            rows = []
+            rows, style = [], "initiative"
         sides = fight.encounter.sides
         tracker.show_rows(fight.encounter.round, rows,
-                          sides.model_dump(mode="json") if sides is not None else None)
+                          sides.model_dump(mode="json") if sides is not None else None, style)
         if fight.encounter.acting != self._acting_seen:
             self._acting_seen = fight.encounter.acting
             return True

@@ -1,7 +1,8 @@
 """The initiative tracker shown while a fight is under way: the round, then one row per
 character in turn order (▶ on the one acting), drawn from ``Game.tracker()``. A game whose
-rows carry panels (the panels game) gets the panel tracker: each side's d6 and the panels they
-give, each character's panels left, panels owed and how they are repaid, Kill and Stun."""
+fights the panels way (its conflict's ``tracker_style`` is "panels") gets the panel tracker:
+each side's d6 and the panels they give, each character's panels left, panels owed and how
+they are repaid, Kill and Stun."""
 
 from __future__ import annotations
 
@@ -80,11 +81,6 @@ SIDE_NAMES = {"heroes": "Heroes", "villains": "Villains"}
 def side_name(side: str) -> str:
     """A side's name for the tracker."""
     return SIDE_NAMES.get(side, side.capitalize())
-
-
-def is_panel_rows(rows: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether the rows are a panels game's (they carry panels left and owed)."""
-    return any("panels" in r and "arrears" in r for r in rows)
 
 
 def sides_lines(sides: Mapping[str, Any] | None) -> list[Text]:
@@ -250,19 +246,19 @@ class Tracker(Static):
     """What is shown now."""
 
     def show_rows(self, round_no: int, rows: Sequence[Mapping[str, Any]],
-                  sides: Mapping[str, Any] | None = None) -> None:
-        """Draw the round and rows (a no-op when nothing changed): the panel tracker for
-        rows with panels (``sides``: the round's side initiative), else the initiative one."""
-        self._shown = (round_no, list(rows), sides)
+                  sides: Mapping[str, Any] | None = None, style: str = "initiative") -> None:
+        """Draw the round and rows (a no-op when nothing changed) in the game's ``style``:
+        "panels" (``sides``: the round's side initiative) or "initiative"."""
+        self._shown = (round_no, list(rows), sides, style)
         width = self.size.width or 26
-        text = (panel_tracker_text(round_no, sides, rows, width) if is_panel_rows(rows)
+        text = (panel_tracker_text(round_no, sides, rows, width) if style == "panels"
                 else tracker_text(round_no, rows, width))
         if text == self.text and text.spans == self.text.spans:
             return
         self.text = text
         self.update(text)
 
-    _shown: tuple[int, list[Mapping[str, Any]], Mapping[str, Any] | None] | None = None
+    _shown: tuple[int, list[Mapping[str, Any]], Mapping[str, Any] | None, str] | None = None
     """What :meth:`show_rows` was last given (drawn again at a new width)."""
 
     def on_resize(self, event: events.Resize) -> None:

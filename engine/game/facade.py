@@ -20,20 +20,21 @@ from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces,
 from engine.errors import IllegalAction
 from engine.fight import FightFlow
 from engine.flow import MoveFlow
-from engine.gm import answers, oracle, scenes
+from engine.game.edits import HandEdits
+from engine.game.gm_tools import GMTools
+from engine.game.ledger import StoryLedger
+from engine.game.party import Party
+from engine.gm import answers, scenes
 from engine.gm.moves import make_gm_move
 from engine.heroes import actor_id, hero_added, hero_problems, new_hero, validate_hero
-from engine.odds import percent
 from engine.persistence import MemoryStore, Persistence
 from engine.preview import RollPreview, dice_for, roll_preview
 from engine.prompts import Prompt, pending_prompt
 from engine.rules import events as ev
-from engine.rules import resolve, threats
+from engine.rules import resolve
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.fight.events import FightRequested
-from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
-from engine.rules.stance import stance_event, stance_of
 from engine.rules.state import CampaignState, Flow
 from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
 from engine.systems import ruleset_for
@@ -63,6 +64,14 @@ class Game(MoveFlow, FightFlow):
         self._saved: dict[str, Any] = state.model_dump(mode="json")
         self.last_events: list[dict[str, Any]] = []
         self._shown: list[dict[str, Any]] = []
+        self.party = Party(self)
+        """The party and the cast: NPCs, heroes, the spotlight, presence, stances."""
+        self.gm = GMTools(self)
+        """The GM's tools by hand: the oracle, tables, scene proposals, threats."""
+        self.ledger = StoryLedger(self)
+        """The story ledger: threads, facts, whereabouts (``ledger()`` reads it)."""
+        self.edits = HandEdits(self)
+        """The sheet by hand: what can be edited, and edits."""
 
     # ------------------------------------------------------------------ creation
 
@@ -527,76 +536,6 @@ class Game(MoveFlow, FightFlow):
 
     # ------------------------------------------------------------------ actions: table talk
 
-    def add_npc(self, name: str, role: str, note: str = "") -> list[dict[str, Any]]:
-        """Bring an NPC into the campaign (and the scene)."""
-        with self._action("add NPC"):
-            self._add_npc(name, role, note)
-        return self.last_events
-
-    def add_hero(self, name: str, archetype: str | None = None,
-                 stats: dict[str, int] | None = None) -> list[dict[str, Any]]:
-        """Another hero joins the party (the player runs them too)."""
-        self._require_stage("fiction")
-        hero_stats = validate_hero(self.pack, archetype, stats)
-        hero = new_hero(self.pack, name, archetype, hero_stats, taken=list(self.state.actors))
-        with self._action(f"{hero.name} joins the party"):
-            self._emit(hero_added(self.pack, hero))
-        return self.last_events
-
-    def switch_hero(self, hero: str) -> list[dict[str, Any]]:
-        """Hand the spotlight to another hero of the party: the next moves are theirs."""
-        self._require_stage("fiction")
-        st = self.state
-        found = st.actor_by_name(hero, kinds=("hero",)) or (
-            st.actors.get(hero) if hero in st.party else None)
-        if found is None:
-            names = ", ".join(h.name for h in st.heroes)
-            raise IllegalAction(f"no hero called {hero!r} in the party ({names})")
-        if found.id == st.acting:
-            raise IllegalAction(f"{found.name} is already acting")
-        with self._action(f"{found.name} takes the spotlight"):
-            self._emit(ev.HeroSwitched(hero=found.id, was=st.acting))
-        return self.last_events
-
-    def set_presence(self, npc: str, present: bool) -> list[dict[str, Any]]:
-        """An NPC enters or leaves the scene."""
-        found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
-        if found is None:
-            raise IllegalAction(f"no NPC called {npc!r}")
-        with self._action("presence"):
-            self._emit(ev.NPCPresence(npc=found.id, present=present))
-        return self.last_events
-
-    def stance(self, npc: str, hero: str | None = None) -> str:
-        """How ``npc`` stands toward ``hero`` (a name or id; None: the acting hero)."""
-        found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
-        if found is None:
-            raise IllegalAction(f"no NPC called {npc!r}")
-        return stance_of(self.pack, self.state, found.id, self._hero_id(hero))
-
-    def set_stance(self, npc: str, stance: str, hero: str | None = None, reason: str = ""
-                   ) -> list[dict[str, Any]]:
-        """Set how ``npc`` stands toward ``hero`` (None: the acting hero): hostile, wary,
-        neutral, warm or devoted. One undoable action; nothing happens if it is already so."""
-        found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
-        if found is None:
-            raise IllegalAction(f"no NPC called {npc!r}")
-        with self._action("stance"):
-            e = stance_event(self.pack, self.state, found.id, stance, hero=self._hero_id(hero),
-                             reason=reason.strip() or "set by hand")
-            if e is not None:
-                self._emit(e)
-        return self.last_events
-
-    def _hero_id(self, hero: str | None) -> str:
-        if hero is None:
-            return "hero"
-        found = self.state.actor_by_name(hero, kinds=("hero",))
-        if found is None:
-            names = ", ".join(h.name for h in self.state.heroes)
-            raise IllegalAction(f"no hero called {hero!r} (heroes: {names})")
-        return found.id
-
     def set_dice_mode(self, mode: str) -> list[dict[str, Any]]:
         """Switch the campaign's dice: seeded, physical or mixed (saved, and undone by undo)."""
         if mode not in DICE_MODES:
@@ -728,325 +667,128 @@ class Game(MoveFlow, FightFlow):
             self._run([effect_item({"type": "gm_move", "kind": "soft"},
                                    {"source": "the scene stalled"})])
 
-    # ------------------------------------------------------------------ the GM's tools
+    # ------------------------------------------------------------------ the parts' flat names
+    # Thin aliases of the parts' actions (``game.party``, ``game.gm``, ``game.ledger``,
+    # ``game.edits``), kept so scripts, the app and the tests read as they did.
+
+    def add_npc(self, name: str, role: str, note: str = "") -> list[dict[str, Any]]:
+        """Alias of ``party.add_npc``."""
+        return self.party.add_npc(name, role, note)
+
+    def add_hero(self, name: str, archetype: str | None = None,
+                 stats: dict[str, int] | None = None) -> list[dict[str, Any]]:
+        """Alias of ``party.add_hero``."""
+        return self.party.add_hero(name, archetype, stats)
+
+    def switch_hero(self, hero: str) -> list[dict[str, Any]]:
+        """Alias of ``party.switch_hero``."""
+        return self.party.switch_hero(hero)
+
+    def set_presence(self, npc: str, present: bool) -> list[dict[str, Any]]:
+        """Alias of ``party.set_presence``."""
+        return self.party.set_presence(npc, present)
+
+    def stance(self, npc: str, hero: str | None = None) -> str:
+        """Alias of ``party.stance``."""
+        return self.party.stance(npc, hero)
+
+    def set_stance(self, npc: str, stance: str, hero: str | None = None, reason: str = ""
+                   ) -> list[dict[str, Any]]:
+        """Alias of ``party.set_stance``."""
+        return self.party.set_stance(npc, stance, hero, reason)
 
     def oracle_levels(self) -> list[dict[str, Any]]:
-        """The likelihoods the oracle takes, each with the exact odds at the current tension."""
-        out = []
-        for lv in oracle.levels(self.pack):
-            odds = oracle.probabilities(lv.chance, self.state.tension)
-            out.append({"id": lv.id, "name": lv.name, "chance": lv.chance,
-                        "odds": {k: percent(v) for k, v in odds.items()}})
-        return out
+        """Alias of ``gm.oracle_levels``."""
+        return self.gm.oracle_levels()
 
     def ask_oracle(self, question: str, likelihood: str = "even",
                    roll: int | str | Sequence[int] | None = None) -> list[dict[str, Any]]:
-        """Ask a yes/no question at a likelihood; a d100 answers (yours if ``roll`` is given:
-        a number, its text or a one-face list, checked like any entered dice)."""
-        self._require_stage("fiction", "move")
-        try:
-            lv = oracle.level(self.pack, likelihood)
-        except KeyError:
-            raise IllegalAction(f"unknown likelihood {likelihood!r}; choose one of"
-                                f" {', '.join(x.id for x in oracle.levels(self.pack))}") from None
-        if roll is not None:
-            roll = entered_die(roll, 100)
-        if roll is None and self.state.dice_mode == "physical":
-            raise IllegalAction("this campaign uses physical dice: enter your d100 roll")
-        position = self.state.dice_position
-        entered = roll is not None
-        if roll is None:
-            source = SeededDice(self.state.seed, position, self.state.dice_stream)
-            roll = source.roll(DiceSpec(1, 100)).total
-            position = source.position
-        tension = self.state.tension
-        reading = oracle.read(roll, lv.chance, tension)
-        odds = {k: percent(v) for k, v in oracle.probabilities(lv.chance, tension).items()}
-        with self._action("oracle"):
-            self._emit(ev.OracleAnswered(
-                question=question.strip() or "(unspoken question)", level=lv.name,
-                chance=lv.chance, roll=roll, answer=reading.answer,
-                exceptional=reading.exceptional, twist=reading.event, tension=tension,
-                odds=odds, entered=entered, position=position))
-            if reading.event:
-                step = scenes.random_event(self.pack, self.state, f"oracle:{roll}")
-                for e in step.events:
-                    self._emit(e)
-                self._run(step.push)
-        return self.last_events
+        """Alias of ``gm.ask_oracle``."""
+        return self.gm.ask_oracle(question, likelihood, roll)
 
     def propose_scene(self, reroll: int = 0, place: int | str | Sequence[int] | None = None
                       ) -> dict[str, Any]:
-        """The GM's proposal for the next scene (a query; ``reroll`` asks for another);
-        ``place`` is your own roll on the table of places, d<its total weight>."""
-        roll = None
-        if place is not None and not (isinstance(place, str) and not place.strip()):
-            table = self.pack.tables.get("locations")
-            if table is None:
-                raise IllegalAction(f"{self.pack.system.name} has no table of places to roll on")
-            roll = entered_die(place, scenes.table_sides(table))
-        proposal = scenes.propose_scene(self.pack, self.state, reroll, roll)
-        if roll is not None:
-            proposal["place_roll"] = roll
-        return proposal
+        """Alias of ``gm.propose_scene``."""
+        return self.gm.propose_scene(reroll, place)
 
     def place_die(self) -> int | None:
-        """The die of the table of places (None if the pack has none), for rolling by hand."""
-        table = self.pack.tables.get("locations")
-        return scenes.table_sides(table) if table is not None else None
+        """Alias of ``gm.place_die``."""
+        return self.gm.place_die()
 
     def tables(self) -> list[dict[str, Any]]:
-        """The pack's tables, each with the die that reads it by hand (d<total weight>)."""
-        return [{"id": t.id, "name": t.name, "sides": scenes.table_sides(t),
-                 "entries": len(t.entries)} for t in self.pack.tables.values()]
+        """Alias of ``gm.tables``."""
+        return self.gm.tables()
 
     def roll_table(self, table: str, roll: int | str | Sequence[int] | None = None
                    ) -> list[dict[str, Any]]:
-        """Draw from one of the GM's tables: the GM picks (seeded), or ``roll`` is your own
-        roll of d<total weight> (required with physical dice); the entry's effects apply."""
-        self._require_stage("fiction", "move")
-        tdef = self.pack.tables.get(table)
-        if tdef is None:
-            raise IllegalAction(f"no table {table!r}; tables:"
-                                f" {', '.join(self.pack.tables) or 'none'}")
-        sides = scenes.table_sides(tdef)
-        if roll is not None and sides > 1:
-            roll = entered_die(roll, sides)
-        elif roll is None and sides > 1 and self.state.dice_mode == "physical":
-            raise IllegalAction(f"this campaign uses physical dice: roll a d{sides} for"
-                                f" {tdef.name}")
-        entered = roll is not None and sides > 1
-        if entered:
-            assert isinstance(roll, int)
-            entry = scenes.entry_for_roll(tdef, roll)
-        else:  # the GM's own weighted draw, as for every other table it reads
-            drawn = scenes.draw(self.pack, self.state, table, "hand")
-            assert drawn is not None
-            entry = drawn
-        how = f"your d{sides}: {roll}" if entered else f"the {self.pack.system.gm_title}'s pick"
-        with self._action("table"):
-            self._emit(ev.Narrated(text=f"{tdef.name} ({how}): {entry.text}", by="gm"))
-            self._run([effect_item(e, {"source": tdef.name}) for e in entry.effects])
-        return self.last_events
+        """Alias of ``gm.roll_table``."""
+        return self.gm.roll_table(table, roll)
 
     def add_threat(self, template: str, name: str = "", npc: str | None = None
                    ) -> list[dict[str, Any]]:
-        """Bring a threat from the pack's templates into play, tied to an NPC if given."""
-        tdef = next((t for t in self.pack.gm.threats if t.id == template), None)
-        if tdef is None:
-            raise IllegalAction(f"unknown threat {template!r}; templates:"
-                                f" {', '.join(t.id for t in self.pack.gm.threats) or 'none'}")
-        nid = None
-        if npc:
-            found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
-            if found is None:
-                raise IllegalAction(f"no NPC called {npc!r}")
-            nid = found.id
-        with self._action("add threat"):
-            self._emit(threats.threat_event(tdef, self.state, name.strip() or None, nid))
-        return self.last_events
+        """Alias of ``gm.add_threat``."""
+        return self.gm.add_threat(template, name, npc)
 
     def advance_threat(self, threat: str, delta: int = 1) -> list[dict[str, Any]]:
-        """Move a threat's clock by hand (the doom strikes when it fills)."""
-        t = self.state.threats.get(threat)
-        if t is None:
-            raise IllegalAction(f"no threat {threat!r}; threats: {', '.join(self.state.threats)}")
-        if not t.active:
-            raise IllegalAction(f"{t.name} is no longer active")
-        with self._action("advance threat"):
-            step = threats.advance_threat(self.pack, self.state, t, delta, "by hand")
-            for e in step.events:
-                self._emit(e)
-            self._run(step.push)
-        return self.last_events
-
-    # ------------------------------------------------------------------ the story ledger
-    # Threads, facts and whereabouts: each change one undoable action (a ``LedgerChanged``
-    # event, journaled), allowed at any stage. Threads and facts are named by id (t1, f2) or
-    # by their words. ``ledger()`` reads it all for a front end.
-
-    def ledger(self) -> Ledger:
-        """The story ledger: threads (open and resolved), characters (present, whereabouts),
-        facts and threats with their clocks, as typed entries (engine/rules/ledger.py)."""
-        return ledger_of(self.state)
-
-    def _ledger(self, label: str, e: ev.LedgerChanged) -> list[dict[str, Any]]:
-        with self._action(label):
-            self._emit(e)
-        return self.last_events
+        """Alias of ``gm.advance_threat``."""
+        return self.gm.advance_threat(threat, delta)
 
     def add_thread(self, text: str, note: str = "", source: str = "by hand"
                    ) -> list[dict[str, Any]]:
-        """Open a story thread the GM can draw on (refused when the same one is open)."""
-        words = clean_text(text, "thread")
-        if any(" ".join(t.text.lower().split()) == words.lower()
-               for t in self.state.open_threads):
-            raise IllegalAction(f"the thread {words!r} is already open")
-        return self._ledger("add thread", ev.LedgerChanged(
-            kind="thread", op="open", id=self.state.next_ledger_id("t"), text=words,
-            source=source, note=note.strip()))
+        """Alias of ``ledger.add_thread``."""
+        return self.ledger.add_thread(text, note, source)
 
     def resolve_thread(self, thread: str) -> list[dict[str, Any]]:
-        """Close an open thread (by id or words)."""
-        t = find_entry(self.state.open_threads, thread, "open thread")
-        return self._ledger("resolve thread", ev.LedgerChanged(
-            kind="thread", op="resolve", id=t.id, text=t.text))
+        """Alias of ``ledger.resolve_thread``."""
+        return self.ledger.resolve_thread(thread)
 
     def reopen_thread(self, thread: str) -> list[dict[str, Any]]:
-        """Open a resolved thread again (by id or words)."""
-        done = [t for t in self.state.threads if t.status == "resolved"]
-        t = find_entry(done, thread, "resolved thread")
-        return self._ledger("reopen thread", ev.LedgerChanged(
-            kind="thread", op="reopen", id=t.id, text=t.text))
+        """Alias of ``ledger.reopen_thread``."""
+        return self.ledger.reopen_thread(thread)
 
     def edit_thread(self, thread: str, text: str | None = None, note: str | None = None
                     ) -> list[dict[str, Any]]:
-        """Reword a thread and/or its note (``None``: unchanged)."""
-        t = find_entry(self.state.threads, thread, "thread")
-        words = t.text if text is None else clean_text(text, "thread")
-        new_note = t.note if note is None else note.strip()
-        if words == t.text and new_note == t.note:
-            raise IllegalAction(f"thread {t.id} already reads so")
-        return self._ledger("edit thread", ev.LedgerChanged(
-            kind="thread", op="edit", id=t.id, text=words, was=t.text, note=new_note))
+        """Alias of ``ledger.edit_thread``."""
+        return self.ledger.edit_thread(thread, text, note)
 
     def remove_thread(self, thread: str) -> list[dict[str, Any]]:
-        """Strike a thread from the ledger (open or resolved), as if it never was."""
-        t = find_entry(self.state.threads, thread, "thread")
-        return self._ledger("remove thread", ev.LedgerChanged(
-            kind="thread", op="remove", id=t.id, was=t.text))
-
-    def _about(self, about: Sequence[str]) -> list[str]:
-        out: list[str] = []
-        for who in about:
-            found = (self.state.actor_by_name(who) or self.state.actors.get(who)
-                     or (self.state.hero if who == "hero" else None))
-            if found is None:
-                raise IllegalAction(f"no character called {who!r}")
-            if found.id not in out:
-                out.append(found.id)
-        return out
+        """Alias of ``ledger.remove_thread``."""
+        return self.ledger.remove_thread(thread)
 
     def add_fact(self, text: str, about: Sequence[str] = (), source: str = "by hand"
                  ) -> list[dict[str, Any]]:
-        """Record an established fact, about some characters (names or ids)."""
-        words = clean_text(text, "fact")
-        return self._ledger("add fact", ev.LedgerChanged(
-            kind="fact", op="record", id=self.state.next_ledger_id("f"), text=words,
-            source=source, about=self._about(about)))
+        """Alias of ``ledger.add_fact``."""
+        return self.ledger.add_fact(text, about, source)
 
     def edit_fact(self, fact: str, text: str | None = None,
                   about: Sequence[str] | None = None) -> list[dict[str, Any]]:
-        """Reword a fact and/or whom it is about (``None``: unchanged)."""
-        f = find_entry(self.state.facts, fact, "fact")
-        words = f.text if text is None else clean_text(text, "fact")
-        who = list(f.about) if about is None else self._about(about)
-        if words == f.text and who == f.about:
-            raise IllegalAction(f"fact {f.id} already reads so")
-        return self._ledger("edit fact", ev.LedgerChanged(
-            kind="fact", op="edit", id=f.id, text=words, was=f.text, about=who))
+        """Alias of ``ledger.edit_fact``."""
+        return self.ledger.edit_fact(fact, text, about)
 
     def remove_fact(self, fact: str) -> list[dict[str, Any]]:
-        """Strike a fact from the ledger."""
-        f = find_entry(self.state.facts, fact, "fact")
-        return self._ledger("remove fact", ev.LedgerChanged(
-            kind="fact", op="remove", id=f.id, was=f.text))
+        """Alias of ``ledger.remove_fact``."""
+        return self.ledger.remove_fact(fact)
 
     def set_whereabouts(self, npc: str, where: str) -> list[dict[str, Any]]:
-        """Note where an NPC (name or id) was last known to be ("" forgets it)."""
-        found = self.state.npc_by_name(npc) or self.state.npcs.get(npc)
-        if found is None:
-            raise IllegalAction(f"no NPC called {npc!r}")
-        place = " ".join(where.split())
-        if len(place) > MAX_TEXT:
-            raise IllegalAction(f"whereabouts are at most {MAX_TEXT} characters")
-        if place == found.where:
-            raise IllegalAction(f"{found.name}'s whereabouts already read {place!r}"
-                                if place else f"{found.name}'s whereabouts are unknown already")
-        return self._ledger("whereabouts", ev.LedgerChanged(
-            kind="where", op="set", id=found.id, text=place, was=found.where))
-
-    # ------------------------------------------------------------------ the sheet by hand
+        """Alias of ``ledger.set_whereabouts``."""
+        return self.ledger.set_whereabouts(npc, where)
 
     def edit_subjects(self) -> list[tuple[str, str]]:
-        """Whose values can be edited, as (id, name): the heroes, the NPCs, then the campaign
-        (``CAMPAIGN``: pools and clocks) when it has any."""
-        st = self.state
-        out = [(a.id, a.name) for a in st.heroes]
-        out += [(a.id, a.name) for a in st.actors.values() if a.kind == "npc"]
-        if self.rules.editable(st, CAMPAIGN):
-            out.append((CAMPAIGN, "The campaign"))
-        return out
+        """Alias of ``edits.edit_subjects``."""
+        return self.edits.edit_subjects()
 
     def editable(self, who: str = "hero") -> list[Editable]:
-        """What can be set by hand on ``who`` (an actor's id or name, "hero" for the acting
-        hero, or ``CAMPAIGN``), with the current values and the bounds."""
-        return self.rules.editable(self.state, self._edit_subject(who))
+        """Alias of ``edits.editable``."""
+        return self.edits.editable(who)
 
     def edit(self, who: str, what: str, key: str, value: int | bool, reason: str = ""
              ) -> list[dict[str, Any]]:
-        """Correct the sheet by hand, as a GM would rule at the table: mark or clear a
-        condition (``value`` True/False), set a stat, a track, a pool, a clock, or what the
-        ruleset adds (Masks: Influence). One undoable action, journaled as an edit; between
-        moves only."""
-        return self.edit_many([Edit(who, what, key, value)], reason)
+        """Alias of ``edits.edit``."""
+        return self.edits.edit(who, what, key, value, reason)
 
     def edit_many(self, edits: Sequence[Edit], reason: str = "") -> list[dict[str, Any]]:
-        """Several edits as one action (one undo): all of them, or none if one is refused."""
-        self._require_stage("fiction")
-        if not edits:
-            raise IllegalAction("nothing to edit")
-        with self._action("edit"):
-            for e in edits:
-                self._emit(self._edited(e, reason.strip()))
-        return self.last_events
-
-    def _edit_subject(self, who: str) -> str:
-        """The id ``who`` names for an edit; IllegalAction naming who can be edited."""
-        st = self.state
-        if who == CAMPAIGN:
-            return CAMPAIGN
-        if who == "hero":
-            return st.acting
-        if who in st.actors:
-            return who
-        found = st.actor_by_name(who)
-        if found is not None:
-            return found.id
-        names = ", ".join(f"{name} ({sid})" for sid, name in self.edit_subjects())
-        raise IllegalAction(f"no character {who!r} to edit; you can edit: {names}")
-
-    def _edited(self, e: Edit, reason: str) -> ev.Edited:
-        """The event for one edit, checked against what the ruleset lets be edited."""
-        who = self._edit_subject(e.who)
-        owner = "" if who == CAMPAIGN else self.state.actors[who].name
-        fields = self.rules.editable(self.state, who)
-        kinds = list(dict.fromkeys(f.what for f in fields))
-        if e.what not in kinds:
-            raise IllegalAction(f"{owner or 'the campaign'} has no {e.what!r} to edit; you can"
-                                f" edit: {', '.join(kinds) or 'nothing'}")
-        same = [f for f in fields if f.what == e.what]
-        field = next((f for f in same if f.key == e.key), None)
-        if field is None:
-            raise IllegalAction(f"unknown {e.what} {e.key!r} for {owner or 'the campaign'};"
-                                f" {e.what}s: {', '.join(f.key for f in same)}")
-        value = e.value
-        label = f"{owner}: {field.name}" if owner else field.name
-        if field.flag:
-            if not isinstance(value, bool):
-                raise IllegalAction(f"{label} is marked or not: the value is true or false,"
-                                    f" not {value!r}")
-        elif (isinstance(value, bool) or not isinstance(value, int) or value < field.min
-              or (field.max is not None and value > field.max)):
-            raise IllegalAction(f"{label} must be {field.bounds()}, not {value!r}")
-        if value == field.value:
-            raise IllegalAction(f"{label} is already {field.shown(value)}")
-        if field.flag:
-            text = f"{label} {field.shown(value)}"
-        else:
-            text = f"{label} {field.shown(field.value)} → {field.shown(value)}"
-        return ev.Edited(who=who, what=e.what, key=e.key, value=value, was=field.value,
-                         text=text, reason=reason)
+        """Alias of ``edits.edit_many``."""
+        return self.edits.edit_many(edits, reason)
 
     # ------------------------------------------------------------------ undo and answers
 

@@ -1,0 +1,121 @@
+"""The story ledger by hand: threads, facts and whereabouts. Each change is one undoable
+action (a ``LedgerChanged`` event, journaled), allowed at any stage; threads and facts are named
+by id (t1, f2) or by their words. Calling the part reads the whole ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.game.host import Host
+from engine.rules import events as ev
+from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
+
+
+class StoryLedger:
+    """The story ledger (``game.ledger``; ``game.ledger()`` reads it)."""
+
+    def __init__(self, game: Host) -> None:
+        self._g = game
+
+    def __call__(self) -> Ledger:
+        """The story ledger: threads (open and resolved), characters (present, whereabouts),
+        facts and threats with their clocks, as typed entries (engine/rules/ledger.py)."""
+        return ledger_of(self._g.state)
+
+    def _ledger(self, label: str, e: ev.LedgerChanged) -> list[dict[str, Any]]:
+        with self._g._action(label):
+            self._g._emit(e)
+        return self._g.last_events
+
+    def add_thread(self, text: str, note: str = "", source: str = "by hand"
+                   ) -> list[dict[str, Any]]:
+        """Open a story thread the GM can draw on (refused when the same one is open)."""
+        words = clean_text(text, "thread")
+        if any(" ".join(t.text.lower().split()) == words.lower()
+               for t in self._g.state.open_threads):
+            raise IllegalAction(f"the thread {words!r} is already open")
+        return self._ledger("add thread", ev.LedgerChanged(
+            kind="thread", op="open", id=self._g.state.next_ledger_id("t"), text=words,
+            source=source, note=note.strip()))
+
+    def resolve_thread(self, thread: str) -> list[dict[str, Any]]:
+        """Close an open thread (by id or words)."""
+        t = find_entry(self._g.state.open_threads, thread, "open thread")
+        return self._ledger("resolve thread", ev.LedgerChanged(
+            kind="thread", op="resolve", id=t.id, text=t.text))
+
+    def reopen_thread(self, thread: str) -> list[dict[str, Any]]:
+        """Open a resolved thread again (by id or words)."""
+        done = [t for t in self._g.state.threads if t.status == "resolved"]
+        t = find_entry(done, thread, "resolved thread")
+        return self._ledger("reopen thread", ev.LedgerChanged(
+            kind="thread", op="reopen", id=t.id, text=t.text))
+
+    def edit_thread(self, thread: str, text: str | None = None, note: str | None = None
+                    ) -> list[dict[str, Any]]:
+        """Reword a thread and/or its note (``None``: unchanged)."""
+        t = find_entry(self._g.state.threads, thread, "thread")
+        words = t.text if text is None else clean_text(text, "thread")
+        new_note = t.note if note is None else note.strip()
+        if words == t.text and new_note == t.note:
+            raise IllegalAction(f"thread {t.id} already reads so")
+        return self._ledger("edit thread", ev.LedgerChanged(
+            kind="thread", op="edit", id=t.id, text=words, was=t.text, note=new_note))
+
+    def remove_thread(self, thread: str) -> list[dict[str, Any]]:
+        """Strike a thread from the ledger (open or resolved), as if it never was."""
+        t = find_entry(self._g.state.threads, thread, "thread")
+        return self._ledger("remove thread", ev.LedgerChanged(
+            kind="thread", op="remove", id=t.id, was=t.text))
+
+    def _about(self, about: Sequence[str]) -> list[str]:
+        out: list[str] = []
+        for who in about:
+            found = (self._g.state.actor_by_name(who) or self._g.state.actors.get(who)
+                     or (self._g.state.hero if who == "hero" else None))
+            if found is None:
+                raise IllegalAction(f"no character called {who!r}")
+            if found.id not in out:
+                out.append(found.id)
+        return out
+
+    def add_fact(self, text: str, about: Sequence[str] = (), source: str = "by hand"
+                 ) -> list[dict[str, Any]]:
+        """Record an established fact, about some characters (names or ids)."""
+        words = clean_text(text, "fact")
+        return self._ledger("add fact", ev.LedgerChanged(
+            kind="fact", op="record", id=self._g.state.next_ledger_id("f"), text=words,
+            source=source, about=self._about(about)))
+
+    def edit_fact(self, fact: str, text: str | None = None,
+                  about: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Reword a fact and/or whom it is about (``None``: unchanged)."""
+        f = find_entry(self._g.state.facts, fact, "fact")
+        words = f.text if text is None else clean_text(text, "fact")
+        who = list(f.about) if about is None else self._about(about)
+        if words == f.text and who == f.about:
+            raise IllegalAction(f"fact {f.id} already reads so")
+        return self._ledger("edit fact", ev.LedgerChanged(
+            kind="fact", op="edit", id=f.id, text=words, was=f.text, about=who))
+
+    def remove_fact(self, fact: str) -> list[dict[str, Any]]:
+        """Strike a fact from the ledger."""
+        f = find_entry(self._g.state.facts, fact, "fact")
+        return self._ledger("remove fact", ev.LedgerChanged(
+            kind="fact", op="remove", id=f.id, was=f.text))
+
+    def set_whereabouts(self, npc: str, where: str) -> list[dict[str, Any]]:
+        """Note where an NPC (name or id) was last known to be ("" forgets it)."""
+        found = self._g.state.npc_by_name(npc) or self._g.state.npcs.get(npc)
+        if found is None:
+            raise IllegalAction(f"no NPC called {npc!r}")
+        place = " ".join(where.split())
+        if len(place) > MAX_TEXT:
+            raise IllegalAction(f"whereabouts are at most {MAX_TEXT} characters")
+        if place == found.where:
+            raise IllegalAction(f"{found.name}'s whereabouts already read {place!r}"
+                                if place else f"{found.name}'s whereabouts are unknown already")
+        return self._ledger("whereabouts", ev.LedgerChanged(
+            kind="where", op="set", id=found.id, text=place, was=found.where))
