@@ -59,10 +59,13 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/unit/test_masks_moves.py", "tests/unit/test_cow_moves.py",
         "tests/unit/test_masks_defects.py", "tests/unit/test_rules_gaps.py",
         "tests/unit/test_mutation_effects.py"]),
-    "store": ("engine/store.py", [
-        "tests/unit/test_store.py", "tests/unit/test_store_safety.py",
-        "tests/unit/test_mutation_store.py"]),
 }
+# the store package, one module at a time (it was engine/store.py until 2026-11-28)
+for _part in ("files", "ids", "checks", "locks", "chunks", "storage", "recover", "folder",
+              "campaign"):
+    MODULES[f"store.{_part}"] = (f"engine/store/{_part}.py", [
+        "tests/unit/test_store.py", "tests/unit/test_store_safety.py",
+        "tests/unit/test_mutation_store.py"])
 
 # Survivors judged equivalent (no input can tell them apart from the original), with why.
 # Names are mutmut's: they stay valid while the function they are in does not change.
@@ -139,229 +142,230 @@ EQUIVALENT: dict[str, str] = {
         "rule_answer(None, ...): no ruleset's rule_answer (base, Masks, CoW) reads the state",
     "engine.rules.effects.x_clock_step__mutmut_19":
         "0 <= new: with new > clock >= 0, new is at least 1",
-    # engine/store.py (names as mutmut 3.8 numbers the store.py of 2026-11-22 19:20 UTC)
-    "engine.store.x__type_name__mutmut_17": (
+    # the store (names as mutmut 3.8 numbers the store.py of 2026-11-22 19:20 UTC, now in the
+    # store package's modules)
+    "engine.store.checks.x__type_name__mutmut_17": (
         "names.get(.., None): every caller passes parsed JSON or _plain data, whose types are"
         " all in the table"
     ),
-    "engine.store.x__type_name__mutmut_19":
+    "engine.store.checks.x__type_name__mutmut_19":
         "names.get(type(value)): every caller passes a JSON value, whose type is in the table",
-    "engine.store.x__type_name__mutmut_21":
+    "engine.store.checks.x__type_name__mutmut_21":
         "type(None).__name__ as fallback: the fallback is never reached (JSON values only)",
-    "engine.store.x__fit__mutmut_11":
+    "engine.store.ids.x__fit__mutmut_11":
         "rstrip('XX-XX'): a slug holds only lowercase id characters and '-', never 'X'",
-    "engine.store.x_slugify__mutmut_27": (
+    "engine.store.ids.x_slugify__mutmut_27": (
         "out[-1] != 'XX-XX': out[-1] is one character; when it is '-', isascii() makes the "
         "test false anyway"
     ),
-    "engine.store.x_slugify__mutmut_37": (
+    "engine.store.ids.x_slugify__mutmut_37": (
         "'XX-XX' for a non-id character: the second pass turns each 'X' into '-' and the runs"
         " collapse to one '-'"
     ),
-    "engine.store.x_slugify__mutmut_51": (
+    "engine.store.ids.x_slugify__mutmut_51": (
         "second pass keeps every character: after the first pass NFC of id characters and "
         "kept marks gives only id characters (searched U+0080-U+30FF with the common marks: "
         "no counter-example)"
     ),
-    "engine.store.x_slugify__mutmut_53": (
+    "engine.store.ids.x_slugify__mutmut_53": (
         "ch != '-' in the second pass: same as mutmut_51 (no non-id character reaches it), "
         "and '-' is still replaced by '-'"
     ),
-    "engine.store.x_slugify__mutmut_54":
+    "engine.store.ids.x_slugify__mutmut_54":
         "ch == 'XX-XX': '-' is not an id character, so it is replaced by '-' (itself)",
-    "engine.store.x_slugify__mutmut_56": (
+    "engine.store.ids.x_slugify__mutmut_56": (
         "second pass writes XX-XX: same as mutmut_51, no non-id character reaches the second "
         "pass"
     ),
-    "engine.store.x_slugify__mutmut_68":
+    "engine.store.ids.x_slugify__mutmut_68":
         "strip('XX-XX'): the slug holds no 'X' (lowercase id characters and '-')",
-    "engine.store.x__fsync_dir__mutmut_6": (
+    "engine.store.files.x__fsync_dir__mutmut_6": (
         "O_RDONLY & O_DIRECTORY is O_RDONLY: opening a folder read-only works the same; only "
         "folders are passed"
     ),
-    "engine.store.x__fsync_dir__mutmut_7":
+    "engine.store.files.x__fsync_dir__mutmut_7":
         "getattr(None, 'O_DIRECTORY', 0) is 0: same as mutmut_6",
-    "engine.store.x__fsync_dir__mutmut_9":
+    "engine.store.files.x__fsync_dir__mutmut_9":
         "default None: Linux has O_DIRECTORY, the default is never used",
-    "engine.store.x__fsync_dir__mutmut_12":
+    "engine.store.files.x__fsync_dir__mutmut_12":
         "no default: Linux has O_DIRECTORY",
-    "engine.store.x__fsync_dir__mutmut_13":
+    "engine.store.files.x__fsync_dir__mutmut_13":
         "a missing attribute name gives 0: same as mutmut_6",
-    "engine.store.x__fsync_dir__mutmut_14":
+    "engine.store.files.x__fsync_dir__mutmut_14":
         "a missing attribute name gives 0: same as mutmut_6",
-    "engine.store.x__fsync_dir__mutmut_15":
+    "engine.store.files.x__fsync_dir__mutmut_15":
         "default 1: Linux has O_DIRECTORY, the default is never used",
-    "engine.store.x__tmp_path__mutmut_2": (
+    "engine.store.files.x__tmp_path__mutmut_2": (
         "token_hex(None) is 32 random bytes: a longer random temp name, cleaned up the same "
         "(prefix and suffix unchanged)"
     ),
-    "engine.store.x__tmp_path__mutmut_3":
+    "engine.store.files.x__tmp_path__mutmut_3":
         "token_hex(5): a longer random temp name, cleaned up the same",
-    "engine.store.x__write_new_file__mutmut_18": (
+    "engine.store.files.x__write_new_file__mutmut_18": (
         "view = None after the first write: os.write on a regular file writes the whole "
         "buffer (save files are at most 64 MiB, far under the 2 GiB per-call cap)"
     ),
-    "engine.store.x__backup__mutmut_5":
+    "engine.store.files.x__backup__mutmut_5":
         "follow_symlinks=None is false, as False",
-    "engine.store.x__atomic_write__mutmut_9":
+    "engine.store.files.x__atomic_write__mutmut_9":
         "'UTF-8' and 'utf-8' are the same codec",
-    "engine.store.x__acquire_lock__mutmut_24":
+    "engine.store.locks.x__acquire_lock__mutmut_24":
         "'ASCII' and 'ascii' are the same codec",
-    "engine.store.x__acquire_lock__mutmut_28":
+    "engine.store.locks.x__acquire_lock__mutmut_28":
         "holder 'XXXX' when the lock cannot be read: not digits, so no pid is shown, as with ''",
-    "engine.store.x__backup__mutmut_8": (
+    "engine.store.files.x__backup__mutmut_8": (
         "os.link follows symbolic links by default: on Linux a link to a symbolic link is the "
         "link itself either way (checked: the .bak of a planted link stays a link)"
     ),
-    "engine.store.x__backup__mutmut_9":
+    "engine.store.files.x__backup__mutmut_9":
         "follow_symlinks=True: the same on Linux as mutmut_8",
-    "engine.store.x__inspect__mutmut_47":
+    "engine.store.recover.x__inspect__mutmut_47":
         "kind None for 'resume': no caller compares kind with 'resume' (only ok, none, rebuild)",
-    "engine.store.x__inspect__mutmut_57":
+    "engine.store.recover.x__inspect__mutmut_57":
         "kind 'XXresumeXX': no caller compares kind with 'resume'",
-    "engine.store.x__inspect__mutmut_58":
+    "engine.store.recover.x__inspect__mutmut_58":
         "kind 'RESUME': no caller compares kind with 'resume'",
-    "engine.store.x__inspect__mutmut_64":
+    "engine.store.recover.x__inspect__mutmut_64":
         "doc None for an ok campaign: only recover reads doc, and it returns at once for ok",
-    "engine.store.x__inspect__mutmut_69":
+    "engine.store.recover.x__inspect__mutmut_69":
         "doc left out for an ok campaign: only recover reads doc, and not for ok",
-    "engine.store.x__inspect__mutmut_78":
+    "engine.store.recover.x__inspect__mutmut_78":
         "the .bak path in a message that is suppressed: only the parsed document is used",
-    "engine.store.x__inspect__mutmut_123":
+    "engine.store.recover.x__inspect__mutmut_123":
         "doc None for 'rebuild': recover rebuilds from the log and never reads doc then",
-    "engine.store.x__inspect__mutmut_128":
+    "engine.store.recover.x__inspect__mutmut_128":
         "doc left out for 'rebuild': recover never reads doc then",
-    "engine.store.xǁCampaignStoreǁrecover__mutmut_62":
+    "engine.store.campaign.xǁCampaignStoreǁrecover__mutmut_62":
         "copy.copy of a freshly read chunk's base: the chunk is not used again but for last_n()",
-    "engine.store.x__repair_log__mutmut_28":
+    "engine.store.recover.x__repair_log__mutmut_28":
         "end = 1 with no chunk files: chunk 1 is not among the chunks, so the loop brings it to 0",
-    "engine.store.x__repair_log__mutmut_67":
+    "engine.store.recover.x__repair_log__mutmut_67":
         "range(.., end + 2): chunks[end] exists, so the first chunk found is at most end",
-    "engine.store.xǁCampaignStoreǁ_read_chunk__mutmut_14":
+    "engine.store.campaign.xǁCampaignStoreǁ_read_chunk__mutmut_14":
         "always a deep copy: undo's chunks are used the same way as a copy (only slower)",
-    "engine.store.x__write_campaign_file__mutmut_13":
+    "engine.store.recover.x__write_campaign_file__mutmut_13":
         "ensure_ascii=None is false, as False",
-    "engine.store.x__write_chunk_file__mutmut_11":
+    "engine.store.recover.x__write_chunk_file__mutmut_11":
         "ensure_ascii=None is false, as False",
-    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_3":
+    "engine.store.storage.xǁAtomicJSONStorageǁwrite__mutmut_3":
         "ensure_ascii=None is false, as False",
-    "engine.store.x__open_lock_file__mutmut_5": (
+    "engine.store.locks.x__open_lock_file__mutmut_5": (
         "O_NONBLOCK & O_CLOEXEC is 0: os.open makes every fd non-inheritable anyway (PEP 446), "
         "and opening a FIFO read-write never blocks on Linux"
     ),
-    "engine.store.x__read_regular__mutmut_32":
+    "engine.store.files.x__read_regular__mutmut_32":
         "reads of 2 MiB instead of 1 MiB: only the number of reads changes, not the bytes",
-    "engine.store.x__read_regular__mutmut_33":
+    "engine.store.files.x__read_regular__mutmut_33":
         "reads of 2 MiB instead of 1 MiB: only the number of reads changes, not the bytes",
-    "engine.store.x__open_lock_file__mutmut_28":
+    "engine.store.locks.x__open_lock_file__mutmut_28":
         "problem = None: only its truth is tested, and None is false like ''",
-    "engine.store.xǁCampaignStoreǁ_load__mutmut_9":
+    "engine.store.campaign.xǁCampaignStoreǁ_load__mutmut_9":
         "_stale = None is false, as False",
-    "engine.store.xǁCampaignStoreǁclose__mutmut_6":
+    "engine.store.campaign.xǁCampaignStoreǁclose__mutmut_6":
         "'' for the databases of a closed store: every use of it raises 'closed' first",
-    "engine.store.x__acquire_lock__mutmut_45":
+    "engine.store.locks.x__acquire_lock__mutmut_45":
         "ftruncate(fd, 1) then writing the pid (2+ bytes) at 0: the file ends the same",
-    "engine.store.x__acquire_lock__mutmut_54":
+    "engine.store.locks.x__acquire_lock__mutmut_54":
         "'ASCII' and 'ascii' are the same codec",
-    "engine.store.x__summary__mutmut_3": (
+    "engine.store.folder.x__summary__mutmut_3": (
         "look again when ok instead of when damaged: both reads give the same answer unless "
         "another process writes between them"
     ),
-    "engine.store.x__summary__mutmut_4":
+    "engine.store.folder.x__summary__mutmut_4":
         "always look twice: the second read gives the same answer without a concurrent writer",
-    "engine.store.x__summary__mutmut_5":
+    "engine.store.folder.x__summary__mutmut_5":
         "always look twice: the second read gives the same answer without a concurrent writer",
-    "engine.store.x__text__mutmut_3":
+    "engine.store.checks.x__text__mutmut_3":
         "str(value) for a str from JSON is the same string",
-    "engine.store.x__remove_known_files__mutmut_26":
+    "engine.store.folder.x__remove_known_files__mutmut_26":
         "kept = 1: kept is only tested for zero",
-    "engine.store.x__remove_known_files__mutmut_27":
+    "engine.store.folder.x__remove_known_files__mutmut_27":
         "kept -= 1: kept is only tested for zero, and -n is zero only when n is",
-    "engine.store.x__remove_known_files__mutmut_28":
+    "engine.store.folder.x__remove_known_files__mutmut_28":
         "kept += 2: kept is only tested for zero",
-    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_4": (
+    "engine.store.storage.xǁAtomicJSONStorageǁwrite__mutmut_4": (
         "allow_nan=None: no NaN or Infinity reaches a write (_plain refuses them on the way "
         "in, _read_tinydb_file in files)"
     ),
-    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_8":
+    "engine.store.storage.xǁAtomicJSONStorageǁwrite__mutmut_8":
         "allow_nan default True: no NaN or Infinity reaches a write",
-    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_11":
+    "engine.store.storage.xǁAtomicJSONStorageǁwrite__mutmut_11":
         "allow_nan=True: no NaN or Infinity reaches a write",
-    "engine.store.xǁAtomicJSONStorageǁwrite__mutmut_20": (
+    "engine.store.storage.xǁAtomicJSONStorageǁwrite__mutmut_20": (
         "_data = '' after a failed write: the store then marks itself stale and reopens every"
         " database, so that storage is never read again"
     ),
-    "engine.store.x__write_campaign_file__mutmut_14":
+    "engine.store.recover.x__write_campaign_file__mutmut_14":
         "allow_nan=None: no NaN or Infinity reaches a write",
-    "engine.store.x__write_campaign_file__mutmut_18":
+    "engine.store.recover.x__write_campaign_file__mutmut_18":
         "allow_nan default True: no NaN or Infinity reaches a write",
-    "engine.store.x__write_campaign_file__mutmut_22":
+    "engine.store.recover.x__write_campaign_file__mutmut_22":
         "allow_nan=True: no NaN or Infinity reaches a write",
-    "engine.store.x__write_chunk_file__mutmut_12":
+    "engine.store.recover.x__write_chunk_file__mutmut_12":
         "allow_nan=None: no NaN or Infinity reaches a write",
-    "engine.store.x__write_chunk_file__mutmut_16":
+    "engine.store.recover.x__write_chunk_file__mutmut_16":
         "allow_nan default True: no NaN or Infinity reaches a write",
-    "engine.store.x__write_chunk_file__mutmut_20":
+    "engine.store.recover.x__write_chunk_file__mutmut_20":
         "allow_nan=True: no NaN or Infinity reaches a write",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_14": (
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_14": (
         "initial _stale: every constructor path calls _load() before the store is used, which"
         " sets it"
     ),
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_15":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_15":
         "initial _stale: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_16":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_16":
         "initial _campaign_db: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_17":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_17":
         "initial _chunk_db: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_18":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_18":
         "initial _meta: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_19":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_19":
         "initial _state: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_20":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_20":
         "initial _chunk_no: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_21":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_21":
         "initial _chunk_no: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_22":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_22":
         "initial _chunk_count: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_23":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_23":
         "initial _chunk_count: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_24":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_24":
         "initial _chunk_base: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_25":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_25":
         "initial _last_n: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_26":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_26":
         "initial _last_n: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ__init____mutmut_27":
+    "engine.store.campaign.xǁCampaignStoreǁ__init____mutmut_27":
         "initial _last_a: set by _load() before any use",
-    "engine.store.xǁCampaignStoreǁ_load__mutmut_3": (
+    "engine.store.campaign.xǁCampaignStoreǁ_load__mutmut_3": (
         "'' instead of None for the databases while loading: a failed load leaves the store "
         "stale, so they are replaced before use"
     ),
-    "engine.store.xǁCampaignStoreǁsave__mutmut_65":
+    "engine.store.campaign.xǁCampaignStoreǁsave__mutmut_65":
         "start_chunk = None is false, as False",
-    "engine.store.xǁCampaignStoreǁsave__mutmut_83":
+    "engine.store.campaign.xǁCampaignStoreǁsave__mutmut_83":
         "the new _Chunk's path: _set_current never reads it and the object is dropped",
-    "engine.store.xǁCampaignStoreǁsave__mutmut_108":
+    "engine.store.campaign.xǁCampaignStoreǁsave__mutmut_108":
         "_stale = None is false, as False",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_21":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_21":
         "initial cut: the loop always assigns it (chunk 1 always ends the loop)",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_22":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_22":
         "initial cut_drop: the loop always assigns it",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_34":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_34":
         "private=None is false, as False",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_37":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_37":
         "private=True: a deep copy of the chunk, used the same way (only slower)",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_43":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_43":
         "dropped -= n: dropped is only tested for zero",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_60":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_60":
         "private=None is false, as False",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_63":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_63":
         "private=True: a deep copy of the chunk, used the same way (only slower)",
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_104": (
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_104": (
         "a second TinyDB on the current chunk's file replaces the cached one: same content, "
         "same writes"
     ),
-    "engine.store.xǁCampaignStoreǁtruncate_from_action__mutmut_118":
+    "engine.store.campaign.xǁCampaignStoreǁtruncate_from_action__mutmut_118":
         "_stale = None is false, as False",
 }
 
