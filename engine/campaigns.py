@@ -20,6 +20,9 @@ from engine.rules.state import CampaignState
 from engine.store import CampaignExists, CampaignStore, unique_id
 from engine.systems import ruleset_for
 
+MAX_TRIES = 100
+"""Ids a new campaign tries when other processes take the one it chose meanwhile."""
+
 
 def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *,
               read_only: bool = False) -> Game:
@@ -85,17 +88,16 @@ def new_game(
         return store
 
     try:
-        try:
-            game = Game.new(pack, name=name, hero_name=hero_name, archetype=archetype,
-                            stats=stats, npcs=npcs, seed=seed, dice_mode=dice_mode,
-                            store_factory=factory, **kw)
-        except CampaignExists:
-            if campaign_id is not None or staged:
-                raise
-            cid = unique_id(Path(saves_dir), name)  # taken since we looked: the next one
-            game = Game.new(pack, name=name, hero_name=hero_name, archetype=archetype,
-                            stats=stats, npcs=npcs, seed=seed, dice_mode=dice_mode,
-                            store_factory=factory, **kw)
+        for tries in range(MAX_TRIES):
+            try:
+                game = Game.new(pack, name=name, hero_name=hero_name, archetype=archetype,
+                                stats=stats, npcs=npcs, seed=seed, dice_mode=dice_mode,
+                                store_factory=factory, **kw)
+                break
+            except CampaignExists:
+                if campaign_id is not None or staged or tries == MAX_TRIES - 1:
+                    raise
+                cid = unique_id(Path(saves_dir), name)  # taken since we looked: the next one
         if staged:
             _publish(staged[0], Path(saves_dir), name, fixed=campaign_id is not None)
     except BaseException:
@@ -114,7 +116,7 @@ def _publish(store: CampaignStore, saves_dir: Path, name: str, *, fixed: bool) -
     except CampaignExists:
         if fixed:
             raise
-    for _ in range(100):
+    for _ in range(MAX_TRIES):
         try:
             store.publish(unique_id(saves_dir, name))
             return

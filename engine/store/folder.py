@@ -12,6 +12,7 @@ import contextlib
 import os
 import secrets
 import stat
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -249,6 +250,20 @@ def _half_made(folder: Path) -> bool:
         return False
 
 
+NEW_GRACE_SECONDS = 60
+"""How long an empty lock file in a ``.~new-*`` folder is taken for a create in progress."""
+
+
+def _just_made(fd: int) -> bool:
+    """Whether the lock file ``fd`` is empty and new: its creator has opened it and not yet
+    locked it (a creator writes its pid once it holds the lock)."""
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        return True
+    return info.st_size == 0 and time.time() - info.st_mtime < NEW_GRACE_SECONDS
+
+
 def _sweep_folder(saves_dir: Path, folder: Path, restore: str | None) -> None:
     """Finish an interrupted create or delete of ``folder`` unless a process holds its lock.
 
@@ -257,6 +272,9 @@ def _sweep_folder(saves_dir: Path, folder: Path, restore: str | None) -> None:
     """
     fd = _try_lock(folder)
     if fd is None and (restore is None or os.path.lexists(folder / LOCK_FILE)):
+        return
+    if fd is not None and folder.name.startswith(_NEW_PREFIX) and _just_made(fd):
+        _release_lock(fd)  # a create between making its lock file and taking the lock
         return
     try:
         left = _remove_known_files(folder)

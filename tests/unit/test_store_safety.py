@@ -651,6 +651,21 @@ def test_a_create_that_is_just_starting_is_left_alone(saves: Path) -> None:
     assert starting.is_dir()
 
 
+def test_a_create_between_its_lock_file_and_its_lock_is_left_alone(saves: Path) -> None:
+    # the creator has made its (empty) lock file and not yet locked it: another process's
+    # sweep must not take the lock and remove the folder under it
+    starting = saves / ".~new-camp-0123abcd"
+    starting.mkdir(parents=True)
+    (starting / LOCK_FILE).write_bytes(b"")
+    sweep_saves(saves)
+    assert (starting / LOCK_FILE).is_file()
+    # the same folder long after: a create that died there, swept
+    old = (starting / LOCK_FILE).stat().st_mtime - 3600
+    os.utime(starting / LOCK_FILE, (old, old))
+    sweep_saves(saves)
+    assert not starting.exists()
+
+
 def test_opening_a_campaign_sweeps_too(saves: Path) -> None:
     make(saves, "one").store.close()
     make(saves, "two").store.close()
