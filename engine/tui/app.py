@@ -19,6 +19,7 @@ from textual.binding import Binding
 
 from engine.errors import EngineError
 from engine.store import default_saves_dir, unique_id
+from engine.tui.host import AppHost
 from engine.tui.screens.title import TitleScreen
 
 if TYPE_CHECKING:
@@ -159,3 +160,8 @@ def run(saves_dir: Path | None = None, content_dirs: Iterable[Path] = (),
         campaign: str | None = None) -> None:
     """Run the app (a convenience for ``python -m``)."""
     SidekickApp(saves_dir, list(content_dirs), campaign).run()
+
+
+def _is_host(app: SidekickApp) -> AppHost:
+    """mypy checks here that the app is what its screens take it for (``AppHost``)."""
+    return app

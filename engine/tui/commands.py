@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-if TYPE_CHECKING:
-    from engine.tui.screens.play import PlayScreen
-    from engine.tui.screens.title import TitleScreen
+from engine.tui.host import PlayHost, TitleHost
 
 Command = tuple[str, Callable[[], Any], str]
 """A palette entry: text, what it does, help."""
@@ -42,7 +40,7 @@ class PlayCommands(_Commands):
 
     def entries(self) -> Iterator[Command]:
         """Moves first, then table talk, NPC presence and clearing actions."""
-        screen = cast("PlayScreen", self.screen)  # the provider of PlayScreen.COMMANDS
+        screen = cast(PlayHost, self.screen)  # the provider of PlayScreen.COMMANDS
         game = screen.game
         free = game.flow.stage in ("fiction", "move")
         if free:
@@ -89,7 +87,7 @@ class TitleCommands(_Commands):
 
     def entries(self) -> Iterator[Command]:
         """New campaign, then each saved campaign."""
-        screen = cast("TitleScreen", self.screen)  # the provider of TitleScreen.COMMANDS
+        screen = cast(TitleHost, self.screen)  # the provider of TitleScreen.COMMANDS
         yield ("New campaign", screen.action_new, "N")
         for c in screen.campaigns:
             yield (f"Resume {c.name}", partial(screen.resume, c.id),

@@ -3,7 +3,7 @@ a party (optional), NPCs, dice."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rich.text import Text
 from textual import on
@@ -24,12 +24,10 @@ from textual.widgets import (
 from engine.content.loader import Pack, discover, get_pack
 from engine.errors import EngineError
 from engine.heroes import parse_stats
+from engine.tui.host import AppHost
 from engine.tui.screens.party import AddHeroDialog, hero_summary
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, stat_shown
 from engine.tui.widgets.keybar import KeyBar
-
-if TYPE_CHECKING:
-    from engine.tui.app import SidekickApp
 
 CUSTOM = "__custom__"
 NO_NAME = "Name the campaign first."
@@ -63,9 +61,9 @@ class NewCampaignScreen(Screen[None]):
         """More heroes after the first ({"name", "archetype", "stats"}), in order."""
 
     @property
-    def sidekick(self) -> SidekickApp:
+    def sidekick(self) -> AppHost:
         """The app, typed."""
-        return cast("SidekickApp", self.app)  # Textual types every screen's app as App[object]
+        return cast(AppHost, self.app)  # Textual types every screen's app as App[object]
 
     def compose(self) -> ComposeResult:
         """The form."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -27,6 +27,7 @@ from textual.widgets import Button, Input
 from engine.errors import EngineError
 from engine.game import Game
 from engine.tui.commands import PlayCommands
+from engine.tui.host import AppHost, PlayHost
 from engine.tui.messages import MenuPicked, RollCommand
 from engine.tui.screens.ledger import LedgerScreen
 from engine.tui.screens.play.choices import FLOW_KINDS, Choices
@@ -48,9 +49,6 @@ from engine.tui.widgets.prompt_box import PromptBox
 from engine.tui.widgets.recap import RecapPanel
 from engine.tui.widgets.sidebar import Sidebar
 from engine.tui.widgets.topbar import TopBar
-
-if TYPE_CHECKING:
-    from engine.tui.app import SidekickApp
 
 log = logging.getLogger(__name__)
 
@@ -90,9 +88,9 @@ class PlayScreen(Screen[None]):
         return self.chronicle.events
 
     @property
-    def sidekick(self) -> SidekickApp:
+    def sidekick(self) -> AppHost:
         """The app, typed."""
-        return cast("SidekickApp", self.app)  # Textual types every screen's app as App[object]
+        return cast(AppHost, self.app)  # Textual types every screen's app as App[object]
 
     @property
     def prompt(self) -> PromptBox:
@@ -373,3 +371,8 @@ class PlayScreen(Screen[None]):
     def action_leave(self) -> None:
         """Back to the campaign list (everything is saved)."""
         self.dismiss(None)
+
+
+def _is_host(screen: PlayScreen) -> PlayHost:
+    """mypy checks here that the screen is what its command palette takes it for."""
+    return screen
