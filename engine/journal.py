@@ -11,6 +11,8 @@ from typing import Any
 
 from engine.content.loader import Pack
 from engine.rules.events import CORE
+from engine.rules.fight.dice import ROUTINE
+from engine.rules.fight.events import rolled_form
 from engine.rules.registry import Registry
 from engine.rules.text import upper_first as upper_first  # re-exported: its old home
 from engine.systems import RULESETS, ruleset_class
@@ -52,9 +54,10 @@ def bands_line(bands: list[dict[str, Any]]) -> str:
 
 
 def roll_why(e: dict[str, Any]) -> str:
-    """One line explaining a roll: the dice, the total, the band (and, when the dice forced
-    it, which band the total gave and why), the odds, every modifier, the clamp, and the
-    bands when the ruleset chose them for this roll."""
+    """One line explaining a roll: the dice, the total (and what it was against: a fight's
+    roll), the band (and, when the dice forced it, which band the total gave and why), the
+    odds, every modifier, the clamp, and the bands when the ruleset chose them for this roll.
+    A routine check (a fight's, no die) says no seeded or entered."""
     faces = " ".join(str(f) for f in e["kept"])
     dropped = f" (dropped {' '.join(str(f) for f in e['dropped'])})" if e["dropped"] else ""
     mods = ", ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
@@ -62,7 +65,10 @@ def roll_why(e: dict[str, Any]) -> str:
     if e.get("clamp") and e["raw_modifier"] != e["modifier"]:
         lo, hi = e["clamp"]
         clamp = f" → clamped to {e['modifier']:+d} (limits {lo:+d}..{hi:+d})"
-    source = "entered" if e.get("entered") else "seeded"
+    source = "" if e["dice"] == ROUTINE else " (entered)" if e.get("entered") else " (seeded)"
+    vs = ""
+    if e.get("against") is not None:
+        vs = f" vs {e['against']}" + (f" ({e['against_name']})" if e.get("against_name") else "")
     odds = e.get("odds", {}).get(e["band"])
     had = f"; it had {odds}" if odds else ""
     forced = ""
@@ -72,7 +78,7 @@ def roll_why(e: dict[str, Any]) -> str:
         gave = names.get(was, upper_first(was.replace("_", " ")))
         forced = f" ({e['override'].get('why', 'the dice')}; the total gave {gave})"
     bands = f" Bands: {bands_line(e['bands'])}." if e.get("bands") else ""
-    return (f"{e['dice']} [{faces}]{dropped} ({source}) {e['modifier']:+d} = **{e['total']}**"
+    return (f"{e['dice']} [{faces}]{dropped}{source} {e['modifier']:+d} = **{e['total']}**{vs}"
             f" → **{e['band_name']}**{forced}{had}. Modifiers: {mods}{clamp}.{bands}")
 
 
@@ -111,14 +117,14 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
     npcs = npcs or {}
     gm = pack.system.gm_title if pack is not None else "GM"
     acting: str | None = e.get("acting")
-    mine = ("hero", e.get("acting_id") or "hero")  # the acting hero, by its id or the old word
+    acting_ids = ("hero", e.get("acting_id") or "hero")  # the acting hero: its id, the old word
 
     def who(x: str) -> str:
-        return (acting or "you") if x in mine else npcs.get(x, x)
+        return (acting or "you") if x in acting_ids else npcs.get(x, x)
 
     def whose(x: str) -> str:
         """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
-        return "" if x in mine and not acting else f"{upper_first(who(x))}: "
+        return "" if x in acting_ids and not acting else f"{upper_first(who(x))}: "
 
     registry = registry_of(pack)
     if t in registry.journal:  # the system's own events, and the fight's
@@ -136,8 +142,10 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
             target = f" → {who(e['target'])}" if e.get("target") else ""
             by = f"{acting}: " if acting else ""
             return f"### {by}{e['name']}{target}"
-        case "Rolled":
-            return "🎲 " + roll_why(e)
+        case "Rolled" | "FightRolled":  # a fight's roll before it was a Rolled: read as one
+            roll = rolled_form(e) if t == "FightRolled" else e
+            by = f"{upper_first(who(roll['actor']))} {roll['what']}: " if roll.get("what") else ""
+            return f"🎲 {by}{roll_why(roll)}"
         case "RollAdjusted":
             return (f"🎲 {e['source']} {e['amount']:+d}: now {e['total']} →"
                     f" **{e['band_name']}**")

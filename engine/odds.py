@@ -190,6 +190,11 @@ def percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
+def from_percent(text: str) -> float:
+    """A percentage as ``percent`` writes it, as a probability: '41.7%' -> 0.417."""
+    return float(text.rstrip("%")) / 100
+
+
 def whole_percent(p: Fraction) -> str:
     """A probability as a whole percentage, rounded half up ('<1%' when small but possible,
     '>99%' when nearly sure but not quite): how the referees state their odds."""

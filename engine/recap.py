@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.content.loader import Pack
 from engine.journal import result_label, scene_heading, spotlight, upper_first
+from engine.rules.events import is_fight_roll
 from engine.rules.state import CampaignState, Threat
 
 MAX_SETBACKS = 2
@@ -167,7 +168,7 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
             out.left_off = f"{said}{e.get('name', e.get('move', ''))}{target}"
             out.result = ""
             fiction = ""
-        elif t == "Rolled" and move is not None:
+        elif t == "Rolled" and move is not None and not is_fight_roll(e):
             out.result = _result(e)
             if e.get("tone") == "bad":
                 out.setbacks.append(_Setback(_missed(move, e, who), miss=True))

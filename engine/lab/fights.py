@@ -6,12 +6,10 @@ What is recorded in the campaign's result:
 - ``rolls``: a ``RollRecord`` per d20 roll a hero makes (attacks, grabs, powers, dodges,
   parries, resistance checks; routine checks with no die are skipped). ``move`` names the roll
   by its verb ("attack", "dodge", "parry", "resist", "grab", "use_power", "shake_off", ...).
-  Bands: in the panels game the roll's degree, "failure" / "minor" / "complete", with the
-  exact odds of each from ``engine.systems.panels.checks.odds`` for the roll's total modifier
-  (checked against the event's odds of success; a roll where they disagree is recorded as
-  "success" / "failure"); in M&M, attacks "hit" / "miss" (a critical is a hit) and checks
-  "success" / "failure", with the event's exact odds of success (degrees of M&M checks are
-  not split: the event carries the odds of success only).
+  Bands: the roll's outcome with the odds of each its ``Rolled`` event gives: in the panels
+  game "failure" / "minor" / "complete"; in M&M, attacks "hit" / "miss" (a critical is a
+  hit) and checks, opposed ones too, "success" / "failure" (degrees of M&M checks are not
+  split: the odds of their degrees are summed).
 - ``samples``: after every round (and once at the end), the party's mean of each hero's
   values: "kill" and "stun" (panels: points left), "damage" (M&M: the damage track),
   "conditions" (how many), with "round", "heroes_standing" and "foes_standing".
@@ -52,7 +50,9 @@ from engine.lab.model import (
 )
 from engine.lab.policy import Policy
 from engine.rules.base import Edit
+from engine.rules.events import is_fight_roll
 from engine.rules.fight.conflict import Conflict
+from engine.rules.fight.dice import ROUTINE
 from engine.systems import ruleset_for
 
 STALEMATE = "stalemate"
@@ -278,9 +278,9 @@ VERBS = {"attack": "attack", "attacks": "attack", "team": "attack", "dodges": "d
 
 def roll_record(ev: Mapping[str, Any], conflict: Conflict[Any], step: int, scene: int
                 ) -> RollRecord | None:
-    """The record of one ``FightRolled`` event (None for a routine check with no die): its
-    band and the exact odds it had of each (``Conflict.roll_outcome``)."""
-    if ev.get("natural") is None or ev.get("odds") is None or ev.get("by") == "routine":
+    """The record of one fight's roll, a ``Rolled`` event (None for a routine check, with no
+    die): its band and the odds it had of each (``Conflict.roll_outcome``)."""
+    if ev.get("dice") == ROUTINE or not ev.get("odds"):
         return None
     words = str(ev["what"]).split()
     move = VERBS.get(words[0], words[0]) if words else "roll"
@@ -357,7 +357,7 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
         result["steps"] += 1
         for ev in events:
             kind = ev.get("type")
-            if kind == "FightRolled" and ev.get("actor") in heroes:
+            if kind == "Rolled" and is_fight_roll(ev) and ev.get("actor") in heroes:
                 rec = roll_record(ev, conflict, result["steps"], scene)
                 if rec is not None:
                     result["rolls"].append(rec)

@@ -42,6 +42,7 @@ from engine.lab.model import (
 from engine.lab.policy import Policy, load_policy
 from engine.odds import band_odds, band_odds_by_faces
 from engine.rules import resolve
+from engine.rules.events import is_fight_roll
 
 MAX_PROMPTS = 200
 """Prompts one move may ask before the content counts as looping."""
@@ -318,7 +319,7 @@ class _Driver:
         r["steps"] += 1
         for e in events:
             kind = e.get("type")
-            if kind == "Rolled":
+            if kind == "Rolled" and not is_fight_roll(e):  # a fight's: the fight's record
                 r["rolls"].append({"move": str(e["move"]), "band": str(e["band"]),
                                    "odds": rolled_odds(self.game, e), "step": r["steps"],
                                    "scene": self.scene})

@@ -203,7 +203,8 @@ class BandDict(TypedDict):
 class RollDict(TypedDict):
     """A roll as the flow and the adjust stage carry it: the ``Rolled`` event's dict form
     (as ``resolve.reband`` updates it). Keys later versions added may be missing from older
-    saves; ``bands`` and ``override`` are written only when set."""
+    saves; ``bands`` and ``override`` are written only when set, ``actor`` when it is not
+    "hero"; ``what``, ``against``, ``against_name`` and ``degree`` are a fight's roll's."""
 
     type: NotRequired[str]
     move: str
@@ -226,6 +227,11 @@ class RollDict(TypedDict):
     tone: NotRequired[str]
     bands: NotRequired[list[BandDict] | None]
     override: NotRequired[RollOverride | None]
+    actor: NotRequired[str]
+    what: NotRequired[str]
+    against: NotRequired[int | None]
+    against_name: NotRequired[str]
+    degree: NotRequired[int]
 
 
 class PromptDict(TypedDict):

@@ -111,7 +111,7 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
     from engine.journal import render
 
     t = e.get("type")
-    if t == "Rolled":
+    if t == "Rolled" and e.get("against") is None:  # a fight's roll: the journal's line
         return indent(roll_text(e, pack))
     line = render(dict(e), pack, dict(npcs))
     if line is None:

@@ -165,7 +165,7 @@ def test_reopened_while_a_physical_die_is_awaited_resumes_exactly(tmp_path: Path
     try:
         nxt = strip(g3.fight_die(7))
         assert nxt == strip(twin.fight_die(7))
-        assert [e["natural"] for e in nxt if e["type"] == "FightRolled"] == [14, 7]
+        assert [e["faces"][0] for e in nxt if e["type"] == "Rolled"] == [14, 7]
         assert dump(g3)["data"] == dump(twin)["data"]
         assert g3.tracker() == twin.tracker()
     finally:
@@ -193,8 +193,8 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def fight_rolls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The fight's rolls without how the die came (seeded or entered) or where."""
-    return [{k: v for k, v in e.items() if k not in ("by", "position", "n", "a")}
-            for e in events if e["type"] == "FightRolled"]
+    return [{k: v for k, v in e.items() if k not in ("entered", "position", "n", "a")}
+            for e in events if e["type"] == "Rolled"]
 
 
 def command(g: Game, step: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:

@@ -47,7 +47,7 @@ def test_other_actions_and_plain_fiction(game: Game) -> None:
 def test_a_suggestion_plays_as_it_is(game: Game) -> None:
     first = game.suggest_fight("I punch the Tallyman")[0]
     game.fight_act(first["action"], target=first["target"], attack=first["attack"])
-    assert any(e["type"] == "FightRolled" and "Granite Fist" in e["what"]
+    assert any(e["type"] == "Rolled" and "Granite Fist" in e["what"]
                for e in game.last_events)
 
 
@@ -63,7 +63,7 @@ def test_the_fiction_said_goes_into_the_journal_before_the_action(game: Game) ->
                    fiction="  Keystone   swings for the cane  ")
     kinds = [(e["type"], e.get("text")) for e in game.last_events]
     told = kinds.index(("Narrated", "Keystone swings for the cane"))
-    assert told < next(i for i, k in enumerate(kinds) if k[0] == "FightRolled")
+    assert told < next(i for i, k in enumerate(kinds) if k[0] == "Rolled")
 
 
 def test_the_fiction_waits_with_an_awaited_die() -> None:
@@ -123,7 +123,7 @@ def test_a_power_named_is_used_with_that_power(panels_pack: Pack) -> None:
     assert first["power_name"] == "Glide Cloak" and "glide" in first["words"]
     assert first["target"] is None  # a power used on nobody: not the option's target kind
     g.fight_act("use_power", None, None, {}, first["options"])
-    assert any(e["type"] == "FightRolled" and e["what"] == "uses Glide Cloak"
+    assert any(e["type"] == "Rolled" and e["what"] == "uses Glide Cloak"
                for e in g.last_events)
 
 

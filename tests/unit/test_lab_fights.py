@@ -94,7 +94,7 @@ def test_a_fight_ends_with_a_winner_and_replays(packs: dict[str, Pack], game_id:
     for r in result["rolls"]:
         assert r["band"] in r["odds"] and abs(sum(r["odds"].values()) - 1) < 1e-9
     bands = {r["band"] for r in result["rolls"]}
-    assert bands <= ({"failure", "minor", "complete", "success"} if game_id == PANELS
+    assert bands <= ({"failure", "minor", "complete"} if game_id == PANELS
                      else {"hit", "miss", "success", "failure"})
     again = play(packs[game_id], index, party)[1]
     assert again == result
@@ -151,7 +151,7 @@ def test_greedy_choice_is_the_best_odds_legal_attack(packs: dict[str, Pack],
     # the choice is legal: the fight takes it
     events = game.fight_act(str(pick.data["action"]), target=str(pick.data["target"]),
                             attack=str(pick.data["attack"]))
-    assert any(e["type"] == "FightRolled" for e in events)
+    assert any(e["type"] == "Rolled" and e["against"] is not None for e in events)
 
 
 def test_response_decision_carries_the_panels_numbers(packs: dict[str, Pack]) -> None:
@@ -243,28 +243,47 @@ def test_no_fight_when_no_hero_can_fight(packs: dict[str, Pack]) -> None:
 
 
 def test_roll_records_and_their_bands() -> None:
-    """Panels rolls carry their degree with the exact odds of each band (d20 + 2: 15-17 minor
-    3/20, 18+ complete 5/20); M&M attacks are hits or misses; a routine check is no roll."""
-    panels = {"what": "attacks Gantry with Fists", "natural": 16, "odds": 0.4, "degree": 1,
-              "by": "seeded", "parts": [["Dexterity 14", 2]]}
+    """A fight's roll is a Rolled event with the odds of each outcome: panels rolls keep
+    their band with its odds (d20 + 2: 15-17 minor 3/20, 18+ complete 5/20); M&M attacks are
+    hits or misses, checks (opposed ones too) successes or failures, their outcomes' odds
+    summed; a routine check is no roll."""
+    panels = {"type": "Rolled", "what": "attacks Gantry with Fists", "dice": "d20",
+              "faces": [16], "kept": [16], "band": "minor", "band_name": "minor",
+              "odds": {"failure": "60.0%", "minor": "15.0%", "complete": "25.0%"},
+              "degree": 1, "entered": False, "modifiers": [["Dexterity 14", 2]],
+              "against": 15, "actor": "nightjar"}
     by_name = {"panels": ruleset_for(load_pack(ROOT / "content" / PANELS)).conflict(),
                "mm3e": ruleset_for(load_pack(ROOT / "content" / MM3E)).conflict()}
     assert by_name["panels"] is not None and by_name["mm3e"] is not None
     rec = roll_record(panels, by_name["panels"], 7, 2)
     assert rec == {"move": "attack", "band": "minor", "step": 7, "scene": 2,
                    "odds": {"failure": 0.6, "minor": 0.15, "complete": 0.25}}
-    odd = {**panels, "odds": 0.5}  # odds the parts do not give: success or failure only
-    assert roll_record(odd, by_name["panels"], 1, 1) == {
-        "move": "attack", "band": "success", "step": 1, "scene": 1,
-        "odds": {"success": 0.5, "failure": 0.5}}
-    mm = {"what": "attack on Madame Undertow with Light Lance", "natural": 20, "odds": 0.55,
-          "degree": 1, "by": "seeded", "parts": []}
+    lucky = {**panels, "band": "complete", "band_name": "complete (natural 20)", "degree": 2}
+    assert roll_record(lucky, by_name["panels"], 1, 1) == {
+        "move": "attack", "band": "complete", "step": 1, "scene": 1,
+        "odds": {"failure": 0.6, "minor": 0.15, "complete": 0.25}}
+    mm = {**panels, "what": "attack on Madame Undertow with Light Lance", "faces": [20],
+          "band": "critical", "band_name": "critical", "degree": 1,
+          "odds": {"miss": "45.0%", "hit": "50.0%", "critical": "5.0%"}, "modifiers": []}
     got = roll_record(mm, by_name["mm3e"], 3, 1)
     assert got is not None and got["band"] == "hit" and got["odds"]["miss"] == pytest.approx(0.45)
-    resist = {**mm, "what": "resists Riptide Lash", "degree": -2}
+    assert got["odds"]["hit"] == pytest.approx(0.55)
+    resist = {**mm, "what": "resists Riptide Lash", "degree": -2, "band": "failure_2_degrees",
+              "band_name": "failure, 2 degrees",
+              "odds": {"failure_2_degrees": "30.0%", "failure_1_degree": "25.0%",
+                       "success_1_degree": "25.0%", "success_2_degrees": "20.0%"}}
     got = roll_record(resist, by_name["mm3e"], 3, 1)
     assert got is not None and (got["move"], got["band"]) == ("resist", "failure")
-    assert roll_record({**resist, "by": "routine"}, by_name["mm3e"], 3, 1) is None
+    assert got["odds"] == {"success": pytest.approx(0.45), "failure": pytest.approx(0.55)}
+    wrest = {**mm, "what": "wrests Ledger Cane away", "degree": 1, "band": "win_1_degree",
+             "band_name": "win, 1 degree",
+             "odds": {"lose_1_degree": "40.0%", "win_1_degree": "35.0%", "win_2_degrees": "25.0%"}}
+    got = roll_record(wrest, by_name["mm3e"], 3, 1)
+    assert got is not None and (got["move"], got["band"]) == ("wrests", "success")
+    assert got["odds"]["success"] == pytest.approx(0.6)
+    routine = {**resist, "dice": "routine", "faces": [10], "kept": [10],
+               "odds": {"failure_2_degrees": "100.0%"}}
+    assert roll_record(routine, by_name["mm3e"], 3, 1) is None
 
 
 def test_a_fight_nobody_can_finish_is_called_a_stalemate() -> None:

@@ -78,8 +78,8 @@ def ref(g: Game, faces: Sequence[int] = ()) -> list[dict[str, Any]]:
 
 
 def rolls(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The FightRolled events."""
-    return [e for e in events if e["type"] == "FightRolled"]
+    """The fight's rolls (``Rolled`` events against a number)."""
+    return [e for e in events if e["type"] == "Rolled" and e.get("against") is not None]
 
 
 def put(g: Game, actor: str, conditions: Sequence[str] = (), damage: int = 0) -> None:
@@ -133,7 +133,7 @@ def test_close_attack_against_ten_plus_parry(pack: Pack, face: int, result: str)
     ev = act(g, "attack", faces, target="the_tallyman", attack="granite_fist")
     r = rolls(ev)
     # Granite Fist +8 against 10 + Parry 8
-    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (face + 8, 18, result)
+    assert (r[0]["total"], r[0]["against"], r[0]["band_name"]) == (face + 8, 18, result)
     assert "Parry 8" in r[0]["against_name"]
     if result == "hit":  # resisted: Toughness 8 against 15 + rank 12
         assert (r[1]["against"], r[1]["total"], r[1]["degree"]) == (27, 27, 1)
@@ -147,14 +147,14 @@ def test_ranged_attack_against_ten_plus_dodge(pack: Pack, face: int, result: str
     faces = [face] + ([20] if result == "hit" else [])
     r = rolls(act(g, "attack", faces, target="the_tallyman", attack="light_lance"))
     # Light Lance +10 against 10 + Dodge 10
-    assert (r[0]["against"], r[0]["result"]) == (20, result)
+    assert (r[0]["against"], r[0]["band_name"]) == (20, result)
     assert "Dodge 10" in r[0]["against_name"]
 
 
 def test_natural_20_is_a_critical_with_plus_5_on_the_resistance_dc(pack: Pack) -> None:
     g = keystone_vs_tallyman(pack)
     r = rolls(act(g, "attack", [20, 19], target="the_tallyman", attack="granite_fist"))
-    assert r[0]["result"] == "critical"
+    assert r[0]["band_name"] == "critical"
     assert r[1]["against"] == 27 + 5
     assert "critical" in r[1]["what"]
 
@@ -163,7 +163,7 @@ def test_natural_1_misses_even_when_the_total_would_hit(pack: Pack) -> None:
     g = fight(pack, ["slipstream"], ["dockside_crew"], [19, 1])
     # Hundred Jabs +12 against 10 + Parry 3: a 1 totals 13, enough, and still misses
     r = rolls(act(g, "attack", [1], target="dockside_crew_1", attack="hundred_jabs"))
-    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (13, 13, "miss")
+    assert (r[0]["total"], r[0]["against"], r[0]["band_name"]) == (13, 13, "miss")
     assert len(r) == 1
     assert row(g, "dockside_crew_1")["out"] == ""
 
@@ -176,7 +176,7 @@ def test_natural_20_that_misses_the_defense_hits_but_is_no_critical(pack: Pack) 
     put(g, "keystone", ["disabled"])  # -5: 20 + 8 - 5 = 23
     r = rolls(act(g, "attack", [20, 20, 19], target="the_tallyman", attack="granite_fist"))
     # the defend roll: d20 20 + Parry 8 = 28
-    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (23, 28, "hit")
+    assert (r[0]["total"], r[0]["against"], r[0]["band_name"]) == (23, 28, "hit")
     assert r[1]["against"] == 27  # no +5
 
 
@@ -191,7 +191,7 @@ def test_defend_is_an_opposed_roll_and_10_or_less_counts_plus_10(
     g.end_turn()
     faces = [face, defend_face] + ([19] if result == "hit" else [])
     r = rolls(act(g, "attack", faces, target="the_tallyman", attack="granite_fist"))
-    assert (r[0]["against"], r[0]["result"]) == (dc, result)
+    assert (r[0]["against"], r[0]["band_name"]) == (dc, result)
 
 
 def test_a_minion_attacking_a_non_minion_cannot_crit(pack: Pack) -> None:
@@ -199,7 +199,7 @@ def test_a_minion_attacking_a_non_minion_cannot_crit(pack: Pack) -> None:
     g.take_over("dockside_crew_1")
     # Brass Knuckles +2 against 10 + Parry 8: a natural 20 hits, but no critical
     r = rolls(act(g, "attack", [20, 10], target="keystone", attack="brass_knuckles"))
-    assert r[0]["result"] == "hit"
+    assert r[0]["band_name"] == "hit"
     assert r[1]["against"] == 15 + 2
     opts = [o for o in g.fight_options("keystone") if o["action"] == "attack"]
     assert opts  # Keystone on a minion may crit: the odds say so
@@ -212,8 +212,8 @@ def test_routine_attack_on_a_minion_rolls_no_die(pack: Pack) -> None:
     ev = act(g, "attack", [10], target="dockside_crew_1", attack="granite_fist",
              options={"routine": True})
     r = rolls(ev)
-    assert (r[0]["natural"], r[0]["total"], r[0]["against"], r[0]["result"]) == (
-        None, 18, 13, "hit")
+    assert (r[0]["dice"], r[0]["faces"], r[0]["total"], r[0]["against"],
+            r[0]["band_name"]) == ("routine", [10], 18, 13, "hit")
     assert r[1]["what"].startswith("resists")  # the one die entered: the minion's Toughness
 
 
@@ -255,7 +255,7 @@ def test_an_area_attack_with_no_target_reaches_every_foe(pack: Pack) -> None:
     assert sorted(x["actor"] for x in dodged) == sorted(
         ["the_tallyman", *(f"hornet_drones_{i}" for i in range(1, 6))])
     assert all(x["against"] == 20 for x in dodged)
-    assert all(x["natural"] != 20 for x in r)  # no attack roll among them
+    assert all(x["faces"][0] != 20 for x in r)  # no attack roll among them
     assert [x["against"] for x in r if x["what"] == "resists Faultline Stomp"] == [25] * 6
     with pytest.raises(IllegalAction):
         g.fight_act("attack", attack="faultline_stomp", maneuvers={"accurate": 1})
@@ -272,7 +272,7 @@ def test_vulnerable_halves_rounding_up_and_defenseless_is_zero(
     r = rolls(act(g, "attack", [dc - 8, 1], target="dockside_crew_1",
                   attack="granite_fist"))
     # Parry 3: vulnerable 2 (3 / 2 rounded up), defenseless 0
-    assert (r[0]["against"], r[0]["result"]) == (dc, "hit")
+    assert (r[0]["against"], r[0]["band_name"]) == (dc, "hit")
 
 
 @pytest.mark.parametrize(("attack", "heroes", "part", "dc"),
@@ -283,9 +283,9 @@ def test_prone_target_plus_5_close_minus_5_ranged(
     g = fight(pack, heroes, ["the_tallyman"], [19, 1])
     put(g, "the_tallyman", ["prone"])
     r = rolls(act(g, "attack", [2], target="the_tallyman", attack=attack))
-    assert ["target prone", part] in r[0]["parts"]
+    assert ["target prone", part] in r[0]["modifiers"]
     assert r[0]["against"] == dc
-    assert r[0]["total"] == 2 + sum(v for _, v in r[0]["parts"])
+    assert r[0]["total"] == 2 + sum(v for _, v in r[0]["modifiers"])
 
 
 # ------------------------------------------------------------------ the damage ladder
@@ -314,7 +314,7 @@ def test_damage_penalty_is_cumulative_on_later_toughness_checks(pack: Pack) -> N
     g = fight(pack, ["keystone"], ["the_tallyman", "madame_undertow"], [19, 1, 1])
     put(g, "the_tallyman", [], damage=2)
     r = rolls(act(g, "attack", [10, 19], target="the_tallyman", attack="granite_fist"))
-    assert ["damage penalty", -2] in r[1]["parts"]
+    assert ["damage penalty", -2] in r[1]["modifiers"]
     assert (r[1]["total"], r[1]["degree"]) == (25, -1)
     assert g.state.actors["the_tallyman"].tracks["damage"] == 3
 
@@ -419,7 +419,7 @@ def test_referee_end_of_turn_check_awaits_a_physical_die(pack: Pack) -> None:
     assert g.fight.pending.action == "end_turn"
     ev = g.fight_die(6)  # Will 14 + 6 = 20: shaken off
     shake = [r for r in rolls(ev) if r["what"] == "shakes off impaired"]
-    assert [(r["by"], r["total"], r["against"]) for r in shake] == [("entered", 20, 20)]
+    assert [(r["entered"], r["total"], r["against"]) for r in shake] == [(True, 20, 20)]
     assert "impaired" not in conds(g, "the_tallyman")
     assert any(e["type"] == "FightActed" and e["action"] == "end_turn" and e["by"] == "referee"
                for e in ev)  # the referee chose to end the turn, and says so
@@ -548,7 +548,7 @@ def test_surprise_round(pack: Pack) -> None:
     # surprised: stunned and vulnerable (Parry 8 -> 4)
     g.take_over("the_tallyman")
     r = rolls(act(g, "attack", [6, 10], target="keystone", attack="ledger_cane"))
-    assert (r[0]["against"], r[0]["result"]) == (14, "hit")
+    assert (r[0]["against"], r[0]["band_name"]) == (14, "hit")
     assert g.fight is not None
     enc = g.fight.encounter
     assert (enc.round, enc.acting) == (1, "lamplight")  # the turn ended by itself
@@ -563,7 +563,7 @@ def test_surprised_villains_are_vulnerable_in_the_surprise_round(pack: Pack) -> 
     assert g.fight.encounter.budget == {"standard": 1}
     # the Tallyman's Parry 8 halved: 10 + 4; his turn does not come this round
     r = rolls(act(g, "attack", [6, 19], target="the_tallyman", attack="granite_fist"))
-    assert (r[0]["against"], r[0]["result"]) == (14, "hit")
+    assert (r[0]["against"], r[0]["band_name"]) == (14, "hit")
     assert "vulnerable: halved" in r[0]["against_name"]
     assert g.fight is not None
     assert (g.fight.encounter.round, g.fight.encounter.acting) == (1, "the_tallyman")
@@ -624,7 +624,7 @@ def test_trades_move_points_between_attack_and_effect(
     r = rolls(act(g, "attack", [15, 19], target="the_tallyman", attack="granite_fist",
                   maneuvers={maneuver: amount}))
     assert r[0]["total"] == 15 + 8 + attack_part
-    assert (["maneuvers", attack_part] in r[0]["parts"]) is bool(attack_part)
+    assert (["maneuvers", attack_part] in r[0]["modifiers"]) is bool(attack_part)
     assert r[1]["against"] == resist_dc
 
 
@@ -667,7 +667,7 @@ def test_finishing_attack_is_against_dc_10_and_a_hit_is_a_critical(pack: Pack) -
     put(g, "the_tallyman", ["defenseless"])
     r = rolls(act(g, "attack", [2, 19], target="the_tallyman", attack="granite_fist",
                   options={"finishing": True}))
-    assert (r[0]["total"], r[0]["against"], r[0]["result"]) == (10, 10, "hit")
+    assert (r[0]["total"], r[0]["against"], r[0]["band_name"]) == (10, 10, "hit")
     assert r[1]["against"] == 27 + 5
 
 
@@ -676,7 +676,7 @@ def test_routine_finishing_attack_has_no_die_and_no_plus_5(pack: Pack) -> None:
     put(g, "the_tallyman", ["defenseless"])
     r = rolls(act(g, "attack", [19], target="the_tallyman", attack="granite_fist",
                   options={"finishing": True, "routine": True}))
-    assert (r[0]["natural"], r[0]["result"]) == (None, "hit")
+    assert (r[0]["dice"], r[0]["faces"], r[0]["band_name"]) == ("routine", [10], "hit")
     assert r[1]["against"] == 27
 
 
@@ -826,7 +826,7 @@ def test_demoralize_impairs_and_4_degrees_disable(
     g.end_turn()
     if imposed == "impaired":  # -2 on Keystone's checks, attack checks too
         r = rolls(act(g, "attack", [9], target="the_tallyman", attack="granite_fist"))
-        assert ["impaired", -2] in r[0]["parts"]
+        assert ["impaired", -2] in r[0]["modifiers"]
 
 
 def test_feint_makes_the_target_vulnerable_to_the_feinters_next_attack(pack: Pack) -> None:
@@ -838,7 +838,7 @@ def test_feint_makes_the_target_vulnerable_to_the_feinters_next_attack(pack: Pac
     g.end_turn()
     g.end_turn()  # Keystone's turn
     r = rolls(act(g, "attack", [6, 10], target="keystone", attack="ledger_cane"))
-    assert (r[0]["against"], r[0]["result"]) == (14, "hit")  # Parry 8 halved
+    assert (r[0]["against"], r[0]["band_name"]) == (14, "hit")  # Parry 8 halved
     assert "feinted" in r[0]["against_name"]
     g.end_turn()
     g.end_turn()
@@ -856,8 +856,8 @@ def test_grab_restrains_or_binds(pack: Pack, resist: int, imposed: str | None) -
     # grab: Granite Fist's +8 against 10 + Parry 8; the Tallyman resists with the better of
     # Strength 0 and Dodge 10 against 10 + Keystone's Strength 12
     r = rolls(act(g, "grab", [10, resist], target="the_tallyman"))
-    assert (r[0]["against"], r[0]["result"]) == (18, "hit")
-    assert (r[1]["parts"], r[1]["against"]) == ([["Dodge", 10]], 22)
+    assert (r[0]["against"], r[0]["band_name"]) == (18, "hit")
+    assert (r[1]["modifiers"], r[1]["against"]) == ([["Dodge", 10]], 22)
     lasting = [c for c in g.state.actors["the_tallyman"].conditions if c in KNOWN_CONDITIONS]
     assert lasting == ([imposed] if imposed else [])
     assert g.fight is not None
@@ -1054,7 +1054,7 @@ def test_a_grab_by_a_character_with_negative_strength(pack: Pack) -> None:
     g.take_over("hornet_drones_1")
     # Fighting 0 against 10 + Parry 8; Keystone's Strength 12 against 10 + Strength -2
     r = rolls(act(g, "grab", [18, 5], target="keystone"))
-    assert (r[0]["against"], r[0]["result"]) == (18, "hit")
+    assert (r[0]["against"], r[0]["band_name"]) == (18, "hit")
     assert (r[1]["against"], r[1]["total"], r[1]["degree"] > 0) == (8, 17, True)
     assert g.fight is not None and g.fight.holds == {}
 
@@ -1069,7 +1069,7 @@ def test_a_minions_grab_or_trip_on_a_non_minion_is_no_critical(pack: Pack,
     while g.fight_need is not None:
         ev = g.fight_die(10)
     r = rolls(ev)
-    assert (r[0]["natural"], r[0]["result"]) == (20, "hit")
+    assert (r[0]["faces"][0], r[0]["band_name"]) == (20, "hit")
 
 
 @pytest.mark.parametrize(("face", "still"), [(12, False), (11, True)])

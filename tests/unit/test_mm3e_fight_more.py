@@ -51,7 +51,7 @@ def _play(g: Game, dice: list[int], fn: Callable[..., Events], *args: Any,
 
 
 def _rolls(events: Events) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == "FightRolled"]
+    return [e for e in events if e["type"] == "Rolled" and e.get("against") is not None]
 
 
 def _texts(events: Events) -> list[str]:
@@ -74,8 +74,8 @@ def test_disarm_close_is_at_minus_2_and_hits_on_the_exact_parry_class(pack: Pack
     ev = _play(g, [12, 10, 5], g.fight_act, "disarm", target="the_tallyman",
                options={"item": "Ledger Cane"})
     roll = _rolls(ev)[0]
-    assert roll["parts"] == [["Granite Fist", 8], ["disarm", -2]]
-    assert (roll["total"], roll["against"], roll["result"]) == (18, 18, "hit")
+    assert roll["modifiers"] == [["Granite Fist", 8], ["disarm", -2]]
+    assert (roll["total"], roll["against"], roll["band_name"]) == (18, 18, "hit")
     assert roll["against_name"] == "10 + Parry 8"
     assert g.fight is not None and g.fight.encounter.budget["standard"] == 0
 
@@ -84,7 +84,7 @@ def test_disarm_close_misses_one_below(pack: Pack) -> None:
     g = _game(pack)
     ev = _play(g, [11], g.fight_act, "disarm", target="the_tallyman",
                options={"item": "Ledger Cane"})
-    assert [r["result"] for r in _rolls(ev)] == ["miss"]
+    assert [r["band_name"] for r in _rolls(ev)] == ["miss"]
     assert fm.ITEMS not in (g.fight.data if g.fight else {})
 
 
@@ -93,8 +93,8 @@ def test_disarm_at_range_is_at_minus_5_against_dodge(pack: Pack) -> None:
     ev = _play(g, [15, 2, 20], g.fight_act, "disarm", target="the_tallyman",
                options={"item": "Ledger Cane"})
     roll = _rolls(ev)[0]
-    assert roll["parts"] == [["Light Lance", 10], ["disarm at range", -5]]
-    assert (roll["total"], roll["against"], roll["result"]) == (20, 20, "hit")
+    assert roll["modifiers"] == [["Light Lance", 10], ["disarm at range", -5]]
+    assert (roll["total"], roll["against"], roll["band_name"]) == (20, 20, "hit")
 
 
 def test_disarm_opposed_damage_against_strength_drops_the_item(pack: Pack) -> None:
@@ -104,7 +104,7 @@ def test_disarm_opposed_damage_against_strength_drops_the_item(pack: Pack) -> No
     opposed = _rolls(ev)[1]
     # Keystone 3 + rank 12 = 15 against the Tallyman's 14 + Strength 0
     assert (opposed["total"], opposed["against"]) == (15, 14)
-    assert opposed["result"] == "win, 1 degree"
+    assert opposed["band_name"] == "win, 1 degree"
     assert _item(g, "the_tallyman", "ledger_cane")["state"] == "dropped"
 
 
@@ -112,7 +112,7 @@ def test_disarm_lost_to_strength_keeps_the_item(pack: Pack) -> None:
     g = _game(pack)
     ev = _play(g, [12, 1, 14], g.fight_act, "disarm", target="the_tallyman",
                options={"item": "Ledger Cane"})
-    assert _rolls(ev)[1]["result"] == "lose, 1 degree"  # 13 vs 14
+    assert _rolls(ev)[1]["band_name"] == "lose, 1 degree"  # 13 vs 14
     assert fm.ITEMS not in (g.fight.data if g.fight else {})
     assert "The Tallyman keeps hold of Ledger Cane." in _texts(ev)
 
@@ -133,7 +133,7 @@ def test_a_lost_weapon_disarm_gives_the_referees_defender_a_counter_disarm(pack:
                options={"item": "Ledger Cane", "weapon": True})
     counter = _rolls(ev)[2]
     assert counter["actor"] == "the_tallyman"
-    assert counter["parts"] == [["Ledger Cane", 4]]
+    assert counter["modifiers"] == [["Ledger Cane", 4]]
     assert (counter["total"], counter["against"]) == (22, 21)
     assert _item(g, "keystone", "granite_fist")["state"] == "dropped"
 
@@ -191,8 +191,8 @@ def test_smash_a_held_object_is_at_minus_5(pack: Pack) -> None:
     ev = _play(g, [15, 10], g.fight_act, "smash", target="the_tallyman",
                options={"item": "Ledger Cane", "material": "wood"})
     roll = _rolls(ev)[0]
-    assert roll["parts"] == [["Granite Fist", 8], ["held object", -5]]
-    assert (roll["total"], roll["against"], roll["result"]) == (18, 18, "hit")
+    assert roll["modifiers"] == [["Granite Fist", 8], ["held object", -5]]
+    assert (roll["total"], roll["against"], roll["band_name"]) == (18, 18, "hit")
 
 
 def test_smash_a_worn_object_has_no_penalty(pack: Pack) -> None:
@@ -200,8 +200,8 @@ def test_smash_a_worn_object_has_no_penalty(pack: Pack) -> None:
     ev = _play(g, [10, 10], g.fight_act, "smash", target="the_tallyman",
                options={"item": "spectacles", "worn": True, "toughness": 1})
     roll = _rolls(ev)[0]
-    assert roll["parts"] == [["Granite Fist", 8]]
-    assert (roll["total"], roll["result"]) == (18, "hit")
+    assert roll["modifiers"] == [["Granite Fist", 8]]
+    assert (roll["total"], roll["band_name"]) == (18, "hit")
 
 
 def test_smash_object_resists_15_plus_rank_and_2_degrees_break_it(pack: Pack) -> None:
@@ -210,7 +210,7 @@ def test_smash_object_resists_15_plus_rank_and_2_degrees_break_it(pack: Pack) ->
     ev = _play(g, [15, 14], g.fight_act, "smash", target="the_tallyman",
                options={"item": "Ledger Cane", "material": "wood"})
     res = _rolls(ev)[1]
-    assert res["parts"] == [["Ledger Cane Toughness (wood)", 3]]
+    assert res["modifiers"] == [["Ledger Cane Toughness (wood)", 3]]
     assert (res["total"], res["against"], res["degree"]) == (17, 27, -2)
     assert _item(g, "the_tallyman", "ledger_cane")["state"] == "broken"
 
@@ -235,14 +235,14 @@ def test_smash_a_device_has_its_points_over_5_as_toughness(pack: Pack) -> None:
     g = _game(pack)
     ev = _play(g, [15, 20], g.fight_act, "smash", target="the_tallyman",
                options={"item": "Ledger Cane", "points": 14})
-    assert _rolls(ev)[1]["parts"] == [["Ledger Cane Toughness (device of 14 points)", 2]]
+    assert _rolls(ev)[1]["modifiers"] == [["Ledger Cane Toughness (device of 14 points)", 2]]
 
 
 def test_smash_critical_adds_5_to_the_dc(pack: Pack) -> None:
     g = _game(pack)
     ev = _play(g, [20, 20], g.fight_act, "smash", target="the_tallyman",
                options={"item": "Ledger Cane", "toughness": 5})
-    assert _rolls(ev)[0]["result"] == "critical"
+    assert _rolls(ev)[0]["band_name"] == "critical"
     assert _rolls(ev)[1]["against"] == 32
 
 
@@ -340,7 +340,7 @@ def test_grab_damage_waits_for_the_turn_after_the_hold(pack: Pack) -> None:
     res = _rolls(ev)[0]
     # Toughness 8 (bound: impaired -2) against 15 + Keystone's Strength 12
     assert res["actor"] == "the_tallyman" and res["against"] == 27
-    assert res["parts"] == [["Toughness", 8], ["impaired", -2]]
+    assert res["modifiers"] == [["Toughness", 8], ["impaired", -2]]
     assert res["degree"] == -3  # 16 vs 27
     tally = g.state.actors["the_tallyman"]
     assert tally.tracks["damage"] == 1 and "staggered" in tally.conditions
@@ -364,7 +364,7 @@ def test_drag_the_held_target_resists_with_strength_against_10_plus_strength(
     g = _grabbed(pack)
     ev = _play(g, [19], g.fight_act, "drag", options={"to": "toward the pier"})
     res = _rolls(ev)[0]
-    assert (res["actor"], res["parts"], res["total"], res["against"]) == (
+    assert (res["actor"], res["modifiers"], res["total"], res["against"]) == (
         "the_tallyman", [["Strength", 0]], 19, 22)
     assert "Keystone drags The Tallyman along toward the pier." in _texts(ev)
 
@@ -417,7 +417,7 @@ def test_run_is_dc_15_athletics_for_plus_1_speed_rank(pack: Pack, face: int,
     g = _game(pack, hero="slipstream")
     ev = _play(g, [face], g.fight_act, "run")
     res = _rolls(ev)[0]
-    assert (res["parts"], res["against"]) == ([["Athletics", 10]], 15)
+    assert (res["modifiers"], res["against"]) == ([["Athletics", 10]], 15)
     fight = g.fight
     assert fight is not None
     bonus = [e for e in fight.encounter.effects if e.target == "slipstream"
@@ -471,8 +471,8 @@ def test_a_hero_point_makes_a_die_of_10_or_less_count_plus_10(pack: Pack) -> Non
     spent = [e for e in ev if e["type"] == "HeroPointSpent"]
     assert len(spent) == 1 and "shows 4, which counts as 14" in spent[0]["why"]
     attack = _rolls(ev)[0]
-    assert (attack["natural"], attack["total"], attack["result"]) == (14, 22, "hit")
-    assert _rolls(ev)[1]["natural"] == 10  # only the first d20 of the action
+    assert (attack["faces"][0], attack["total"], attack["band_name"]) == (14, 22, "hit")
+    assert _rolls(ev)[1]["faces"][0] == 10  # only the first d20 of the action
     assert g.state.actors["keystone"].tracks["hero_points"] == 0
 
 
@@ -480,7 +480,7 @@ def test_a_hero_point_leaves_a_die_over_10_alone(pack: Pack) -> None:
     g = _game(pack)
     ev = _play(g, [11, 10], g.fight_act, "attack", target="the_tallyman",
                options={"hero_point": True})
-    assert _rolls(ev)[0]["natural"] == 11
+    assert _rolls(ev)[0]["faces"][0] == 11
     assert g.state.actors["keystone"].tracks["hero_points"] == 0
 
 
@@ -508,7 +508,7 @@ def test_a_hero_point_on_a_readied_action(pack: Pack) -> None:
     g.end_turn()
     ev = _play(g, [1, 10], g.fight_act, "attack", target="the_tallyman", actor="keystone",
                options={"readied": True, "hero_point": True})
-    assert _rolls(ev)[0]["natural"] == 11
+    assert _rolls(ev)[0]["faces"][0] == 11
     assert g.state.actors["keystone"].tracks["hero_points"] == 0
 
 

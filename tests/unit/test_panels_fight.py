@@ -323,8 +323,8 @@ def test_stunned_at_ten_percent_then_minus_five_on_rolls(pack: Pack) -> None:
             enter(g, 3)
     g.fight_act("attack", target="tinmarket_tough", attack="riveted_fist")
     enter(g, 10)
-    last = events(g, "FightRolled")[-1]
-    assert last["parts"] == [["Dexterity 14", 2], ["stunned", -5]]
+    last = events(g, "Rolled")[-1]
+    assert last["modifiers"] == [["Dexterity 14", 2], ["stunned", -5]]
     assert last["total"] == 7
 
 
@@ -511,9 +511,9 @@ def test_what_the_player_says_with_a_response_is_told_after_the_hit(pack: Pack) 
     enter(g, 15, 1, 1, 1)
     kinds = [(e["type"], e.get("what") or e.get("text", "")) for e in g.store.events()]
     said = kinds.index(("Narrated", "Rivet throws herself flat behind the boiler."))
-    hit = next(i for i, k in enumerate(kinds) if k[0] == "FightRolled"
+    hit = next(i for i, k in enumerate(kinds) if k[0] == "Rolled"
                and k[1].startswith("attacks Rivet"))
-    dodge = next(i for i, k in enumerate(kinds) if k[0] == "FightRolled"
+    dodge = next(i for i, k in enumerate(kinds) if k[0] == "Rolled"
                  and k[1].startswith("dodges"))
     assert hit < said < dodge
     g.undo()

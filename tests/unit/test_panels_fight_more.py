@@ -76,7 +76,7 @@ def acting(g: Game) -> str | None:
 
 def last_roll(g: Game) -> dict[str, Any]:
     """The last d20 roll's event."""
-    return events(g, "FightRolled")[-1]
+    return events(g, "Rolled")[-1]
 
 
 def blocks() -> dict[str, Any]:
@@ -98,7 +98,7 @@ def test_a_grab_costs_a_panel_and_any_hit_band_holds(pack: Pack) -> None:
     g.fight_act("grab", target="cutglass")
     enter(g, 13)  # 15: a minor hit holds as well as a complete one
     assert panels(g) == 3
-    assert last_roll(g)["parts"] == [["Dexterity 14", 2]]
+    assert last_roll(g)["modifiers"] == [["Dexterity 14", 2]]
     assert row(g, "cutglass")["held"] == "by Rivet"
     assert "holds Cutglass" in row(g, "rivet")["conditions"]
     assert g.state.actors["cutglass"].tracks.get("kill", 30) == 30  # a grab does no damage
@@ -146,7 +146,7 @@ def test_breaking_free_needs_15_with_the_better_of_strength_and_agility(pack: Pa
     g.take_over("cutglass")
     g.fight_act("escape")
     enter(g, 7)  # 7 + 7 (Agility 26, better than Strength 14's +2) = 14: still held
-    assert last_roll(g)["parts"] == [["Agility 26", 7]]
+    assert last_roll(g)["modifiers"] == [["Agility 26", 7]]
     assert panels(g) == 4 and row(g, "cutglass")["held"] == "by Rivet"
     assert said(g)[-1] == "Rivet keeps hold of Cutglass."
     g.fight_act("escape")
@@ -210,7 +210,7 @@ def test_use_power_checks_the_characteristic_it_names(pack: Pack) -> None:
         g.fight_act("use_power")  # two powers: name one
     g.fight_act("use_power", options={"power": "Bridge Strength"})
     enter(g, 14 - mod)
-    assert last_roll(g)["parts"] == [["Strength 25", mod]]
+    assert last_roll(g)["modifiers"] == [["Strength 25", mod]]
     assert said(g)[-1] == "Bridge Strength: it fails."
     g.fight_act("use_power", options={"power": "bridge_strength"})
     enter(g, 15 - mod)
@@ -358,7 +358,7 @@ def test_hitting_the_deck_is_free_and_standing_costs_a_panel(pack: Pack) -> None
     assert fist["targets"][0]["hit"] == pytest.approx(0.15)  # 18+ with +2 - 5
     g.fight_act("attack", target="cutglass", attack="riveted_fist")
     enter(g, 17)  # 17 + 2 - 5 = 14: a miss
-    assert last_roll(g)["parts"] == [["Dexterity 14", 2], ["prone", -5]]
+    assert last_roll(g)["modifiers"] == [["Dexterity 14", 2], ["prone", -5]]
     g.fight_act("stand")
     assert panels(g) == 3 and not row(g, "rivet")["prone"]
     assert option(g, "move")["allowed"]
@@ -379,7 +379,7 @@ def test_missiles_at_a_prone_target_are_at_minus_five(pack: Pack) -> None:
     assert option(g, "attack", attack="pistol")["targets"][0]["hit"] == pytest.approx(0.1)
     g.fight_act("attack", target="rivet", attack="pistol")
     enter(g, 18)  # 18 + 1 - 5 = 14: a miss
-    assert last_roll(g)["parts"] == [["Dexterity 13", 1], ["target prone", -5]]
+    assert last_roll(g)["modifiers"] == [["Dexterity 13", 1], ["target prone", -5]]
     assert last_roll(g)["total"] == 14
 
 

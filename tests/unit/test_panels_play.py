@@ -131,8 +131,9 @@ def fails(steps: list[dict[str, Any]]) -> str:
 
 
 def rolled(events: list[dict[str, Any]]) -> list[tuple[str, str, int, str]]:
-    return [(e["actor"], e["what"], e["natural"], e["by"]) for e in events
-            if e["type"] == "FightRolled"]
+    """Each fight roll: who, for what, the die, and how it came (entered or seeded)."""
+    return [(e["actor"], e["what"], e["faces"][0], "entered" if e["entered"] else "seeded")
+            for e in events if e["type"] == "Rolled"]
 
 
 def outcome(game: Game) -> dict[str, Any]:
@@ -167,7 +168,7 @@ def test_the_example_fight_ends_with_the_heroes_winning(
     assert main(["script", str(EXAMPLE), "--dry-run", "--journal"]) == 0
     out = capsys.readouterr().out
     assert "**The fight is over: the heroes win.**" in out
-    assert "Quarrel sees the first blade coming" in out and "d20 17 (your die)" in out
+    assert "Quarrel sees the first blade coming" in out and "d20 [17] (entered)" in out
 
 
 @pytest.mark.parametrize("answer", ["parry:crossbow_stock", "Parry with Crossbow Stock",

@@ -45,7 +45,7 @@ def fails(steps: list[dict[str, Any]], **campaign: Any) -> str:
 
 
 def rolls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == "FightRolled"]
+    return [e for e in events if e["type"] == "Rolled" and e.get("against") is not None]
 
 
 # ------------------------------------------------------------------ the steps' shapes
@@ -156,7 +156,7 @@ def test_maneuvers_and_options_by_words() -> None:
            "maneuvers": {"Power Attack": 2}}
     _, events = play([FIGHT, {"act": act}])
     [attack] = [r for r in rolls(events) if r["actor"] == "slipstream"]
-    assert attack["parts"] == [["Hundred Jabs", 12], ["maneuvers", -2]]
+    assert attack["modifiers"] == [["Hundred Jabs", 12], ["maneuvers", -2]]
     [resist] = [r for r in rolls(events) if r["what"] == "resists Hundred Jabs"]
     assert resist["against"] == 15 + 8 + 2  # the rank traded up by 2
 
@@ -198,7 +198,7 @@ def test_physical_dice_for_initiative_and_the_attack() -> None:
     init = next(e for e in events if e["type"] == "InitiativeRolled")
     assert {r["actor"]: r["natural"] for r in init["rolls"]}["slipstream"] == 7
     [attack] = [r for r in rolls(events) if r["actor"] == "slipstream"]
-    assert (attack["natural"], attack["by"], attack["total"]) == (17, "entered", 29)
+    assert (attack["faces"], attack["entered"], attack["total"]) == ([17], True, 29)
     assert game.fight is not None and game.fight.encounter.acting != "slipstream"
     waiting = fails([fight, {"act": act}, {"act": act}], dice="physical")
     assert waiting.startswith("step 3 (act: attack): waiting for a d20"), waiting
@@ -236,7 +236,7 @@ def test_the_example_fight_ends_with_the_heroes_winning(capsys: pytest.CaptureFi
     assert err == ""
     events = [json.loads(line) for line in out.splitlines()]
     kinds = [e["type"] for e in events]
-    for kind in ("FightStarted", "InitiativeRolled", "TurnBegan", "FightActed", "FightRolled",
+    for kind in ("FightStarted", "InitiativeRolled", "TurnBegan", "FightActed", "Rolled",
                  "CombatantChanged", "FightEnded"):
         assert kind in kinds, kind
     [ended] = [e for e in events if e["type"] == "FightEnded"]

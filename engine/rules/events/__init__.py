@@ -61,7 +61,7 @@ from engine.rules.events.gm import (
     ThreatIgnored,
 )
 from engine.rules.events.ledger import LEDGER_KINDS, LEDGER_OPS, LedgerChanged, ThreadsChanged
-from engine.rules.events.rolls import DiceModeChanged, RollAdjusted, Rolled
+from engine.rules.events.rolls import DiceModeChanged, RollAdjusted, Rolled, is_fight_roll
 from engine.rules.events.scenes import (
     ClearingActionTaken,
     OnceUsed,
@@ -138,5 +138,6 @@ __all__ = [
     "edit_applier",
     "event",
     "from_dict",
+    "is_fight_roll",
     "named",
 ]

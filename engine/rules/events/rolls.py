@@ -1,10 +1,11 @@
-"""Roll events: a roll with every reason, a result adjusted after the roll, and the
-campaign's dice mode."""
+"""Roll events: a roll with every reason (a move's or a fight's), a result adjusted after the
+roll, and the campaign's dice mode."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.rules.events.core import Event, applier, event
 from engine.rules.state import CampaignState
@@ -18,9 +19,22 @@ class Rolled(Event):
 
     ``bands`` are the bands the roll used when the ruleset chose them for this roll (None:
     the pack's fixed bands for the move); ``override`` says when the dice themselves set the
-    band (``{"from": band the total gave, "why": ...}``)."""
+    band (``{"from": band the total gave, "why": ...}``). ``actor``: who rolled (the acting
+    hero's id; "hero" in older logs, the hero acting then).
 
-    OPTIONAL: ClassVar[tuple[str, ...]] = ("bands", "override")
+    A fight's roll is a ``Rolled`` too (``engine.rules.fight.dice.fight_roll``), one with
+    ``against``: ``actor`` rolls for ``what`` ("attacks Granite with Fists") against
+    ``against`` (``against_name``: what makes it, "10 + Parry 8"), ``degree`` its signed
+    degree (the game's: M&M's degrees, the panels game's 0-2); ``move`` and ``stat`` are
+    empty, ``dice`` is "d20" (a routine check, no die: "routine" with the face 10), the band
+    is the result's id and ``band_name`` its words, ``odds`` the chance of each outcome.
+    Its ``tone`` is "": a fight's roll leaves the scene's hits and misses (the GM's tension,
+    counted over the moves) alone. Its die moves the dice position only forward (a fight's
+    step may explain a roll after it rolled later dice), entered or not."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("bands", "override", "actor", "what", "against",
+                                           "against_name", "degree")
+    ACTORS: ClassVar[tuple[str, ...]] = ("actor",)
 
     move: str
     stat: str
@@ -42,11 +56,24 @@ class Rolled(Event):
     tone: str = "mixed"
     bands: list[BandDict] | None = None
     override: dict[str, str] | None = None
+    actor: str = "hero"
+    what: str = ""
+    against: int | None = None
+    against_name: str = ""
+    degree: int = 0
+
+
+def is_fight_roll(e: Mapping[str, Any]) -> bool:
+    """Whether ``e`` (a ``Rolled`` dict, saved or full) is a fight's roll: one against a
+    number (a defence, a DC, an opposing total), not a move's."""
+    return e.get("against") is not None
 
 
 @applier("Rolled")
 def _rolled(state: CampaignState, ev: Rolled) -> None:
-    if not ev.entered:
+    if ev.against is not None:  # a fight's roll: forward only, entered or not
+        state.dice_position = max(state.dice_position, ev.position)
+    elif not ev.entered:
         state.dice_position = ev.position
     if ev.tone == "bad":
         state.scene.misses += 1
@@ -105,4 +132,4 @@ def _dice_mode(state: CampaignState, ev: DiceModeChanged) -> None:
     state.dice_mode = ev.mode  # type: ignore[assignment]
 
 
-__all__ = ["DiceModeChanged", "RollAdjusted", "Rolled"]
+__all__ = ["DiceModeChanged", "RollAdjusted", "Rolled", "is_fight_roll"]

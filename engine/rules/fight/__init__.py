@@ -8,7 +8,8 @@ registers its actions in an ``ActionTable`` it owns. Everything else lives here,
 - ``events``: the fight's events and their journal lines; each change of the fight is one,
   applied by the encounter's pure functions (a turn advanced, a budget spent, an effect
   added...)
-- ``dice``: what a step rolls with, and the exceptions that pause it for a die or a choice
+- ``dice``: what a step rolls with, the exceptions that pause it for a die or a choice, and
+  the ``Rolled`` event of a fight's roll (``fight_roll``)
 - ``foes``: sides, who is left standing, foes from stat blocks
 - ``actions``: an action's rule and the table a conflict keeps them in
 - ``step``: the context one step of a fight runs in (``Step``)

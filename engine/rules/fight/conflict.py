@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.content.loader import Pack, read_by_mtime, read_yaml
 from engine.errors import IllegalAction
+from engine.odds import from_percent
 from engine.rules import encounter as en
 from engine.rules.fight import events as fe
 from engine.rules.fight.actions import ActionRule, ActionTable
@@ -348,11 +349,10 @@ class Conflict(ABC, Generic[S]):
         return {"conditions": float(len(state.actors[actor].conditions))}
 
     def roll_outcome(self, e: Mapping[str, Any], move: str) -> tuple[str, dict[str, float]]:
-        """The band of a fight's roll event and the exact odds it had of each band (``move``:
-        what the roll was for, as the lab names it)."""
-        success = float(e["odds"])
-        yes, no = ("hit", "miss") if move == "attack" else ("success", "failure")
-        return (yes if int(e.get("degree", 0)) > 0 else no), {yes: success, no: 1.0 - success}
+        """The band of a fight's roll (its ``Rolled`` event) and the odds it had of each band
+        (``move``: what the roll was for, as the lab names it): the event's own, each
+        outcome with its chance; a game may group them."""
+        return str(e["band"]), {b: from_percent(p) for b, p in e["odds"].items()}
 
     # ------------------------------------------------------------------ the game's own
 

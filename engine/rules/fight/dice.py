@@ -1,13 +1,16 @@
-"""What a fight's step rolls with: dice (seeded or entered), the player's choices, and the
-exceptions that pause a step until a die or a choice comes in."""
+"""What a fight's step rolls with: dice (seeded or entered), the player's choices, the
+exceptions that pause a step until a die or a choice comes in, and the ``Rolled`` event that
+explains a fight's roll (``fight_roll``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Protocol
 
-from engine.rules.events import Event
+from engine.odds import percent
+from engine.rules.events import Event, Rolled
 
 
 class NeedDie(Exception):
@@ -50,4 +53,39 @@ class Roll(Protocol):
 Emit = Callable[[Event], None]
 """Applies an event to the state at once (the engine's ``_emit``)."""
 
-__all__ = ["Die", "Emit", "NeedChoice", "NeedDie", "Roll"]
+ROUTINE = "routine"
+"""``Die.by`` of a routine check (no die: the face is the routine value), and the ``dice`` of
+its ``Rolled`` event."""
+
+
+def outcome_id(words: str) -> str:
+    """The band id of a fight roll's result in words: "failure, 1 degree" -> failure_1_degree."""
+    return "_".join("".join(c if c.isalnum() else " " for c in words.casefold()).split())
+
+
+def fight_roll(actor: str, what: str, die: Die, parts: Sequence[Sequence[Any]], total: int,
+               against: int, against_name: str, result: str, degree: int,
+               odds: Mapping[str, Fraction], band: str | None = None) -> Rolled:
+    """The ``Rolled`` event of a fight's roll: ``actor``'s ``die`` for ``what``, each part
+    ``(source, value)`` of its modifier, the ``total`` against ``against``
+    (``against_name``), the ``result`` as the game words it (its band: ``band``, else
+    ``outcome_id(result)``) and its signed ``degree``; ``odds``: the exact chance of each
+    outcome, by its words or band id (read through ``outcome_id``; impossible ones left
+    out; a routine check is certain, its band 100%). The die is a d20 (a routine check:
+    dice "routine", its face the routine value)."""
+    mods: list[list[str | int | None]] = [[str(p[0]), int(p[1])] for p in parts]
+    modifier = sum(int(p[1]) for p in parts)
+    band_id = band if band is not None else outcome_id(result)
+    routine = die.by == ROUTINE
+    chances = {band_id: Fraction(1)} if routine else odds
+    return Rolled(
+        move="", stat="", dice=ROUTINE if routine else "d20", faces=[die.face],
+        kept=[die.face], dropped=[], modifiers=mods, raw_modifier=modifier,
+        modifier=modifier, clamp=None, total=total, band=band_id, band_name=result,
+        odds={outcome_id(k): percent(p) for k, p in chances.items() if p},
+        entered=die.by == "entered", position=die.position, tone="", actor=actor, what=what,
+        against=against, against_name=against_name, degree=degree)
+
+
+__all__ = ["ROUTINE", "Die", "Emit", "NeedChoice", "NeedDie", "Roll", "fight_roll",
+           "outcome_id"]

@@ -7,21 +7,23 @@ the same inputs give the same fight, so the log replays it exactly without ever 
 whole fight but once, when it starts.
 
 ``FightUpdated`` (a whole fight after each step) is how fights were saved before format 3; it
-is still read, so older logs replay and undo.
+is still read, so older logs replay and undo. A fight's roll is a ``Rolled`` event, as any
+roll (``dice.fight_roll``); ``FightRolled``, its own event before, is still read and shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from engine.rules import encounter as en
 from engine.rules.events import CORE, Event
+from engine.rules.fight.dice import ROUTINE, Die, fight_roll
 from engine.rules.fight.state import Fight, Need, Pending, migrate_fight
 from engine.rules.registry import Registry
 from engine.rules.state import Actor, CampaignState
-from engine.rules.text import upper_first
 
 FIGHT = Registry("fight", CORE)
 """The fight engine's events: a ruleset that runs fights extends this registry."""
@@ -178,8 +180,9 @@ class FightActed(Event):
 @event
 @dataclass(frozen=True, slots=True)
 class FightRolled(Event):
-    """One roll of a fight, explained: the die, each modifier with its source, the total, what
-    it was against, the degree or result, and the odds it had."""
+    """One roll of a fight, as logs before fight rolls were ``Rolled`` events saved it (read
+    only: a fight's roll is a ``Rolled`` now, ``dice.fight_roll``); ``rolled_form`` reads it
+    as one."""
 
     OPTIONAL: ClassVar[tuple[str, ...]] = ("degree", "odds", "by")
 
@@ -200,6 +203,26 @@ class FightRolled(Event):
 @applier("FightRolled")
 def _rolled(state: CampaignState, ev: FightRolled) -> None:
     state.dice_position = max(state.dice_position, ev.position)
+
+
+def rolled_form(e: dict[str, Any]) -> dict[str, Any]:
+    """An old ``FightRolled`` dict as the ``Rolled`` dict a fight's roll is now, to show it
+    the same way: its result is a success or a failure (its degree), with the odds of success
+    it had (a routine check: certain)."""
+    good = int(e.get("degree", 0)) > 0
+    band = "success" if good else "failure"
+    chance = e.get("odds")
+    odds = {} if chance is None else {
+        "success": Fraction(str(chance)), "failure": 1 - Fraction(str(chance))}
+    by = str(e.get("by", "seeded"))
+    natural = e.get("natural")
+    face = int(natural) if natural is not None and by != ROUTINE else 10
+    rolled = fight_roll(str(e["actor"]), str(e["what"]), Die(face, by, int(e.get("position", 0))),
+                        e["parts"], int(e["total"]), int(e["against"]), str(e["against_name"]),
+                        str(e["result"]), int(e.get("degree", 0)), odds, band=band)
+    out = rolled.to_dict(full=True)
+    out.update({k: v for k, v in e.items() if k in ("n", "a", "acting", "acting_id")})
+    return out
 
 
 # ------------------------------------------------------------------ turns and budgets
@@ -585,22 +608,12 @@ def _fight_picked(rules: Any, state: CampaignState, eff: Any, ctx: Any, ids: lis
 # ------------------------------------------------------------------ journal lines
 
 
-def fight_roll_why(e: dict[str, Any]) -> str:
-    """One line explaining a fight's roll: the die, each modifier, the total, what it was
-    against, the result and its odds."""
-    die = "routine 10" if e.get("by") == "routine" else f"d20 {e['natural']}"
-    if e.get("by") == "entered":
-        die += " (your die)"
-    parts = " ".join(f"{'+' if v >= 0 else '−'} {abs(v)} {n}" for n, v in e["parts"])
-    odds = f" ({e['odds']:.0%})" if e.get("odds") is not None else ""
-    return (f"{die} {parts} = **{e['total']}** vs {e['against']} ({e['against_name']}):"
-            f" **{e['result']}**{odds}")
-
-
 @FIGHT.journal_line("FightStarted", "FightEnded", "InitiativeRolled", "TurnBegan", "FightActed",
-                    "FightRolled", "CombatantLeft", *CHANGES)
+                    "CombatantLeft", *CHANGES)
 def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
-    """The journal line of a fight's event (None: its bookkeeping, no line)."""
+    """The journal line of a fight's event (None: its bookkeeping, no line); a fight's roll
+    is a ``Rolled``, whose line the journal writes as any roll's (``rolled_form``: an old
+    ``FightRolled`` too)."""
     t = e["type"]
     if t in CHANGES or t == "CombatantLeft":
         return None
@@ -627,8 +640,6 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
     if t == "FightActed":
         why = f" _({e['why']})_" if e.get("why") else ""
         return f"{e['text']}{why}"
-    if t == "FightRolled":
-        return f"🎲 {upper_first(who(e['actor']))} {e['what']}: {fight_roll_why(e)}"
     return None
 
 
@@ -640,4 +651,4 @@ __all__ = ["CHANGES", "FIGHT", "FIGHT_REQUEST", "ActionPending", "ActionReadied"
            "FightRolled", "FightStarted", "FightUpdated", "FoeAdded", "HoldSet",
            "InitiativeRolled", "ReadyTaken", "RecoveryUsed", "RefereeDiceChanged",
            "SteppedIn", "TurnAdvanced", "TurnBegan", "TurnDelayed", "TurnsUsed", "fight_line",
-           "fight_roll_why"]
+           "rolled_form"]

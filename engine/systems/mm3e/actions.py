@@ -14,10 +14,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from engine.errors import IllegalAction
 from engine.systems.mm3e import attacks as at
-from engine.systems.mm3e.checks import CheckResult, check, check_die, defend_result, hero_point_die
+from engine.systems.mm3e.checks import (
+    DIE_SIDES,
+    CheckResult,
+    check,
+    check_die,
+    defend_result,
+    hero_point_die,
+)
 from engine.systems.mm3e.conditions import DURATIONS, Condition, Lasts, expand, speed_change
 from engine.systems.mm3e.damage import DamageState, damage_dc, object_result, recover_step
 from engine.systems.mm3e.maneuvers import aid_bonus
@@ -246,6 +254,12 @@ class Opposed:
     actor_wins: bool
     degrees: int
 
+    @property
+    def label(self) -> str:
+        """The actor's result in words: 'win, 2 degrees' or 'lose, 1 degree'."""
+        return (f"{'win' if self.actor_wins else 'lose'}, {self.degrees}"
+                f" degree{'s' if self.degrees != 1 else ''}")
+
 
 @dataclass(frozen=True, slots=True)
 class Hold:
@@ -302,6 +316,22 @@ def opposed(actor_natural: int, actor_bonus: int, opponent_natural: int, opponen
     wins = (a, actor_bonus, 1) > (o, opponent_bonus, 0)
     degrees = 1 + abs(a - o) // 5
     return Opposed(a, actor_bonus, o, opponent_bonus, wins, degrees)
+
+
+@lru_cache(maxsize=1024)
+def _opposed_odds(actor_bonus: int, opponent_bonus: int) -> tuple[tuple[str, Fraction], ...]:
+    counts: dict[str, int] = {}
+    for mine in range(1, DIE_SIDES + 1):
+        for theirs in range(1, DIE_SIDES + 1):
+            label = opposed(mine, actor_bonus, theirs, opponent_bonus).label
+            counts[label] = counts.get(label, 0) + 1
+    return tuple((k, Fraction(n, DIE_SIDES ** 2)) for k, n in counts.items())
+
+
+def opposed_odds(actor_bonus: int, opponent_bonus: int) -> dict[str, Fraction]:
+    """Exact chance of each result of an opposed check (both dice to roll), by its words
+    (``Opposed.label``; only the results that can happen)."""
+    return dict(_opposed_odds(actor_bonus, opponent_bonus))
 
 
 def speed_feet(rank: int) -> Fraction:

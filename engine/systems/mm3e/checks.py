@@ -94,8 +94,13 @@ class CheckResult:
     @property
     def label(self) -> str:
         """E.g. 'success, 2 degrees' or 'failure, 1 degree'."""
-        word = "success" if self.success else "failure"
-        return f"{word}, {self.degrees} degree{'s' if self.degrees != 1 else ''}"
+        return degree_words(self.degree)
+
+
+def degree_words(signed: int) -> str:
+    """A signed degree in words: 2 -> 'success, 2 degrees', -1 -> 'failure, 1 degree'."""
+    word = "success" if signed > 0 else "failure"
+    return f"{word}, {abs(signed)} degree{'s' if abs(signed) != 1 else ''}"
 
 
 def check_die(natural: int) -> int:

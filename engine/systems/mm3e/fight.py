@@ -382,6 +382,15 @@ class MM3EConflict(Conflict[Ctx]):
         damage = float(state.actors[actor].tracks.get("damage", 0))
         return {**super().health(state, actor), "damage": damage, "hurt": float(damage >= 2)}
 
+    def roll_outcome(self, e: Mapping[str, Any], move: str) -> tuple[str, dict[str, float]]:
+        """Attacks hit or miss (a critical is a hit), checks and opposed checks succeed or
+        fail: the degrees are not split, each side's chance the sum of its outcomes'."""
+        odds = super().roll_outcome(e, move)[1]
+        success = sum(p for b, p in odds.items()
+                      if b in ("hit", "critical") or b.startswith(("success_", "win_")))
+        yes, no = ("hit", "miss") if move == "attack" else ("success", "failure")
+        return (yes if int(e.get("degree", 0)) > 0 else no), {yes: success, no: 1.0 - success}
+
     # ---------------------------------------------------------- reading
     def row(self, step: Ctx, actor: str) -> dict[str, Any]:
         """Conditions, the damage penalty, a held turn or action."""

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
-from engine.rules.fight.events import FightRolled, TurnsUsed
+from engine.rules.fight.dice import fight_roll
+from engine.rules.fight.events import TurnsUsed
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
@@ -62,12 +63,9 @@ def _team_attack(ctx: Ctx, p: Pending, atk: Attack) -> None:
         die = ctx.die(member, f"team attack on {ctx.name(p.target)}", odds=f"{hp:.0%} to hit")
         res = at.attack(die.face, bonus, dc, can_crit=can_crit)
         degrees = max(1, 1 + (res.total - dc) // 5) if res.hit else 0
-        ctx.emit(FightRolled(actor=member, what=f"team attack on {ctx.name(p.target)}",
-                             natural=die.face, parts=[list(x) for x in parts], total=res.total,
-                             against=dc, against_name=defense_words(dname, dparts),
-                             result=res.outcome,
-                             degree=degrees if res.hit else -1, odds=hp, by=die.by,
-                             position=die.position))
+        ctx.emit(fight_roll(member, f"team attack on {ctx.name(p.target)}", die, parts,
+                            res.total, dc, defense_words(dname, dparts), res.outcome,
+                            degrees if res.hit else -1, odds))
         hits.append(mv.TeamHit(m_atk.rank, res.hit, degrees))
 
     if p.team:  # the joiners' turns this round are used up

@@ -31,8 +31,8 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.actions import ActionRule
-from engine.rules.fight.dice import Die, Roll
-from engine.rules.fight.events import ActionReadied, FightRolled, ReadyTaken
+from engine.rules.fight.dice import Die, Roll, fight_roll
+from engine.rules.fight.events import ActionReadied, ReadyTaken
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
@@ -250,14 +250,11 @@ def _opposed(ctx: Ctx, actor: str, what: str, mine: tuple[str, int], other: str,
     a = ctx.die(actor, what)
     o = ctx.die(other, f"opposes: {what}")
     opp = ac.opposed(a.face, mine[1], o.face, theirs[1])
-    ctx.emit(FightRolled(
-        actor=actor, what=what, natural=a.face, parts=[list(mine)], total=opp.actor_total,
-        against=opp.opponent_total,
-        against_name=f"{ctx.name(other)}: d20 {o.face} + {theirs[0]} {theirs[1]}",
-        result=f"{'win' if opp.actor_wins else 'lose'}, {opp.degrees}"
-        f" degree{'s' if opp.degrees != 1 else ''}",
-        degree=opp.degrees if opp.actor_wins else -opp.degrees, by=a.by,
-        position=max(a.position, o.position)))
+    ctx.emit(fight_roll(actor, what, Die(a.face, a.by, max(a.position, o.position)), [mine],
+                        opp.actor_total, opp.opponent_total,
+                        f"{ctx.name(other)}: d20 {o.face} + {theirs[0]} {theirs[1]}",
+                        opp.label, opp.degrees if opp.actor_wins else -opp.degrees,
+                        ac.opposed_odds(mine[1], theirs[1])))
     return opp
 
 def available(ctx: Ctx, actor: str, action_id: str) -> bool:

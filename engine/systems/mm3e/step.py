@@ -17,12 +17,19 @@ from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.actions import ActionTable
 from engine.rules.fight.conflict import Conflict
-from engine.rules.fight.dice import Die, Emit, Roll
-from engine.rules.fight.events import FightRolled, TurnDelayed
+from engine.rules.fight.dice import ROUTINE, Die, Emit, Roll, fight_roll
+from engine.rules.fight.events import TurnDelayed
 from engine.rules.fight.step import Step
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import maneuvers as mv
-from engine.systems.mm3e.checks import CheckResult, check, routine_check, success_odds
+from engine.systems.mm3e.checks import (
+    CheckResult,
+    check,
+    degree_odds,
+    degree_words,
+    routine_check,
+    success_odds,
+)
 from engine.systems.mm3e.conditions import Condition, expand
 from engine.systems.mm3e.conditions import active_defense as cond_defense
 from engine.systems.mm3e.registry import CombatantChanged
@@ -148,17 +155,16 @@ class Ctx(Step):
         """A check, rolled (or routine) and explained."""
         modifier = sum(v for _, v in parts)
         nat20 = option(self.pack, "nat20_degree")
-        odds = success_odds(modifier, dc, hero_point=hero_point, nat20_bonus=nat20)
+        degrees = degree_odds(modifier, dc, hero_point=hero_point, nat20_bonus=nat20)
         if routine:
             result = routine_check(modifier, dc)
-            die = Die(10, "routine", self.state.dice_position)
+            die = Die(10, ROUTINE, self.state.dice_position)
         else:
+            odds = success_odds(modifier, dc, hero_point=hero_point, nat20_bonus=nat20)
             die = self.die(actor, what, odds=f"{float(odds):.0%} to succeed")
             result = check(die.face, modifier, dc, hero_point=hero_point, nat20_bonus=nat20)
-        self.emit(FightRolled(
-            actor=actor, what=what, natural=result.natural, parts=[list(p) for p in parts],
-            total=result.total, against=dc, against_name=against, result=result.label,
-            degree=result.degree, odds=float(odds), by=die.by, position=die.position))
+        self.emit(fight_roll(actor, what, die, parts, result.total, dc, against, result.label,
+                             result.degree, {degree_words(d): p for d, p in degrees.items()}))
         return result
 
     def change(self, actor_id: str, *, add: Iterable[Condition] = (),

@@ -8,8 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.rules.fight.dice import Die
-from engine.rules.fight.events import FightRolled
+from engine.rules.fight.dice import Die, fight_roll
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
@@ -248,12 +247,9 @@ def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | 
             dparts = [(f"{ctx.name(target)} defends: d20 {droll.face}"
                        f"{' (+10)' if droll.face <= 10 else ''} + {dname} {active}", dc)]
         result = at.attack(die.face, bonus, dc, can_crit=can_crit)
-    ctx.emit(FightRolled(
-        actor=actor, what=f"{label} on {ctx.name(target)} with {atk.name}",
-        natural=result.natural, parts=[list(x) for x in parts], total=result.total,
-        against=dc, against_name=defense_words(dname, dparts),
-        result=result.outcome, degree=1 if result.hit else -1, odds=hit_p, by=die.by,
-        position=die.position))
+    ctx.emit(fight_roll(actor, f"{label} on {ctx.name(target)} with {atk.name}", die, parts,
+                        result.total, dc, defense_words(dname, dparts), result.outcome,
+                        1 if result.hit else -1, odds))
     if not result.hit:
         return False
     crit_bonus = 0
@@ -300,11 +296,8 @@ def attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
     hp = float(odds["hit"] + odds["critical"])
     die = ctx.die(actor, what, odds=f"{hp:.0%} to hit")
     res = at.attack(die.face, bonus, dc, can_crit=can_crit)
-    ctx.emit(FightRolled(actor=actor, what=what, natural=die.face,
-                         parts=[list(x) for x in parts], total=res.total, against=dc,
-                         against_name=defense_words(dname, dparts), result=res.outcome,
-                         odds=hp, by=die.by, position=die.position,
-                         degree=1 if res.hit else -1))
+    ctx.emit(fight_roll(actor, what, die, parts, res.total, dc, defense_words(dname, dparts),
+                        res.outcome, 1 if res.hit else -1, odds))
     return res
 
 def _obscurement(options: Mapping[str, Any], key: str) -> at.Obscurement:

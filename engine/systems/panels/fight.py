@@ -29,7 +29,6 @@ from engine.rules.state import CampaignState
 from engine.systems.panels import fight_actions as fight_actions  # its actions, registered
 from engine.systems.panels import fight_more
 from engine.systems.panels import referee as rf
-from engine.systems.panels.checks import odds as band_odds
 from engine.systems.panels.damage import Health
 from engine.systems.panels.fight_actions import dying_allies
 from engine.systems.panels.registry import TracksSet
@@ -332,20 +331,6 @@ class PanelsConflict(Conflict[Ctx]):
         if blk is not None:
             out["hurt"] = float(out["kill"] < blk.kill / 2 or out["stun"] < blk.stun / 2)
         return out
-
-    def roll_outcome(self, e: Mapping[str, Any], move: str) -> tuple[str, dict[str, float]]:
-        """The three bands (failure, minor, complete) with their exact odds, when the roll's
-        modifier gives the odds it had; else success or failure, even for an attack."""
-        modifier = sum(int(p[1]) for p in e.get("parts") or [] if len(p) > 1)
-        bands = band_odds(modifier)
-        if abs(float(bands.success) - float(e["odds"])) < 1e-9:
-            band = {0: "failure", 1: "minor", 2: "complete"}.get(int(e.get("degree", 0)),
-                                                                "failure")
-            return band, {"failure": float(bands.failure), "minor": float(bands.minor),
-                          "complete": float(bands.complete)}
-        success = float(e["odds"])
-        return ("success" if int(e.get("degree", 0)) > 0 else "failure",
-                {"success": success, "failure": 1.0 - success})
 
     # ---------------------------------------------------------- reading
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,

@@ -24,8 +24,7 @@ from engine.errors import ContentError, IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.actions import ActionTable
 from engine.rules.fight.conflict import Conflict
-from engine.rules.fight.dice import Emit, Roll
-from engine.rules.fight.events import FightRolled
+from engine.rules.fight.dice import Emit, Roll, fight_roll
 from engine.rules.fight.step import Step
 from engine.rules.state import Actor, CampaignState, new_id
 from engine.systems.panels.checks import Band, CheckResult, check, odds, skill_modifier
@@ -226,8 +225,8 @@ class Ctx(Step):
         modifiers), rolled and explained."""
         mod = skill_modifier(characteristic) + sum(m for _, m in extra)
         stunned = self.stunned(actor)
-        success = odds(mod, stunned).success
-        die = self.die(actor, what, 20, f"{float(success):.0%} to succeed")
+        bands = odds(mod, stunned)
+        die = self.die(actor, what, 20, f"{float(bands.success):.0%} to succeed")
         result = check(die.face, mod, stunned)
         parts: list[list[Any]] = [[f"{label} {characteristic}", skill_modifier(characteristic)]]
         parts += [[name, m] for name, m in extra]
@@ -238,11 +237,11 @@ class Ctx(Step):
             text += " (natural 20)"
         elif result.critical_failure:
             text += " (natural 1)"
-        self.emit(FightRolled(
-            actor=actor, what=what, natural=result.natural, parts=parts, total=result.total,
-            against=15, against_name="15-17 minor, 18+ complete", result=text,
-            degree={Band.FAILURE: 0, Band.MINOR: 1, Band.COMPLETE: 2}[result.band],
-            odds=float(success), by=die.by, position=die.position))
+        self.emit(fight_roll(
+            actor, what, die, parts, result.total, 15, "15-17 minor, 18+ complete", text,
+            {Band.FAILURE: 0, Band.MINOR: 1, Band.COMPLETE: 2}[result.band],
+            {Band.FAILURE: bands.failure, Band.MINOR: bands.minor,
+             Band.COMPLETE: bands.complete}, band=result.band.value))
         return result
 
     def set_health(self, actor_id: str, health: Health, why: str, *,
