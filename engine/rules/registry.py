@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from engine.rules.events import Edited, Event
+    from engine.rules.events.base import Event
     from engine.rules.state import CampaignState
 
 E = TypeVar("E", bound="type[Event]")
@@ -41,6 +41,12 @@ Applier = Callable[["CampaignState", Any], None]
 """Writes one event into the state."""
 JournalLine = Callable[[dict[str, Any], Callable[[str], str]], "str | None"]
 """The journal line of one event dict; the second argument names a character by id."""
+
+
+class EditLike(Protocol):
+    """What the registry reads of an ``Edited`` event (engine/rules/events/edits.py)."""
+
+    what: str
 
 
 class Sealed(RuntimeError):
@@ -98,9 +104,12 @@ class Registry:
         self.rule_answers: Kind[Callable[..., Any]] = Kind(self, "rule effect answer")
         self.effects: Kind[Callable[..., Any]] = Kind(self, "system effect")
         self.journal: Kind[JournalLine] = Kind(self, "journal line")
+        self.tones: Kind[str] = Kind(self, "journal tone")
+        """How a front end may set off an event's line: "change" (a character's state
+        changed). Events with none are plain."""
         self._kinds: dict[str, Kind[Any]] = {k.what: k for k in (
             self.events, self.edits, self.rule_effects, self.rule_answers,
-            self.effects, self.journal)}
+            self.effects, self.journal, self.tones)}
 
     def __repr__(self) -> str:
         return f"Registry({self.name!r})"
@@ -190,12 +199,14 @@ class Registry:
 
         return deco
 
-    def journal_line(self, *types: str) -> Callable[[F], F]:
-        """Register the journal line of events of ``types``."""
+    def journal_line(self, *types: str, tone: str | None = None) -> Callable[[F], F]:
+        """Register the journal line of events of ``types`` (and their ``tone``, if any)."""
 
         def deco(fn: F) -> F:
             for t in types:
                 self.journal.add(t, fn)
+                if tone is not None:
+                    self.tones.add(t, tone)
             return fn
 
         return deco
@@ -223,7 +234,7 @@ class Registry:
                 fn(state, e)
         state.event_no += 1
 
-    def _edit(self, state: CampaignState, e: Edited) -> None:
+    def _edit(self, state: CampaignState, e: EditLike) -> None:
         fn = self.edits.get(e.what)
         if fn is None:
             raise ValueError(f"the {self.name} rules do not know how to edit {e.what!r}")

@@ -108,7 +108,7 @@ def indent(renderable: RenderableType, cells: int = 2) -> Padding:
 def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
                   ) -> RenderableType | None:
     """The styled journal entry for one event dict, or None for bookkeeping events."""
-    from engine.journal import render
+    from engine.journal import registry_of, render
 
     t = e.get("type")
     if t == "Rolled" and e.get("against") is None:  # a fight's roll: the journal's line
@@ -142,7 +142,7 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
         return inline(line, SECONDARY)
     if t == "FightActed":
         return indent(inline(line, ("italic " + DIM) if line.startswith("▸") else FG))
-    if t == "CombatantChanged":
+    if t is not None and registry_of(pack).tones.get(t) == "change":
         return indent(inline(line, MIXED))
     if t == "Narrated":
         if e.get("by") == "player":

@@ -140,7 +140,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert menu_ids(app)[0] == "fight:attack/light_lance"
         await attack(pilot, app, "the_tallyman")
         journal = journal_text(app)
-        assert "Lamplight attack on The Tallyman with Light Lance: d20 18 + 10" in journal
+        assert "Lamplight attack on The Tallyman with Light Lance: d20 [18] (seeded) +10 =" in journal
         assert "The Tallyman is dazed" in journal
         assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "ref"]
         assert "dz" in tracker_text(app).split("The Tallyman")[1].splitlines()[1]
@@ -220,7 +220,7 @@ async def test_physical_die_for_an_attack(mm_campaign: Callable[..., str],
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         journal = " ".join(journal_text(app).split())
-        assert "Lamplight attack on The Tallyman with Light Lance: d20 3 (your die) + 10" in journal
+        assert "Lamplight attack on The Tallyman with Light Lance: d20 [3] (entered) +10" in journal
         assert game_of(app).fight_need is None
 
 
@@ -367,7 +367,7 @@ async def test_rolling_the_referees_dice(mm_campaign: Callable[..., str],
             await settle(pilot)
             asked += 1
         assert asked >= 1 and isinstance(app.screen, PlayScreen)
-        assert "d20 10 (your die)" in " ".join(journal_text(app).split())
+        assert "d20 [10] (entered)" in " ".join(journal_text(app).split())
 
 
 # ---------------------------------------------------------------- the pure helpers

@@ -441,7 +441,7 @@ async def test_physical_side_dice_and_a_d20(panels_campaign: Callable[..., str],
         assert asked and all("Roll a d6: Nightjar" in a for a in asked)
         assert isinstance(app.screen, PlayScreen)
         journal = " ".join(journal_text(app).split())
-        assert "Nightjar attacks The Furnace Baron with Fists: d20 12 (your die)" in journal
+        assert "Nightjar attacks The Furnace Baron with Fists: d20 [12] (entered)" in journal
         assert tracker_lines(app)[3].split() == ["▶Nightjar", "●●○", "you"]
         game = game_of(app)
         # a new round asks the heroes' side d6 of you (the referee's is seeded)

@@ -61,3 +61,62 @@ def test_a_function_level_upward_import_breaks_the_contract(
     importer = "engine." + module.removesuffix(".py").replace("/", ".")
     assert result.returncode != 0, result.stdout
     assert f"{importer} -> {upward}" in result.stdout
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of a graph (module -> modules it imports): its strongly connected
+    parts of more than one module, each sorted (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(edges.get(w, ())))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                part = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    part.append(w)
+                    if w == v:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+    two = cycles({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}})
+    assert sorted(two) == [["a", "b"], ["c", "d"]]
+
+
+def test_no_import_cycle_in_the_engine() -> None:
+    # every import counts: function-level ones and those only for type checking included
+    import grimp
+
+    graph = grimp.build_graph("engine", include_external_packages=False)
+    edges = {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    assert cycles(edges) == []

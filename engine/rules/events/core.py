@@ -8,10 +8,10 @@ their appliers with ``@applier``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, TypeVar
+from dataclasses import replace
+from typing import Any, TypeVar
 
+from engine.rules.events.base import Event
 from engine.rules.registry import Registry
 from engine.rules.state import HERO, CampaignState
 
@@ -19,35 +19,6 @@ E = TypeVar("E", bound="Event")
 
 CORE = Registry("core")
 """The core's events, appliers and edit kinds: every ruleset's registry extends it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base of all events. ``n`` and ``a`` (event and action numbers) are set when logged."""
-
-    type: ClassVar[str] = "Event"
-    _names: ClassVar[tuple[str, ...]] = ()
-    _quiet: ClassVar[dict[str, Any]] = {}
-    _apply: ClassVar[Callable[[CampaignState, Any], None] | None] = None
-    """What applies it (``Registry.applier``); None: a line of the story only."""
-    ACTORS: ClassVar[tuple[str, ...]] = ()
-    """Fields that name an actor by id. Logs before format 3 may say "hero" there, meaning the
-    hero acting when the event was applied; ``named`` writes the id instead."""
-    OPTIONAL: ClassVar[tuple[str, ...]] = ()
-    """Fields added after an event type was first saved: written only when not at their
-    default, so the saved form of older events (and what older versions read) is unchanged."""
-
-    def to_dict(self, full: bool = False) -> dict[str, Any]:
-        """The JSON-ready form: ``{"type": ..., field: value, ...}``; the fields in
-        ``OPTIONAL`` left out at their defaults (the saved form), unless ``full``."""
-        d: dict[str, Any] = {"type": self.type}
-        quiet = {} if full else self._quiet
-        for name in self._names:
-            value = getattr(self, name)
-            if name in quiet and value == quiet[name]:
-                continue
-            d[name] = value
-        return d
 
 
 def named(e: E, acting: str) -> E:

@@ -29,7 +29,7 @@ from engine.rules.fight.actions import ActionRule, ActionTable
 from engine.rules.fight.dice import Emit, Roll
 from engine.rules.fight.foes import side_of, standing_side
 from engine.rules.fight.state import Pending
-from engine.rules.fight.step import Step
+from engine.rules.fight.step import Step, TurnLoop
 from engine.rules.state import CampaignState
 
 S = TypeVar("S", bound=Step)
@@ -59,6 +59,9 @@ class Conflict(ABC, Generic[S]):
     """Kinds of words actions.yaml gives besides actions (M&M: maneuvers), with their ids."""
     word_aliases: ClassVar[dict[str, str]] = {}
     """Actions whose words the pack keeps under another id."""
+    tracker_style: ClassVar[str] = "initiative"
+    """How a front end draws the tracker: "initiative" (the order, damage, conditions) or
+    "panels" (each side's d6 and panels, panels left and owed, Kill and Stun)."""
 
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
@@ -380,3 +383,8 @@ class Conflict(ABC, Generic[S]):
 
 
 __all__ = ["ACTIONS_FILE", "Conflict"]
+
+
+def _is_turn_loop(conflict: Conflict[Any]) -> TurnLoop:
+    """mypy checks here that a conflict is what its steps take it for (``TurnLoop``)."""
+    return conflict

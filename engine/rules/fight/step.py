@@ -9,7 +9,7 @@ game's step subclasses it with what its rules read (stat blocks, conditions, che
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
@@ -18,11 +18,32 @@ from engine.rules.events import Event
 from engine.rules.fight import events as fe
 from engine.rules.fight.dice import Die, Emit, Roll
 from engine.rules.fight.foes import side_of
-from engine.rules.fight.state import Fight
+from engine.rules.fight.state import Fight, Pending
 from engine.rules.state import CampaignState
 
-if TYPE_CHECKING:
-    from engine.rules.fight.conflict import Conflict
+
+class TurnLoop(Protocol):
+    """What a step and its game's actions use of the conflict that made it (the ``Conflict``
+    base provides it all): the turn loop's moves and the ordinary checks of an action."""
+
+    pack: Pack
+
+    def begun(self, step: Any, adv: en.Advance) -> None:
+        """A turn has begun."""
+
+    def turn_ended(self, step: Any, adv: en.Advance) -> None:
+        """A turn has ended."""
+
+    def next_turn(self, step: Any) -> None:
+        """End the acting character's turn and begin the next."""
+
+    def leave(self, step: Any, p: Pending, how: str, words: str) -> None:
+        """``p.actor`` leaves the fight."""
+
+    def ordinary(self, state: CampaignState, actor: str, action: str, target: str | None,
+                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
+                 ) -> Pending:
+        """The ordinary checks of a declared action."""
 
 
 def require_fight(state: CampaignState) -> Fight:
@@ -35,7 +56,7 @@ def require_fight(state: CampaignState) -> Fight:
 class Step:
     """One step of a fight: the state, the game's conflict, the dice and the way to emit."""
 
-    def __init__(self, conflict: Conflict[Any], state: CampaignState, roll: Roll | None = None,
+    def __init__(self, conflict: TurnLoop, state: CampaignState, roll: Roll | None = None,
                  emit: Emit | None = None) -> None:
         self.conflict = conflict
         self.pack: Pack = conflict.pack

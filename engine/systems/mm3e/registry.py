@@ -55,7 +55,7 @@ def _hero_point(state: CampaignState, ev: HeroPointSpent) -> None:
 
 
 
-@MM3E.journal_line("CombatantChanged")
+@MM3E.journal_line("CombatantChanged", tone="change")
 def _changed_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
     return f"→ {upper_first(e['why'])}." if e.get("why") else None
 

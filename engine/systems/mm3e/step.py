@@ -10,16 +10,14 @@ the damage penalty's size in ``actor.tracks["damage"]``; timed conditions and bo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.actions import ActionTable
-from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import ROUTINE, Die, Emit, Roll, fight_roll
 from engine.rules.fight.events import TurnDelayed
-from engine.rules.fight.step import Step
+from engine.rules.fight.step import Step, TurnLoop
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e.checks import (
@@ -87,7 +85,7 @@ class Ctx(Step):
     """One step of an M&M fight: what the M&M rules read (stat blocks, conditions, the damage
     penalty, timed bonuses) and its checks, over the fight engine's ``Step``."""
 
-    def __init__(self, conflict: Conflict[Any], state: CampaignState, roll: Roll | None = None,
+    def __init__(self, conflict: TurnLoop, state: CampaignState, roll: Roll | None = None,
                  emit: Emit | None = None) -> None:
         super().__init__(conflict, state, roll, emit)
         self._blocks: dict[str, StatBlock] = {}

@@ -123,6 +123,7 @@ class PanelsConflict(Conflict[Ctx]):
     step_class = Ctx
     word_aliases = {"catch_breath": "recover"}
     """The draft actions.yaml keeps catching one's breath under ``recover``."""
+    tracker_style = "panels"
 
     # ---------------------------------------------------------- starting
     def _entrants(self, state: CampaignState, foes: Sequence[str], emit: Emit) -> list[str]:

@@ -23,9 +23,8 @@ from engine.content.loader import Pack, read_by_mtime, read_yaml
 from engine.errors import ContentError, IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.actions import ActionTable
-from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import Emit, Roll, fight_roll
-from engine.rules.fight.step import Step
+from engine.rules.fight.step import Step, TurnLoop
 from engine.rules.state import Actor, CampaignState, new_id
 from engine.systems.panels.checks import Band, CheckResult, check, odds, skill_modifier
 from engine.systems.panels.damage import AttackForm, Health, Status, Track
@@ -115,7 +114,7 @@ action = ACTIONS.action
 class Ctx(Step):
     """One step of a panels fight, over the fight engine's ``Step``."""
 
-    def __init__(self, conflict: Conflict[Any], state: CampaignState, roll: Roll | None = None,
+    def __init__(self, conflict: TurnLoop, state: CampaignState, roll: Roll | None = None,
                  emit: Emit | None = None) -> None:
         super().__init__(conflict, state, roll, emit)
 
