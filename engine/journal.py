@@ -113,6 +113,8 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
     ``acting``, the name of the hero whose turn it was (``spotlight`` adds it): lines then
     name that hero where a one-hero journal says "you".
     """
+    registry = registry_of(pack)
+    e = registry.filled(e)  # what the saved form leaves out, back (a roll's defaults...)
     t = e.get("type", "")
     npcs = npcs or {}
     gm = pack.system.gm_title if pack is not None else "GM"
@@ -126,7 +128,6 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
         """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
         return "" if x in acting_ids and not acting else f"{upper_first(who(x))}: "
 
-    registry = registry_of(pack)
     if t in registry.journal:  # the system's own events, and the fight's
         return registry.line(e, who)
     match t:

@@ -157,7 +157,7 @@ class Game(MoveFlow, FightFlow):
         self._shown = []
         self._new_chunk = False
         try:
-            self._emit(ev.ActionStarted(action=self.state.action_no + 1, label=label))
+            self._emit(ev.ActionStarted(label=label))  # the next action (the log's "a" says)
             yield
             events = self._events
             dump = self.state.model_dump(mode="json")

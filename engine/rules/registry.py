@@ -26,7 +26,7 @@ depends on which modules happen to be imported. Reading a log takes the registry
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import fields
+from dataclasses import MISSING, Field, fields
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -47,6 +47,15 @@ class EditLike(Protocol):
     """What the registry reads of an ``Edited`` event (engine/rules/events/edits.py)."""
 
     what: str
+
+
+def _default(f: Field[Any]) -> Any:
+    """A dataclass field's default (made by its factory if it has one)."""
+    if f.default is not MISSING:
+        return f.default
+    if f.default_factory is not MISSING:
+        return f.default_factory()
+    raise TypeError(f"the optional field {f.name!r} has no default")
 
 
 class Sealed(RuntimeError):
@@ -142,7 +151,7 @@ class Registry:
         """Register an event class under its class name (its saved ``type``)."""
         cls.type = cls.__name__
         cls._names = tuple(f.name for f in fields(cls))
-        cls._quiet = {f.name: f.default for f in fields(cls) if f.name in cls.OPTIONAL}
+        cls._quiet = {f.name: _default(f) for f in fields(cls) if f.name in cls.OPTIONAL}
         self.events.add(cls.__name__, cls)
         return cls
 
@@ -221,7 +230,8 @@ class Registry:
         if cls is None:
             raise ValueError(f"unknown event type {kind!r} (the {self.name} rules know"
                              f" {len(self.events.all())} types)")
-        return cls(**{k: d[k] for k in cls._names if k in d})
+        full = cls.filled(dict(d)) if cls.DERIVED else d
+        return cls(**{k: full[k] for k in cls._names if k in full})
 
     def apply(self, state: CampaignState, e: Event) -> None:
         """Apply one event to ``state``: the only way state changes. An ``Edited`` event
@@ -239,6 +249,12 @@ class Registry:
         if fn is None:
             raise ValueError(f"the {self.name} rules do not know how to edit {e.what!r}")
         fn(state, e)
+
+    def filled(self, d: dict[str, Any]) -> dict[str, Any]:
+        """A saved event dict with every field its type has (``Event.filled``); a dict of
+        an unknown type as it is."""
+        cls = self.events.get(str(d.get("type", "")))
+        return d if cls is None else cls.filled(d)
 
     def line(self, e: dict[str, Any], who: Callable[[str], str]) -> str | None:
         """The journal line this registry (or a base) writes for ``e``; None when none does."""

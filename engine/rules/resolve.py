@@ -144,7 +144,8 @@ def reband(roll: RollDict, amount: int, bands: Sequence[s.Band],
     total = int(roll["total"]) - int(roll["modifier"]) + modifier
     band = band_of(total, bands)
     new = roll.copy()
-    new.pop("override", None)
+    if new.get("override") is not None:
+        new["override"] = None  # (the key kept in its place, as the full form has it)
     forced = override(roll.get("kept", ()), band) if override is not None else None
     if forced is not None and forced.band != band:
         new["override"] = {"from": band, "why": forced.why}
@@ -163,8 +164,9 @@ def reband(roll: RollDict, amount: int, bands: Sequence[s.Band],
 
 
 def roll_dict(rolled: ev.Rolled) -> RollDict:
-    """``rolled`` in the dict form the flow carries (its ``to_dict``)."""
-    return cast(RollDict, rolled.to_dict())
+    """``rolled`` in the dict form the flow carries: every field (``to_dict(full=True)``), as
+    the rules read it while the move goes on."""
+    return cast(RollDict, rolled.to_dict(full=True))
 
 
 def _band(bands: Sequence[s.Band], band_id: str) -> s.Band:

@@ -112,7 +112,7 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
 
     t = e.get("type")
     if t == "Rolled" and e.get("against") is None:  # a fight's roll: the journal's line
-        return indent(roll_text(e, pack))
+        return indent(roll_text(registry_of(pack).filled(dict(e)), pack))
     line = render(dict(e), pack, dict(npcs))
     if line is None:
         return None

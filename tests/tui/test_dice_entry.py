@@ -136,7 +136,7 @@ async def test_a_mixed_roll_offers_your_dice_or_mine(saves: Path,
         await pilot.press("ctrl+r")
         await settle(pilot)
         rolled = [e for e in game.store.events() if e["type"] == "Rolled"]
-        assert not rolled[-1]["entered"]
+        assert not rolled[-1].get("entered")  # (the log leaves False out)
         assert game.state.dice_position == position + 2
 
 

@@ -140,7 +140,8 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert menu_ids(app)[0] == "fight:attack/light_lance"
         await attack(pilot, app, "the_tallyman")
         journal = journal_text(app)
-        assert "Lamplight attack on The Tallyman with Light Lance: d20 [18] (seeded) +10 =" in journal
+        assert ("Lamplight attack on The Tallyman with Light Lance: d20 [18] (seeded) +10 ="
+                in journal)
         assert "The Tallyman is dazed" in journal
         assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "ref"]
         assert "dz" in tracker_text(app).split("The Tallyman")[1].splitlines()[1]

@@ -380,7 +380,7 @@ def test_reband_equals_a_fresh_resolution_with_the_new_modifier(
 
     def fresh(extras: list[list[Any]]) -> dict[str, Any]:
         return resolve.resolve(st_, game.pack, game.rules, move, target, roll, 0,
-                               extras=extras).to_dict()
+                               extras=extras).to_dict(full=True)
 
     first = fresh([["before", before, None]])
     again = resolve.reband(first, amount, resolve.roll_bands(game.pack, move, first),

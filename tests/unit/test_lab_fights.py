@@ -268,21 +268,19 @@ def test_roll_records_and_their_bands() -> None:
     got = roll_record(mm, by_name["mm3e"], 3, 1)
     assert got is not None and got["band"] == "hit" and got["odds"]["miss"] == pytest.approx(0.45)
     assert got["odds"]["hit"] == pytest.approx(0.55)
-    resist = {**mm, "what": "resists Riptide Lash", "degree": -2, "band": "failure_2_degrees",
+    resist = {**mm, "what": "resists Riptide Lash", "degree": -2, "band": "-2",
               "band_name": "failure, 2 degrees",
-              "odds": {"failure_2_degrees": "30.0%", "failure_1_degree": "25.0%",
-                       "success_1_degree": "25.0%", "success_2_degrees": "20.0%"}}
+              "odds": {"-2": "30.0%", "-1": "25.0%", "+1": "25.0%", "+2": "20.0%"}}
     got = roll_record(resist, by_name["mm3e"], 3, 1)
     assert got is not None and (got["move"], got["band"]) == ("resist", "failure")
     assert got["odds"] == {"success": pytest.approx(0.45), "failure": pytest.approx(0.55)}
-    wrest = {**mm, "what": "wrests Ledger Cane away", "degree": 1, "band": "win_1_degree",
-             "band_name": "win, 1 degree",
-             "odds": {"lose_1_degree": "40.0%", "win_1_degree": "35.0%", "win_2_degrees": "25.0%"}}
+    wrest = {**mm, "what": "wrests Ledger Cane away", "degree": 1, "band": "w1",
+             "band_name": "win, 1 degree", "odds": {"l1": "40.0%", "w1": "35.0%", "w2": "25.0%"}}
     got = roll_record(wrest, by_name["mm3e"], 3, 1)
     assert got is not None and (got["move"], got["band"]) == ("wrests", "success")
     assert got["odds"]["success"] == pytest.approx(0.6)
     routine = {**resist, "dice": "routine", "faces": [10], "kept": [10],
-               "odds": {"failure_2_degrees": "100.0%"}}
+               "odds": {"-2": "100.0%"}}
     assert roll_record(routine, by_name["mm3e"], 3, 1) is None
 
 

@@ -123,7 +123,7 @@ def test_resolve_records_every_field_of_the_roll(new_game: Callable[..., Game]) 
     move = game.pack.moves["directly_engage"]
     roll = Roll.of(DiceSpec.parse("2d6"), [3, 4])
     got = resolve.resolve(game.state, game.pack, game.rules, move, None, roll, 17)
-    assert got.to_dict() == {
+    assert got.to_dict(full=True) == {
         "type": "Rolled", "move": "directly_engage", "stat": "danger", "dice": "2d6",
         "faces": [3, 4], "kept": [3, 4], "dropped": [], "modifiers": [["Danger", 1, None]],
         "raw_modifier": 1, "modifier": 1, "clamp": [-3, 4], "total": 8, "band": "weak_hit",
@@ -131,6 +131,16 @@ def test_resolve_records_every_field_of_the_roll(new_game: Callable[..., Game]) 
         # 2d6+1: a miss is 2-5 (10 of 36), a weak hit 6-8 (16), a strong hit 9-12 (10)
         "odds": {"miss": "27.8%", "weak_hit": "44.4%", "strong_hit": "27.8%"},
         "entered": False, "position": 17, "inverted": False, "tone": "mixed",
+        "bands": None, "override": None, "actor": "hero", "what": "", "against": None,
+        "against_name": "", "degree": 0,
+    }
+    # the log leaves out what is at its default or equal to another field
+    assert got.to_dict() == {
+        "type": "Rolled", "move": "directly_engage", "stat": "danger", "dice": "2d6",
+        "faces": [3, 4], "modifiers": [["Danger", 1, None]], "modifier": 1,
+        "clamp": [-3, 4], "total": 8, "band": "weak_hit", "band_name": "Weak hit",
+        "odds": {"miss": "27.8%", "weak_hit": "44.4%", "strong_hit": "27.8%"},
+        "position": 17,
     }
 
 

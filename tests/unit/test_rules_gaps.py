@@ -582,7 +582,7 @@ def test_resolve_reports_everything(new_game: NewGame, h: Any) -> None:
     rolled = rs.resolve(game.state, game.pack, game.rules, move, None,
                         Roll.of(DiceSpec(2, 6), [4, 5], entered=True), 17,
                         extras=[["Team", 1, None]])
-    d = rolled.to_dict()
+    d = rolled.to_dict(full=True)
     assert (d["move"], d["stat"], d["dice"], d["faces"], d["kept"], d["dropped"]) == (
         "directly_engage", "danger", "2d6", [4, 5], [4, 5], [])
     assert (d["raw_modifier"], d["modifier"], d["clamp"], d["total"]) == (2, 2, [-3, 4], 11)

@@ -76,7 +76,7 @@ def _rolled() -> dict[str, Any]:
     return ev.Rolled(
         move="unleash", stat="danger", dice="2d6", faces=[3, 4], kept=[3, 4], dropped=[],
         modifiers=[["Danger", 1, None]], raw_modifier=1, modifier=1, clamp=[-3, 4], total=8,
-        band="weak_hit", band_name="7-9", odds={"hit": "1%"}, tone="mixed").to_dict()
+        band="weak_hit", band_name="7-9", odds={"hit": "1%"}, tone="mixed").to_dict(full=True)
 
 
 BANDS = [s.Band(id="miss", name="6-", max=6, tone="bad"),

@@ -4,7 +4,7 @@ roll, and the campaign's dice mode."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.rules.events.core import Event, applier, event
@@ -28,28 +28,31 @@ class Rolled(Event):
     degree (the game's: M&M's degrees, the panels game's 0-2); ``move`` and ``stat`` are
     empty, ``dice`` is "d20" (a routine check, no die: "routine" with the face 10), the band
     is the result's id and ``band_name`` its words, ``odds`` the chance of each outcome.
-    Its ``tone`` is "": a fight's roll leaves the scene's hits and misses (the GM's tension,
-    counted over the moves) alone. Its die moves the dice position only forward (a fight's
+    Its ``tone`` is "mixed": a fight's roll leaves the scene's hits and misses (the GM's
+    tension, counted over the moves) alone. Its die moves the dice position only forward (a fight's
     step may explain a roll after it rolled later dice), entered or not."""
 
-    OPTIONAL: ClassVar[tuple[str, ...]] = ("bands", "override", "actor", "what", "against",
-                                           "against_name", "degree")
+    OPTIONAL: ClassVar[tuple[str, ...]] = (
+        "bands", "override", "actor", "what", "against", "against_name", "degree", "move",
+        "stat", "dropped", "clamp", "entered", "inverted", "tone", "dice")
     ACTORS: ClassVar[tuple[str, ...]] = ("actor",)
+    DERIVED: ClassVar[dict[str, str]] = {"kept": "faces", "raw_modifier": "modifier",
+                                         "band_name": "band"}
 
-    move: str
-    stat: str
-    dice: str
     faces: list[int]
     kept: list[int]
-    dropped: list[int]
     modifiers: list[Modifier]
     raw_modifier: int
     modifier: int
-    clamp: list[int] | None
     total: int
     band: str
     band_name: str
     odds: dict[str, str]
+    dice: str = "d20"
+    move: str = ""
+    stat: str = ""
+    dropped: list[int] = field(default_factory=list)
+    clamp: list[int] | None = None
     entered: bool = False
     position: int = 0
     inverted: bool = False

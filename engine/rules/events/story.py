@@ -41,15 +41,18 @@ def _flow(state: CampaignState, ev: FlowChanged) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class ActionStarted(Event):
-    """A player action begins; counts actions for undo."""
+    """A player action begins; counts actions for undo. ``action``: its number, 0 (the
+    saved form) the one after the last; every event of the log says its action anyway."""
 
-    action: int
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("action",)
+
     label: str
+    action: int = 0
 
 
 @applier("ActionStarted")
 def _action(state: CampaignState, ev: ActionStarted) -> None:
-    state.action_no = ev.action
+    state.action_no = ev.action or state.action_no + 1
 
 
 @event

@@ -58,9 +58,22 @@ ROUTINE = "routine"
 its ``Rolled`` event."""
 
 
+DEGREE_WORDS = {"success": "+", "failure": "-", "win": "w", "lose": "l"}
+"""The short band ids of results by degree: "success, 2 degrees" is +2, "failure, 1 degree"
+-1, an opposed check's "win, 1 degree" w1 and "lose, 2 degrees" l2."""
+
+
 def outcome_id(words: str) -> str:
-    """The band id of a fight roll's result in words: "failure, 1 degree" -> failure_1_degree."""
-    return "_".join("".join(c if c.isalnum() else " " for c in words.casefold()).split())
+    """The band id of a fight roll's result in words: a result by degree its short id
+    ("failure, 1 degree" -> -1, see ``DEGREE_WORDS``), any other its words as a slug
+    ("critical hit" -> critical_hit)."""
+    if words[:1] in DEGREE_WORDS.values() and words[1:].isdigit():
+        return words  # a short id already
+    parts = "".join(c if c.isalnum() else " " for c in words.casefold()).split()
+    if (len(parts) == 3 and parts[0] in DEGREE_WORDS and parts[1].isdigit()
+            and parts[2] in ("degree", "degrees")):
+        return f"{DEGREE_WORDS[parts[0]]}{parts[1]}"
+    return "_".join(parts)
 
 
 def fight_roll(actor: str, what: str, die: Die, parts: Sequence[Sequence[Any]], total: int,
@@ -83,7 +96,7 @@ def fight_roll(actor: str, what: str, die: Die, parts: Sequence[Sequence[Any]], 
         kept=[die.face], dropped=[], modifiers=mods, raw_modifier=modifier,
         modifier=modifier, clamp=None, total=total, band=band_id, band_name=result,
         odds={outcome_id(k): percent(p) for k, p in chances.items() if p},
-        entered=die.by == "entered", position=die.position, tone="", actor=actor, what=what,
+        entered=die.by == "entered", position=die.position, tone="mixed", actor=actor, what=what,
         against=against, against_name=against_name, degree=degree)
 
 

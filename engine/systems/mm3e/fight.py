@@ -387,7 +387,7 @@ class MM3EConflict(Conflict[Ctx]):
         fail: the degrees are not split, each side's chance the sum of its outcomes'."""
         odds = super().roll_outcome(e, move)[1]
         success = sum(p for b, p in odds.items()
-                      if b in ("hit", "critical") or b.startswith(("success_", "win_")))
+                      if b in ("hit", "critical") or b.startswith(("+", "w")))
         yes, no = ("hit", "miss") if move == "attack" else ("success", "failure")
         return (yes if int(e.get("degree", 0)) > 0 else no), {yes: success, no: 1.0 - success}
 
