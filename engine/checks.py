@@ -3,8 +3,10 @@
 ``engine.content`` checks a pack on its own (schema, ids, bands); it cannot know which rulesets
 exist, which ``rule`` effects each one handles or which GM preconditions there are without
 importing upward. This module sits above the GM and does those checks for ``sidekick validate``
-and for creating or opening a campaign. Each problem names the file, its line, the key path and
-what is known instead.
+and for creating or opening a campaign: the files a ruleset adds to a pack (its
+``CONTENT_FILES``, such as M&M's ``actions.yaml``) against their models, then what the ruleset
+checks itself. Each problem names the file, its line, the key path and what is known instead.
+``published_schemas`` gives every content file's JSON Schema, for ``sidekick schema``.
 """
 
 from __future__ import annotations
@@ -12,19 +14,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from pathlib import Path
-
-import yaml
+from typing import Any
 
 from engine.content import schema as s
-from engine.content.loader import (
-    Loc,
-    Pack,
-    effect_locations,
-    line_of,
-    load_pack,
-    yaml_node,
-)
-from engine.content.problems import key_path
+from engine.content.loader import Loc, Pack, effect_locations, load_pack
+from engine.content.publish import core_schemas, json_schema, schema_name
+from engine.content.validation import FileLines, file_problems
 from engine.errors import ContentError
 from engine.gm.moves import PRECONDITIONS, preconditions
 from engine.systems import RULESETS, ruleset_class, unknown_ruleset
@@ -33,27 +28,6 @@ from engine.systems import RULESETS, ruleset_class, unknown_ruleset
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
-
-
-class _Lines:
-    """Each file's node tree, parsed once and only when a problem needs a line."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.nodes: dict[str, yaml.Node | None] = {}
-
-    def at(self, file: str, loc: Loc, message: str, name: str = "") -> str:
-        """``root/file:LINE: key.path: message`` (no line when the file cannot be read); a
-        ``name`` follows the key path's first index (``moves[3] (push).roll``)."""
-        if file not in self.nodes:
-            self.nodes[file] = yaml_node(self.root / file)
-        line = line_of(self.nodes[file], loc)
-        where = f"{self.root / file}:{line}" if line else str(self.root / file)
-        path = key_path(loc)
-        if name and len(loc) > 1:
-            head = key_path(loc[:2])
-            path = f"{head} ({name}){path[len(head):]}"
-        return f"{where}: {path}: {message}"
 
 
 def _owner(pack: Pack, file: str, loc: Loc) -> str:
@@ -76,15 +50,17 @@ def _system_effects() -> dict[str, frozenset[str]]:
 
 def pack_problems(pack: Pack) -> list[str]:
     """Every problem with ``pack`` against the rulesets and the GM: an unknown ``ruleset``,
-    ``rule`` effects its ruleset does not handle, the ruleset's own data checks and unknown GM
-    move preconditions. Empty when the pack is fine."""
-    lines = _Lines(pack.path)
+    the files its ruleset adds (``CONTENT_FILES``) against their models, ``rule`` effects its
+    ruleset does not handle, the ruleset's own checks and unknown GM move preconditions. Empty
+    when the pack is fine."""
+    lines = FileLines(pack.path)
     problems: list[str] = []
     name = pack.system.ruleset
     if name not in RULESETS:
         problems.append(lines.at("system.yaml", ("ruleset",), unknown_ruleset(name)))
     else:
         cls = ruleset_class(name)
+        problems += file_problems(pack.path, cls.CONTENT_FILES)
         known = cls.known_rule_effects()
         for file, loc, eff in effect_locations(pack):
             if isinstance(eff, s.Rule) and eff.name not in known:
@@ -152,3 +128,14 @@ def pack_warnings(pack: Pack) -> list[str]:
     from engine.triggers import alike_examples
 
     return alike_examples(pack)
+
+
+def published_schemas() -> dict[str, dict[str, Any]]:
+    """The JSON Schema of every kind of content file, by schema file name: those of the files
+    every pack may have (``moves.schema.json``...) and of each ruleset's own
+    (``mm3e-actions.schema.json``...), for ``sidekick schema``."""
+    out = core_schemas()
+    for name in RULESETS:
+        for file, model in ruleset_class(name).CONTENT_FILES.items():
+            out[schema_name(file, name)] = json_schema(model, file, name)
+    return out

@@ -363,6 +363,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if bad else 0
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Write the JSON Schema of every kind of content file (per game where a game adds files
+    of its own) into a folder, for editors to check packs as they are written."""
+    from engine.checks import published_schemas
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, schema in published_schemas().items():
+        text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+        (out / name).write_text(text, encoding="utf-8")
+        _out(str(out / name))
+    return 0
+
+
 # ------------------------------------------------------------------ scripted play
 
 
@@ -737,6 +751,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("validate", help="check content packs")
     sp.add_argument("paths", nargs="*", help="pack folders (default: every installed pack)")
     sp.set_defaults(fn=cmd_validate)
+
+    sp = sub.add_parser("schema", help="write the content files' JSON Schemas, for editors")
+    sp.add_argument("--out", metavar="DIR", default="schema",
+                    help="folder to write them to (default ./schema)")
+    sp.set_defaults(fn=cmd_schema)
 
     sp = sub.add_parser("script", help="play from a YAML/JSON script; events as JSON lines")
     sp.add_argument("file", help="script file ('-' for standard input)")

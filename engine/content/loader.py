@@ -48,7 +48,8 @@ from engine.errors import ContentError
 
 __all__ = [
     "EFFECT_ADAPTER", "EXAMPLES_FILE", "GM_NAMES", "MAX_PROBLEMS", "MAX_YAML_BYTES",
-    "MAX_YAML_DEPTH", "MAX_YAML_NODES", "NARRATION_FILE", "OPENING_NAMES", "SPECIAL_STATS",
+    "MAX_YAML_DEPTH", "MAX_YAML_NODES", "NARRATION_FILE", "OPENING_NAMES", "PACK_FILES",
+    "SPECIAL_STATS",
     "THREAT_NAMES", "THREAT_WORDS_NAMES", "Loc", "Pack", "YamlTooLarge", "bundled_content_dir",
     "check_bands", "content_dirs", "cross_check", "discover", "effect_locations",
     "effect_sites", "examples_problems", "get_pack", "itertools_pairwise", "line_of",
@@ -56,7 +57,7 @@ __all__ = [
     "read_by_mtime", "read_yaml", "template_problems", "trigger_cycles", "yaml_node",
 ]
 
-_FILES: dict[str, type[BaseModel]] = {
+PACK_FILES: dict[str, type[BaseModel]] = {
     "system.yaml": s.System,
     "moves.yaml": s.MovesPack,
     "gm.yaml": s.GMPack,
@@ -64,6 +65,8 @@ _FILES: dict[str, type[BaseModel]] = {
     "narration.yaml": s.NarrationPack,
     "examples.yaml": s.ExamplesPack,
 }
+"""The files a pack may have whatever its rules, and their models (a ruleset's own files are
+its ``CONTENT_FILES``)."""
 
 
 def load_pack(path: Path | str, *, check: bool = True,
@@ -81,7 +84,7 @@ def load_pack(path: Path | str, *, check: bool = True,
         raise ContentError(f"{path}: not a content pack (no system.yaml in it)")
     problems: list[str] = []
     parsed: dict[str, Any] = {}
-    for name, model in _FILES.items():
+    for name, model in PACK_FILES.items():
         f = path / name
         if not f.exists() and not f.is_symlink():
             if name in ("system.yaml", "moves.yaml"):

@@ -358,31 +358,8 @@ def _words_fit(text: str) -> str:
 
 
 Phrase = Annotated[str, Field(max_length=MAX_PHRASE), AfterValidator(_words_fit)]
-"""Text that move detection learns from: a move's name, trigger, cues and examples."""
-
-
-def phrase_problems(where: str, entry: Any, keys: tuple[str, ...] = ("name", "summary",
-                                                                     "examples")) -> list[str]:
-    """Problems with the text move detection reads from a mapping such as an action's words
-    (``where``: its key path): each of ``keys`` is text, or a list of texts, that fits."""
-    if not isinstance(entry, dict):
-        return []
-    out = []
-    for key in keys:
-        value = entry.get(key)
-        items = value if isinstance(value, list) else [value]
-        for i, text in enumerate(items):
-            if not isinstance(text, str):
-                continue
-            at = f"{where}.{key}" + (f"[{i}]" if isinstance(value, list) else "")
-            if len(text) > MAX_PHRASE:
-                out.append(f"{at}: too long: at most {MAX_PHRASE:,} characters")
-                continue
-            try:
-                _words_fit(text)
-            except ValueError as e:
-                out.append(f"{at}: {e}")
-    return out
+"""Text that move detection learns from: a move's name, trigger, cues and examples, a fight
+action's words."""
 
 
 class Move(Model):

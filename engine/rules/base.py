@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.content.problems import describe
@@ -299,10 +301,17 @@ class Ruleset:
         one with no line). ``who`` names a character by id."""
         return cls.registry.line(e, who)
 
+    CONTENT_FILES: ClassVar[dict[str, type[BaseModel]]] = {}
+    """The files this game adds to a pack, by name, and the model each is checked against
+    (unknown keys forbidden): ``sidekick validate`` checks each file a pack has, before
+    ``check_content``; ``sidekick schema`` publishes each as ``<ruleset>-<file>.schema.json``."""
+
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
-        """Problems with the data this ruleset reads (``system.yaml`` ``data`` blocks), for
-        ``sidekick validate``; each names the file and key path. None by default."""
+        """Problems with the data this ruleset reads that no model can see (``system.yaml``
+        ``data`` blocks, ids and costs its rules define), for ``sidekick validate``; each names
+        the file and key path. The shape of ``CONTENT_FILES`` is checked already. None by
+        default."""
         return []
 
     # --- creation -------------------------------------------------------------------

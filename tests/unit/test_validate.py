@@ -474,7 +474,7 @@ def test_an_action_example_with_a_huge_word_is_refused(pack: Maker, pack_id: str
         data["actions"]["attack"]["examples"].append("I " + "z" * 1_000)
 
     problems = problems_of(pack(pack_id, actions=edit))
-    assert any("actions.yaml: actions.attack.examples[" in p
+    assert any(re.search(r"actions\.yaml:\d+: actions\.attack\.examples\[", p)
                and "a word of 1,000 characters" in p for p in problems), problems
 
 

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.content import schema as s
-from engine.content.loader import Pack, read_yaml
+from engine.content.loader import Pack
+from engine.content.validation import FileLines, read_valid, valid_items
 from engine.dice import Degrees
-from engine.errors import ContentError, IllegalAction
+from engine.errors import IllegalAction
 from engine.odds import band_of
 from engine.rules import events as ev
 from engine.rules import resolve
@@ -36,22 +37,22 @@ from engine.rules.base import (
     Step,
     opt,
 )
-from engine.rules.fight.conflict import Conflict
+from engine.rules.fight.conflict import ACTIONS_FILE, Conflict
 from engine.rules.fight.foes import hero_blocks, npc_block
 from engine.rules.sheet import Line, Section, Track, header, party, session, threats
 from engine.rules.sheet import cast as cast_section
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, RollDict
-from engine.systems.mm3e import builder, checks, damage, hazards, roster
+from engine.systems.mm3e import builder, checks, damage, hazards, pack_files, roster
 from engine.systems.mm3e.conditions import (
     CONDITIONS,
     Condition,
     active_defense,
     check_penalty,
 )
-from engine.systems.mm3e.fight import MANEUVER_IDS, MM3EConflict
+from engine.systems.mm3e.fight import MM3EConflict
 from engine.systems.mm3e.registry import MM3E
-from engine.systems.mm3e.statblock import StatBlock
+from engine.systems.mm3e.statblock import StatBlock, roster_problems
 from engine.systems.mm3e.step import ACTIONS
 
 FILLED_IN = (
@@ -114,11 +115,6 @@ HAZARD_NAMES: dict[str, str] = {
     "fire": "Fire", "falling": "A fall",
 }
 """The hazards a player may declare (darkness needs no check: it gives concealment)."""
-
-FIGHT_ACTIONS = frozenset(ACTIONS.ids())
-FIGHT_MANEUVERS = frozenset(MANEUVER_IDS)
-"""The action and maneuver ids actions.yaml may name: the fight engine's (a readied action's
-firing is an internal step, never named)."""
 
 
 def degree_bands(pack: Pack, dc: int) -> list[s.Band]:
@@ -735,18 +731,22 @@ class MM3ERules(Ruleset):
 
     # --- validate -----------------------------------------------------------------------
 
+    CONTENT_FILES = pack_files.FILES
+    """``actions.yaml`` and ``characters.yaml``, each checked against its model first."""
+
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
-        """The characters file (every stat block problem, power-level caps included), each
-        archetype's stat block and abilities, system.yaml ``data``, and the ids actions.yaml
-        names."""
+        """What the models of the files cannot see: the characters' power-level caps and
+        names used twice, each archetype's stat block and abilities, system.yaml ``data``,
+        and the ids and costs actions.yaml names."""
         out: list[str] = []
-        root = f"{pack.path}/"
-        try:
-            blocks: dict[str, StatBlock] | None = roster.characters(pack)
-        except ContentError as e:
-            out += [p.removeprefix(root) for p in e.problems]
-            blocks = None
+        path = pack.path / roster.CHARACTERS_FILE
+        out += [f"{roster.CHARACTERS_FILE}: {p}" for p in
+                roster_problems(valid_items(path, "characters", StatBlock))]
+        typed = read_valid(path, pack_files.CharactersFile)
+        blocks: dict[str, StatBlock] | None = (
+            {roster.block_id(b.name): b for b in typed.characters} if typed is not None
+            else None if path.is_file() else {})  # None: broken, the model reports it
         for key, value in pack.system.data.items():
             typ = DATA_KEYS.get(key)
             if typ is None:
@@ -789,38 +789,23 @@ class MM3ERules(Ruleset):
 
     @staticmethod
     def _actions_problems(pack: Pack) -> list[str]:
-        path = pack.path / "actions.yaml"
-        if not path.is_file():
+        """The ids actions.yaml names that the fight engine does not know, and costs that are
+        not what the rules charge (its shape is ``ActionsFile``'s to check)."""
+        words = read_valid(pack.path / ACTIONS_FILE, pack_files.ActionsFile)
+        if words is None:
             return []
-        try:
-            raw = read_yaml(path)
-        except ContentError as e:
-            return [f"actions.yaml: {e.message.removeprefix(f'{path}: ')}"]
-        if not isinstance(raw, dict):
-            return ["actions.yaml: expected a mapping with actions and maneuvers"]
+        lines = FileLines(pack.path, relative=True)
+        known = pack_files.word_ids()
         out: list[str] = []
-        known = {"actions": FIGHT_ACTIONS, "maneuvers": FIGHT_MANEUVERS}
-        for section, entries in raw.items():
-            if section not in known:
-                out.append(f"actions.yaml: {section}: unknown key (known: actions,"
-                           " maneuvers)")
-                continue
-            if not isinstance(entries, dict):
-                out.append(f"actions.yaml: {section}: expected a mapping of id to words")
-                continue
-            for key, entry in entries.items():
+        for section, entries in (("actions", words.actions), ("maneuvers", words.maneuvers)):
+            for key in entries:
                 if key not in known[section]:
-                    out.append(f"actions.yaml: {section}.{key}: unknown {section[:-1]} id"
-                               f" (known: {', '.join(sorted(known[section]))})")
-                    continue
-                out += [f"actions.yaml: {p}" for p in s.phrase_problems(f"{section}.{key}", entry)]
-                if section != "actions" or not isinstance(entry, dict):
-                    continue
-                cost, rule = entry.get("cost"), ACTIONS[key].cost
-                if cost is None:
-                    out.append(f"actions.yaml: actions.{key}.cost: missing (the rules charge"
-                               f" {rule!r})")
-                elif cost != rule:
-                    out.append(f"actions.yaml: actions.{key}.cost: {cost!r}, but the rules"
-                               f" charge {rule!r} for it")
+                    out.append(lines.at(ACTIONS_FILE, (section, key),
+                                        f"unknown {section[:-1]} id (known:"
+                                        f" {', '.join(known[section])})", on_key=True))
+        for key, entry in words.actions.items():
+            rule = ACTIONS.get(key)
+            if rule is not None and entry.cost != rule.cost:
+                out.append(lines.at(ACTIONS_FILE, ("actions", key, "cost"),
+                                    f"{entry.cost!r}, but the rules charge {rule.cost!r} for it"))
         return out

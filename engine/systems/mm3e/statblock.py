@@ -10,11 +10,22 @@ attacks, speed ranks, complications, the minion flag and, for a minion group, it
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core.core_schema import CoreSchema
 
 from engine.content.loader import read_yaml
 from engine.content.problems import describe
@@ -120,6 +131,13 @@ class Advantage(_Frozen):
     @classmethod
     def _from_name(cls, data: Any) -> Any:
         return {"name": data} if isinstance(data, str) else data
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core: CoreSchema, handler: GetJsonSchemaHandler
+                                     ) -> JsonSchemaValue:
+        """Its JSON Schema takes the bare string (an unranked advantage) too."""
+        mapping = handler.resolve_ref_schema(handler(core))
+        return {"anyOf": [{"type": "string", "minLength": 1}, mapping]}
 
 
 class Attack(_Frozen):
@@ -258,6 +276,22 @@ def pl_problems(block: StatBlock) -> list[str]:
     return out
 
 
+def _block_problems(block: StatBlock, seen: set[str]) -> list[str]:
+    """What is wrong with a well-formed block in a file: its name used by a block before it
+    (``seen``, which it joins), the power-level caps it breaks."""
+    who = block.name
+    out = [f"{who}: name: used by another character"] if who in seen else []
+    seen.add(who)
+    return out + [p.replace(f"{who}: ", f"{who}: power level: ", 1) for p in pl_problems(block)]
+
+
+def roster_problems(blocks: Iterable[StatBlock]) -> list[str]:
+    """What no model sees in a characters file's well-formed blocks (its ill-formed ones are
+    the file model's to report): names used twice, power-level caps broken."""
+    seen: set[str] = set()
+    return [p for block in blocks for p in _block_problems(block, seen)]
+
+
 class _File(_Frozen):
     """A characters file: a list of stat blocks under ``characters``."""
 
@@ -290,11 +324,7 @@ def load_characters(path: Path | str) -> list[StatBlock]:
             problems += [f"{path}: {who}: {_where(err['loc'])}: {describe(err)}"
                          for err in e.errors()]
             continue
-        if block.name in seen:
-            problems.append(f"{path}: {who}: name: used by another character")
-        seen.add(block.name)
-        problems += [f"{path}: {p.replace(f'{who}: ', f'{who}: power level: ', 1)}"
-                     for p in pl_problems(block)]
+        problems += [f"{path}: {p}" for p in _block_problems(block, seen)]
         blocks.append(block)
     if problems:
         raise ContentError(problems[0], problems)

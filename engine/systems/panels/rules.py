@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.content import schema as s
-from engine.content.loader import Pack, read_yaml
+from engine.content.loader import Pack
+from engine.content.validation import FileLines, read_valid, valid_items
 from engine.dice import Degrees
 from engine.errors import ContentError
 from engine.rules import events as ev
@@ -27,9 +28,11 @@ from engine.rules.sheet import Bar, Line, Section, header, party, session, threa
 from engine.rules.sheet import cast as cast_section
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext
-from engine.systems.panels import builder
+from engine.systems.panels import builder, pack_files
 from engine.systems.panels import step as pf
 from engine.systems.panels.checks import DIE_SIDES, skill_modifier
+from engine.systems.panels.crits import Table as CritTable
+from engine.systems.panels.crits import roll as crit_roll
 from engine.systems.panels.damage import STATUS_TEXT, Health, Status, Track
 from engine.systems.panels.fight import PanelsConflict
 from engine.systems.panels.registry import PANELS
@@ -46,9 +49,6 @@ FILLED_IN = (
 SHORT = {"agility": "Agi", "dexterity": "Dex", "strength": "Str", "wits": "Wit",
          "nerve": "Nrv"}
 """Characteristic abbreviations for the sheet."""
-
-RESPONSES = ("dodge", "parry")
-"""The responses to a hit (fight.py's response_options), words kept in actions.yaml."""
 
 REST_KILL_SHARE = 5
 """Rest gives back 1/REST_KILL_SHARE of the Kill maximum (rounded up)."""
@@ -258,23 +258,27 @@ class PanelsRules(Ruleset):
 
     # --- validate -------------------------------------------------------------------------
 
+    CONTENT_FILES = pack_files.FILES
+    """``actions.yaml``, ``characters.yaml`` and ``crits.yaml``, each checked against its model
+    first."""
+
     @classmethod
     def check_content(cls, pack: Pack) -> list[str]:
-        """The characters file (every stat block and builder limit), each archetype's block
-        and characteristics, and the ids and costs actions.yaml names."""
+        """What the models of the files cannot see: each stat block's builder limits, each
+        archetype's block and characteristics, the ids and costs actions.yaml names, and the
+        crit entries against the rules' tables."""
         out: list[str] = []
-        root = f"{pack.path}/"
-        blocks: dict[str, Character] | None
-        try:
-            blocks = pf.characters(pack)
-        except ContentError as e:
-            out += [p.removeprefix(root) for p in (e.problems or [str(e)])]
-            blocks = None
-        for blk in (blocks or {}).values():
+        path = pack.path / pf.CHARACTERS_FILE
+        for blk in valid_items(path, "characters", Character):
             out += [f"{pf.CHARACTERS_FILE}: {p}" for p in problems(blk)]
+        typed = read_valid(path, pack_files.CharactersFile)
+        blocks: dict[str, Character] | None = (
+            {pf.block_id(b.name): b for b in typed.characters} if typed is not None
+            else None if path.is_file() else {})  # None: broken, the model reports it
         for arche in pack.system.archetypes:
             out += cls._archetype_problems(arche, blocks)
         out += cls._actions_problems(pack)
+        out += cls._crits_problems(pack)
         return out
 
     @staticmethod
@@ -301,35 +305,58 @@ class PanelsRules(Ruleset):
 
     @staticmethod
     def _actions_problems(pack: Pack) -> list[str]:
-        path = pack.path / ACTIONS_FILE
-        if not path.is_file():
+        """The ids actions.yaml names that the fight engine does not know, and costs that are
+        not what the rules charge (its shape is ``ActionsFile``'s to check)."""
+        words = read_valid(pack.path / ACTIONS_FILE, pack_files.ActionsFile)
+        if words is None:
             return []
-        try:
-            raw = read_yaml(path)
-        except ContentError as e:
-            return [f"{ACTIONS_FILE}: {e.message.removeprefix(f'{path}: ')}"]
-        entries = raw.get("actions") if isinstance(raw, dict) else None
-        if not isinstance(entries, dict):
-            return [f"{ACTIONS_FILE}: expected a mapping with 'actions'"]
+        lines = FileLines(pack.path, relative=True)
         out: list[str] = []
-        by_words = {PanelsConflict.word_aliases.get(a, a): a for a in pf.ACTIONS}
-        for key, entry in entries.items():
-            if not isinstance(entry, dict):
-                out.append(f"{ACTIONS_FILE}: actions.{key}: expected a mapping")
-                continue
-            out += [f"{ACTIONS_FILE}: {p}" for p in s.phrase_problems(f"actions.{key}", entry)]
-            if entry.get("kind") == "response":
-                if key not in RESPONSES:
-                    out.append(f"{ACTIONS_FILE}: actions.{key}: no response called"
-                               f" {key!r} (known: {', '.join(RESPONSES)})")
+        by_words = {PanelsConflict.word_aliases.get(a, a): a for a in pf.ACTIONS.ids()}
+        for key, entry in words.actions.items():
+            if entry.kind == "response":
+                if key not in pack_files.RESPONSES:
+                    out.append(lines.at(ACTIONS_FILE, ("actions", key),
+                                        f"no response called {key!r} (known:"
+                                        f" {', '.join(pack_files.RESPONSES)})", on_key=True))
                 continue
             aid = by_words.get(key)
             if aid is None:
-                out.append(f"{ACTIONS_FILE}: actions.{key}: unknown action id (known:"
-                           f" {', '.join(sorted(by_words))})")
+                out.append(lines.at(ACTIONS_FILE, ("actions", key), "unknown action id (known:"
+                                    f" {', '.join(sorted(by_words))})", on_key=True))
                 continue
-            cost, rule = entry.get("cost"), pf.ACTIONS[aid].cost
-            if cost != rule:
-                out.append(f"{ACTIONS_FILE}: actions.{key}.cost: {cost!r}, but the rules"
-                           f" charge {rule!r} for it")
+            rule = pf.ACTIONS[aid].cost
+            if entry.cost != rule:
+                out.append(lines.at(ACTIONS_FILE, ("actions", key, "cost"),
+                                    f"{entry.cost!r}, but the rules charge {rule!r} for it"))
+        return out
+
+    @staticmethod
+    def _crits_problems(pack: Pack) -> list[str]:
+        """Crit entries that are not the rules' (crits.py's tables: each face's name and
+        effect), and faces or ids used twice (its shape is ``CritsFile``'s to check)."""
+        crits = read_valid(pack.path / pack_files.CRITS_FILE, pack_files.CritsFile)
+        if crits is None:
+            return []
+        lines = FileLines(pack.path, relative=True)
+        out: list[str] = []
+        ids: set[str] = set()
+        for key, table in (("critical_hit", CritTable.HIT), ("critical_miss", CritTable.MISS)):
+            faces: set[int] = set()
+            for i, entry in enumerate(getattr(crits, key)):
+                at = (key, i)
+                if entry.id in ids:
+                    out.append(lines.at(pack_files.CRITS_FILE, (*at, "id"),
+                                        f"id {entry.id!r} is used twice", entry.id))
+                if entry.d6 in faces:
+                    out.append(lines.at(pack_files.CRITS_FILE, (*at, "d6"),
+                                        f"face {entry.d6} is used twice", entry.id))
+                ids.add(entry.id)
+                faces.add(entry.d6)
+                rule = crit_roll(table, entry.d6)
+                if (entry.name, entry.effect) != (rule.name, rule.effect):
+                    out.append(lines.at(
+                        pack_files.CRITS_FILE, (*at, "effect"),
+                        f"{entry.name} ({entry.effect.value}), but the rules' {table.value} on"
+                        f" a {entry.d6} is {rule.name} ({rule.effect.value})", entry.id))
         return out
