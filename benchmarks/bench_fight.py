@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import statistics
 import sys
 import time
@@ -42,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.content.loader import Pack, load_pack
 from engine.game import Game
+from engine.rules.fight.values import ChoiceNeed, FightTarget
 
 ROOT = Path(__file__).resolve().parent.parent
 MM3E = ROOT / "content" / "mutants-and-masterminds"
@@ -60,12 +60,12 @@ TARGET_MS = 50.0
 """A referee turn should be on screen within this."""
 
 
-def _effect(target: dict[str, Any]) -> tuple[float, ...]:
-    return (float(target["effect"]),)
+def _effect(target: FightTarget) -> tuple[float, ...]:
+    return (target.effect or 0.0,)
 
 
-def _down_then_damage(target: dict[str, Any]) -> tuple[float, ...]:
-    return (float(target["down"]), float(target["expected_damage"]))
+def _down_then_damage(target: FightTarget) -> tuple[float, ...]:
+    return (target.down or 0.0, target.expected_damage or 0.0)
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Case:
     hero: tuple[str, str]
     party: tuple[dict[str, Any], ...]
     foes: tuple[str, ...]
-    score: Callable[[dict[str, Any]], tuple[float, ...]]
+    score: Callable[[FightTarget], tuple[float, ...]]
 
 
 CASES: dict[str, Case] = {
@@ -131,31 +131,26 @@ def greedy(game: Game) -> tuple[str, str, str] | None:
     score = case_of(game.pack).score
     best: tuple[tuple[float, ...], tuple[str, str, str]] | None = None
     for o in game.fight_options():
-        if not o["allowed"] or o["action"] != "attack" or not o.get("targets"):
+        if not o.allowed or o.action != "attack" or not o.targets or o.attack is None:
             continue
-        for t in o["targets"]:
+        for t in o.targets:
             mine = score(t)
             if best is None or mine > best[0]:
-                best = (mine, ("attack", str(o["attack"]), str(t["id"])))
+                best = (mine, ("attack", o.attack.id, t.id))
     return best[1] if best else None
 
 
-_AVOIDED = re.compile(r"expected damage avoided ([0-9.]+)")
-
-
-def answer(need: dict[str, Any]) -> str:
+def answer(need: ChoiceNeed) -> str:
     """The greedy player's answer to what the fight asks: to a hit, the response expected to
-    avoid the most damage (read from each option's detail), taking it when none avoids any;
+    avoid the most damage (each option's ``avoided``), taking it when none avoids any;
     anything else (a critical hit's effect), the first option."""
-    options = need["options"]
     best, avoided = None, 0.0
-    for o in options:
-        found = _AVOIDED.search(str(o.get("detail", "")))
-        if found and float(found.group(1)) > avoided:
-            best, avoided = str(o["id"]), float(found.group(1))
+    for o in need.choices:
+        if o.avoided is not None and o.avoided > avoided:
+            best, avoided = o.id, o.avoided
     if best is not None:
         return best
-    ids = [str(o["id"]) for o in options]
+    ids = [o.id for o in need.choices]
     return "none" if "none" in ids else ids[0]
 
 
@@ -176,7 +171,7 @@ def play(pack: Pack, seed: int, max_steps: int = MAX_STEPS) -> FightRun:
             run.turns.append(clock() - turn_start)
             turn_start = None
         need = game.fight_need
-        if need is not None and need.get("kind") == "choice":
+        if isinstance(need, ChoiceNeed):
             t = clock()  # the step waiting on the player's answer plays on
             game.fight_choose(answer(need))
             run.player.append(clock() - t)
@@ -231,8 +226,8 @@ def masks_move_ms(pack: Pack, n: int = 60) -> list[float]:
             game.adjust(None)
         while game.state.flow.stage == "effects":
             p = game.pending
-            usable = [o for o in p.options if not o.get("disabled")]
-            game.choose([o["id"] for o in usable[: max(p.min, 1)]])
+            usable = [o for o in p.options if not o.disabled]
+            game.choose([o.id for o in usable[: max(p.min, 1)]])
         out.append((time.perf_counter() - t) * 1000)
     return out
 

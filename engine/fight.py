@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Any
 
 from engine.content import schema as s
@@ -25,7 +26,7 @@ from engine.nlp.english import tokens
 from engine.rules.base import Ruleset
 from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
 from engine.rules.fight.conflict import Conflict
-from engine.rules.fight.dice import Die, NeedChoice, NeedDie
+from engine.rules.fight.dice import SIDE_DIE, Die, NeedChoice, NeedDie
 from engine.rules.fight.events import (
     FIGHT_REQUEST,
     ActionPending,
@@ -37,6 +38,20 @@ from engine.rules.fight.events import (
 )
 from engine.rules.fight.state import Fight, Need, Pending
 from engine.rules.fight.step import require_fight
+from engine.rules.fight.values import (
+    ActionWords,
+    ChoiceNeed,
+    DieNeed,
+    FightChoice,
+    FightNeed,
+    FightOption,
+    FightSuggestion,
+    FightTarget,
+    FoeOption,
+    InitiativeColumns,
+    RequestedFight,
+    TrackerRow,
+)
 from engine.rules.state import CampaignState
 from engine.triggers import Matcher, name_variants, people_named
 
@@ -77,8 +92,8 @@ class _Roller:
             return self.state.dice_mode == "physical"
         return fight.referee_dice == "physical"
 
-    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
-            default: str) -> str:
+    def ask(self, actor: str, question: str, options: Sequence[FightChoice],
+            default: str, about: str = "") -> str:
         """The player's answer (in the order the step asks), or ``default`` for a character
         the referee plays; ``NeedChoice`` while the player has not answered."""
         fight = self.fight or self.state.fight  # who controls whom: fixed in a step
@@ -86,22 +101,22 @@ class _Roller:
         if fight is None or who is None or fight.controller(who) != "player":
             return default
         if self.answered >= len(self.choices):
-            raise NeedChoice(actor, question, options)
+            raise NeedChoice(actor, question, options, about)
         answer = self.choices[self.answered]
         said = self.told[self.answered] if self.answered < len(self.told) else ""
         self.answered += 1
         if said and self.emit is not None:  # what the player said, where the answer is used
             self.emit(Narrated(text=said, by="player"))
-        if answer not in {o["id"] for o in options}:
+        if answer not in {o.id for o in options}:
             raise IllegalAction(f"{question} {answer!r} is not one of"
-                                f" {', '.join(o['id'] for o in options)}")
+                                f" {', '.join(o.id for o in options)}")
         return answer
 
     def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die:
         name = self.state.actors[actor].name if actor in self.state.actors else actor
         if self.physical(actor):
             if self.used >= len(self.entered):
-                raise NeedDie(name, what, sides, odds)
+                raise NeedDie(name, what, sides, odds, actor)
             face = self.entered[self.used]
             self.used += 1
             if not 1 <= face <= sides:
@@ -153,42 +168,38 @@ class FightFlow:
         """Whether a fight is under way."""
         return self.state.fight is not None
 
-    def suggest_fight(self, text: str, limit: int = 3) -> list[dict[str, Any]]:
+    def suggest_fight(self, text: str, limit: int = 3) -> list[FightSuggestion]:
         """The acting character's actions the fiction suggests, best first, from the pack's
-        action words (actions.yaml): each the fight option it would take ({action, attack,
-        target, target_name, hit, effect...}) with ``name`` and ``words`` (why). A target named
-        in the text is chosen; otherwise, for an attack, the foe it is likeliest to hurt. "Just
-        fiction" (action None) when the words read as no action."""
+        action words (actions.yaml): each the fight option it would take, with its target and
+        the words that led to it. A target named in the text is chosen; otherwise, for an
+        attack, the foe it is likeliest to hurt. "Just fiction" (action None) when the words
+        read as no action."""
         fight = require_fight(self.state)
         acting = fight.encounter.acting
         if acting is None:
             return []
-        options = [o for o in self.conflict.options(self.state, acting) if o["allowed"]]
-        allowed = {o["action"] for o in options}
+        options = [o for o in self.conflict.options(self.state, acting) if o.allowed]
+        allowed = {o.action for o in options}
         people = [(a, self.state.actors[a].name) for a in self.state.actors if a != acting]
         said = {t.lemma for t in tokens(text) if not t.mark and not t.neg}
         named = people_named(text, people) or _group_named(said, people)
         words = self.conflict.words()
-        out: list[dict[str, Any]] = []
+        out: list[FightSuggestion] = []
         # a power the words name ("I spread my glide cloak") is used, that power chosen
         for o in options:
-            for c in o.get("choices") or [] if o.get("needs") == "power" else []:
-                hit = sorted(w for w in _name_words(str(c["name"])) if w in said)
+            for c in o.choices if o.needs == "power" else ():
+                hit = sorted(w for w in _name_words(c.name) if w in said)
                 if hit:
-                    out.append({**o, "target_kind": o.get("target", "none"), "target": None,
-                                "target_name": None,
-                                "options": {"power": c["id"]}, "power_name": c["name"],
-                                "name": words.get(o["action"], {}).get("name", o["action"]),
-                                "words": hit, "score": 1.0})
+                    out.append(FightSuggestion(action=o.action, name=o.name, words=tuple(hit),
+                                               score=1.0, option=o, named=c))
         # an attack the words name ("I stomp..." for Faultline Stomp) comes first
         for o in options:
-            if o["action"] != "attack" or not o.get("attack_name"):
+            if o.action != "attack" or o.attack is None:
                 continue
-            hit = sorted(w for w in _name_words(str(o["attack_name"])) if w in said)
+            hit = sorted(w for w in _name_words(o.attack.name) if w in said)
             best = _pick([o], named, text) if hit else None
             if best is not None:
-                out.append({**best, "name": words.get("attack", {}).get("name", "Attack"),
-                            "words": hit, "score": 1.0})
+                out.append(replace(best, words=tuple(hit), score=1.0))
         top = 0.0
         for sug in _fight_matcher(self.pack, words).suggest(
                 text, allowed=allowed, limit=limit,
@@ -197,25 +208,23 @@ class FightFlow:
                 continue  # a stray word's match under a clear one: noise
             top = max(top, sug.score)
             if sug.move is None:
-                out.append({"action": None, "name": "Just fiction", "words": list(sug.words)})
+                out.append(FightSuggestion(action=None, name="Just fiction",
+                                           words=tuple(sug.words)))
                 continue
-            choices = [o for o in options if o["action"] == sug.move]
-            best = _pick(choices, named, text)
-            if best is None:
+            best = _pick([o for o in options if o.action == sug.move], named, text)
+            if best is None or any(x.key == best.key for x in out):
                 continue
-            if any(x.get("action") == best["action"] and x.get("attack") == best.get("attack")
-                   for x in out):
-                continue
-            out.append({**best, "name": words.get(sug.move, {}).get("name", sug.move),
-                        "words": list(sug.words), "score": sug.score})
+            found = words.get(sug.move)
+            out.append(replace(best, name=found.name if found else sug.move,
+                               words=tuple(sug.words), score=sug.score))
         return out[:max(limit, 1) + 1]
 
-    def tracker(self) -> list[dict[str, Any]]:
+    def tracker(self) -> list[TrackerRow]:
         """The initiative tracker: one row per character, in turn order."""
         return self.conflict.tracker(self.state)
 
     def fight_odds(self, attack: str, target: str, maneuvers: Mapping[str, int] | None = None,
-                   actor: str | None = None) -> dict[str, Any]:
+                   actor: str | None = None) -> FightTarget:
         """The exact odds of the acting character's ``attack`` on ``target`` with
         ``maneuvers`` (as the options give them, changed by the trades)."""
         fight = require_fight(self.state)
@@ -224,11 +233,11 @@ class FightFlow:
             raise IllegalAction("nobody is acting")
         return self.conflict.odds(self.state, who, attack, target, dict(maneuvers or {}))
 
-    def foe_options(self) -> list[dict[str, Any]]:
-        """Who a fight may be against: {id, label, detail} each (``start_fight`` takes ids)."""
+    def foe_options(self) -> list[FoeOption]:
+        """Who a fight may be against (``start_fight`` takes their ids)."""
         return self.conflict.foe_options(self.state)
 
-    def fight_options(self, actor: str | None = None) -> list[dict[str, Any]]:
+    def fight_options(self, actor: str | None = None) -> list[FightOption]:
         """What the acting character (or ``actor``) may do now, with exact odds."""
         fight = require_fight(self.state)
         who = actor or fight.encounter.acting
@@ -237,22 +246,34 @@ class FightFlow:
         return self.conflict.options(self.state, who)
 
     @property
-    def fight_request(self) -> dict[str, list[str]] | None:
-        """A fight a move started that waits for its initiative dice (physical dice):
-        {foes, surprised} to pass to ``start_fight`` with the dice; None otherwise."""
+    def fight_request(self) -> RequestedFight | None:
+        """A fight a move started that waits for its initiative dice (physical dice): what to
+        pass to ``start_fight`` with the dice; None otherwise."""
         req = self.state.data.get(FIGHT_REQUEST)
         if self.state.fight is not None or not isinstance(req, dict):
             return None
-        return {"foes": [str(f) for f in req.get("foes") or []],
-                "surprised": [str(s) for s in req.get("surprised") or []]}
+        return RequestedFight(foes=tuple(str(f) for f in req.get("foes") or []),
+                              surprised=tuple(str(s) for s in req.get("surprised") or []))
 
     @property
-    def fight_need(self) -> dict[str, Any] | None:
-        """The physical die the fight waits for: {who, what, sides, odds}, or None."""
+    def fight_need(self) -> FightNeed | None:
+        """What the fight waits for: a physical die, or the player's choice; None."""
         fight = self.state.fight
         if fight is None or fight.pending is None or fight.need is None:
             return None
-        return fight.need.as_dict()
+        need = fight.need
+        if need.kind == "choice":
+            return ChoiceNeed(actor=need.actor, who=need.who, question=need.question,
+                              choices=tuple(FightChoice.of(o) for o in need.options),
+                              about=need.about)
+        actor = need.actor or next(
+            (p.actor for p in fight.encounter.participants
+             if p.actor in self.state.actors and self.state.actors[p.actor].name == need.who),
+            "")
+        side = (fight.encounter.participant(actor).side
+                if need.what == SIDE_DIE and fight.encounter.has(actor) else "")
+        return DieNeed(who=need.who, what=need.what, sides=need.sides, odds=need.odds,
+                       actor=actor, side=side)
 
     @property
     def referee_turn(self) -> bool:
@@ -327,12 +348,13 @@ class FightFlow:
                 self._after_step()
                 self._auto_end_turn(roller)
         except NeedDie as need:
-            self._wait(label, pending, Need(who=need.who, what=need.what, sides=need.sides,
-                                            odds=need.odds), announce)
+            self._wait(label, pending, Need(who=need.who, actor=need.actor, what=need.what,
+                                            sides=need.sides, odds=need.odds), announce)
         except NeedChoice as ask:
             self._wait(label, pending, Need(kind="choice", actor=ask.who,
                                             who=self.state.actors[ask.who].name,
-                                            question=ask.question, options=ask.options),
+                                            question=ask.question, about=ask.about,
+                                            options=[o.to_dict() for o in ask.options]),
                        announce)
         return self.last_events
 
@@ -454,7 +476,7 @@ class FightFlow:
         need = fight.need if fight.pending is not None else None
         if need is None or need.kind != "choice" or fight.pending is None:
             raise IllegalAction("no choice is awaited")
-        ids = [o["id"] for o in need.options]
+        ids = [str(o.get("id")) for o in need.options]
         if option not in ids:
             raise IllegalAction(f"{need.question} choose one of {', '.join(ids)},"
                                 f" not {option!r}")
@@ -585,15 +607,14 @@ RANGE_WORDS = {
 the attack a fiction means when it names none."""
 
 
-def _fight_matcher(pack: Pack, words: Mapping[str, Mapping[str, Any]]) -> Matcher:
+def _fight_matcher(pack: Pack, words: Mapping[str, ActionWords]) -> Matcher:
     """A matcher of the fight actions, learnt from their words (built once per pack)."""
     cached = _MATCHERS.get(id(pack))
     if cached is not None and cached[0] is pack:
         return cached[1]
-    moves = [s.Move(id=aid, name=str(w["name"]), trigger=str(w["summary"] or w["name"]),
-                    examples=list(w["examples"]))
-             for aid, w in words.items() if w.get("kind") == "action"
-             and (w.get("examples") or w.get("summary"))]  # none: internal steps
+    moves = [s.Move(id=aid, name=w.name, trigger=w.summary or w.name, examples=list(w.examples))
+             for aid, w in words.items() if w.kind == "action"
+             and (w.examples or w.summary)]  # none: internal steps
     matcher = Matcher(moves, no_move=pack.examples.get("none", ()))
     _MATCHERS[id(pack)] = (pack, matcher)
     return matcher
@@ -622,35 +643,30 @@ def _group_named(said: set[str], people: Sequence[tuple[str, str]]) -> list[str]
     return out
 
 
-def _pick(choices: Sequence[dict[str, Any]], named: Sequence[str], text: str
-          ) -> dict[str, Any] | None:
+def _pick(choices: Sequence[FightOption], named: Sequence[str], text: str
+          ) -> FightSuggestion | None:
     """The option (and target) of one action that fits the fiction: the attack whose name the
     text uses, the target it names, else the best odds of hurting."""
     if not choices:
         return None
     low = text.casefold()
-    by_name = [c for c in choices if c.get("attack_name")
-               and any(w in low for w in str(c["attack_name"]).casefold().split() if len(w) > 3)]
+    by_name = [c for c in choices if c.attack is not None
+               and any(w in low for w in c.attack.name.casefold().split() if len(w) > 3)]
     said = {t.lemma for t in tokens(text) if not t.mark}
     reach = [r for r, ws in RANGE_WORDS.items() if said & ws]
-    by_range = [c for c in choices if c.get("range") in reach]
+    by_range = [c for c in choices if c.attack is not None and c.attack.range in reach]
     pool = by_name or by_range or list(choices)
-    best: tuple[float, dict[str, Any]] | None = None
+    best: tuple[float, FightSuggestion] | None = None
     for c in pool:
-        targets = c.get("targets") or []
-        base = {k: v for k, v in c.items() if k not in ("targets", "target")}
-        base.update(target_kind=c.get("target", "none"), target=None, target_name=None)
-        if not targets:
+        if not c.targets:
             if best is None:
-                best = (-1.0, base)
+                best = (-1.0, FightSuggestion(action=c.action, name=c.name, option=c))
             continue
-        for t in targets:
-            score = float(t.get("effect", 0.0)) + (10.0 if t["id"] in named else 0.0)
+        for t in c.targets:
+            score = (t.effect or 0.0) + (10.0 if t.id in named else 0.0)
             if best is None or score > best[0]:
-                entry = dict(base)
-                entry.update(target=t["id"], target_name=t["name"],
-                             **{k: t[k] for k in ("hit", "critical", "effect") if k in t})
-                best = (score, entry)
+                best = (score, FightSuggestion(action=c.action, name=c.name, option=c,
+                                               target=t))
     return best[1] if best else None
 
 
@@ -667,13 +683,12 @@ def _declared(state: CampaignState, p: Pending, target: str) -> str:
     return f"{name}: {act}{at}{with_}{extra}."
 
 
-def iter_rows(rows: Sequence[Mapping[str, Any]]) -> Iterator[str]:
+def iter_rows(rows: Sequence[TrackerRow]) -> Iterator[str]:
     """The tracker as plain lines (the CLI and tests)."""
     for r in rows:
-        mark = "▶" if r["acting"] else " "
-        conds = ", ".join(r["conditions"])
-        dmg = f" -{r['damage']}" if r["damage"] else ""
-        out = f" [{r['out']}]" if r["out"] else ""
-        yield f"{mark} {r['initiative']:>3} {r['name']}{dmg}{out}" + (f" ({conds})" if conds
-                                                                      else "")
-
+        mark = "▶" if r.acting else " "
+        conds = ", ".join(r.conditions)
+        damage = r.columns.damage if isinstance(r.columns, InitiativeColumns) else 0
+        dmg = f" -{damage}" if damage else ""
+        out = f" [{r.out}]" if r.out else ""
+        yield f"{mark} {r.initiative:>3} {r.name}{dmg}{out}" + (f" ({conds})" if conds else "")

@@ -8,14 +8,14 @@ public actions, the all-or-nothing ``_action`` and undo.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules import resolve
-from engine.rules.base import Item, Need, Ruleset, effect_item, opt
+from engine.rules.base import Item, Need, Option, Ruleset, effect_item
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import CampaignState, Flow
 from engine.rules.types import EffectContext, RollDict, item_ctx
@@ -57,41 +57,42 @@ class MoveFlow:
         """Moves the hero can use now, in content order."""
         return [m for m in self.pack.moves.values() if self.move_available(m) is None]
 
-    def targets_for(self, move: s.Move) -> list[dict[str, Any]]:
+    def targets_for(self, move: s.Move) -> list[Option]:
         """Characters the move may target (NPCs and the party's other heroes), present ones
         first."""
         st = self.state
         actors = [a for a in st.actors.values()
                   if self.rules.target_refusal(st, move, a) is None]
         actors.sort(key=lambda a: (a.kind == "npc" and not a.present, a.name))
-        return [opt(a.id, a.name, f"{self.rules.target_role(st, a)}"
-                    f"{'' if a.kind == 'hero' or a.present else ', not in the scene'}")
+        return [Option(a.id, a.name, f"{self.rules.target_role(st, a)}"
+                       f"{'' if a.kind == 'hero' or a.present else ', not in the scene'}")
                 for a in actors]
 
     def _bonus_targets(self, move: s.Move) -> list[str]:
         """Whom the hero holds a bonus against that ``move`` could be used against."""
-        allowed = {o["id"] for o in self.targets_for(move)}
+        allowed = {o.id for o in self.targets_for(move)}
         return [n for n in resolve.bonus_targets(self.state, move) if n in allowed]
 
-    def target_options(self, move: s.Move) -> list[dict[str, Any]]:
+    def target_options(self, move: s.Move) -> list[Option]:
         """The target prompt's options: whoever a held bonus is against first (saying so),
         then the move's other targets, then "none" when the move may have no target."""
         held = self._bonus_targets(move)
-        options = self.targets_for(move)
-        for o in options:
-            if o["id"] in held:
-                bonus = sum(b.amount for b in self.state.bonuses
-                            if b.target == o["id"] and resolve.bonus_owned(self.state, b)
-                            and resolve.bonus_fits(b, move))
-                o["detail"] = f"{o['detail']}; {bonus:+d} held against them"
-        options.sort(key=lambda o: o["id"] not in held)
         hint = self.state.flow.target if self.state.flow.stage == "target" else None
-        for o in options:
-            if o["id"] == hint:  # the one the fiction named: pre-selected, first
-                o["detail"] = f"{o['detail']}; named in your fiction"
-        options.sort(key=lambda o: o["id"] != hint)
+        options = []
+        for o in self.targets_for(move):
+            detail = o.detail
+            if o.id in held:
+                bonus = sum(b.amount for b in self.state.bonuses
+                            if b.target == o.id and resolve.bonus_owned(self.state, b)
+                            and resolve.bonus_fits(b, move))
+                detail = f"{detail}; {bonus:+d} held against them"
+            if o.id == hint:  # the one the fiction named: pre-selected, first
+                detail = f"{detail}; named in your fiction"
+            options.append(replace(o, detail=detail))
+        options.sort(key=lambda o: o.id not in held)
+        options.sort(key=lambda o: o.id != hint)
         if move.target != "required":
-            options.append(opt("none", "No one in particular", "no target for this roll"))
+            options.append(Option("none", "No one in particular", "no target for this roll"))
         return options
 
     def _once_key(self, move: s.Move) -> str:
@@ -116,7 +117,7 @@ class MoveFlow:
         nobody = self._no_target(move, target)  # "none": the player said no one
         tid = self._resolve_target(move, target) if target and not nobody else None
         if (tid is None and not nobody and hint is not None
-                and any(o["id"] == hint for o in self.targets_for(move))):
+                and any(o.id == hint for o in self.targets_for(move))):
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest,
                                 target=hint))
             return

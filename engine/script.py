@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.content.problems import clip, describe
 from engine.errors import EngineError, IllegalAction
 from engine.game import Game
+from engine.rules.fight.values import ChoiceNeed
 
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
@@ -463,7 +464,7 @@ def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = F
         if not step.target and named:
             out += game.choose_target(named)
         elif not step.target:
-            optional = any(o.get("id") == "none" for o in game.pending.options)
+            optional = any(o.id == "none" for o in game.pending.options)
             hint = " or 'target: none' (a bonus you hold makes it ask)" if optional else ""
             raise IllegalAction(f"{move} needs a target: add 'target: NAME'{hint}")
         else:
@@ -501,8 +502,8 @@ def _attack_id(game: Game, actor: str, attack: str) -> str:
     key = attack.strip().lower()
     known: dict[str, str] = {}
     for o in game.fight_options(actor):
-        if o.get("attack"):
-            known.setdefault(str(o["attack"]), str(o["attack_name"]))
+        if o.attack is not None:
+            known.setdefault(o.attack.id, o.attack.name)
     for aid, name in known.items():
         if key in (aid, name.lower()) or _word(attack) == aid:
             return aid
@@ -524,11 +525,10 @@ def _fight_answer(game: Game, answer: Any) -> str:
     answer as given when nothing matches (the fight then refuses it, listing the options)."""
     need = game.fight_need
     text = str(answer)
-    if need is None or need.get("kind") != "choice" or isinstance(answer, list):
+    if not isinstance(need, ChoiceNeed) or isinstance(answer, list):
         return text
-    options = need.get("options") or []
-    for o in options:
-        oid, label = str(o.get("id")), str(o.get("label", ""))
+    for o in need.choices:
+        oid, label = o.id, o.label
         if text == oid or text.strip().lower() == label.lower() or _word(text) in (
                 _word(oid.replace(":", " ")), _word(label)):
             return oid
@@ -552,8 +552,8 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, An
     if auto_referee and (step.act is not None or step.end_turn or answering):
         out += _referee_catch_up(game)
     fiction = (step.fiction or "").strip()
-    if fiction and answering and game.fight_need is not None \
-            and game.fight_need.get("kind") == "choice" and step.choose is not None:
+    if fiction and answering and isinstance(game.fight_need, ChoiceNeed) \
+            and step.choose is not None:
         told, fiction = fiction, ""  # said with the answer: told where the answer is used
     else:
         told = ""
@@ -593,7 +593,7 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, An
     answers = list(_as_list(step.choose))
     while faces or answers:  # the dice and answers the step waits for, as it asks them
         need = game.fight_need
-        if need is not None and need.get("kind") == "choice" and answers:
+        if isinstance(need, ChoiceNeed) and answers:
             out += game.fight_choose(_fight_answer(game, answers.pop(0)), told)
             told = ""
         elif faces:
@@ -669,11 +669,11 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
         elif stage == "effects":
             prompt = game.pending
             if not answers and step.get("auto"):
-                usable = [o for o in prompt.options if not o.get("disabled")]
-                out += game.choose([o["id"] for o in usable[: max(prompt.min, 1)]])
+                usable = [o for o in prompt.options if not o.disabled]
+                out += game.choose([o.id for o in usable[: max(prompt.min, 1)]])
                 continue
             if not answers:
-                options = ", ".join(f"{o['id']} ({o['label']})" for o in prompt.options)
+                options = ", ".join(f"{o.id} ({o.label})" for o in prompt.options)
                 raise IllegalAction(f"the engine asks {prompt.message!r} and the step has no"
                                     f" answer left in 'choose' (options: {options})")
             out += game.choose([str(a) for a in _as_list(answers.pop(0))])

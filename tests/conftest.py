@@ -131,9 +131,9 @@ class Helpers:
             stage = game.state.flow.stage
             if stage == "effects":
                 p = game.pending
-                usable = [o for o in p.options if not o.get("disabled")]
+                usable = [o for o in p.options if not o.disabled]
                 n = max(p.min, 1) if usable else 0
-                out += game.choose([o["id"] for o in usable[:n]])
+                out += game.choose([o.id for o in usable[:n]])
             elif stage == "adjust":
                 out += game.adjust("keep")
             else:

@@ -29,7 +29,7 @@ from engine.gm.moves import make_gm_move
 from engine.heroes import actor_id, hero_added, hero_problems, new_hero, validate_hero
 from engine.persistence import MemoryStore, Persistence
 from engine.preview import RollPreview, dice_for, roll_preview
-from engine.prompts import Prompt, pending_prompt
+from engine.prompts import Prompt, Suggestion, pending_prompt
 from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
@@ -220,7 +220,7 @@ class Game(MoveFlow, FightFlow):
         return matcher_for(self.pack)
 
     def suggest(self, text: str, limit: int = 3, everything: bool = False
-                ) -> list[dict[str, Any]]:
+                ) -> list[Suggestion]:
         """Moves the fiction suggests, best first (``move`` None: no move, when the fiction
         reads as plain description), each with the words that led to it, the exact odds and
         the character the fiction names or points at (``target``, ``target_name``).
@@ -243,11 +243,11 @@ class Game(MoveFlow, FightFlow):
                 if move.roll is not None and move.roll.stat != "choice":
                     d["odds"] = self.preview(move.id).odds
                 if move.target != "none" and named:
-                    ok = {o["id"] for o in self.targets_for(move)}
+                    ok = {o.id for o in self.targets_for(move)}
                     tid = next((n for n in named if n in ok), None)
                     if tid is not None:
                         d["target"], d["target_name"] = tid, st.actors[tid].name
-            out.append(d)
+            out.append(Suggestion.of(d))
         return out
 
     def modifiers(self, move: s.Move, target: str | None, stat: str | None = None,
@@ -284,7 +284,8 @@ class Game(MoveFlow, FightFlow):
         self._require_stage("fiction", "move")
         with self._action("fiction"):
             self._emit(ev.Narrated(text=text, by="player"))
-            self._set_flow(Flow(stage="move", fiction=text, suggestions=self.suggest(text)))
+            self._set_flow(Flow(stage="move", fiction=text,
+                                suggestions=[x.to_dict() for x in self.suggest(text)]))
         return self.last_events
 
     def choose_move(self, move_id: str | None, target: str | None = None) -> list[dict[str, Any]]:

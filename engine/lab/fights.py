@@ -53,6 +53,7 @@ from engine.rules.base import Edit
 from engine.rules.events import is_fight_roll
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import ROUTINE
+from engine.rules.fight.values import ChoiceNeed, DieNeed
 from engine.systems import ruleset_for
 
 STALEMATE = "stalemate"
@@ -156,11 +157,6 @@ def _tags(action: str) -> frozenset[str]:
     return TAGS.get(action, frozenset()) | {action}
 
 
-def _value(key: str, target: Mapping[str, Any]) -> float | None:
-    got = target.get(key)
-    return float(got) if got is not None else None
-
-
 def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
     """The acting hero's "fight" decision: each allowed option (an attack per target, other
     actions per target or power choice) and "end turn". ``used``: actions already taken this
@@ -169,48 +165,43 @@ def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
     actor = fight.encounter.acting if fight else None
     if actor is None:
         raise IllegalAction("nobody is acting")
-    key = game.conflict.value_key
     choices: list[Choice] = []
     for o in game.fight_options():
-        action = str(o["action"])
-        if not o.get("allowed") or action in NEVER_OFFERED:
+        action = o.action
+        if not o.allowed or action in NEVER_OFFERED:
             continue
-        if str(o.get("cost", "")) in FREE_COSTS and action in used:
+        if o.cost in FREE_COSTS and action in used:
             continue
         tags = _tags(action)
-        base = {"action": action}
+        base: dict[str, Any] = {"action": action}
         name = action.replace("_", " ")
-        if o.get("attack"):
-            base["attack"] = str(o["attack"])
-            name = f"{name} with {o.get('attack_name') or o['attack']}"
-        if o.get("needs") and not o.get("choices"):
+        if o.attack is not None:
+            base["attack"] = o.attack.id
+            name = f"{name} with {o.attack.name or o.attack.id}"
+        if o.needs and not o.choices:
             continue  # an item or action to name that the options do not list
-        if o.get("targets"):
-            for t in o["targets"]:
-                if t.get("why"):
+        if o.targets:
+            for t in o.targets:
+                if t.why:
                     continue  # this target cannot be taken ("already holding them")
-                data: dict[str, Any] = {**base, "target": str(t["id"])}
-                if "expected_damage" in t:
-                    data["expected_damage"] = float(t["expected_damage"])
-                hit = t.get("hit")
+                data: dict[str, Any] = {**base, "target": t.id}
+                if t.expected_damage is not None:
+                    data["expected_damage"] = t.expected_damage
                 choices.append(Choice(
-                    id=f"{action}:{o.get('attack') or ''}:{t['id']}",
-                    label=f"{name} at {t['name']}",
-                    odds=float(hit) if hit is not None else None,
-                    value=_value(key, t), tags=tags, data=data))
+                    id=f"{action}:{o.attack.id if o.attack else ''}:{t.id}",
+                    label=f"{name} at {t.name}", odds=t.hit, value=t.value, tags=tags,
+                    data=data))
             continue
-        if o.get("target", "none") not in ("none", None, ""):
+        if o.target not in ("none", ""):
             continue  # a target is needed and none can be taken
-        if o.get("needs"):
-            for c in o.get("choices") or []:
-                power: dict[str, Any] = next(
-                    (p for p in o.get("powers") or [] if p.get("id") == c["id"]), {})
-                if power.get("why"):
+        if o.needs:
+            for c in o.choices:
+                if c.why:
                     continue  # a power this character cannot use
                 choices.append(Choice(
-                    id=f"{action}:{c['id']}", label=f"{name}: {c['name']}", tags=tags,
-                    data={**base, "options": {str(o["needs"]): str(c["id"])},
-                          **({"works": float(power["works"])} if "works" in power else {})}))
+                    id=f"{action}:{c.id}", label=f"{name}: {c.name}", tags=tags,
+                    data={**base, "options": {o.needs: c.id},
+                          **({"works": c.works} if c.works is not None else {})}))
             continue
         choices.append(Choice(id=action, label=name, tags=tags, data=base))
     # ending the turn comes right after the choices with odds: a policy that falls back to
@@ -222,24 +213,21 @@ def fight_decision(game: Game, used: Sequence[str] = ()) -> Decision:
                     actor=actor)
 
 
-def need_decision(game: Game, need: Mapping[str, Any]) -> Decision:
+NEED_KINDS = {"response": "response", "critical": "crit"}
+"""The lab's kind of decision for what a fight asks about (``ChoiceNeed.about``); anything
+else is a "question"."""
+
+
+def need_decision(game: Game, need: ChoiceNeed) -> Decision:
     """What the fight asks the player, as a Decision: "response" (a panels hit: take it, dodge,
     parry; odds, the damage ``avoided`` as value, ``expected`` and ``cost`` in data), "crit"
     (a critical hit's effect) or "question"."""
-    question = str(need.get("question", ""))
-    options = list(need.get("options") or [])
-    if not options:
-        raise IllegalAction(f"the fight asks {question!r} with no options")
-    actor = str(need.get("actor", ""))
-    if question.startswith("Response to"):
-        kind = "response"
-    elif question.startswith("Critical hit"):
-        kind = "crit"
-    else:
-        kind = "question"
+    if not need.choices:
+        raise IllegalAction(f"the fight asks {need.question!r} with no options")
+    kind = NEED_KINDS.get(need.about, "question")
     choices = []
-    for o in options:
-        oid = str(o["id"])
+    for o in need.choices:
+        oid = o.id
         if kind == "response":
             tags = (frozenset({"take"}) if oid == "none" else
                     frozenset({"defend", "parry"}) if oid.startswith("parry") else
@@ -248,16 +236,16 @@ def need_decision(game: Game, need: Mapping[str, Any]) -> Decision:
             tags = frozenset({"crit", "roll" if oid == "roll" else "chosen"})
         else:
             tags = frozenset()
-        odds = o.get("odds")
-        avoided = o.get("avoided")
-        data = {"option": oid, **{k: o[k] for k in ("expected", "cost") if k in o}}
-        choices.append(Choice(id=oid, label=str(o.get("label", oid)),
-                              odds=float(odds) if odds is not None else None,
-                              value=float(avoided) if avoided is not None else None,
+        data: dict[str, Any] = {"option": oid}
+        if o.expected is not None:
+            data["expected"] = o.expected
+        if o.cost is not None:
+            data["cost"] = o.cost
+        choices.append(Choice(id=oid, label=o.label or oid, odds=o.odds, value=o.avoided,
                               tags=tags, data=data))
-    situation = _situation(game, actor) if actor in game.state.actors else {}
+    situation = _situation(game, need.actor) if need.actor in game.state.actors else {}
     return Decision(kind=kind, choices=tuple(choices),
-                    situation={**situation, "question": question}, actor=actor)
+                    situation={**situation, "question": need.question}, actor=need.actor)
 
 
 def _pick(policy: Policy, decision: Decision, rng: random.Random) -> Choice:
@@ -405,9 +393,9 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                 break
         need = game.fight_need
         if need is not None:
-            if need.get("kind") != "choice":
+            if isinstance(need, DieNeed):
                 raise IllegalAction(f"the lab rolls seeded dice, but the fight waits for a"
-                                    f" d{need.get('sides')}: {need.get('who')}")
+                                    f" d{need.sides}: {need.who}")
             choice = _pick(policy, need_decision(game, need), rng)
             take(game.fight_choose(choice.id))
             continue

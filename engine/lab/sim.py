@@ -29,7 +29,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack, get_pack
 from engine.dice import DiceSpec
 from engine.errors import EngineError, IllegalAction
-from engine.game import Game
+from engine.game import Game, Prompt
 from engine.lab.model import (
     CampaignResult,
     Choice,
@@ -428,15 +428,15 @@ class _Driver:
         options = g.targets_for(move)
         choices = []
         for o in options:
-            odds, value = move_odds(g, move, o["id"]) if self.odds else (None, None)
-            actor = g.state.actors[o["id"]]
+            odds, value = move_odds(g, move, o.id) if self.odds else (None, None)
+            actor = g.state.actors[o.id]
             tags = {"ally"} if actor.kind == "hero" or actor.role in (
                 "teammate", "ally", "hero_ally", "contact") else set()
             if actor.role == "villain":
                 tags.add("attack")
             if actor.role == "bystander":
                 tags |= {"protect", "defend"}
-            choices.append(Choice(id=o["id"], label=o["label"], odds=odds, value=value,
+            choices.append(Choice(id=o.id, label=o.label, odds=odds, value=value,
                                   tags=frozenset(tags)))
         if move.target != "required":
             odds, value = move_odds(g, move, None) if self.odds else (None, None)
@@ -536,7 +536,7 @@ class _Driver:
         picked = self.decide("adjust", choices).id
         return None if picked == "keep" else picked
 
-    def choose_options(self, prompt: Any) -> None:
+    def choose_options(self, prompt: Prompt) -> None:
         """Answer a choice; an option the rules then refuse (it triggers a move the hero
         cannot make now) is struck and the policy asked again, as a player would."""
         refused: set[str] = set()
@@ -548,18 +548,16 @@ class _Driver:
                 if len(picked) != 1:
                     raise
                 refused.add(picked[0])
-                if not [o for o in prompt.options
-                        if not o.get("disabled") and str(o["id"]) not in refused]:
+                if not [o for o in prompt.options if not o.disabled and o.id not in refused]:
                     raise
                 continue
             self.act(events)
             return
 
-    def pick_options(self, prompt: Any, refused: set[str] = frozenset()  # type: ignore[assignment]
+    def pick_options(self, prompt: Prompt, refused: set[str] = frozenset()  # type: ignore[assignment]
                      ) -> list[str]:
         g = self.game
-        usable = [o for o in prompt.options
-                  if not o.get("disabled") and str(o["id"]) not in refused]
+        usable = [o for o in prompt.options if not o.disabled and o.id not in refused]
         if not usable:
             return []
         tags = _option_tags(g.pack, g.state.flow.move or "")
@@ -569,11 +567,11 @@ class _Driver:
         while len(picked) < want:
             if not pool:
                 pool = list(usable)  # a list whose options may be picked again
-            choices = [Choice(id=str(o["id"]), label=str(o.get("label", o["id"])),
-                              tags=tags.get(str(o["id"]), frozenset())) for o in pool]
+            choices = [Choice(id=o.id, label=o.label or o.id, tags=tags.get(o.id, frozenset()))
+                       for o in pool]
             c = self.decide("option", choices)
             picked.append(c.id)
-            pool = [o for o in pool if str(o["id"]) != c.id]
+            pool = [o for o in pool if o.id != c.id]
         return picked
 
     # -- scenes

@@ -8,7 +8,7 @@ its game does differently: how stats shift past their bounds, extra roll modifie
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -139,6 +139,31 @@ class Edit:
     what: str
     key: str
     value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One answer a prompt offers."""
+
+    id: str
+    """What the game takes back (``Game.choose``, ``choose_target``...)."""
+    label: str
+    """Its words."""
+    detail: str = ""
+    """More words: what it does, why it is offered."""
+    disabled: str = ""
+    """Why it cannot be taken now ("" : it can)."""
+
+    @classmethod
+    def of(cls, d: Mapping[str, Any]) -> Option:
+        """An option from the dict form the rules and the saved flow keep."""
+        return cls(id=str(d.get("id", "")), label=str(d.get("label", "")),
+                   detail=str(d.get("detail") or ""), disabled=str(d.get("disabled") or ""))
+
+
+def options_of(raw: Sequence[Mapping[str, Any]]) -> tuple[Option, ...]:
+    """Typed options from their dict form."""
+    return tuple(Option.of(o) for o in raw)
 
 
 def opt(id_: str, label: str, detail: str = "") -> dict[str, Any]:
@@ -490,7 +515,7 @@ class Ruleset:
         """Who a fight may be against (the conflict's list) as options to pick; none in a
         game without fights."""
         c = self.conflict()
-        return [] if c is None else [opt(f["id"], f["label"], f["detail"])
+        return [] if c is None else [opt(f.id, f.label, f.detail)
                                      for f in c.foe_options(state)]
 
     def start_fight(self, state: CampaignState) -> Step | Need:

@@ -1,53 +1,47 @@
 """What the play screen shows in a fight: the words of each action (the engine's, from the
-pack's actions.yaml), the odds of an attack in one line, the reason an action cannot be taken.
-Pure helpers: no widgets here."""
+pack's actions.yaml), the odds of an attack in one line, an answer to a hit in three, the
+reason an action cannot be taken. Pure helpers over the engine's typed fight values
+(engine/rules/fight/values.py): they read fields, and compose words from numbers; no widgets
+here."""
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rich.text import Text
 
 from engine.errors import EngineError
 from engine.game import Game
 from engine.rules.encounter import PANEL
+from engine.rules.fight.values import ActionWords, FightChoice, FightOption, FightTarget
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED
-
-MANEUVERS = ("power_attack", "all_out", "accurate", "defensive")
-"""The trade-off maneuvers declared with an attack, each 0 to ``MANEUVER_MAX``."""
-
-MANEUVER_MAX = 2
-"""The largest trade the fight engine takes for one maneuver."""
-
-DAMAGE_DEGREES = {"1": "shrugs", "-1": "-1", "-2": "dazed", "-3": "staggered", "-4": "down"}
-"""A Damage resistance result by degree (success, then one to four degrees of failure)."""
 
 ICONS = {"attack": "⚔", "charge": "⚔"}
 
-def fight_words(game: Game) -> dict[str, Any]:
-    """The game's words for fight actions and maneuvers (the engine reads ``actions.yaml``)
-    as {"actions": {...}, "maneuvers": {...}}; empty for a game with no fights."""
+SEVERITY_TONES = {0: GOOD, 1: MIXED, 2: BAD}
+"""The colour of a resistance result by how bad it is for the target (nothing, hurt, out)."""
+
+
+def fight_words(game: Game) -> dict[str, ActionWords]:
+    """The game's words for fight actions and maneuvers (the engine reads ``actions.yaml``),
+    by id; empty for a game with no fights."""
     try:
-        flat = game.conflict.words()
+        return game.conflict.words()
     except EngineError:
-        return {"actions": {}, "maneuvers": {}}
-    return {"actions": {k: v for k, v in flat.items() if v.get("kind") == "action"},
-            "maneuvers": {k: v for k, v in flat.items() if v.get("kind") == "maneuver"}}
+        return {}
 
 
-def action_name(words: Mapping[str, Any], action: str, section: str = "actions") -> str:
+def action_name(words: Mapping[str, ActionWords], action: str) -> str:
     """The display name of an action (or a maneuver), from the pack's words or its id."""
-    entry = words.get(section, {}).get(action) or {}
-    return str(entry.get("name") or action.replace("_", " ").capitalize())
+    entry = words.get(action)
+    return entry.name if entry is not None else action.replace("_", " ").capitalize()
 
 
-def action_summary(words: Mapping[str, Any], action: str, section: str = "actions") -> str:
+def action_summary(words: Mapping[str, ActionWords], action: str) -> str:
     """The one-line summary of an action (or a maneuver), or ''."""
-    entry = words.get(section, {}).get(action) or {}
-    return str(entry.get("summary") or "")
+    entry = words.get(action)
+    return entry.summary if entry is not None else ""
 
 
 def side_dice(game: Game) -> bool:
@@ -75,20 +69,20 @@ def budget_words(budget: Mapping[str, int]) -> str:
     return " + ".join(left) or "free actions"
 
 
-def cost_words(option: Mapping[str, Any]) -> str:
+def cost_words(option: FightOption) -> str:
     """An option's cost in panels ("1 panel", "free"), or '' for a game without panels."""
-    if "panels" not in option:
+    if option.panels is None:
         return ""
-    n = int(option["panels"])
+    n = option.panels
     return "free" if n == 0 else f"{n} panel{'s' * (n != 1)}"
 
 
-def why_not(option: Mapping[str, Any], budget: Mapping[str, int]) -> str:
+def why_not(option: FightOption) -> str:
     """Why an option the engine does not allow now is not allowed (the engine's ``why``);
-    '' when it is allowed. ``budget`` is kept for callers; the engine has the reason."""
-    if option.get("allowed", True):
+    '' when it is allowed."""
+    if option.allowed:
         return ""
-    return str(option.get("why") or "not now")
+    return option.why or "not now"
 
 
 def pct(p: float) -> str:
@@ -98,40 +92,26 @@ def pct(p: float) -> str:
     return f"{round(p * 100)}%"
 
 
-def degree_labels(option: Mapping[str, Any], minion: bool) -> dict[str, str]:
-    """What each resistance degree does to the target: the damage ladder, an affliction's
-    degrees, or (a minion) any failure takes it out."""
-    if option.get("effect") == "damage":
-        labels = dict(DAMAGE_DEGREES)
-    else:
-        labels = {"1": "shrugs", "-1": "1st degree", "-2": "2nd degree", "-3": "3rd degree",
-                  "-4": "3rd degree"}
-    if minion:
-        labels = {k: ("shrugs" if k == "1" else "down") for k in labels}
-    return labels
-
-
-def resist_parts(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool
-                 ) -> list[Text]:
+def resist_parts(target: FightTarget) -> list[Text]:
     """The target's resistance results if hit, best for it first, one Text each: "shrugs 40%",
-    "-1 35%", "dazed 15%", "staggered 7%", "down 3%" (degrees with the same result added up)."""
-    labels = degree_labels(option, minion)
+    "-1 35%", "dazed 15%", "staggered 7%", "down 3%" (results that read the same added up)."""
     merged: dict[str, float] = {}
-    for degree, p in sorted(target.get("resist", {}).items(), key=lambda kv: -int(kv[0])):
-        label = labels.get(str(degree), str(degree))
-        merged[label] = merged.get(label, 0.0) + float(p)
+    severity: dict[str, int] = {}
+    for r in target.resist:
+        merged[r.result] = merged.get(r.result, 0.0) + r.chance
+        severity.setdefault(r.result, r.severity)
     out = []
     for label, p in merged.items():
         if p <= 0:
             continue
-        tone = GOOD if label == "shrugs" else BAD if label == "down" else MIXED
-        out.append(Text.assemble((f"{label} ", DIM), (pct(p), tone)))
+        out.append(Text.assemble((f"{label} ", DIM),
+                                 (pct(p), SEVERITY_TONES.get(severity[label], MIXED))))
     return out
 
 
-def resist_text(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool) -> Text:
+def resist_text(target: FightTarget) -> Text:
     """The resistance results in one line: "shrugs 40% · -1 35% · dazed 15% · ..."."""
-    return Text(" · ", DIM).join(resist_parts(option, target, minion))
+    return Text(" · ", DIM).join(resist_parts(target))
 
 
 def pack_parts(parts: Sequence[Text], width: int, indent: int = 3) -> Text:
@@ -151,85 +131,67 @@ def pack_parts(parts: Sequence[Text], width: int, indent: int = 3) -> Text:
     return out
 
 
-def odds_line(option: Mapping[str, Any], target: Mapping[str, Any], minion: bool,
-              short: bool = False, width: int | None = None) -> Text:
+def odds_line(option: FightOption, target: FightTarget, short: bool = False,
+              width: int | None = None) -> Text:
     """An attack's exact odds on ``target``: hit %, critical %, then each resistance result
     (``short``: hit % and the chance it takes effect). ``width``: wrapped to lines of that
     many cells, indented under the first (a line starts 3 cells in)."""
-    if "expected_damage" in target:  # the panels game: hit bands, damage, goes down
+    if target.expected_damage is not None:  # hit bands and damage: hit, full, damage, down
         panel = panel_odds_parts(target, short)
         return Text(" · ", DIM).join(panel) if width is None else pack_parts(panel, width - 3)
     parts: list[Text] = []
-    if option.get("range") in ("close", "ranged"):
-        parts.append(Text.assemble(("hit ", DIM), (pct(float(target.get("hit", 0))),
-                                                    "bold " + FG)))
-        if not short and target.get("critical"):
-            parts.append(Text.assemble(("crit ", DIM), (pct(float(target["critical"])), FG)))
+    attack = option.attack
+    if attack is None or attack.rolls:
+        parts.append(Text.assemble(("hit ", DIM), (pct(target.hit or 0.0), "bold " + FG)))
+        if not short and target.critical:
+            parts.append(Text.assemble(("crit ", DIM), (pct(target.critical), FG)))
     else:
-        parts.append(Text(f"{option.get('range', 'area')}, no attack roll", DIM))
+        parts.append(Text(f"{attack.range}, no attack roll", DIM))
     if short:
         parts.append(Text.assemble(("takes effect ", DIM),
-                                   (pct(float(target.get("effect", 0))), "bold " + ACCENT)))
+                                   (pct(target.effect or 0.0), "bold " + ACCENT)))
     else:
-        parts += resist_parts(option, target, minion)
+        parts += resist_parts(target)
     if width is None:
         return Text(" · ", DIM).join(parts)
     return pack_parts(parts, width - 3)
 
 
-def panel_odds_parts(target: Mapping[str, Any], short: bool = False) -> list[Text]:
+def panel_odds_parts(target: FightTarget, short: bool = False) -> list[Text]:
     """A panels attack's exact odds, one Text each: hit %, then (not ``short``) the complete
     hit's; the expected damage (Kill + Stun, before any response) and the chance the target
     goes down."""
-    parts = [Text.assemble(("hit ", DIM), (pct(float(target.get("hit", 0))), "bold " + FG))]
+    parts = [Text.assemble(("hit ", DIM), (pct(target.hit or 0.0), "bold " + FG))]
     if not short:  # the rest of a hit is minor; a critical is always a natural 20 (5%)
-        parts.append(Text.assemble(("full ", DIM), (pct(float(target.get("complete", 0))),
-                                                     GOOD)))
-    parts.append(Text.assemble(("dmg ~", DIM), (f"{float(target['expected_damage']):.1f}",
+        parts.append(Text.assemble(("full ", DIM), (pct(target.complete or 0.0), GOOD)))
+    parts.append(Text.assemble(("dmg ~", DIM), (f"{target.expected_damage or 0.0:.1f}",
                                                 "bold " + ACCENT)))
-    down = float(target.get("down") or 0)
+    down = target.down or 0.0
     if down > 0:
         parts.append(Text.assemble(("down ", DIM), (pct(down), "bold " + BAD)))
     return parts
 
 
-def best_target(option: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The target an attack is likeliest to affect (then to put down: the panels game; the
-    first such in turn order)."""
-    targets = list(option.get("targets") or [])
-    if not targets:
-        return None
-    best: Mapping[str, Any] = max(targets, key=lambda t: (float(t.get("effect", 0)),
-                                                          float(t.get("down", 0))))
-    return dict(best)
+def choice_words(choice: FightChoice) -> list[str]:
+    """What a menu says of an answer after its label and cost: how it works with its odds,
+    then the damage it is expected to avoid (composed from the numbers); the engine's detail
+    when it gives no short words."""
+    if not choice.how:
+        return [choice.detail] if choice.detail else []
+    out = [choice.how]
+    if choice.avoided is not None and choice.incoming is not None:
+        out.append(f"avoids ~{choice.avoided:.1f} of {choice.incoming:.1f}")
+    return out
 
 
-def option_key(option: Mapping[str, Any]) -> str:
-    """A stable name for an option: its action, and its attack for attacks."""
-    attack = option.get("attack")
-    return f"{option['action']}/{attack}" if attack else str(option["action"])
-
-
-SHORTER = ((re.compile(r"expected damage avoided ([\d.]+) of ([\d.]+)"), r"avoids ~\1 of \2"),
-           (re.compile(r"its damage off Kill first then Stun"), "its damage off Kill, then Stun"),
-           (re.compile(r"costs (\d+) future panels?"), r"costs \1 future panel"))
-"""The engine's words for a response, said shorter for a menu (unmatched words stay)."""
-
-COST_WORDS = re.compile(r"^(free|costs .*|no cost.*)$")
-"""A detail part that is the option's cost."""
-
-
-def choice_entry(number: int, label: str, detail: str, width: int) -> Text:
+def choice_entry(number: int, choice: FightChoice, width: int) -> Text:
     """One answer to a question a fight step asks (a response to a hit: take it, dodge,
-    parry...) in at most three lines: number, label and its cost; then the rest of the
-    engine's detail (its exact odds) wrapped under it."""
-    for pattern, repl in SHORTER:
-        detail = pattern.sub(repl, detail)
-    parts = [x.strip() for x in detail.split(";") if x.strip()]
-    cost = next((x for x in parts if COST_WORDS.match(x)), "")
-    rest = [x for x in parts if x != cost]
+    parry...) in at most three lines: number, label and its cost; then how it works and what
+    it avoids (its exact odds) wrapped under it."""
+    rest = choice_words(choice)
+    cost = choice.cost_words
     out = Text(f"{number}. " if number <= 9 else "   ", DIM)
-    out.append(label, "bold " + ACCENT)
+    out.append(choice.label, "bold " + ACCENT)
     if cost:
         out.append("  " + cost, GOOD if cost == "free" else MIXED)
     if len(rest) == 1 and out.cell_len + 2 + len(rest[0]) <= width - 2:

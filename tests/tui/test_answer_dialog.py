@@ -45,13 +45,13 @@ async def test_the_answer_dialog_accepts_redraws_and_takes_your_words(
         assert isinstance(dialog, AnswerDialog)
         assert dialog.dialog_title == "Pierce the mask: the GM answers"
         shown = offer_text(app)
-        first = game.pending.options[0]["label"]
+        first = game.pending.options[0].label
         assert game.pending.message in shown and first in shown and "meaning: " in shown
         assert dialog.region.width <= 80 and dialog.query_one("#own", Input).region.height
         await pilot.press("n")  # another: a new dialog with a new draw
         await settle(pilot)
         assert isinstance(app.screen, AnswerDialog) and app.screen is not dialog
-        second = game.pending.options[0]["label"]
+        second = game.pending.options[0].label
         assert second != first and second in offer_text(app)
         await pilot.press("a")  # accept it
         await settle(pilot)
@@ -92,7 +92,7 @@ async def test_escape_leaves_the_question_waiting(make_campaign: Callable[..., s
         screen.open_choice()
         await settle(pilot)
         assert isinstance(app.screen, AnswerDialog)
-        offer = game.pending.options[0]["label"]
+        offer = game.pending.options[0].label
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and game.pending.kind == "answer"
@@ -119,7 +119,7 @@ async def test_gm_you_choose_in_a_choice_you_make_for_the_gm(
         await settle(pilot)
         assert isinstance(app.screen, ChoiceDialog)
         choices = app.screen.query_one("#choices", OptionList)
-        ids = [o["id"] for o in game.pending.options]
+        ids = [o.id for o in game.pending.options]
         assert ids[-1] == "gm_chooses"
         choices.focus()
         choices.highlighted = len(ids) - 1

@@ -15,6 +15,7 @@ from textual.widgets import Input, OptionList, Static
 
 from engine.campaigns import close_game, new_game
 from engine.gm.scenes import fill as fill_template
+from engine.rules.base import Option
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog, ChoiceList, EndSceneDialog
 from engine.tui.screens.gm_dialogs import FramedSceneDialog
@@ -180,8 +181,7 @@ async def test_inline_menu_dims_a_disabled_target(make_campaign: Callable[..., s
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         screen.prompter.option_menu("target", [
-            {"id": "dusk", "label": "Dusk Meridian", "detail": "", "disabled": "not here"},
-            {"id": "tin", "label": "Tin", "detail": ""}])
+            Option("dusk", "Dusk Meridian", "", "not here"), Option("tin", "Tin", "")])
         await settle(pilot)
         menu = screen.query_one(ActionMenu)
         assert menu.get_option_at_index(0).disabled
@@ -276,7 +276,7 @@ async def test_gm_move_asked_for_does_not_show_an_old_roll(make_campaign: Callab
         game = game_of(app)
         if game.flow.stage == "effects":
             p = game.pending
-            assert screen.act(game.choose, [o["id"] for o in p.options[:p.max]]) is None
+            assert screen.act(game.choose, [o.id for o in p.options[:p.max]]) is None
         assert game.flow.stage == "fiction"
         # a GM move asked for later, outside any move: the strong hit is not its context
         screen.events.append({"type": "GMMoveMade", "name": "Inflict a condition",

@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 
 from engine.campaigns import close_game, new_game
 from engine.game import Game
+from engine.prompts import Suggestion
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog, MoveEntry, MovesDialog, move_rank
 from engine.tui.widgets.action_menu import ActionMenu
@@ -37,13 +38,13 @@ def actor_id(game: Game, name: str) -> str:
 def fixed(answer: Callable[[Game], list[dict[str, Any]]]) -> Callable[[Game, str], Any]:
     """A stand-in for Game.suggest that answers the same whatever the fiction."""
 
-    def suggest(self: Game, text: str) -> list[dict[str, Any]]:
+    def suggest(self: Game, text: str) -> list[Suggestion]:
         out = answer(self)
         for sug in out:  # the exact odds, as the engine adds them
             move = self.pack.moves.get(sug["move"] or "")
             if move is not None and move.roll is not None and move.roll.stat != "choice":
                 sug["odds"] = self.preview(move.id).odds
-        return out
+        return [Suggestion.of(s) for s in out]
 
     return suggest
 
@@ -160,9 +161,9 @@ async def test_words_and_target_are_shown(make_campaign: Callable[..., str], app
         # a required target: the target prompt keeps its first usable option highlighted
         assert game.flow.stage == "target"
         options = game.pending.options
-        first = next(o for o in options if not o.get("disabled"))
+        first = next(o for o in options if not o.disabled)
         assert menu.highlighted_option is not None
-        assert menu.highlighted_option.id == f"target:{first['id']}"
+        assert menu.highlighted_option.id == f"target:{first.id}"
 
 
 async def test_optional_target_named_in_the_fiction_comes_first(
@@ -176,7 +177,7 @@ async def test_optional_target_named_in_the_fiction_comes_first(
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         tin = actor_id(game_of(app), "Tin")
-        assert dialog.options[0]["id"] == tin
+        assert dialog.options[0].id == tin
         choices = dialog.query_one("#choices", OptionList)
         assert choices.highlighted == 0
 

@@ -182,7 +182,7 @@ async def test_a_refused_declaration_changes_nothing_and_speaks_in_names(
         await settle(pilot)
         game = game_of(app)
         assert game.flow.stage == "roll"
-        offered = [d["id"] for d in game.pending.context["declarations"]]
+        offered = [d["id"] for d in [vars(d) for d in game.pending.declarations]]
         assert offered[:3] == ["offer:peril", "offer:value", "offer:logic"]
         await pilot.press("d")
         await settle(pilot)

@@ -4,6 +4,7 @@ their odds, referee steps, taking over an NPC, a physical die, a fight to its en
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,20 @@ from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher, OptionList
 
 from engine.campaigns import close_game, new_game
+from engine.rules.fight.values import (
+    FightAttack,
+    FightChoice,
+    FightOption,
+    FightTarget,
+    InitiativeColumns,
+    ResistDegree,
+    TrackerRow,
+)
+from engine.systems.mm3e.strikes import degree_result
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog, DiceDialog
 from engine.tui.screens.play import PlayScreen
-from engine.tui.widgets.action_menu import ActionMenu
+from engine.tui.widgets.fight import FightList
 from engine.tui.widgets.tracker import Tracker
 from tests.tui.conftest import fill, game_of, journal_text, settle
 
@@ -53,7 +64,7 @@ def mm_app(saves: Path) -> Callable[[str], SidekickApp]:
 
 
 def menu_ids(app: SidekickApp) -> list[str]:
-    menu = app.screen.query_one(ActionMenu)
+    menu = app.screen.query_one(FightList)
     return [str(o.id) for o in menu.options if o.id]
 
 
@@ -74,19 +85,19 @@ async def attack(pilot: Pilot[Any], app: SidekickApp, target: str,
     """From the action list: the first attack, ``target``, the maneuvers, go."""
     ids = menu_ids(app)
     first = next(i for i in ids if i.startswith("fight:attack/"))
-    app.screen.query_one(ActionMenu).highlighted = ids.index(first)
+    app.screen.query_one(FightList).highlighted = ids.index(first)
     await pilot.press("enter")
     await settle(pilot)
     ids = menu_ids(app)
-    app.screen.query_one(ActionMenu).highlighted = ids.index(f"ftarget:{target}")
+    app.screen.query_one(FightList).highlighted = ids.index(f"ftarget:{target}")
     await pilot.press("enter")
     await settle(pilot)
     for m in maneuvers:
         ids = menu_ids(app)
-        app.screen.query_one(ActionMenu).highlighted = ids.index(m)
+        app.screen.query_one(FightList).highlighted = ids.index(m)
         await pilot.press("enter")
         await settle(pilot)
-    app.screen.query_one(ActionMenu).highlighted = menu_ids(app).index("fgo")
+    app.screen.query_one(FightList).highlighted = menu_ids(app).index("fgo")
     await pilot.press("enter")
     await settle(pilot)
 
@@ -105,7 +116,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
         assert len(text.splitlines()) == 10  # the round and nine fighters
         # the action list: Lamplight's attacks first, with the best target's odds
-        menu = app.screen.query_one(ActionMenu)
+        menu = app.screen.query_one(FightList)
         first = menu.get_option_at_index(0)
         assert first.id == "fight:attack/light_lance"
         assert "Light Lance → Dockside Crew 1" in str(first.prompt)
@@ -168,7 +179,7 @@ async def test_referee_steps_run_and_take_over(mm_campaign: Callable[..., str],
         assert acting_row(app).split()[:2] == ["▶13", "Keystone"]
         await pilot.press("e")
         await settle(pilot)
-        title = str(app.screen.query_one("#prompt-title").render())
+        title = str(app.screen.query_one("#fight-title").render())
         assert "Round 1: Dockside Crew 1's turn (referee)" in title
         assert menu_ids(app) == ["step", "run", "take"]
         before = journal_text(app)
@@ -193,9 +204,9 @@ async def test_referee_steps_run_and_take_over(mm_campaign: Callable[..., str],
         assert acting_row(app).split()[-1] == "you"
         assert menu_ids(app)[0] == "fight:attack/pistol"
         assert "Round 2: Dockside Crew 1's turn · standard + move left" in str(
-            app.screen.query_one("#prompt-title").render())
+            app.screen.query_one("#fight-title").render())
         assert "handback" in menu_ids(app)
-        menu = app.screen.query_one(ActionMenu)
+        menu = app.screen.query_one(FightList)
         menu.highlighted = menu_ids(app).index("handback")
         await pilot.press("enter")
         await settle(pilot)
@@ -238,11 +249,11 @@ async def test_a_fight_to_its_end(mm_campaign: Callable[..., str],
                 await pilot.press("r")
                 await settle(pilot)
                 continue
-            foe = next((r["actor"] for r in game.tracker()
-                        if r["side"] == "villains" and not r["out"]), None)
+            foe = next((r.actor for r in game.tracker()
+                        if r.side == "villains" and not r.out), None)
             ids = menu_ids(app)
             if foe is None or not any(i.startswith("fight:attack/") for i in ids) or \
-                    app.screen.query_one(ActionMenu).get_option(
+                    app.screen.query_one(FightList).get_option(
                         next(i for i in ids if i.startswith("fight:attack/"))).disabled:
                 await pilot.press("e")
                 await settle(pilot)
@@ -265,7 +276,7 @@ async def test_f8_starts_a_fight(mm_campaign: Callable[..., str],
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog) and dialog.dialog_title == "Fight!"
-        ids = [o["id"] for o in dialog.options]
+        ids = [o.id for o in dialog.options]
         assert {"the_tallyman", "dockside_crew", "hornet_drones"} <= set(ids)
         assert "keystone" not in ids  # heroes are not foes
         await pilot.press("space", "enter")  # the first foe
@@ -279,8 +290,8 @@ async def test_f8_starts_a_fight(mm_campaign: Callable[..., str],
         assert game.fighting and isinstance(app.screen, PlayScreen)
         assert app.screen.query_one(Tracker).display
         assert tracker_text(app).splitlines()[0] == "⚔ SURPRISE ROUND"
-        assert ids[0] in {r["actor"] for r in game.tracker()} or any(
-            r["side"] == "villains" for r in game.tracker())
+        assert ids[0] in {r.actor for r in game.tracker()} or any(
+            r.side == "villains" for r in game.tracker())
         assert "⚔ Fight!" in journal_text(app)
 
 
@@ -291,12 +302,12 @@ async def test_say_what_you_do_in_a_fight(mm_campaign: Callable[..., str],
         await settle(pilot)
         await pilot.press("d")
         await settle(pilot)
-        assert app.screen.query_one("#prompt", ContentSwitcher).current == "fiction"
-        await fill(pilot, "#fiction", "I take careful aim at the Tallyman")
+        assert app.screen.query_one("#fight-part", ContentSwitcher).current == "fight-say"
+        await fill(pilot, "#fight-say", "I take careful aim at the Tallyman")
         await pilot.press("enter")
         await settle(pilot)
         ids = menu_ids(app)
-        menu = app.screen.query_one(ActionMenu)
+        menu = app.screen.query_one(FightList)
         sugs = [str(menu.get_option(i).prompt) for i in ids if i.startswith("fsug:")]
         assert ids[0] == "fsug:0" and sugs[0].startswith("1. ")
         assert any(p[3:].startswith("Aim  you said") and "“aim”" in p for p in sugs), sugs
@@ -307,7 +318,7 @@ async def test_say_what_you_do_in_a_fight(mm_campaign: Callable[..., str],
         # an attack said with its target goes straight to Go, with the odds on that target
         await pilot.press("d")
         await settle(pilot)
-        await fill(pilot, "#fiction", "I blast the Tallyman with my light lance")
+        await fill(pilot, "#fight-say", "I blast the Tallyman with my light lance")
         await pilot.press("enter")
         await settle(pilot)
         ids = [i for i in menu_ids(app) if i.startswith("fsug:")]
@@ -323,7 +334,7 @@ async def test_say_what_you_do_in_a_fight(mm_campaign: Callable[..., str],
         await settle(pilot)
         await pilot.press("escape")  # back from the box too
         await settle(pilot)
-        assert app.screen.query_one("#prompt", ContentSwitcher).current == "menu"
+        assert app.screen.query_one("#fight-part", ContentSwitcher).current == "fight-menu"
 
 
 def test_tracker_snapshot(snap_compare: Any, mm_campaign: Callable[..., str],
@@ -352,7 +363,7 @@ async def test_rolling_the_referees_dice(mm_campaign: Callable[..., str],
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
-        assert dialog.options[-1]["id"] == "referee:physical"
+        assert dialog.options[-1].id == "referee:physical"
         dialog.query_one("#choices", OptionList).highlighted = len(dialog.options) - 1
         await pilot.press("enter")
         await settle(pilot)
@@ -373,31 +384,48 @@ async def test_rolling_the_referees_dice(mm_campaign: Callable[..., str],
 
 # ---------------------------------------------------------------- the pure helpers
 
+def target_with(resist: dict[int, float], damage: bool = True, minion: bool = False,
+                **kw: Any) -> FightTarget:
+    """A target's odds as the engine gives them: each degree with what it does (the M&M
+    damage ladder or an affliction's degrees; a minion goes down on any failure)."""
+    return FightTarget(id="t", name="T", resist=tuple(
+        ResistDegree(d, p, *degree_result(d, damage, minion)) for d, p in resist.items()),
+        **kw)
+
+
+def attack_option(range_: str = "ranged", effect: str = "damage") -> FightOption:
+    return FightOption(action="attack", name="Attack", cost="standard", allowed=True,
+                       attack=FightAttack(id="a", name="A", range=range_,
+                                          rolls=range_ in ("close", "ranged"), effect=effect))
+
+
+RESIST = {1: 0.2, -1: 0.25, -2: 0.25, -3: 0.25, -4: 0.05}
+
+
 def test_resistance_results_merge_by_what_they_do() -> None:
     from engine.tui.fight_view import odds_line, pct, resist_text
 
-    option = {"effect": "damage", "range": "ranged"}
-    target = {"hit": 0.55, "critical": 0.05,
-              "resist": {"1": 0.2, "-1": 0.25, "-2": 0.25, "-3": 0.25, "-4": 0.05}}
-    assert resist_text(option, target, minion=False).plain == (
+    option = attack_option()
+    target = target_with(RESIST, hit=0.55, critical=0.05)
+    assert resist_text(target).plain == (
         "shrugs 20% · -1 25% · dazed 25% · staggered 25% · down 5%")
-    assert resist_text(option, target, minion=True).plain == "shrugs 20% · down 80%"
-    affliction = {"effect": "affliction", "range": "perception"}
-    assert resist_text(affliction, target, minion=False).plain == (
+    assert resist_text(target_with(RESIST, minion=True)).plain == "shrugs 20% · down 80%"
+    affliction = attack_option("perception", "affliction")
+    assert resist_text(target_with(RESIST, damage=False)).plain == (
         "shrugs 20% · 1st degree 25% · 2nd degree 25% · 3rd degree 30%")
-    assert odds_line(option, target, False, short=True).plain == "hit 55% · takes effect 0%"
-    assert odds_line(affliction, {"effect": 0.8}, False, short=True).plain == (
-        "perception, no attack roll · takes effect 80%")
+    assert odds_line(option, target, short=True).plain == "hit 55% · takes effect 0%"
+    assert odds_line(affliction, FightTarget(id="t", name="T", effect=0.8), short=True
+                     ).plain == "perception, no attack roll · takes effect 80%"
     assert [pct(p) for p in (0.0, 0.004, 0.125, 1.0)] == ["0%", "<1%", "12%", "100%"]
 
 
 def test_odds_wrap_without_splitting_a_result() -> None:
     from engine.tui.fight_view import odds_line
 
-    option = {"effect": "damage", "range": "close"}
-    target = {"hit": 0.5, "critical": 0.05,
-              "resist": {"1": 0.4, "-1": 0.35, "-2": 0.15, "-3": 0.07, "-4": 0.03}}
-    lines = odds_line(option, target, False, width=30).plain.split("\n")
+    option = attack_option("close")
+    target = target_with({1: 0.4, -1: 0.35, -2: 0.15, -3: 0.07, -4: 0.03}, hit=0.5,
+                         critical=0.05)
+    lines = odds_line(option, target, width=30).plain.split("\n")
     assert lines == ["hit 50% · crit 5%", "   shrugs 40% · -1 35%",
                      "   dazed 15% · staggered 7%", "   down 3%"]
 
@@ -405,10 +433,11 @@ def test_odds_wrap_without_splitting_a_result() -> None:
 def test_why_an_action_is_not_allowed() -> None:
     from engine.tui.fight_view import why_not
 
-    assert why_not({"action": "aim", "cost": "standard", "allowed": True}, {}) == ""
-    assert why_not({"action": "aim", "cost": "standard", "allowed": False,
-                    "why": "no standard action left"}, {}) == "no standard action left"
-    assert why_not({"action": "aim", "allowed": False}, {}) == "not now"
+    aim = FightOption(action="aim", name="Aim", cost="standard", allowed=True)
+    assert why_not(aim) == ""
+    assert why_not(replace(aim, allowed=False, why="no standard action left")) == (
+        "no standard action left")
+    assert why_not(replace(aim, allowed=False)) == "not now"
 
 
 def test_the_engine_says_why_an_action_is_not_allowed() -> None:
@@ -421,7 +450,7 @@ def test_the_engine_says_why_an_action_is_not_allowed() -> None:
     while game.referee_turn:
         game.referee_step()
     game.fight_act("aim", attack="granite_fist")
-    why = {o["action"]: o.get("why") for o in game.fight_options() if not o["allowed"]}
+    why = {o.action: o.why for o in game.fight_options() if not o.allowed}
     assert why["attack"] == "no standard action left"
     assert why["delay"] == "too late to delay: you have acted"
 
@@ -429,11 +458,12 @@ def test_the_engine_says_why_an_action_is_not_allowed() -> None:
 def test_tracker_rows() -> None:
     from engine.tui.widgets.tracker import tracker_text as draw
 
-    rows = [{"name": "Keystone", "side": "heroes", "initiative": 13, "acting": True,
-             "conditions": ["dazed", "prone"], "damage": 2, "control": "player", "out": ""},
-            {"name": "Dockside Crew 12 the Long", "side": "villains", "initiative": 4,
-             "acting": False, "conditions": ["incapacitated"], "damage": 0,
-             "control": "referee", "out": "down"}]
+    rows = [TrackerRow(actor="keystone", name="Keystone", side="heroes", initiative=13,
+                       acting=True, conditions=("dazed", "prone"),
+                       columns=InitiativeColumns(damage=2), control="player", out=""),
+            TrackerRow(actor="crew", name="Dockside Crew 12 the Long", side="villains",
+                       initiative=4, acting=False, conditions=("incapacitated",),
+                       columns=InitiativeColumns(damage=0), control="referee", out="down")]
     lines = draw(0, rows, width=28).plain.split("\n")
     assert lines[0] == "⚔ SURPRISE ROUND"
     assert lines[1] == "▶13 Keystone        -2 you"
@@ -447,7 +477,7 @@ async def test_actions_that_name_an_item_or_an_action(
     app = mm_app(mm_campaign())
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        menu = app.screen.query_one(ActionMenu)
+        menu = app.screen.query_one(FightList)
         menu.highlighted = menu_ids(app).index("fight:disarm")
         await pilot.press("enter")
         await settle(pilot)
@@ -515,8 +545,8 @@ async def test_a_step_that_asks_the_player_offers_the_choices(
     from engine.systems.mm3e.fight import MM3EConflict
     from engine.systems.mm3e.step import Ctx
 
-    options = [{"id": "left", "label": "Go left", "detail": "by the cranes"},
-               {"id": "right", "label": "Go right", "detail": ""}]
+    options = [FightChoice(id="left", label="Go left", detail="by the cranes"),
+               FightChoice(id="right", label="Go right")]
 
     def ponder(ctx: Ctx, p: Pending) -> None:
         way = ctx.ask(p.actor, "Which way?", options, default="right")
@@ -540,7 +570,7 @@ async def test_a_step_that_asks_the_player_offers_the_choices(
             await settle(pilot)
             assert menu_ids(app) == ["fchoice:left", "fchoice:right"]
             assert "Keystone: Which way?" in str(
-                app.screen.query_one("#prompt-title").render())
+                app.screen.query_one("#fight-title").render())
             await pilot.press("enter")
             await settle(pilot)
             assert "Off to the left." in journal_text(app)

@@ -106,8 +106,7 @@ async def test_a_city_of_whispers_campaign_plays_in_the_app(saves: Path, app_for
             await settle(pilot)
         assert game.flow.stage == "roll"
         assert isinstance(app.focused, RollPanel)
-        context = game.pending.context
-        assert context["declarations"], "Direct Someone to Act offers declarations (the offer)"
+        assert game.pending.declarations, "Direct Someone to Act offers declarations (the offer)"
         await pilot.press("d")
         await settle(pilot)
         assert isinstance(app.screen, ChoiceDialog)
@@ -117,7 +116,7 @@ async def test_a_city_of_whispers_campaign_plays_in_the_app(saves: Path, app_for
         await pilot.press("enter")  # physical dice: the dice dialog
         await settle(pilot)
         assert isinstance(app.screen, DiceDialog)
-        dice = game.pending.context["preview"]["dice"]
+        dice = game.pending.preview.to_dict()["dice"]
         faces = "6 5 4" if dice.startswith("3") else "6 5"
         await fill(pilot, "#faces", faces)
         await pilot.press("enter")

@@ -11,16 +11,19 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import ContentSwitcher, OptionList, Select
 
 from engine.campaigns import close_game, new_game
 from engine.game import Game
+from engine.rules.encounter import SideInitiative
+from engine.rules.fight.values import FightChoice, PanelColumns, RequestedFight, TrackerRow
 from engine.tui.app import SidekickApp
 from engine.tui.fight_view import choice_entry, side_dice
 from engine.tui.screens.dialogs import ChoiceDialog, DiceDialog, DieDialog
 from engine.tui.screens.new_campaign import CUSTOM, NewCampaignScreen
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.action_menu import ActionMenu
+from engine.tui.widgets.fight import FightList
 from engine.tui.widgets.sheet import Sheet
 from engine.tui.widgets.tracker import Tracker, out_words, panel_tracker_text, repay_words
 from tests.tui.conftest import fill, game_of, journal_text, settle, type_text
@@ -68,16 +71,22 @@ def open_app(saves: Path) -> Callable[[str], SidekickApp]:
     return build
 
 
+def front_menu(app: SidekickApp) -> OptionList:
+    """The menu in front: the fight panel's in a fight, else the action menu."""
+    fighting = app.screen.query_one("#prompt", ContentSwitcher).current == "fight"
+    return app.screen.query_one(FightList) if fighting else app.screen.query_one(ActionMenu)
+
+
 def menu_ids(app: SidekickApp) -> list[str]:
-    return [str(o.id) for o in app.screen.query_one(ActionMenu).options if o.id]
+    return [str(o.id) for o in front_menu(app).options if o.id]
 
 
 def prompt_of(app: SidekickApp, key: str) -> str:
-    return str(app.screen.query_one(ActionMenu).get_option(key).prompt)
+    return str(app.screen.query_one(FightList).get_option(key).prompt)
 
 
 def title(app: SidekickApp) -> str:
-    return str(app.screen.query_one("#prompt-title").render())
+    return str(app.screen.query_one("#fight-title").render())
 
 
 def tracker_lines(app: SidekickApp) -> list[str]:
@@ -91,16 +100,25 @@ def sheet_text(app: SidekickApp) -> str:
 # ------------------------------------------------------------------ the tracker, pure
 
 
-def row(name: str, side: str, **kw: Any) -> dict[str, Any]:
-    base = {"actor": name.lower(), "name": name, "side": side, "acting": False,
-            "conditions": [], "control": "player" if side == "heroes" else "referee",
-            "out": "", "present": True, "held": "", "acted": False, "kill": 30,
-            "kill_max": 30, "stun": 36, "stun_max": 36, "panels": 3, "arrears": 0}
-    return {**base, **kw}
+def row(name: str, side: str, **kw: Any) -> TrackerRow:
+    base: dict[str, Any] = {
+        "actor": name.lower(), "name": name, "side": side, "acting": False,
+        "conditions": [], "control": "player" if side == "heroes" else "referee",
+        "out": "", "present": True, "held": "", "acted": False, "kill": 30,
+        "kill_max": 30, "stun": 36, "stun_max": 36, "panels": 3, "arrears": 0}
+    d = {**base, **kw}
+    return TrackerRow(actor=d["actor"], name=d["name"], side=d["side"], initiative=0,
+                      acting=d["acting"], control=d["control"], out=d["out"],
+                      present=d["present"], acted=d["acted"],
+                      conditions=tuple(d["conditions"]),
+                      columns=PanelColumns(kill=d["kill"], kill_max=d["kill_max"],
+                                           stun=d["stun"], stun_max=d["stun_max"],
+                                           panels=d["panels"], arrears=d["arrears"],
+                                           held_by=d["held"]))
 
 
-SIDES = {"rolls": {"heroes": 5, "villains": 2}, "first": "heroes",
-         "panels": {"heroes": 3, "villains": 3}, "simultaneous": False}
+SIDES = SideInitiative(rolls={"heroes": 5, "villains": 2}, first="heroes",
+                       panels={"heroes": 3, "villains": 3}, simultaneous=False)
 
 
 def test_panel_tracker_rows() -> None:
@@ -139,8 +157,8 @@ def test_panel_tracker_rows() -> None:
 
 
 def test_panel_tracker_tie_and_width() -> None:
-    tie = {"rolls": {"heroes": 4, "villains": 4}, "first": None,
-           "panels": {"heroes": 2, "villains": 2}, "simultaneous": True}
+    tie = SideInitiative(rolls={"heroes": 4, "villains": 4}, first=None,
+                         panels={"heroes": 2, "villains": 2}, simultaneous=True)
     rows = [row("Nightjar", "heroes", panels=2), row("Cutglass", "villains", panels=2)]
     lines = panel_tracker_text(1, tie, rows, width=29).plain.split("\n")
     assert lines[1:3] == ["d6 Heroes 4 · Villains 4", "Tie: 2 panels each, by Agility"]
@@ -167,16 +185,20 @@ def test_how_a_debt_is_repaid() -> None:
 
 
 def test_a_response_reads_in_three_lines() -> None:
-    detail = ("18+ avoids it all (45%), 15-17 halves it (15%); expected damage avoided 7.7 of"
-              " 14.5; costs 1 future panel")
-    text = choice_entry(2, "Dodge", detail, 44)
+    dodge = FightChoice(id="dodge", label="Dodge", detail="(the engine's sentence)",
+                        how="18+ avoids it all (45%), 15-17 halves it (15%)",
+                        cost_words="costs 1 future panel", cost=1, odds=0.6, expected=6.8,
+                        avoided=7.7, incoming=14.5)
+    text = choice_entry(2, dodge, 44)
     assert text.plain.split("\n") == ["2. Dodge  costs 1 future panel",
                                       "   18+ avoids it all (45%), 15-17 halves it",
                                       "   (15%) · avoids ~7.7 of 14.5"]
-    assert choice_entry(1, "Take it", "expected damage 14.5", 44).plain == (
-        "1. Take it  expected damage 14.5")
+    take = FightChoice(id="none", label="Take it", detail="expected damage 14.5", cost=0,
+                       expected=14.5, avoided=0.0, incoming=14.5)
+    assert choice_entry(1, take, 44).plain == "1. Take it  expected damage 14.5"
     # words the menu does not know stay as the engine gave them
-    assert choice_entry(3, "Roll", "let the dice say", 44).plain == "3. Roll  let the dice say"
+    roll = FightChoice(id="roll", label="Roll", detail="let the dice say")
+    assert choice_entry(3, roll, 44).plain == "3. Roll  let the dice say"
 
 
 def test_the_panels_game_has_side_dice(saves: Path) -> None:
@@ -313,7 +335,7 @@ async def test_the_response_to_a_hit(saves: Path,
                                  "fchoice:parry:fighting_staff"]
         head = title(app)
         assert head.startswith("Nightjar: Response to The Foundry Crew 1's") and "\n" not in head
-        width = app.screen.query_one(ActionMenu).size.width
+        width = app.screen.query_one(FightList).size.width
         entries = [prompt_of(app, key).splitlines() for key in menu_ids(app)]
         assert entries[0] == ["1. Take it  expected damage 14.5"]
         assert entries[1] == ["2. Dodge  free", "   18+ avoids it all (45%), 15-17 halves it",
@@ -322,7 +344,7 @@ async def test_the_response_to_a_hit(saves: Path,
         assert "15+ parries (50%)" in entries[3][1] and "avoids ~7.0 of 14.5" in entries[3][2]
         assert all(len(line) < width for entry in entries for line in entry)
         assert sum(len(entry) for entry in entries) <= 10  # all four fit at 80x24
-        menu = app.screen.query_one(ActionMenu)
+        menu = app.screen.query_one(FightList)
         assert menu.size.height >= sum(len(entry) for entry in entries)
         await pilot.press("2")
         await settle(pilot)
@@ -354,7 +376,7 @@ async def test_referee_turns_enter_r_t(panels_campaign: Callable[..., str],
         assert not game.referee_turn
         assert tracker_lines(app)[7].split()[-1] == "you"
         assert "handback" in menu_ids(app)
-        menu = app.screen.query_one(ActionMenu)
+        menu = app.screen.query_one(FightList)
         menu.highlighted = menu_ids(app).index("handback")
         await pilot.press("enter")
         await settle(pilot)
@@ -374,7 +396,7 @@ async def test_f8_and_the_start_a_fight_move(panels_campaign: Callable[..., str]
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog) and dialog.dialog_title == "Fight!"
-        assert dialog.options[0]["id"] == "the_furnace_baron"
+        assert dialog.options[0].id == "the_furnace_baron"
         await pilot.press("space", "enter")
         await settle(pilot)
         # no surprise question: the panels game has no surprise round
@@ -504,8 +526,8 @@ async def test_the_start_a_fight_move_with_your_own_dice_asks_for_the_side_d6s(
         await pilot.press("space", "enter")  # the Furnace Baron
         await settle(pilot)
         game = game_of(app)
-        assert not game.fighting and game.fight_request == {
-            "foes": ["the_furnace_baron"], "surprised": []}
+        assert not game.fighting and game.fight_request == RequestedFight(
+            foes=("the_furnace_baron",), surprised=())
         dialog = app.screen
         assert isinstance(dialog, DiceDialog) and "one d6 per side" in str(dialog.summary)
         await fill(pilot, "#faces", "6 3")
@@ -535,9 +557,9 @@ async def test_use_a_power_and_pick_up_name_what_from_the_engines_choices(
         await settle(pilot)
         journal = " ".join(journal_text(app).split())
         assert "Nightjar uses Glide Cloak" in journal
-        pick_up = next(o for o in game.fight_options("rivet") if o["action"] == "pick_up")
-        assert pick_up["needs"] == "item"
-        assert pick_up["choices"][-1]["id"] == "something to hand"
+        pick_up = next(o for o in game.fight_options("rivet") if o.action == "pick_up")
+        assert pick_up.needs == "item"
+        assert pick_up.choices[-1].id == "something to hand"
 
 
 async def test_the_stat_to_roll_shows_the_modifier_it_adds(
@@ -552,7 +574,7 @@ async def test_the_stat_to_roll_shows_the_modifier_it_adds(
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog) and dialog.dialog_title == "Roll with which stat?"
-        details = {o["id"]: o["detail"] for o in dialog.options}
+        details = {o.id: o.detail for o in dialog.options}
         assert details["strength"] == "+7 (Strength 25)"  # Rivet: 25 adds +7, not +25
         assert details["agility"] == "+0 (Agility 10)"
 

@@ -108,8 +108,8 @@ async def test_a_party_of_three_switches_and_helps(make_campaign: Callable[..., 
         await settle(pilot)
         picker = app.screen
         assert isinstance(picker, SwitchHeroDialog)
-        assert [o["id"] for o in picker.options] == ["nova", "tin", "ash", "__add__"]
-        assert picker.options[0]["disabled"] == "acting now"
+        assert [o.id for o in picker.options] == ["nova", "tin", "ash", "__add__"]
+        assert picker.options[0].disabled == "acting now"
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
@@ -190,4 +190,4 @@ async def test_a_solo_campaign_looks_as_before(make_campaign: Callable[..., str]
         await pilot.press("f3")  # F3 still opens the picker, to add a hero
         await settle(pilot)
         assert isinstance(app.screen, SwitchHeroDialog)
-        assert [o["id"] for o in app.screen.options] == ["nova", "__add__"]
+        assert [o.id for o in app.screen.options] == ["nova", "__add__"]

@@ -22,7 +22,7 @@ async def test_entering_battle_opens_a_choice_titled_by_the_rules(
         screen.perform(game.trigger, "enter_battle", None, "We hit the warehouse together")
         await settle(pilot)
         prompt = game.pending
-        assert prompt.kind == "battle" and prompt.context["title"] == "Entering battle"
+        assert prompt.kind == "battle" and prompt.title == "Entering battle"
         assert isinstance(app.screen, ChoiceDialog)
         assert app.screen.dialog_title == "Entering battle"
         await pilot.press("enter")

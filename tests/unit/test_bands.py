@@ -27,6 +27,7 @@ from engine.dice import DiceSpec, Roll
 from engine.game import Game
 from engine.journal import render, roll_why
 from engine.odds import band_odds, band_odds_by_faces, band_of, percent
+from engine.prompts import RollPrompt
 from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import BandOverride
@@ -133,7 +134,7 @@ def test_the_preview_shows_the_bands_chosen_for_the_target_and_their_exact_odds(
 
 def test_the_pending_roll_prompt_previews_against_its_target(dc_game: Game) -> None:
     dc_game.trigger("directly_engage", npc(dc_game, "Vic Rook"))
-    pv = dc_game.pending.context["preview"]
+    pv = dc_game.pending.preview.to_dict()
     assert pv["bands_chosen"] is True
     assert [b["max"] for b in pv["bands"]] == [9, 14, None]
     assert pv["odds"] == brute_odds(1, 10)
@@ -259,11 +260,12 @@ def test_the_roll_panel_names_the_bands_chosen_for_the_roll(dc_game: Game) -> No
     from engine.tui.widgets.roll_panel import RollPanel
 
     panel = RollPanel()
-    pv = dc_game.preview("directly_engage", npc(dc_game, "Vic Rook")).to_dict()
-    panel.show("Directly engage", {"preview": pv}, "")
+    pv = dc_game.preview("directly_engage", npc(dc_game, "Vic Rook"))
+    panel.show("Directly engage", RollPrompt("", preview=pv), "")
     lines = panel.render_text(80).plain.splitlines()
     assert "bands: Miss ≤9 · Weak hit 10-14 · Strong hit 15+" in lines
-    pv["bands_chosen"] = False
+    unchosen = dataclasses.replace(pv, bands_chosen=False)
+    panel.show("Directly engage", RollPrompt("", preview=unchosen), "")
     assert not any(x.startswith("bands:") for x in panel.render_text(80).plain.splitlines())
 
 

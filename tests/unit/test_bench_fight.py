@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from engine.content.loader import Pack, load_pack
+from engine.rules.fight.values import ChoiceNeed, FightChoice
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_fight.py"
 
@@ -62,9 +63,9 @@ def test_the_party_and_the_foes(bench: ModuleType, game: str, heroes: list[str],
     game_ = bench.new_game(pack, 3)
     assert [h.name for h in game_.state.heroes] == heroes
     game_.start_fight(list(bench.case_of(pack).foes))
-    sides = [r["side"] for r in game_.tracker()]
+    sides = [r.side for r in game_.tracker()]
     assert (sides.count("heroes"), sides.count("villains")) == (4, foes)
-    assert all(r["control"] == ("player" if r["side"] == "heroes" else "referee")
+    assert all(r.control == ("player" if r.side == "heroes" else "referee")
                for r in game_.tracker())
 
 
@@ -77,34 +78,30 @@ def test_the_greedy_player_takes_the_best_score(bench: ModuleType, game: str,
     g.start_fight(list(case.foes))
     while g.fighting and (g.referee_turn or g.fight_need):
         need = g.fight_need
-        if need is not None:
+        if isinstance(need, ChoiceNeed):
             g.fight_choose(bench.answer(need))
         else:
             g.referee_step()
     pick = bench.greedy(g)
     assert pick is not None
-    best = max(case.score(t) for o in g.fight_options() if o["allowed"]
-               and o["action"] == "attack" for t in o.get("targets", []))
-    [chosen] = [t for o in g.fight_options() if o.get("attack") == pick[1]
-                and o["action"] == "attack" for t in o["targets"] if t["id"] == pick[2]]
+    best = max(case.score(t) for o in g.fight_options() if o.allowed
+               and o.action == "attack" for t in o.targets)
+    [chosen] = [t for o in g.fight_options() if o.key == f"attack/{pick[1]}"
+                for t in o.targets if t.id == pick[2]]
     assert case.score(chosen) == best
 
 
 def test_the_answer_to_a_hit_avoids_the_most(bench: ModuleType) -> None:
-    def opt(id_: str, detail: str) -> dict[str, str]:
-        return {"id": id_, "label": id_, "detail": detail}
+    def opt(id_: str, avoided: float | None = None) -> FightChoice:
+        return FightChoice(id=id_, label=id_, avoided=avoided)
 
-    need = {"kind": "choice", "options": [
-        opt("none", "expected damage 18.5"),
-        opt("dodge", "18+ avoids it all (30%); expected damage avoided 7.0 of 18.5"),
-        opt("parry:staff", "15+ parries (60%); expected damage avoided 9.1 of 18.5"),
-        opt("parry:fists", "15+ parries (60%); expected damage avoided 6.5 of 18.5")]}
-    assert bench.answer(need) == "parry:staff"
-    need["options"] = [opt("none", "expected damage 4.0"),
-                       opt("dodge", "expected damage avoided 0.0 of 4.0")]
-    assert bench.answer(need) == "none"
-    assert bench.answer({"kind": "choice", "options": [opt("roll", "let the dice say"),
-                                                       opt("1", "Crushing blow")]}) == "roll"
+    def need(*choices: FightChoice) -> ChoiceNeed:
+        return ChoiceNeed(actor="a", who="A", question="?", choices=choices)
+
+    assert bench.answer(need(opt("none", 0.0), opt("dodge", 7.0), opt("parry:staff", 9.1),
+                             opt("parry:fists", 6.5))) == "parry:staff"
+    assert bench.answer(need(opt("none", 0.0), opt("dodge", 0.0))) == "none"
+    assert bench.answer(need(opt("roll"), opt("1"))) == "roll"
 
 
 def test_an_unfinished_fight_has_no_winner(bench: ModuleType, mm: Pack) -> None:

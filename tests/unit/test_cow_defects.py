@@ -57,7 +57,7 @@ def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 def ids(game: Game) -> list[str]:
     """The ids of the open prompt's options."""
-    return [o["id"] for o in game.pending.options]
+    return [o.id for o in game.pending.options]
 
 
 # --------------------------------------------------------------------------- 15: the order
@@ -162,9 +162,9 @@ def test_a_scene_naming_no_neighborhood_offers_every_history_with_a_warning(cow:
     game = make(cow, location="a rooftop somewhere")
     game.trigger("transit")
     game.roll([3, 3])
-    offered = {o["id"]: o for o in game.pending.options}
+    offered = {o.id: o for o in game.pending.options}
     assert {"history:0", "history:1", "history:2", "history:3"} <= set(offered)
-    assert "only if you are there" in offered["history:0"]["detail"]
+    assert "only if you are there" in offered["history:0"].detail
 
 
 def test_the_rules_refuse_a_history_of_another_place(cow: Pack) -> None:
@@ -199,7 +199,7 @@ def test_history_bump_from_another_scene_in_its_neighborhood(cow: Pack) -> None:
 def test_connection_counts_only_in_its_neighborhood(cow: Pack) -> None:
     game = make(cow, location=GREYVAULT)
     game.trigger("steer_clear")
-    offered = [d["id"] for d in game.pending.context["declarations"]]
+    offered = [d["id"] for d in [vars(d) for d in game.pending.declarations]]
     assert "connection:copperkettle" not in offered
     with pytest.raises(IllegalAction, match="connected to Copperkettle"):
         game.declare("connection:copperkettle")
@@ -210,15 +210,15 @@ def test_transit_counts_a_connection_to_the_destination(cow: Pack) -> None:
     game = make(cow, location=GREYVAULT)
     game.trigger("transit")
     game.declare("connection:copperkettle")
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
 
 
 def test_use_power_reads_the_scene_for_its_connection_modifier(cow: Pack) -> None:
     game = make(cow, location=GREYVAULT)
     game.trigger("use_power")
-    mods = [m[:2] for m in game.pending.context["preview"]["modifiers"]]
+    mods = [m[:2] for m in game.pending.preview.to_dict()["modifiers"]]
     assert ["no connection to this neighborhood", -2] in mods
-    offered = [d["id"] for d in game.pending.context["declarations"]]
+    offered = [d["id"] for d in [vars(d) for d in game.pending.declarations]]
     assert not [d for d in offered if d.startswith("connection:")]
 
 
@@ -254,7 +254,7 @@ def test_set_declarations_is_all_or_nothing(cow: Pack) -> None:
     assert game.state.flow.declared == ["offer:value"]
     game.set_declarations(["belief:b1", "offer:peril"])
     assert game.state.flow.declared == ["belief:b1", "offer:peril"]
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
     game.undo()
     assert game.state.flow.declared == ["offer:value"]
 

@@ -92,7 +92,7 @@ def pick(game: Game, *answers: Any) -> list[dict[str, Any]]:
 
 def options(game: Game) -> list[str]:
     """The ids of the open prompt's options."""
-    return [o["id"] for o in game.pending.options]
+    return [o.id for o in game.pending.options]
 
 
 def faction(game: Game, fid: str = HERO) -> dict[str, Any]:
@@ -315,7 +315,7 @@ def test_use_power_miss_backfires_with_its_complexity(game: Game) -> None:
          declare=["connection:copperkettle"])
     pick(game, "backfire")
     assert game.state.flow.move == "backfire"
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert preview["modifier"] == 2 and preview["inverted"]
     events = game.roll([5, 5])  # 12: the worst band
     assert of(events, "Rolled")[0]["band"] == "disaster"
@@ -393,7 +393,7 @@ def test_run_the_scheme_productivity_cap_and_once_per_session(game: Game) -> Non
     assert game.state.hero.data["schemes"][0]["productivity"] == 3
     assert game.state.hero.tracks["assets"] == 1
     game.trigger("run_the_scheme")
-    assert [d["id"] for d in game.pending.context["declarations"]
+    assert [d["id"] for d in [vars(d) for d in game.pending.declarations]
             if d["id"].startswith("scheme:")] == ["scheme:s2"]
     game.roll([1, 2])  # 3 - 3: a miss; Productivity cannot go below -3
     events = game.adjust("keep") if game.state.flow.stage == "adjust" else []
@@ -443,7 +443,7 @@ def test_faction_bands(game: Game) -> None:
 def test_aspects_are_capped_by_what_the_faction_has(game: Game) -> None:
     game.trigger("secure_resource")
     game.set_roll_options(params={"aspects": 6})
-    mod = game.pending.context["preview"]["modifiers"][0]
+    mod = game.pending.preview.to_dict()["modifiers"][0]
     assert mod[1] == 3 and "capped" in mod[0]  # two aspects and one neighborhood
 
 

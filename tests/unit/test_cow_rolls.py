@@ -87,8 +87,8 @@ def settle(game: Game, limit: int = 30) -> list[dict[str, Any]]:
         stage = game.state.flow.stage
         if stage == "effects":
             p = game.pending
-            usable = [o for o in p.options if not o.get("disabled")]
-            out += game.choose([o["id"] for o in usable[:max(p.min, 1)]])
+            usable = [o for o in p.options if not (o.disabled or None)]
+            out += game.choose([o.id for o in usable[:max(p.min, 1)]])
         elif stage == "adjust":
             out += game.adjust("keep")
         elif stage == "roll":
@@ -170,7 +170,7 @@ def test_four_bands_with_entered_dice(cow: Pack, faces: list[int], band: str) ->
 def test_plain_odds_are_exact(cow: Pack) -> None:
     game = make(cow)
     start(game, "transit")
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert preview["dice"] == "2d6"
     assert preview["odds"] == {"miss": "41.7%", "weak_hit": "41.7%", "strong_hit": "13.9%",
                                "critical": "2.8%"}
@@ -179,22 +179,22 @@ def test_plain_odds_are_exact(cow: Pack) -> None:
 def test_use_belief_rolls_with_advantage_and_shows_exact_odds(cow: Pack) -> None:
     game = make(cow)
     start(game, "transit")
-    assert "belief:b1" in {d["id"] for d in game.pending.context["declarations"]}
+    assert "belief:b1" in {d["id"] for d in [vars(d) for d in game.pending.declarations]}
     game.declare("belief:b1")
-    ctx = game.pending.context
-    assert ctx["dice_mode"] == "advantage" and ctx["preview"]["dice"] == "3d6kh2"
+    ctx = game.pending
+    assert ctx.dice_mode == "advantage" and ctx.preview.dice == "3d6kh2"
     want = band_odds(DiceSpec.parse("3d6kh2"), 0, cow.system.bands["default"])
-    assert ctx["preview"]["odds"] == {k: percent(v) for k, v in want.items()}
-    assert ctx["preview"]["odds"]["critical"] == "7.4%"  # 16 of 216
+    assert ctx.preview.odds == {k: percent(v) for k, v in want.items()}
+    assert ctx.preview.odds["critical"] == "7.4%"  # 16 of 216
     # only one belief at a time: the other is no longer offered, the declared one stays
-    ids = {d["id"] for d in ctx["declarations"]}
+    ids = {d.id for d in ctx.declarations}
     assert "belief:b1" in ids and "belief:b2" not in ids
 
 
 def test_use_power_above_max_complexity_rolls_with_disadvantage(cow: Pack) -> None:
     game = make(cow)  # max complexity 2
     start(game, "use_power", params={"complexity": 3})
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert preview["dice"] == "3d6kl2"
     want = band_odds(DiceSpec.parse("3d6kl2"), -2, cow.system.bands["default"])
     assert preview["odds"] == {k: percent(v) for k, v in want.items()}
@@ -204,46 +204,46 @@ def test_use_power_above_max_complexity_rolls_with_disadvantage(cow: Pack) -> No
 def test_advantage_and_disadvantage_cancel(cow: Pack) -> None:
     game = make(cow)
     start(game, "use_power", declare=["belief:b1"], params={"complexity": 3})
-    assert game.pending.context["preview"]["dice"] == "2d6"
+    assert game.pending.preview.to_dict()["dice"] == "2d6"
     game.set_roll_options(params={"complexity": 2})
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
 
 
 def test_use_power_connection_modifier(cow: Pack) -> None:
     game = make(cow)
     start(game, "use_power", declare=["connection:copperkettle"])
-    mods = game.pending.context["preview"]["modifiers"]
+    mods = game.pending.preview.to_dict()["modifiers"]
     assert ["connected to Copperkettle", 1, None] in mods
-    assert game.pending.context["preview"]["dice"] == "2d6"  # a connection gives +1 here
+    assert game.pending.preview.to_dict()["dice"] == "2d6"  # a connection gives +1 here
 
 
 def test_connection_gives_advantage_on_city_moves_only(cow: Pack) -> None:
     game = make(cow)
     start(game, "get_something", declare=["connection:copperkettle"])
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
     game.undo()
     game.undo()
     start(game, "direct_someone_to_act", "Odile Farrow")
     assert not any(d["id"].startswith("connection:")
-                   for d in game.pending.context["declarations"])
+                   for d in [vars(d) for d in game.pending.declarations])
 
 
 def test_tie_gives_advantage_on_observe_someone(cow: Pack) -> None:
     game = make(cow)
     start(game, "observe_someone", "Odile Farrow")
-    assert "tie" in {d["id"] for d in game.pending.context["declarations"]}
+    assert "tie" in {d["id"] for d in [vars(d) for d in game.pending.declarations]}
     game.declare("tie")
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
     game.undo()
     game.undo()
     start(game, "observe_someone", "Silas Quill")
-    assert "tie" not in {d["id"] for d in game.pending.context["declarations"]}
+    assert "tie" not in {d["id"] for d in [vars(d) for d in game.pending.declarations]}
 
 
 def test_faction_roll_odds_use_faction_bands(cow: Pack) -> None:
     game = make(cow)
     start(game, "secure_resource", params={"aspects": 2})
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     want = band_odds(DiceSpec.parse("2d6"), 2, cow.system.bands["faction"])
     assert preview["odds"] == {k: percent(v) for k, v in want.items()}
     assert set(preview["odds"]) == {"setback", "partial", "success"}
@@ -264,13 +264,13 @@ def test_the_magistrate_reads_each_offer_per_npc(cow: Pack) -> None:
     seen = {}
     for offer in ("peril", "value", "logic"):
         game.declare(f"offer:{offer}")
-        mod = game.pending.context["preview"]["modifiers"][0]
+        mod = game.pending.preview.to_dict()["modifiers"][0]
         seen[offer] = mod[1]
         assert offer in mod[0]
         game.declare(f"offer:{offer}", on=False)
     assert seen == {"peril": 0, "value": 1, "logic": 0}  # Odile answers value with Sway
     game.declare("offer:value")
-    assert game.pending.context["preview"]["modifier"] == 1
+    assert game.pending.preview.to_dict()["modifier"] == 1
     # the same NPC reads the same way every time (the reading is fixed by the seed)
     assert game.rules._offer_reading(game.state, "odile_farrow", "value")[1] == 1
 
@@ -292,7 +292,7 @@ def test_dropped_die_challenges_a_belief(cow: Pack) -> None:
     settle(game)
     assert game.state.hero.data["beliefs"][0]["state"] == "wrong"
     start(game, "transit")
-    assert "belief:b1" not in {d["id"] for d in game.pending.context["declarations"]}
+    assert "belief:b1" not in {d["id"] for d in [vars(d) for d in game.pending.declarations]}
     with pytest.raises(IllegalAction):
         game.declare("belief:b1")
 
@@ -320,7 +320,7 @@ def test_secret_dropped_die_reveals_it_the_seed_example(cow: Pack) -> None:
         "name": "Odile Farrow", "insight": "romantic liaisons", "secret": "intact",
         "active": True}}))
     start(game, "direct_someone_to_act", "Odile Farrow", declare=["secret:odile_farrow"])
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
     events = game.roll([1, 4, 5])
     assert of(events, "Rolled")[0]["total"] == 9 and band_of(events) == "weak_hit"
     events += game.choose(["compensation"])  # the original move resolves first
@@ -338,7 +338,7 @@ def test_secret_dropped_die_reveals_it_the_seed_example(cow: Pack) -> None:
 def test_use_a_secret_move_uses_the_targets_secret_with_advantage(cow: Pack) -> None:
     game = make(cow)
     start(game, "use_a_secret", "Odile Farrow", declare=["offer:logic"])
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
     game.roll([4, 5, 6])
     events = settle(game)
     assert "reveal_a_secret" not in [e["move"] for e in of(events, "MoveTriggered")]
@@ -370,7 +370,7 @@ def test_history_bumps_one_tier_once_per_session(cow: Pack) -> None:
     game = make(cow, location="the night bazaar on Lantern Row")
     start(game, "transit")
     game.roll([3, 3])
-    offered = {o["id"]: o for o in game.pending.options}
+    offered = {o.id: o for o in game.pending.options}
     assert set(offered) == {"keep", "history:0", "demand"}  # only the scene's neighborhood
     events = game.adjust("history:0")
     adj = of(events, "RollAdjusted")[0]
@@ -378,12 +378,12 @@ def test_history_bumps_one_tier_once_per_session(cow: Pack) -> None:
     assert game.state.hero.data["histories"][0]["marked"]
     assert "Lantern Row" in game.state.hero.data["connections"]
     # no second History this session; the Demand is still on offer
-    assert {o["id"] for o in game.pending.options} == {"keep", "demand"}
+    assert {o.id for o in game.pending.options} == {"keep", "demand"}
     game.adjust("keep")
     settle(game)
     start(game, "transit")
     game.roll([3, 3])
-    assert not any(o["id"].startswith("history:") for o in game.pending.options)
+    assert not any(o.id.startswith("history:") for o in game.pending.options)
     game.adjust("keep")
     settle(game)
     game.end_session()
@@ -391,7 +391,7 @@ def test_history_bumps_one_tier_once_per_session(cow: Pack) -> None:
     game.start_scene("Next day", location="a garden party on Gilt Terrace")
     start(game, "transit")
     game.roll([3, 3])
-    assert {o["id"] for o in game.pending.options} == {"keep", "history:3", "demand"}
+    assert {o.id for o in game.pending.options} == {"keep", "history:3", "demand"}
 
 
 def test_bump_from_ten_to_twelve(cow: Pack) -> None:
@@ -453,7 +453,7 @@ def test_demand_bumps_and_waits_to_be_met(cow: Pack) -> None:
     game.start_scene("Later")
     start(game, "transit")
     game.roll([3, 4])
-    assert "demand" not in {o["id"] for o in game.pending.options}  # the first is unmet
+    assert "demand" not in {o.id for o in game.pending.options}  # the first is unmet
     game.adjust("keep")
     settle(game)
     events = game.trigger("meet_demand")
@@ -495,7 +495,7 @@ def test_asset_avoids_marking_heat(cow: Pack) -> None:
     game.roll([4, 4])  # 8 - 1 = 7: mark Heat for a related rumor
     game.adjust("keep")
     game.choose(["related"])
-    assert game.pending.options[1]["id"] == "spend:1"
+    assert game.pending.options[1].id == "spend:1"
     game.choose(["spend:1"])
     assert game.state.hero.tracks == {"heat": 0, "assets": 0, "standing": 0}
 
@@ -504,7 +504,7 @@ def test_asset_gives_advantage_on_a_social_roll(cow: Pack) -> None:
     game = make(cow)
     setup(game, assets(2))
     start(game, "direct_someone_to_act", "Brother Cask", declare=["asset"])
-    assert game.pending.context["preview"]["dice"] == "3d6kh2"
+    assert game.pending.preview.to_dict()["dice"] == "3d6kh2"
     game.roll([3, 4, 5])
     assert game.state.hero.tracks["assets"] == 1
 
@@ -514,13 +514,13 @@ def test_assets_add_one_each_on_a_network_roll(cow: Pack) -> None:
     setup(game, assets(2))
     start(game, "get_something")
     game.roll([2, 2])  # 6: a miss
-    ids = {o["id"] for o in game.pending.options}
+    ids = {o.id for o in game.pending.options}
     assert {"asset:1", "asset:2"} <= ids
     events = game.adjust("asset:1")
     assert of(events, "RollAdjusted")[0]["band"] == "weak_hit"
     assert game.state.hero.tracks["assets"] == 1
     # +1 more would not reach 10, so only the tier bumps remain
-    assert not any(o["id"].startswith("asset:") for o in game.pending.options)
+    assert not any(o.id.startswith("asset:") for o in game.pending.options)
 
 
 def test_heat_full_gives_the_magistrate_a_hard_move(cow: Pack) -> None:
@@ -575,7 +575,7 @@ def test_every_rolled_move_reaches_every_band(cow: Pack, move: str, band: str) -
     if game.state.flow.stage == "effects":  # Get Your Bearings asks before the roll
         game.choose(["0"])
         game.choose(["accept"])  # and the Magistrate answers it
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     count = int(preview["dice"][0])
     wanted = [t for t in RANGES[band] if 2 <= t - preview["modifier"] <= 12]
     faces = _faces(wanted[0] - preview["modifier"], count)
@@ -597,15 +597,15 @@ def test_every_move_has_cues_and_visible_ones_are_suggested_by_them(cow: Pack) -
         if move.hidden or game.move_available(move):
             continue
         for cue in move.cues:  # each cue alone puts its move among the three suggested
-            suggested = [s["move"] for s in game.suggest(f"I {cue}")]
+            suggested = [s.move for s in game.suggest(f"I {cue}")]
             assert move.id in suggested, (move.id, cue, suggested)
 
 
 def test_offering_a_bribe_suggests_direct_someone_to_act_first(cow: Pack) -> None:
     game = make(cow)
     suggestions = game.suggest("I offer the guard fifty crowns to look the other way")
-    assert suggestions[0]["move"] == "direct_someone_to_act"
-    assert suggestions[0]["odds"]["weak_hit"] == "41.7%"
+    assert suggestions[0].move == "direct_someone_to_act"
+    assert suggestions[0].odds["weak_hit"] == "41.7%"
 
 
 def test_undo_restores_the_sheet_exactly(cow: Pack) -> None:

@@ -47,8 +47,8 @@ def test_a_mixed_campaign_rolls_for_you_or_takes_your_dice(new_game: Callable[..
     game = new_game(dice_mode="mixed")
     assert game.state.dice_mode == "mixed"
     game.trigger("directly_engage")
-    assert game.pending.context["entry"] == "mixed"
-    assert not game.pending.context["physical"]
+    assert game.pending.entry == "mixed"
+    assert not game.pending.physical
     position = game.state.dice_position
     events = game.roll([6, 6])  # entered: the seeded stream does not move
     assert of(events, "Rolled")[0]["faces"] == [6, 6]
@@ -61,7 +61,7 @@ def test_a_mixed_campaign_rolls_for_you_or_takes_your_dice(new_game: Callable[..
 def test_a_physical_campaign_needs_every_roll_entered(new_game: Callable[..., Game]) -> None:
     game = new_game(dice_mode="physical")
     game.trigger("directly_engage")
-    assert game.pending.context["entry"] == "physical" and game.pending.context["physical"]
+    assert game.pending.entry == "physical" and game.pending.physical
     with pytest.raises(IllegalAction, match="physical dice: enter the faces"):
         game.roll()
     with pytest.raises(IllegalAction, match="2d6 needs 2 dice, but 1 was entered"):
@@ -104,7 +104,7 @@ def test_switching_mode_mid_roll_applies_to_that_roll(new_game: Callable[..., Ga
     game = new_game()
     game.trigger("directly_engage")
     game.set_dice_mode("physical")
-    assert game.pending.context["physical"]
+    assert game.pending.physical
     with pytest.raises(IllegalAction, match="physical dice"):
         game.roll()
     game.roll([2, 2])

@@ -13,12 +13,12 @@ from engine.game import Game
 from engine.rules.fight.dice import NeedChoice
 from engine.rules.fight.events import FightActed
 from engine.rules.fight.state import Pending
+from engine.rules.fight.values import FightChoice
 from engine.systems.mm3e import rules as _rules  # noqa: F401  (registers every action)
 from engine.systems.mm3e.fight import MM3EConflict
 from engine.systems.mm3e.step import Ctx
 
-OPTIONS = [{"id": "left", "label": "Go left", "detail": ""},
-           {"id": "right", "label": "Go right", "detail": ""}]
+OPTIONS = (FightChoice(id="left", label="Go left"), FightChoice(id="right", label="Go right"))
 
 
 @pytest.fixture()
@@ -57,7 +57,7 @@ def test_the_step_waits_for_the_players_choice_then_plays_on(ponder: None) -> No
     assert _said(g) == []
     p = g.pending
     assert (p.kind, p.message) == ("fight_choice", "Keystone: Which way?")
-    assert [o["id"] for o in p.options] == ["left", "right"]
+    assert [o.id for o in p.options] == ["left", "right"]
     with pytest.raises(IllegalAction, match="waiting for your choice"):
         g.end_turn()
     with pytest.raises(IllegalAction, match="choose one of left, right"):

@@ -19,6 +19,7 @@ from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
 from engine.rules.fight.dice import Die
+from engine.rules.fight.values import DieNeed
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = "mutants-and-masterminds"
@@ -130,8 +131,7 @@ def test_reopened_in_the_middle_of_a_referee_turn_resumes_exactly(tmp_path: Path
     g2 = reopened(tmp_path, g)
     try:
         assert dump(g2) == state
-        assert (g2.pending.kind, g2.pending.message, g2.pending.context) == (
-            prompt.kind, prompt.message, prompt.context)
+        assert g2.pending == prompt
         assert g2.referee_turn and g2.fight is not None and g2.fight.pending is not None
         assert strip(g2.referee_step()) == expected
     finally:
@@ -145,15 +145,14 @@ def test_reopened_while_a_physical_die_is_awaited_resumes_exactly(tmp_path: Path
     g.fight_act("attack", target="the_tallyman", attack="granite_fist")
     g.fight_die(14)  # the attack hits; the Tallyman's Toughness die is awaited
     need, state, prompt = g.fight_need, dump(g), g.pending
-    assert need is not None and (need["who"], need["what"]) == ("The Tallyman",
-                                                                "resists Granite Fist")
+    assert isinstance(need, DieNeed) and (need.who, need.what) == ("The Tallyman",
+                                                                   "resists Granite Fist")
     assert prompt.kind == "fight_die"
     g2 = reopened(tmp_path, g)
     try:
         assert dump(g2) == state
         assert g2.fight_need == need
-        assert (g2.pending.kind, g2.pending.message, g2.pending.context) == (
-            prompt.kind, prompt.message, prompt.context)
+        assert g2.pending == prompt
     finally:
         close_game(g2)
     twin = game(load_pack(ROOT / "content" / SYSTEM), dice_mode="physical")
@@ -221,12 +220,13 @@ def test_entering_the_seeded_faces_gives_the_seeded_outcome(
         if a.referee_turn:
             step: tuple[str, dict[str, Any]] = ("referee", {})
         else:
-            opts = [o for o in a.fight_options() if o["allowed"] and o["action"] == "attack"
-                    and o.get("targets")]
+            opts = [o for o in a.fight_options() if o.allowed and o.action == "attack"
+                    and o.targets]
             if opts:
-                o = max(opts, key=lambda o: max(t["effect"] for t in o["targets"]))
-                t = max(o["targets"], key=lambda t: t["effect"])
-                step = ("act", {"action": "attack", "target": t["id"], "attack": o["attack"]})
+                o = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets))
+                t = max(o.targets, key=lambda t: t.effect or 0.0)
+                assert o.attack is not None
+                step = ("act", {"action": "attack", "target": t.id, "attack": o.attack.id})
             else:
                 step = ("end", {})
         ev = command(a, step)
@@ -325,24 +325,24 @@ def test_random_play_with_entered_dice_only_ever_refuses_cleanly(
         assert g.fight is not None and g.fight.encounter.acting is not None
         if g.referee_turn:
             g.take_over(g.fight.encounter.acting)
-        opts = [o for o in g.fight_options() if o["allowed"] and o["cost"] != "reaction"]
+        opts = [o for o in g.fight_options() if o.allowed and o.cost != "reaction"]
         if not opts or rnd.random() < 0.1:
             g.end_turn()
             continue
         o = rnd.choice(opts)
         kw: dict[str, Any] = {}
-        if o.get("targets") and rnd.random() < 0.85:  # sometimes none named
-            kw["target"] = rnd.choice(o["targets"])["id"]
-        if o.get("attack"):
-            kw["attack"] = o["attack"]
-        if o["action"] in ("attack", "charge") and rnd.random() < 0.3:
+        if o.targets and rnd.random() < 0.85:  # sometimes none named
+            kw["target"] = rnd.choice(o.targets).id
+        if o.attack:
+            kw["attack"] = o.attack.id
+        if o.action in ("attack", "charge") and rnd.random() < 0.3:
             kw["maneuvers"] = {rnd.choice(["accurate", "all_out", "defensive",
                                            "power_attack"]): rnd.randint(0, 2)}
         if rnd.random() < 0.1:
             kw["options"] = {rnd.choice(["finishing", "routine", "kill", "slam"]): True}
         before = dump(g)
         try:
-            g.fight_act(o["action"], **kw)
+            g.fight_act(o.action, **kw)
         except IllegalAction as e:
             assert str(e)
             assert dump(g) == before
@@ -361,7 +361,7 @@ def test_reopened_in_the_middle_of_a_team_attack_keeps_the_dice_entered(
     for face in (15, 2, 15):
         g.fight_die(face)
     need, state = g.fight_need, dump(g)
-    assert need is not None and need["who"] == "Dockside Crew 4"
+    assert need is not None and need.who == "Dockside Crew 4"
     g2 = reopened(tmp_path, g)
     try:
         assert dump(g2) == state and g2.fight_need == need

@@ -10,6 +10,7 @@ import pytest
 from engine.campaigns import close_game, new_game, open_game
 from engine.errors import IllegalAction
 from engine.game import Game
+from engine.rules.fight.values import RequestedFight
 
 
 def start_by_move(game: Game, foes: list[str]) -> None:
@@ -23,7 +24,7 @@ def test_a_panels_fight_from_the_move_waits_for_the_side_d6s(tmp_path: Path) -> 
                     seed=2, dice_mode="physical")
     start_by_move(game, ["gantry"])
     assert game.fight is None
-    assert game.fight_request == {"foes": ["gantry"], "surprised": []}
+    assert game.fight_request == RequestedFight(foes=("gantry",))
     assert game.pending.kind == "fiction"
     assert game.pending.message == ("The fight against Gantry waits for your initiative dice"
                                     " (F8 to roll them)")
@@ -33,7 +34,7 @@ def test_a_panels_fight_from_the_move_waits_for_the_side_d6s(tmp_path: Path) -> 
     cid = str(game.store.id)  # type: ignore[attr-defined]
     close_game(game)
     game = open_game(tmp_path, cid)  # the request survives a reopen
-    assert game.fight_request == {"foes": ["gantry"], "surprised": []}
+    assert game.fight_request == RequestedFight(foes=("gantry",))
     game.start_fight(["gantry"], dice=[5, 1])
     assert game.fight is not None and game.fight_request is None
     enc = game.fight.encounter
@@ -48,8 +49,8 @@ def test_an_mm3e_fight_from_the_move_waits_and_seeded_dice_start_at_once(
     game = new_game(tmp_path, system="mutants-and-masterminds", name="Req", hero_name="Keystone",
                     archetype="keystone", seed=2, dice_mode="physical")
     start_by_move(game, ["the_tallyman"])
-    assert game.fight is None and game.fight_request == {"foes": ["the_tallyman"],
-                                                          "surprised": []}
+    assert game.fight is None and game.fight_request == RequestedFight(
+        foes=("the_tallyman",), surprised=())
     game.start_fight(["the_tallyman"], dice=[12, 9])
     assert game.fight is not None and game.fight_request is None
     close_game(game)

@@ -24,29 +24,32 @@ def game() -> Game:
 
 def test_an_attack_named_by_its_words_comes_first(game: Game) -> None:
     first = game.suggest_fight("I stomp the pier so the whole crew goes flying")[0]
-    assert (first["action"], first["attack"]) == ("attack", "faultline_stomp")
-    assert "stomp" in first["words"]
+    assert first.attack is not None
+    assert (first.action, first.attack.id) == ("attack", "faultline_stomp")
+    assert "stomp" in first.words
 
 
 def test_a_punch_is_a_close_attack_at_the_target_named(game: Game) -> None:
     first = game.suggest_fight("I punch the Tallyman")[0]
-    assert (first["action"], first["attack"], first["target"]) == (
+    assert first.attack is not None and first.target is not None
+    assert (first.action, first.attack.id, first.target.id) == (
         "attack", "granite_fist", "the_tallyman")
-    assert first["target_name"] == "The Tallyman" and 0 < first["hit"] <= 1
+    assert first.target.name == "The Tallyman" and 0 < (first.target.hit or 0) <= 1
 
 
 def test_other_actions_and_plain_fiction(game: Game) -> None:
-    assert game.suggest_fight("I grab the Tallyman and pin his arms")[0]["action"] in (
+    assert game.suggest_fight("I grab the Tallyman and pin his arms")[0].action in (
         "grab", "attack")
-    assert "grab" in [s["action"] for s in game.suggest_fight("I grab him and hold on")]
-    assert "recover" in [s["action"] for s in game.suggest_fight(
+    assert "grab" in [s.action for s in game.suggest_fight("I grab him and hold on")]
+    assert "recover" in [s.action for s in game.suggest_fight(
         "I take a breath and shake it off")]
-    assert None in [s["action"] for s in game.suggest_fight("I look around the pier")]
+    assert None in [s.action for s in game.suggest_fight("I look around the pier")]
 
 
 def test_a_suggestion_plays_as_it_is(game: Game) -> None:
     first = game.suggest_fight("I punch the Tallyman")[0]
-    game.fight_act(first["action"], target=first["target"], attack=first["attack"])
+    assert first.action is not None and first.target is not None and first.attack is not None
+    game.fight_act(first.action, target=first.target.id, attack=first.attack.id)
     assert any(e["type"] == "Rolled" and "Granite Fist" in e["what"]
                for e in game.last_events)
 
@@ -80,10 +83,11 @@ def test_the_fiction_waits_with_an_awaited_die() -> None:
 def test_odds_with_maneuvers_and_the_foes_to_pick(game: Game) -> None:
     plain = game.fight_odds("granite_fist", "the_tallyman")
     power = game.fight_odds("granite_fist", "the_tallyman", {"power_attack": 2})
-    assert power["hit"] < plain["hit"] and power["resist_dc"] == plain["resist_dc"] + 2
+    assert power.hit is not None and plain.hit is not None and plain.resist_dc is not None
+    assert power.hit < plain.hit and power.resist_dc == plain.resist_dc + 2
     with pytest.raises(IllegalAction, match="no attack roll"):
         game.fight_odds("faultline_stomp", "the_tallyman", {"accurate": 1})
-    foes = {f["id"]: f["detail"] for f in game.foe_options()}
+    foes = {f.id: f.detail for f in game.foe_options()}
     assert foes["madame_undertow"].endswith("not yet here")
     assert foes["the_tallyman"] == "villain, PL 10"  # in the story now: once, by actor id
 
@@ -110,19 +114,22 @@ def panels_fight(panels_pack: Pack) -> Game:
 def test_a_group_named_in_lower_case_is_the_target(panels_pack: Pack) -> None:
     g = panels_fight(panels_pack)
     first = g.suggest_fight("I hurl my bolas at the crew")[0]
-    assert (first["action"], first["attack_name"]) == ("attack", "Weighted Bolas")
-    assert first["target"].startswith("the_foundry_crew_")
+    assert first.attack is not None and first.target is not None
+    assert (first.action, first.attack.name) == ("attack", "Weighted Bolas")
+    assert first.target.id.startswith("the_foundry_crew_")
     first = g.suggest_fight("I hurl my bolas at him")[0]
-    assert first["attack_name"] == "Weighted Bolas"
+    assert first.attack is not None and first.attack.name == "Weighted Bolas"
 
 
 def test_a_power_named_is_used_with_that_power(panels_pack: Pack) -> None:
     g = panels_fight(panels_pack)
     first = g.suggest_fight("I spread my glide cloak and sail over them")[0]
-    assert first["action"] == "use_power" and first["options"] == {"power": "glide_cloak"}
-    assert first["power_name"] == "Glide Cloak" and "glide" in first["words"]
-    assert first["target"] is None  # a power used on nobody: not the option's target kind
-    g.fight_act("use_power", None, None, {}, first["options"])
+    assert first.option is not None and first.named is not None
+    assert first.action == "use_power" and {first.option.needs: first.named.id} == {
+        "power": "glide_cloak"}
+    assert first.named.name == "Glide Cloak" and "glide" in first.words
+    assert first.target is None  # a power used on nobody: not the option's target kind
+    g.fight_act("use_power", None, None, {}, {first.option.needs: first.named.id})
     assert any(e["type"] == "Rolled" and e["what"] == "uses Glide Cloak"
                for e in g.last_events)
 
@@ -130,8 +137,8 @@ def test_a_power_named_is_used_with_that_power(panels_pack: Pack) -> None:
 def test_faint_matches_under_a_clear_one_are_dropped(panels_pack: Pack) -> None:
     g = panels_fight(panels_pack)
     sugs = [s for s in g.suggest_fight("I crack the Furnace Baron with my fighting staff")
-            if s["action"]]
-    assert [(s["action"], s.get("attack_name")) for s in sugs] == [
+            if s.action]
+    assert [(s.action, s.attack.name if s.attack else None) for s in sugs] == [
         ("attack", "Fighting Staff")]
-    sugs = [s["action"] for s in g.suggest_fight("I run for it") if s["action"]]
+    sugs = [s.action for s in g.suggest_fight("I run for it") if s.action]
     assert sugs == ["flee"]

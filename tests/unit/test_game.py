@@ -13,6 +13,7 @@ from engine.errors import IllegalAction
 from engine.game import Game, MemoryStore
 from engine.odds import band_odds, percent
 from engine.rules import events as ev
+from engine.rules.base import Option
 from engine.rules.state import CampaignState
 from engine.systems.masks.rules import InfluenceChanged
 
@@ -75,16 +76,16 @@ def test_prompts_follow_the_stages(new_game: NewGame, h: Any) -> None:
     assert (game.pending.kind, game.pending.message) == ("fiction", "What do you do?")
     game.describe("I taunt the villain")
     p = game.pending
-    assert p.kind == "move" and p.options[0]["id"] == "provoke"
-    assert p.context == {"fiction": "I taunt the villain"}
+    assert p.kind == "move" and p.options[0].id == "provoke"
+    assert p.fiction == "I taunt the villain"
     game.choose_move("provoke")
     p = game.pending
     assert p.kind == "target" and p.message == "Provoke someone: who is the target?"
-    assert [o["id"] for o in p.options] == ["ada_vance", "bo", "tin", "vic_rook"]  # by name
+    assert [o.id for o in p.options] == ["ada_vance", "bo", "tin", "vic_rook"]  # by name
     game.choose_target("Vic Rook")
     p = game.pending
     assert p.kind == "roll" and p.message == "Provoke someone: roll 2d6"
-    assert p.context["preview"]["move"] == "provoke"
+    assert p.preview.to_dict()["move"] == "provoke"
     game.roll([3, 5])  # 8 + Superior 0 = 8: +1 would not change the band
     p = game.pending
     assert p.kind == "choose" and (p.min, p.max) == (1, 1)
@@ -100,8 +101,8 @@ def test_adjust_prompt(new_game: NewGame) -> None:
     p = game.pending
     assert p.kind == "adjust"
     assert p.message == "Weak hit (9). Change it?"
-    assert p.options[0]["id"] == "keep"
-    assert p.context["roll"]["total"] == 9
+    assert p.options[0].id == "keep"
+    assert p.roll["total"] == 9
 
 
 @pytest.mark.parametrize(("action", "waiting"), [
@@ -224,7 +225,7 @@ def test_a_failure_inside_an_action_rolls_it_back(new_game: NewGame, h: Any) -> 
                                       permanent=True))
     game.end_session()  # end of session: grow closer gives Influence to someone you pick
     game.choose(["grow_closer"])
-    assert "bo" not in {o["id"] for o in game.pending.options}  # barred for good
+    assert "bo" not in {o.id for o in game.pending.options}  # barred for good
     before, log = h.dump(game), list(game.store.log)
     with pytest.raises(IllegalAction):
         game.choose(["bo"])
@@ -403,8 +404,8 @@ def test_suggestions_are_ranked_with_the_words_that_led_to_them(
     assert first["move"] == move
     assert first["words"] and all(w in text for w in first["words"])
     option = game.pending.options[0]
-    assert (option["id"], option["label"]) == (move, game.pack.moves[move].name)
-    assert option["detail"].startswith("from: ")
+    assert (option.id, option.label) == (move, game.pack.moves[move].name)
+    assert option.detail.startswith("from: ")
     scores = [s["score"] for s in game.state.flow.suggestions]
     assert scores == sorted(scores, reverse=True)
 
@@ -412,28 +413,28 @@ def test_suggestions_are_ranked_with_the_words_that_led_to_them(
 def test_suggestions_carry_exact_odds(new_game: NewGame, masks: Pack) -> None:
     game = new_game()
     sug = game.suggest("I punch the robot")[0]
-    assert sug["move"] == "directly_engage"
+    assert sug.move == "directly_engage"
     expected = band_odds(DiceSpec.parse("2d6"), 1, masks.system.bands["default"])
-    assert sug["odds"] == {b: percent(p) for b, p in expected.items()}
+    assert sug.odds == {b: percent(p) for b, p in expected.items()}
 
 
 def test_locked_moves_are_not_suggested(new_game: NewGame, h: Any) -> None:
     game = new_game()
     text = "I finish them off with a knockout blow"
-    assert "overwhelm_foe" not in [s["move"] for s in game.suggest(text)]
-    assert "overwhelm_foe" in [s["move"] for s in game.suggest(text, everything=True)]
+    assert "overwhelm_foe" not in [s.move for s in game.suggest(text)]
+    assert "overwhelm_foe" in [s.move for s in game.suggest(text, everything=True)]
     game2 = new_game()
     h.setup(game2, ev.FlagSet(flag="adult_moves"))
-    assert game2.suggest(text)[0]["move"] == "overwhelm_foe"
+    assert game2.suggest(text)[0].move == "overwhelm_foe"
 
 
 def test_plain_talk_suggests_no_move_first_then_three_moves(new_game: NewGame) -> None:
     game = new_game()
     game.describe("I order a coffee and watch the rain")
     assert game.pending.kind == "move"
-    ids = [o["id"] for o in game.pending.options]
+    ids = [o.id for o in game.pending.options]
     assert ids[0] == "none" and len(ids) == 4 and "none" not in ids[1:]
-    assert game.pending.options[0]["label"] == "No move, just fiction"
+    assert game.pending.options[0].label == "No move, just fiction"
     game.answer("none")
     assert game.state.flow.stage == "fiction"
 
@@ -446,11 +447,11 @@ def test_the_named_npc_is_the_suggested_target_and_comes_first(new_game: NewGame
     first = game.state.flow.suggestions[0]
     assert first["move"] == "pierce_the_mask"
     assert (first["target"], first["target_name"]) == ("dusk_meridian", "Dusk Meridian")
-    assert "target Dusk Meridian" in game.pending.options[0]["detail"]
+    assert "target Dusk Meridian" in game.pending.options[0].detail
     game.choose_move("pierce_the_mask")
     assert game.pending.kind == "target"
     top = game.pending.options[0]
-    assert top["id"] == "dusk_meridian" and "named in your fiction" in top["detail"]
+    assert top.id == "dusk_meridian" and "named in your fiction" in top.detail
     assert game.state.flow.target == "dusk_meridian"
     game.choose_target("parveen_lal")  # the player may still pick someone else
     assert game.state.flow.target == "parveen_lal"
@@ -460,16 +461,16 @@ def test_a_pronoun_points_at_the_only_npc_in_the_scene(new_game: NewGame) -> Non
     game = new_game(npcs=())
     game.add_npc("Dusk Meridian", "villain")
     sug = game.suggest("I watch his face. Is he lying to me?")[0]
-    assert sug["move"] == "pierce_the_mask" and sug["target"] == "dusk_meridian"
+    assert sug.move == "pierce_the_mask" and sug.target == "dusk_meridian"
     game.add_npc("Parveen Lal", "bystander")  # two in the scene: a pronoun is not enough
-    assert game.suggest("I watch his face. Is he lying to me?")[0]["target"] is None
+    assert game.suggest("I watch his face. Is he lying to me?")[0].target is None
 
 
 def test_a_move_without_a_target_gets_none(new_game: NewGame) -> None:
     game = new_game()
     game.add_npc("Dusk Meridian", "villain")
     sug = game.suggest("I punch Dusk in the jaw")[0]
-    assert sug["move"] == "directly_engage" and sug["target"] is None
+    assert sug.move == "directly_engage" and sug.target is None
 
 
 @pytest.mark.parametrize("conditions", [[], ["afraid"], ["afraid", "angry"]])
@@ -478,7 +479,7 @@ def test_pending_roll_odds_are_exact(new_game: NewGame, h: Any, masks: Pack,
     game = new_game()
     h.setup(game, *[ev.ConditionMarked(who="hero", condition=c) for c in conditions])
     game.trigger("directly_engage")
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     modifier = 1 - (2 if "afraid" in conditions else 0)  # Danger 1, Afraid -2
     assert preview["modifier"] == modifier
     exact = band_odds(DiceSpec.parse("2d6"), modifier, masks.system.bands["default"])
@@ -604,5 +605,4 @@ def test_presence(new_game: NewGame) -> None:
     game.set_presence("Vic Rook", False)
     assert not game.state.npcs["vic_rook"].present
     game.trigger("provoke")
-    assert game.pending.options[-1] == {"id": "vic_rook", "label": "Vic Rook",
-                                        "detail": "villain, not in the scene"}
+    assert game.pending.options[-1] == Option("vic_rook", "Vic Rook", "villain, not in the scene")

@@ -47,13 +47,13 @@ def miss(game: Game, move: str = "directly_engage") -> list[dict]:
         if stage == "roll":
             out += game.roll([1, 1])
         elif stage == "target":
-            out += game.choose_target(game.pending.options[0]["id"])
+            out += game.choose_target(game.pending.options[0].id)
         elif stage == "adjust":
             out += game.adjust(None)
         else:
             p = game.pending
-            usable = [o for o in p.options if not o.get("disabled")]
-            out += game.choose([o["id"] for o in usable[: max(p.min, 1)]])
+            usable = [o for o in p.options if not (o.disabled or None)]
+            out += game.choose([o.id for o in usable[: max(p.min, 1)]])
     return out
 
 
@@ -191,7 +191,7 @@ def test_doom_effects_apply_to_the_state() -> None:
         game.advance_threat(tid)
         while game.state.flow.stage == "effects":
             p = game.pending
-            game.choose([o["id"] for o in p.options[: max(p.min, 1)]])
+            game.choose([o.id for o in p.options[: max(p.min, 1)]])
     assert len(game.state.hero.conditions) == before + 2  # the grudge's doom marks two
 
 
@@ -222,7 +222,7 @@ def test_tension_rises_after_a_bad_scene_and_falls_after_a_good_one() -> None:
         if game.state.flow.stage == "adjust":
             game.adjust(None)
         else:
-            game.choose([o["id"] for o in p.options[: max(p.min, 1)]])
+            game.choose([o.id for o in p.options[: max(p.min, 1)]])
     game.end_scene()
     assert game.state.tension == start
 

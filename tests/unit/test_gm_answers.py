@@ -105,20 +105,20 @@ def test_every_asking_move_gets_an_offered_answer(masks: Pack, cow: Pack, system
                                    {"move": move_id, "target": target, "source": move.name})],
                       fresh=True)
         assert game.pending.kind == "questions", move_id
-        asked = [o["id"] for o in game.pending.options[:2]]
+        asked = [o.id for o in game.pending.options[:2]]
         game.choose(asked)
         for question in (move.questions[int(i)] for i in asked):
             p = game.pending
             assert (p.kind, p.message) == ("answer", question), move_id
             accept, another = p.options
-            assert (accept["id"], another["id"]) == ("accept", "another")
-            assert accept["label"].strip(), move_id
-            assert accept["detail"].startswith("meaning: "), move_id
+            assert (accept.id, another.id) == ("accept", "another")
+            assert accept.label.strip(), move_id
+            assert accept.detail.startswith("meaning: "), move_id
             events = game.choose(["accept"])
             [said] = of(events, "QuestionAnswered")
             assert (said["question"], said["answer"], said["by"]) == (
-                question, accept["label"], "gm")
-            assert said["drawn_from"] == accept["detail"]
+                question, accept.label, "gm")
+            assert said["drawn_from"] == accept.detail
         assert game.pending.kind == "fiction", move_id
         facts = [f.text for f in game.state.facts]
         assert len(facts) == 2 and all(f.startswith(move.questions[int(i)])
@@ -137,16 +137,16 @@ def test_pierce_the_mask_accept_another_and_own_words(masks: Pack) -> None:
     game = masks_game(masks)
     pierce(game)
     first = game.pending.options[0]
-    assert "target: Dusk Meridian" in first["detail"]  # drawn from the situation too
-    assert game.pending.context["title"] == "Pierce the mask: the GM answers"
+    assert "target: Dusk Meridian" in first.detail  # drawn from the situation too
+    assert game.pending.title == "Pierce the mask: the GM answers"
     game.choose(["accept"])
     # another: a new draw for the same question, unlike the one turned down
     question = game.pending.message
-    offers = [game.pending.options[0]["label"]]
+    offers = [game.pending.options[0].label]
     for _ in range(4):
         game.choose(["another"])
         assert game.pending.message == question
-        offers.append(game.pending.options[0]["label"])
+        offers.append(game.pending.options[0].label)
     assert len(set(offers)) == len(offers)
     game.choose(["accept"])
     # own words
@@ -173,9 +173,9 @@ def test_answers_are_deterministic_from_the_seed(masks: Pack) -> None:
     def offers(seed: int) -> list[str]:
         game = masks_game(masks, seed)
         pierce(game, 1)
-        out = [game.pending.options[0]["label"]]
+        out = [game.pending.options[0].label]
         game.choose(["another"])
-        out.append(game.pending.options[0]["label"])
+        out.append(game.pending.options[0].label)
         return out
 
     assert offers(3) == offers(3)
@@ -185,20 +185,20 @@ def test_answers_are_deterministic_from_the_seed(masks: Pack) -> None:
 def test_undo_brings_the_offer_back(masks: Pack) -> None:
     game = masks_game(masks)
     pierce(game, 1)
-    offer = game.pending.options[0]["label"]
+    offer = game.pending.options[0].label
     game.choose(["another"])
-    second = game.pending.options[0]["label"]
+    second = game.pending.options[0].label
     assert second != offer
     game.choose(["accept"])
     assert game.state.facts and game.pending.kind == "fiction"
     game.undo()
-    assert (game.pending.kind, game.pending.options[0]["label"]) == ("answer", second)
+    assert (game.pending.kind, game.pending.options[0].label) == ("answer", second)
     assert not game.state.facts
     game.undo()
-    assert game.pending.options[0]["label"] == offer
+    assert game.pending.options[0].label == offer
     game.answer_text("Mine")
     game.undo()
-    assert game.pending.options[0]["label"] == offer
+    assert game.pending.options[0].label == offer
 
 
 def test_a_campaign_saved_mid_answer_resumes_with_the_same_offer(masks: Pack, tmp_path: Path
@@ -225,7 +225,7 @@ def test_get_your_bearings_answers_before_the_roll(cow: Pack) -> None:
     game.choose(["0", "3"])
     assert game.pending.kind == "answer"
     assert game.pending.message == "Where is the best place to hide?"
-    assert "the Magistrate answers" in game.pending.context["title"]
+    assert "the Magistrate answers" in game.pending.title
     game.choose(["accept"])
     game.answer_text("Down by the canal locks")
     assert game.state.flow.stage == "roll"
@@ -242,7 +242,7 @@ def test_appraise_circumstances_reads_threats_and_presence(cow: Pack) -> None:
     game.choose(["1", "3", "4"])
     drawn = []
     for _ in range(3):
-        drawn.append(game.pending.options[0]["detail"])
+        drawn.append(game.pending.options[0].detail)
         game.choose(["accept"])
     assert all(d.startswith("meaning: ") for d in drawn)
     assert game.pending.kind != "answer"
@@ -286,12 +286,12 @@ def test_gm_you_choose_where_you_decide_for_the_gm(masks: Pack) -> None:
         game.trigger("provoke", "Dusk Meridian")
         game.roll([3, 4])  # a weak hit: decide how they react, standing in for the GM
         p = game.pending
-        gm = next(o for o in p.options if o["id"] == "gm_chooses")
-        assert gm["label"] == "GM, you choose"
+        gm = next(o for o in p.options if o.id == "gm_chooses")
+        assert gm.label == "GM, you choose"
         events = game.choose(["gm_chooses"])
         [told] = [e for e in of(events, "Narrated") if e["text"].startswith("GM, you choose")]
         [chosen] = of(events, "OptionsChosen")
-        assert chosen["options"][0] in {o["id"] for o in p.options} - {"gm_chooses"}
+        assert chosen["options"][0] in {o.id for o in p.options} - {"gm_chooses"}
         assert chosen["texts"][0] in told["text"]
         picks.add(chosen["options"][0])
     assert len(picks) > 1  # seeded, not fixed
@@ -302,7 +302,7 @@ def test_gm_you_choose_is_offered_only_for_the_gm(masks: Pack) -> None:
     game.trigger("directly_engage", "Dusk Meridian")
     game.roll([3, 4])
     assert game.pending.kind == "choose"
-    assert "gm_chooses" not in {o["id"] for o in game.pending.options}
+    assert "gm_chooses" not in {o.id for o in game.pending.options}
 
 
 def test_gm_you_choose_on_a_one_of_and_undo(masks: Pack) -> None:
@@ -311,7 +311,7 @@ def test_gm_you_choose_on_a_one_of_and_undo(masks: Pack) -> None:
         game._emit(ev.FlagSet(flag="adult_moves", value=True))
     game.trigger("empathize", "Ms. Vale")
     game.roll([3, 4])  # they let you see a weakness or it shakes them: you choose for them
-    assert "gm_chooses" in {o["id"] for o in game.pending.options}
+    assert "gm_chooses" in {o.id for o in game.pending.options}
     before = game.pending
     events = game.choose(["gm_chooses"])
     [chosen] = of(events, "OptionsChosen")
@@ -344,10 +344,10 @@ def test_answers_read_the_ledger_facts_about_the_target(masks: Pack) -> None:
     game = masks_game(masks)
     game.add_fact("Dusk Meridian cannot stand the dark", about=["Dusk Meridian"])
     pierce(game, 1)  # What are they actually up to?
-    drawn = [game.pending.options[0]["detail"]]
+    drawn = [game.pending.options[0].detail]
     for _ in range(12):
         game.choose(["another"])
-        drawn.append(game.pending.options[0]["detail"])
+        drawn.append(game.pending.options[0].detail)
     assert any("fact: Dusk Meridian cannot stand the dark" in d for d in drawn)
     assert any("threat: " in d for d in drawn)
 

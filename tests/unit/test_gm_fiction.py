@@ -46,13 +46,13 @@ def settle(game: Game, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if stage == "roll":
             out += game.roll([1, 1])
         elif stage == "target":
-            out += game.choose_target(game.pending.options[0]["id"])
+            out += game.choose_target(game.pending.options[0].id)
         elif stage == "adjust":
             out += game.adjust(None)
         else:
             p = game.pending
-            usable = [o for o in p.options if not o.get("disabled")]
-            out += game.choose([o["id"] for o in usable[: max(p.min, 1)]])
+            usable = [o for o in p.options if not (o.disabled or None)]
+            out += game.choose([o.id for o in usable[: max(p.min, 1)]])
     return out
 
 

@@ -113,16 +113,16 @@ def settle(game: Game) -> None:
             except IllegalAction:
                 game.roll([1, 1, 1])
         elif stage == "target":
-            game.choose_target(game.pending.options[0]["id"])
+            game.choose_target(game.pending.options[0].id)
         elif stage == "adjust":
             game.adjust(None)
         elif stage == "move":
             game.choose_move(None)
         else:
             p = game.pending
-            usable = [o for o in p.options if not o.get("disabled")]
+            usable = [o for o in p.options if not (o.disabled or None)]
             if usable:
-                game.choose([o["id"] for o in usable[: max(p.min, 1)]])
+                game.choose([o.id for o in usable[: max(p.min, 1)]])
             else:
                 game.answer_text("Nothing comes of it.")
     raise AssertionError(f"stuck at {game.state.flow.stage}")

@@ -23,6 +23,7 @@ from engine.lab.fights import (
 )
 from engine.lab.model import CampaignResult, Decision, LabSpec, empty_result, policy_rng
 from engine.lab.policy import GreedyPolicy
+from engine.rules.fight.values import ChoiceNeed, FightChoice
 from engine.systems import ruleset_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,19 +136,18 @@ def test_greedy_choice_is_the_best_odds_legal_attack(packs: dict[str, Pack],
         game.referee_run()
     decision = fight_decision(game)
     assert decision.kind == "fight" and decision.actor == game.fight.encounter.acting  # type: ignore[union-attr]
-    best_hit = max(float(t["hit"]) for o in game.fight_options() if o["allowed"]
-                   for t in o.get("targets") or [] if "hit" in t)
+    best_hit = max(t.hit for o in game.fight_options() if o.allowed
+                   for t in o.targets if t.hit is not None)
     pick = decision.choices[GreedyPolicy().choose(decision, random.Random(0))]
     assert pick.odds == best_hit
     assert "attack" in pick.tags or "grab" in pick.tags
     ids = [c.id for c in decision.choices]
     assert END_TURN in ids and len(ids) == len(set(ids))
     # attacks carry the option's numbers: M&M the chance to take effect, panels to put down
-    key = "effect" if game_id == MM3E else "down"
-    option = next(o for o in game.fight_options() if o.get("attack") == pick.data["attack"]
-                  and o["action"] == pick.data["action"])
-    target = next(t for t in option["targets"] if t["id"] == pick.data["target"])
-    assert pick.value == pytest.approx(float(target[key]))
+    option = next(o for o in game.fight_options() if o.attack is not None
+                  and o.attack.id == pick.data["attack"] and o.action == pick.data["action"])
+    target = next(t for t in option.targets if t.id == pick.data["target"])
+    assert pick.value == pytest.approx(target.effect if game_id == MM3E else target.down)
     # the choice is legal: the fight takes it
     events = game.fight_act(str(pick.data["action"]), target=str(pick.data["target"]),
                             attack=str(pick.data["attack"]))
@@ -164,16 +164,15 @@ def test_response_decision_carries_the_panels_numbers(packs: dict[str, Pack]) ->
         def choose(self, decision: Decision, rng: random.Random) -> int:
             if decision.kind == "response":
                 need = holder["game"].fight_need
-                assert need is not None and need["kind"] == "choice"
+                assert isinstance(need, ChoiceNeed)
                 assert decision == need_decision(holder["game"], need)
-                options = need["options"]
-                assert [c.id for c in decision.choices] == [o["id"] for o in options]
+                options = need.choices
+                assert [c.id for c in decision.choices] == [o.id for o in options]
                 for c, o in zip(decision.choices, options, strict=True):
-                    assert c.value == pytest.approx(float(o["avoided"]))
-                    assert c.odds == (pytest.approx(float(o["odds"])) if "odds" in o
-                                      else None)
-                    assert c.data["expected"] == o["expected"] and c.data["cost"] == o["cost"]
-                assert decision.actor == need["actor"]
+                    assert c.value == pytest.approx(o.avoided)
+                    assert c.odds == (pytest.approx(o.odds) if o.odds is not None else None)
+                    assert c.data["expected"] == o.expected and c.data["cost"] == o.cost
+                assert decision.actor == need.actor
                 assert next(c for c in decision.choices if c.id == "none").tags == {"take"}
                 assert "defend" in next(c for c in decision.choices if c.id == "dodge").tags
                 checked.append(decision)
@@ -191,15 +190,16 @@ def test_response_decision_carries_the_panels_numbers(packs: dict[str, Pack]) ->
 def test_need_decision_kinds() -> None:
     game = Game.new(load_pack(ROOT / "content" / PANELS), name="x", hero_name="A",
                     archetype="rivet", seed=1)
-    crit = need_decision(game, {"kind": "choice", "actor": "a", "question":
-                                "Critical hit on B: which effect?",
-                                "options": [{"id": "roll", "label": "Roll the d6"},
-                                            {"id": "3", "label": "Knocked flat"}]})
+    crit = need_decision(game, ChoiceNeed(
+        actor="a", who="A", question="Critical hit on B: which effect?", about="critical",
+        choices=(FightChoice(id="roll", label="Roll the d6"),
+                 FightChoice(id="3", label="Knocked flat"))))
     assert crit.kind == "crit" and [c.id for c in crit.choices] == ["roll", "3"]
-    other = need_decision(game, {"question": "Which way?", "options": [{"id": "left"}]})
+    other = need_decision(game, ChoiceNeed(actor="", who="", question="Which way?",
+                                           choices=(FightChoice(id="left", label=""),)))
     assert other.kind == "question" and other.choices[0].label == "left"
     with pytest.raises(IllegalAction, match="no options"):
-        need_decision(game, {"question": "Which way?", "options": []})
+        need_decision(game, ChoiceNeed(actor="", who="", question="Which way?"))
 
 
 def test_a_policy_that_raises_propagates(packs: dict[str, Pack]) -> None:

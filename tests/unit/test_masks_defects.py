@@ -24,11 +24,11 @@ FLAT = {"danger": 1, "freak": 1, "savior": 1, "superior": 0, "mundane": 0}
 
 
 def ids(game: Game) -> list[str]:
-    return [o["id"] for o in game.pending.options]
+    return [o.id for o in game.pending.options]
 
 
 def disabled(game: Game) -> dict[str, str]:
-    return {o["id"]: o["disabled"] for o in game.pending.options if o.get("disabled")}
+    return {o.id: o.disabled for o in game.pending.options if (o.disabled or None)}
 
 
 def stumble(game: Game, h: Any, npc: str = "vic_rook", moves: list[str] | None = None,
@@ -53,13 +53,13 @@ def test_10_a_bonus_against_someone_asks_who_an_untargeted_move_is_against(
     game.trigger("directly_engage")
     p = game.pending
     assert p.kind == "target"
-    assert p.options[0]["id"] == "vic_rook"  # the one the bonus is against comes first
-    assert "+1 held against them" in p.options[0]["detail"]
-    assert p.options[-1]["id"] == "none"
-    assert [o["id"] for o in p.options[1:-1]] == ["ada_vance", "bo", "tin"]
+    assert p.options[0].id == "vic_rook"  # the one the bonus is against comes first
+    assert "+1 held against them" in p.options[0].detail
+    assert p.options[-1].id == "none"
+    assert [o.id for o in p.options[1:-1]] == ["ada_vance", "bo", "tin"]
     game.choose_target("Vic Rook")
     assert game.state.flow.target == "vic_rook"
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert ["+1 forward: they stumbled", 1, 90] in preview["modifiers"]
     events = game.roll([2, 2])  # 4 + Danger 1 + 1 forward = 6... a miss: the +1 counts
     rolled = h.of(events, "Rolled")[0]
@@ -74,7 +74,7 @@ def test_10_the_target_prompt_can_say_no_one(new_game: NewGame, h: Any) -> None:
     assert game.pending.kind == "target"
     game.choose_target("none")
     assert game.state.flow.stage == "roll" and game.state.flow.target is None
-    assert game.pending.context["preview"]["modifier"] == 1  # Freak only
+    assert game.pending.preview.to_dict()["modifier"] == 1  # Freak only
     h.roll(game, [6, 6])
     assert [b.id for b in game.state.bonuses] == [90]  # unused, still held
 
@@ -128,7 +128,7 @@ def test_10_a_named_target_skips_the_question_and_none_is_refused_when_required(
     stumble(game, h)
     game.trigger("directly_engage", "Bo")
     assert game.state.flow.stage == "roll" and game.state.flow.target == "bo"
-    assert game.pending.context["preview"]["modifier"] == 1  # the bonus is against Vic
+    assert game.pending.preview.to_dict()["modifier"] == 1  # the bonus is against Vic
     game.undo()
     game.trigger("provoke")
     assert "none" not in ids(game)
@@ -307,7 +307,7 @@ def test_13_the_flow_carries_the_adjusted_roll(new_game: NewGame, h: Any) -> Non
         7, "weak_hit", "mixed", "bad")
     p = game.pending
     assert p.kind == "choose"
-    roll = p.context["roll"]
+    roll = p.roll
     assert (roll["total"], roll["band"], roll["band_name"], roll["tone"], roll["modifier"]) == (
         7, "weak_hit", "Weak hit", "mixed", 2)
     assert roll["modifiers"][-1] == ["Team", 1, None]
@@ -323,16 +323,16 @@ def test_13_the_adjust_prompt_reads_the_roll_as_it_stands(new_game: NewGame, h: 
     game.adjust("team")
     assert game.pending.kind == "adjust"
     assert game.pending.message == "Miss (6). Change it?"
-    assert game.pending.context["roll"]["total"] == 6
+    assert game.pending.roll["total"] == 6
     game.adjust("team")
-    assert game.pending.context["roll"]["band_name"] == "Weak hit"
+    assert game.pending.roll["band_name"] == "Weak hit"
 
 
 def test_13_an_unadjusted_roll_is_carried_too(new_game: NewGame, h: Any) -> None:
     game = new_game()
     game.trigger("directly_engage")
     game.roll([6, 6])
-    roll = game.pending.context["roll"]
+    roll = game.pending.roll
     assert (roll["total"], roll["band_name"]) == (13, "Strong hit")
 
 
@@ -342,7 +342,7 @@ def test_13_a_move_with_no_roll_carries_no_stale_roll(new_game: NewGame, h: Any)
     game.roll([6, 6])
     game.choose(["resist", "opening"])
     game.trigger("end_of_session")
-    assert "roll" not in game.pending.context
+    assert getattr(game.pending, "roll", None) is None
 
 
 def test_13_a_gm_move_prompt_carries_what_the_gm_said(masks: Pack, h: Any) -> None:
@@ -353,7 +353,7 @@ def test_13_a_gm_move_prompt_carries_what_the_gm_said(masks: Pack, h: Any) -> No
     made = h.of(events, "GMMoveMade")[0]
     p = game.pending
     assert p.message == "Mark a condition"
-    assert p.context["gm"] == {"move": "inflict_condition", "name": "Inflict a condition",
+    assert dataclasses.asdict(p.gm) == {"move": "inflict_condition", "name": "Inflict a condition",
                                "kind": "hard", "text": made["text"]}
     # every name in the line is filled (addressing Nova by name is one opener among several)
     assert made["text"] and "{" not in made["text"] and "}" not in made["text"]
@@ -428,7 +428,7 @@ def advancement(game: Game, h: Any, taken: int = 0) -> None:
     game.roll([1, 1])
     while game.pending.message != "Take an advancement":
         p = game.pending
-        game.choose([next(o["id"] for o in p.options if not o.get("disabled"))])
+        game.choose([next(o.id for o in p.options if not (o.disabled or None))])
 
 
 GATED = {"lock_and_boost", "adult_moves", "retire", "paragon"}

@@ -94,7 +94,7 @@ def start(game: Game, move_id: str, target: str | None = None) -> None:
 
 
 def options(game: Game) -> set[str]:
-    return {o["id"] for o in game.pending.options}
+    return {o.id for o in game.pending.options}
 
 
 def potential(game: Game) -> int:
@@ -147,7 +147,7 @@ def test_rolled_move_preview_shows_its_label_and_exact_odds(new_game: NewGame, h
                                                             masks: Pack, move_id: str) -> None:
     game = adult(new_game(), h)
     start(game, move_id, target_for(masks, move_id))
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     stat = ROLLS_WITH[move_id]
     label = 0 if stat in ("none", "conditions") else FLAT[stat]
     assert preview["dice"] == "2d6"
@@ -327,11 +327,11 @@ def test_assess_asks_questions_and_gives_ongoing(new_game: NewGame, h: Any, mask
     # +1 on every later roll this scene, and it is not used up
     for _ in range(2):
         start(game, "unleash_powers")
-        assert game.pending.context["preview"]["modifier"] == 2  # Freak 1 + 1 ongoing
+        assert game.pending.preview.to_dict()["modifier"] == 2  # Freak 1 + 1 ongoing
         h.roll(game, STRONG)
     game.end_scene()
     start(game, "unleash_powers")
-    assert game.pending.context["preview"]["modifier"] == 1
+    assert game.pending.preview.to_dict()["modifier"] == 1
 
 
 # --------------------------------------------------------------------------- provoke
@@ -373,7 +373,7 @@ def test_provoke_stumble_gives_forward_against_them_only(new_game: NewGame, h: A
     assert (bonus["kind"], bonus["amount"], bonus["target"]) == ("forward", 1, vic)
     assert game.preview("provoke", h.npc(game, "Bo")).modifier == 0  # not against Bo
     start(game, "provoke", "Vic Rook")
-    assert game.pending.context["preview"]["modifier"] == 1
+    assert game.pending.preview.to_dict()["modifier"] == 1
     h.roll(game, STRONG)
     assert game.state.bonuses == []  # a forward is spent on one roll
 
@@ -411,7 +411,7 @@ def test_guilty_penalises_provoke(new_game: NewGame, h: Any) -> None:
     game = new_game()
     h.setup(game, ev.ConditionMarked(who="hero", condition="guilty"))
     start(game, "provoke", "Vic Rook")
-    assert ["Guilty", -2, None] in game.pending.context["preview"]["modifiers"]
+    assert ["Guilty", -2, None] in game.pending.preview.to_dict()["modifiers"]
 
 
 # --------------------------------------------------------------------------- comfort or support
@@ -445,7 +445,7 @@ def test_comfort_needs_a_target(new_game: NewGame, h: Any) -> None:
     game = new_game()
     game.trigger("comfort_support")
     assert game.pending.kind == "target"
-    assert {o["id"] for o in game.pending.options} == {"ada_vance", "tin", "bo"}  # no villain
+    assert {o.id for o in game.pending.options} == {"ada_vance", "tin", "bo"}  # no villain
     game.choose_target("Tin")
     assert game.state.flow.stage == "roll" and game.state.flow.target == "tin"
 
@@ -573,7 +573,7 @@ def test_adult_moves_need_the_flag(new_game: NewGame, h: Any, masks: Pack, move_
         game.trigger(move_id, target_for(masks, move_id))
     assert h.dump(game) == before
     assert move_id not in {m.id for m in game.available_moves()}
-    assert move_id not in {s["move"] for s in game.suggest(" ".join(masks.moves[move_id].cues))}
+    assert move_id not in {s.move for s in game.suggest(" ".join(masks.moves[move_id].cues))}
 
 
 def test_adult_moves_unlock_through_advancement(new_game: NewGame, h: Any) -> None:
@@ -661,11 +661,11 @@ def test_empathize(new_game: NewGame, h: Any, faces: list[int], influence: bool)
 def test_reject_influence_rolls_plus_zero_and_influence_helps(new_game: NewGame, h: Any) -> None:
     game = new_game()
     start(game, "reject_influence", "Ada Vance")
-    assert game.pending.context["preview"]["modifiers"] == [["no stat", 0, None]]
+    assert game.pending.preview.to_dict()["modifiers"] == [["no stat", 0, None]]
     game = new_game()
     h.setup(game, InfluenceChanged(npc="ada_vance", direction="hero_over", held=True))
     start(game, "reject_influence", "Ada Vance")
-    assert game.pending.context["preview"]["modifier"] == 1
+    assert game.pending.preview.to_dict()["modifier"] == 1
 
 
 def test_reject_influence_strong_hit_strip_their_influence(new_game: NewGame, h: Any) -> None:
@@ -711,7 +711,7 @@ def test_insecure_penalises_reject_influence(new_game: NewGame, h: Any) -> None:
     game = new_game()
     h.setup(game, ev.ConditionMarked(who="hero", condition="insecure"))
     start(game, "reject_influence", "Ada Vance")
-    assert game.pending.context["preview"]["modifier"] == -2
+    assert game.pending.preview.to_dict()["modifier"] == -2
 
 
 def test_take_advantage_needs_influence(new_game: NewGame, h: Any) -> None:
@@ -903,7 +903,7 @@ def test_modifier_clamped_at_plus_four(new_game: NewGame, h: Any) -> None:
     game.choose(["stumble"])  # +1 forward against Vic
     start(game, "provoke", "Vic Rook")
     game.spend_team()
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     sources = {m[0]: m[1] for m in preview["modifiers"]}
     assert sources["Superior"] == 3 and sources["Team"] == 1
     assert sources["Influence over Vic Rook"] == 1
@@ -930,7 +930,7 @@ def test_modifier_clamped_at_minus_three(new_game: NewGame, h: Any) -> None:
     h.setup(game, ev.ConditionMarked(who="hero", condition="angry"),
             ev.ConditionMarked(who="hero", condition="afraid"))
     start(game, "pierce_the_mask", "Vic Rook")
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert [m[:2] for m in preview["modifiers"]] == [["Mundane", -2], ["Angry", -2]]
     assert (preview["raw_modifier"], preview["modifier"]) == (-4, -3)
     events = h.roll(game, [6, 4])
@@ -1093,7 +1093,7 @@ def test_spend_team_before_the_roll(new_game: NewGame, h: Any, masks: Pack) -> N
     events = game.spend_team()
     assert team(game) == 0
     assert h.of(events, "TrackChanged")[0]["value"] == 0
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert ["Team", 1, None] in preview["modifiers"]
     assert preview["modifier"] == 2
     assert preview["odds"] == {b: percent(p) for b, p in band_odds(
@@ -1155,11 +1155,11 @@ def test_forward_is_consumed_after_one_roll(new_game: NewGame, h: Any) -> None:
     h.setup(game, ev.BonusAdded(id=50, kind="forward", amount=1, moves=[], target=None,
                                 expires="scene", reason="a test"))
     start(game, "unleash_powers")
-    assert game.pending.context["preview"]["modifier"] == 2
+    assert game.pending.preview.to_dict()["modifier"] == 2
     h.roll(game, STRONG)
     assert game.state.bonuses == []
     start(game, "unleash_powers")
-    assert game.pending.context["preview"]["modifier"] == 1
+    assert game.pending.preview.to_dict()["modifier"] == 1
 
 
 def test_forward_for_one_move_waits_for_that_move(new_game: NewGame, h: Any) -> None:
@@ -1167,11 +1167,11 @@ def test_forward_for_one_move_waits_for_that_move(new_game: NewGame, h: Any) -> 
     h.setup(game, ev.BonusAdded(id=50, kind="forward", amount=1, moves=["directly_engage"],
                                 target=None, expires="scene", reason="a test"))
     start(game, "unleash_powers")
-    assert game.pending.context["preview"]["modifier"] == 1
+    assert game.pending.preview.to_dict()["modifier"] == 1
     h.roll(game, STRONG)
     assert [b.id for b in game.state.bonuses] == [50]
     start(game, "directly_engage")
-    assert game.pending.context["preview"]["modifier"] == 2
+    assert game.pending.preview.to_dict()["modifier"] == 2
     h.roll(game, STRONG)
     h.settle(game)
     assert game.state.bonuses == []
@@ -1185,7 +1185,7 @@ def test_ongoing_lasts_until_the_scene_ends(new_game: NewGame, h: Any) -> None:
                           expires="session", reason="kept for the session"))
     for _ in range(3):
         start(game, "unleash_powers")
-        assert game.pending.context["preview"]["modifier"] == 2
+        assert game.pending.preview.to_dict()["modifier"] == 2
         h.roll(game, STRONG)
     events = game.end_scene()
     assert h.of(events, "SceneEnded")

@@ -45,5 +45,5 @@ def test_a_wrong_cost_or_id_fails_validation(tmp_path: Path, capsys: pytest.Capt
 
 def test_the_fight_engine_reads_names_and_examples() -> None:
     words = action_words(load_pack(PACK))
-    assert words["attack"]["name"] == "Attack" and len(words["attack"]["examples"]) >= 15
-    assert words["power_attack"]["kind"] == "maneuver"
+    assert words["attack"].name == "Attack" and len(words["attack"].examples) >= 15
+    assert words["power_attack"].kind == "maneuver"

@@ -18,6 +18,7 @@ from engine.game import Game
 from engine.rules import encounter as en
 from engine.rules.fight.events import FightUpdated
 from engine.rules.fight.step import require_fight
+from engine.rules.fight.values import DieNeed, InitiativeColumns, TrackerRow
 from engine.systems.mm3e.conditions import Condition
 from engine.systems.mm3e.registry import CombatantChanged
 
@@ -99,14 +100,20 @@ def effect(g: Game, target: str, what: str, data: dict[str, int | str],
             mode="json")))
 
 
-def row(g: Game, actor: str) -> dict[str, Any]:
+def row(g: Game, actor: str) -> TrackerRow:
     """The tracker row of ``actor``."""
-    return next(r for r in g.tracker() if r["actor"] == actor)
+    return next(r for r in g.tracker() if r.actor == actor)
+
+
+def damage(r: TrackerRow) -> int:
+    """The damage penalty of a row (M&M's columns)."""
+    assert isinstance(r.columns, InitiativeColumns)
+    return r.columns.damage
 
 
 def conds(g: Game, actor: str) -> list[str]:
     """The conditions the tracker shows for ``actor``."""
-    return list(row(g, actor)["conditions"])
+    return list(row(g, actor).conditions)
 
 
 def pass_turn(g: Game) -> None:
@@ -165,7 +172,7 @@ def test_natural_1_misses_even_when_the_total_would_hit(pack: Pack) -> None:
     r = rolls(act(g, "attack", [1], target="dockside_crew_1", attack="hundred_jabs"))
     assert (r[0]["total"], r[0]["against"], r[0]["band_name"]) == (13, 13, "miss")
     assert len(r) == 1
-    assert row(g, "dockside_crew_1")["out"] == ""
+    assert row(g, "dockside_crew_1").out == ""
 
 
 def test_natural_20_that_misses_the_defense_hits_but_is_no_critical(pack: Pack) -> None:
@@ -201,10 +208,10 @@ def test_a_minion_attacking_a_non_minion_cannot_crit(pack: Pack) -> None:
     r = rolls(act(g, "attack", [20, 10], target="keystone", attack="brass_knuckles"))
     assert r[0]["band_name"] == "hit"
     assert r[1]["against"] == 15 + 2
-    opts = [o for o in g.fight_options("keystone") if o["action"] == "attack"]
+    opts = [o for o in g.fight_options("keystone") if o.action == "attack"]
     assert opts  # Keystone on a minion may crit: the odds say so
-    fist = next(o for o in opts if o["attack"] == "granite_fist")
-    assert all(t["critical"] > 0 for t in fist["targets"])
+    fist = next(o for o in opts if o.attack and o.attack.id == "granite_fist")
+    assert all((t.critical or 0) > 0 for t in fist.targets)
 
 
 def test_routine_attack_on_a_minion_rolls_no_die(pack: Pack) -> None:
@@ -335,7 +342,7 @@ def test_staggered_again_escalates_to_incapacitated(pack: Pack) -> None:
     put(g, "the_tallyman", ["staggered"], damage=1)
     act(g, "attack", [10, 9], target="the_tallyman", attack="granite_fist")  # 16: 3 degrees
     assert "incapacitated" in g.state.actors["the_tallyman"].conditions
-    assert row(g, "the_tallyman")["out"] == "down"
+    assert row(g, "the_tallyman").out == "down"
 
 
 @pytest.mark.parametrize("resist", [18, 3])
@@ -345,7 +352,7 @@ def test_a_minion_takes_the_worst_degree(pack: Pack, resist: int) -> None:
     act(g, "attack", [10, resist], target="dockside_crew_1", attack="granite_fist")
     assert "incapacitated" in g.state.actors["dockside_crew_1"].conditions
     assert g.state.actors["dockside_crew_1"].tracks.get("damage", 0) == 0
-    assert row(g, "dockside_crew_1")["out"] == "down"
+    assert row(g, "dockside_crew_1").out == "down"
 
 
 # ------------------------------------------------------------------ afflictions
@@ -383,7 +390,7 @@ def test_affliction_resisted_again_at_the_end_of_each_turn(
     assert g.fight.encounter.budget == {"standard": 1, "move": 0}  # dazed
     g.end_turn()  # the check at the end of the turn awaits Keystone's die
     need = g.fight_need
-    assert need is not None and need["what"] == "shakes off dazed"
+    assert isinstance(need, DieNeed) and need.what == "shakes off dazed"
     r = rolls(enter(g, [face]))
     assert (r[0]["against"], r[0]["total"]) == (20, face + 8)
     assert ("dazed" in conds(g, "keystone")) is not shaken_off
@@ -408,13 +415,13 @@ def test_referee_end_of_turn_check_awaits_a_physical_die(pack: Pack) -> None:
     # at its end awaits the Tallyman's Will die
     for _ in range(8):
         need = g.fight_need
-        if need is not None and need["what"] == "shakes off impaired":
+        if isinstance(need, DieNeed) and need.what == "shakes off impaired":
             break
         if need is not None:
             g.fight_die(10)
         else:
             g.referee_step()
-    assert g.fight_need is not None and g.fight_need["what"] == "shakes off impaired"
+    assert isinstance(g.fight_need, DieNeed) and g.fight_need.what == "shakes off impaired"
     assert g.fight is not None and g.fight.pending is not None
     assert g.fight.pending.action == "end_turn"
     ev = g.fight_die(6)  # Will 14 + 6 = 20: shaken off
@@ -429,10 +436,10 @@ def test_referee_end_of_turn_check_awaits_a_physical_die(pack: Pack) -> None:
 def test_a_turn_that_ends_by_itself_uses_the_die_entered_for_its_end(pack: Pack) -> None:
     g = tallyman_afflicts_keystone(pack, 11)  # Keystone dazed: a standard action only
     g.fight_act("attack", target="the_tallyman", attack="granite_fist")
-    assert g.fight_need is not None and g.fight_need["what"].startswith("attack")
+    assert isinstance(g.fight_need, DieNeed) and g.fight_need.what.startswith("attack")
     g.fight_die(9)  # a miss; the turn has nothing left and ends: the dazed check awaits
     need = g.fight_need
-    assert need is not None and need["what"] == "shakes off dazed"
+    assert isinstance(need, DieNeed) and need.what == "shakes off dazed"
     r = rolls(g.fight_die(12))
     assert [x["what"] for x in r] == ["attack on The Tallyman with Granite Fist",
                                       "shakes off dazed"]
@@ -459,7 +466,7 @@ def test_initiative_is_d20_plus_bonus_highest_first(pack: Pack) -> None:
                                                     "the_tallyman": 16}
     assert g.fight is not None
     assert g.fight.encounter.order == ("the_tallyman", "keystone", "lamplight")
-    assert [x["initiative"] for x in g.tracker()] == [16, 13, 9]
+    assert [x.initiative for x in g.tracker()] == [16, 13, 9]
 
 
 def test_initiative_ties_go_to_the_higher_dodge(pack: Pack) -> None:
@@ -543,7 +550,7 @@ def test_surprise_round(pack: Pack) -> None:
     assert (enc.round, enc.order, enc.acting) == (0, ("the_tallyman",), "the_tallyman")
     assert enc.budget == {"standard": 1}
     assert "surprised" in conds(g, "keystone")
-    allowed = {o["action"] for o in g.fight_options() if o["allowed"]}
+    allowed = {o.action for o in g.fight_options() if o.allowed}
     assert {"attack", "move"} <= allowed
     # surprised: stunned and vulnerable (Parry 8 -> 4)
     g.take_over("the_tallyman")
@@ -784,8 +791,8 @@ def test_recover_removes_the_worst_damage_condition_once_per_fight(pack: Pack) -
     r = rolls(act(g, "attack", [2], target="keystone", attack="ledger_cane"))
     assert r[0]["against"] == 10 + 8 + 2
     g.end_turn()
-    rec = next(o for o in g.fight_options() if o["action"] == "recover")
-    assert rec["allowed"] is False
+    rec = next(o for o in g.fight_options() if o.action == "recover")
+    assert rec.allowed is False
     before = g.state.model_dump(mode="json")
     with pytest.raises(IllegalAction, match="already recovered"):
         g.fight_act("recover")
@@ -908,7 +915,8 @@ def test_delay_lets_the_next_character_act_first(pack: Pack) -> None:
     g = keystone_vs_tallyman(pack)
     act(g, "delay")
     assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
-    assert row(g, "keystone")["held"] != ""
+    waiting = row(g, "keystone").columns
+    assert isinstance(waiting, InitiativeColumns) and waiting.waiting != ""
     refused = g.state.model_dump(mode="json")
     with pytest.raises(IllegalAction):
         g.fight_act("attack", target="the_tallyman", attack="granite_fist", actor="keystone")
@@ -920,7 +928,7 @@ def test_flee_and_surrender_leave_the_fight_and_the_last_ends_it(pack: Pack) -> 
     g.take_over("the_tallyman")
     g.take_over("madame_undertow")
     act(g, "flee")
-    assert row(g, "the_tallyman")["out"] == "fled"
+    assert row(g, "the_tallyman").out == "fled"
     assert g.fight is not None and g.fight.encounter.acting == "madame_undertow"
     act(g, "surrender")
     assert not g.fighting
@@ -949,25 +957,25 @@ def check_invariants(g: Game) -> None:
         return
     assert all(v >= 0 for v in fight_.encounter.budget.values()), fight_.encounter.budget
     for r in g.tracker():
-        actor = g.state.actors[r["actor"]]
-        assert r["damage"] >= 0 and actor.tracks.get("damage", 0) >= 0
-        assert set(r["conditions"]) <= KNOWN_CONDITIONS, r["conditions"]
+        actor = g.state.actors[r.actor]
+        assert damage(r) >= 0 and actor.tracks.get("damage", 0) >= 0
+        assert set(r.conditions) <= KNOWN_CONDITIONS, r.conditions
         assert {c for c in actor.conditions} <= KNOWN_CONDITIONS, actor.conditions
         if actor.role == "minion":  # unhurt or out: never between degrees
-            assert r["damage"] == 0, r
+            assert damage(r) == 0, r
             assert not MINION_DAMAGE & set(actor.conditions), r
 
 
 def greedy(g: Game) -> None:
     """The player's heroes attack where they are likeliest to hurt, else end the turn."""
-    opts = [o for o in g.fight_options() if o["allowed"] and o["action"] == "attack"
-            and o.get("targets")]
+    opts = [o for o in g.fight_options() if o.allowed and o.action == "attack" and o.targets]
     if not opts:
         g.end_turn()
         return
-    best = max(opts, key=lambda o: max(t["effect"] for t in o["targets"]))
-    target = max(best["targets"], key=lambda t: t["effect"])
-    g.fight_act("attack", target=target["id"], attack=best["attack"])
+    best = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets))
+    target = max(best.targets, key=lambda t: t.effect or 0.0)
+    assert best.attack is not None
+    g.fight_act("attack", target=target.id, attack=best.attack.id)
 
 
 @settings(max_examples=25, deadline=None, derandomize=True,
@@ -1020,16 +1028,17 @@ def test_trade_limits_with_a_hero_made_from_abilities(
                  dice_mode="physical")
     hero = g.state.party[0]
     g.start_fight(["the_tallyman"], dice=[19, 1])
-    atk = next(o for o in g.fight_options() if o["action"] == "attack")
-    assert (atk["bonus"], atk["rank"]) == (fighting, strength)
+    option = next(o for o in g.fight_options() if o.action == "attack")
+    atk = option.attack
+    assert atk is not None and (atk.bonus, atk.rank) == (fighting, strength)
     before = g.state.model_dump(mode="json")
     if allowed:
-        g.fight_act("attack", target="the_tallyman", attack=atk["attack"],
+        g.fight_act("attack", target="the_tallyman", attack=atk.id,
                     maneuvers=maneuvers)
-        assert g.fight_need is not None and g.fight_need["who"] == g.state.actors[hero].name
+        assert g.fight_need is not None and g.fight_need.who == g.state.actors[hero].name
     else:
         with pytest.raises(IllegalAction):
-            g.fight_act("attack", target="the_tallyman", attack=atk["attack"],
+            g.fight_act("attack", target="the_tallyman", attack=atk.id,
                         maneuvers=maneuvers)
         assert g.state.model_dump(mode="json") == before
 
@@ -1082,7 +1091,7 @@ def test_a_stunned_character_loses_its_turn_and_resists_at_its_end(
     assert "stunned" in conds(g, "the_tallyman")
     g.end_turn()  # the Tallyman's turn is skipped; its end asks for his Fortitude die
     need = g.fight_need
-    assert need is not None and need["what"] == "shakes off stunned"
+    assert isinstance(need, DieNeed) and need.what == "shakes off stunned"
     ev = enter(g, [face])
     assert any(e["type"] == "FightActed" and e["actor"] == "the_tallyman"
                and "stunned" in e["text"] and e["action"] == "skip" for e in ev)

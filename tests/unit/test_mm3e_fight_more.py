@@ -531,12 +531,12 @@ def test_options_leave_out_what_makes_no_sense_and_offer_counters_off_turn(
         pack: Pack) -> None:
     g = _game(pack, init=(1, 20))
     g.take_over("the_tallyman")
-    mine = {o["action"] for o in g.fight_options()}
+    mine = {o.action for o in g.fight_options()}
     assert {"disarm", "smash", "ready", "run", "drop_item"} <= mine
     assert not mine & {"readied", "counter_trip", "counter_disarm", "crawl", "grab_damage",
                        "drag", "pick_up", "command"}
     _play(g, [12, 1], g.fight_act, "trip", target="keystone")  # lost: Keystone is offered
-    hers = {o["action"]: o["allowed"] for o in g.fight_options("keystone")}
+    hers = {o.action: o.allowed for o in g.fight_options("keystone")}
     assert hers["counter_trip"] is True and hers["attack"] is False
 
 
@@ -544,8 +544,8 @@ def test_options_allow_the_readied_action_off_turn(pack: Pack) -> None:
     g = _game(pack)
     _play(g, [], g.fight_act, "ready", options={"action": "trip", "trigger": "he moves"})
     g.end_turn()
-    allowed = [o for o in g.fight_options("keystone") if o["allowed"]]
-    assert [(o["action"], o.get("readied")) for o in allowed] == [("trip", True)]
+    allowed = [o for o in g.fight_options("keystone") if o.allowed]
+    assert [(o.action, o.readied) for o in allowed] == [("trip", True)]
 
 
 def test_the_referee_swaps_a_lost_weapon_for_another_attack(pack: Pack) -> None:

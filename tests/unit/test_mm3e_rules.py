@@ -110,7 +110,7 @@ def test_preview_odds_match_exact_degree_odds(pack: Pack, bonus: int, dc: int) -
                                                  "presence": 0})
     game.trigger("ability_check")
     game.set_roll_options(stat="strength", params={"dc": dc})
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert preview["modifier"] == bonus
     exact = checks.degree_odds(bonus, dc, nat20_bonus=True)
     want: dict[str, Fraction] = {}
@@ -125,7 +125,7 @@ def test_the_55_percent_rule_is_in_every_roll_explanation(pack: Pack) -> None:
     game = new_game(pack)
     game.trigger("ability_check")
     game.set_roll_options(stat="awareness", params={"dc": 22})
-    sources = [m[0] for m in game.pending.context["preview"]["modifiers"]]
+    sources = [m[0] for m in game.pending.preview.to_dict()["modifiers"]]
     assert "DC 22 (challenging); 55% at +12" in sources
 
 
@@ -145,13 +145,13 @@ def test_natural_20_is_one_degree_better_and_says_why(pack: Pack) -> None:
 def test_skill_declarations_come_from_the_stat_block(pack: Pack) -> None:
     game = new_game(pack)
     game.trigger("skill_check")
-    offered = {d["id"]: d["label"] for d in game.pending.context["declarations"]}
+    offered = {d["id"]: d["label"] for d in [vars(d) for d in game.pending.declarations]}
     assert offered["skill:athletics"] == "Athletics +14"
     assert offered["skill:expertise_engineering"] == "Expertise (Engineering) +10"
     assert offered["skill:deception"] == "Deception +1 (untrained)"
     assert "skill:acrobatics" not in offered  # needs training; Keystone has none
     game.declare("skill:athletics")
-    assert game.pending.context["preview"]["modifiers"][0] == ["Athletics", 14, None]
+    assert game.pending.preview.to_dict()["modifiers"][0] == ["Athletics", 14, None]
     with pytest.raises(IllegalAction):
         game.declare("skill:perception")  # one skill a roll
 
@@ -160,7 +160,7 @@ def test_untrained_skill_uses_its_ability(pack: Pack) -> None:
     game = new_game(pack, "lamplight")  # Presence 2, no Persuasion
     game.trigger("skill_check")
     game.declare("skill:persuasion")
-    label, value, _ = game.pending.context["preview"]["modifiers"][0]
+    label, value, _ = game.pending.preview.to_dict()["modifiers"][0]
     assert value == 2 and "untrained" in label
 
 
@@ -178,7 +178,7 @@ def test_routine_check_counts_the_die_as_10(pack: Pack) -> None:
     game.trigger("skill_check")
     game.set_declarations(["skill:athletics", "routine"])
     game.set_roll_options(params={"dc": 20})
-    odds = game.pending.context["preview"]["odds"]
+    odds = game.pending.preview.to_dict()["odds"]
     assert odds["success1"] == "100.0%"  # 10 + 14 = 24 against 20, whatever the die
     events = game.roll([1])
     rolled = next(e for e in events if e["type"] == "Rolled")
@@ -190,20 +190,20 @@ def test_no_routine_check_for_resistance_or_hazards(pack: Pack) -> None:
     game = new_game(pack)
     for move in ("resistance_check", "face_hazard"):
         game.trigger(move)
-        assert "routine" not in {d["id"] for d in game.pending.context["declarations"]}
+        assert "routine" not in {d["id"] for d in [vars(d) for d in game.pending.declarations]}
         game.undo()
 
 
 def test_power_check_uses_the_declared_power_or_the_set_rank(pack: Pack) -> None:
     game = new_game(pack)
     game.trigger("power_check")
-    offered = {d["id"]: d["label"] for d in game.pending.context["declarations"]}
+    offered = {d["id"]: d["label"] for d in [vars(d) for d in game.pending.declarations]}
     assert offered["power:granite_fist"] == "Granite Fist (rank 12)"
     assert "routine" in offered
     game.set_roll_options(params={"rank": 7})
-    assert game.pending.context["preview"]["modifiers"][0] == ["power rank 7 (set)", 7, None]
+    assert game.pending.preview.to_dict()["modifiers"][0] == ["power rank 7 (set)", 7, None]
     game.declare("power:faultline_stomp")
-    assert game.pending.context["preview"]["modifier"] == 10
+    assert game.pending.preview.to_dict()["modifier"] == 10
 
 
 # ------------------------------------------------------------------ modifiers
@@ -215,7 +215,7 @@ def test_circumstance_modifiers_before_the_roll(pack: Pack) -> None:
     game.set_roll_options(stat="strength")
     game.pre_roll("circ_minus5")
     game.pre_roll("circ_plus2")
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert preview["modifier"] == 12 - 5 + 2
     with pytest.raises(IllegalAction):
         game.pre_roll("circ_plus9")
@@ -226,13 +226,13 @@ def test_impaired_and_disabled_weigh_on_checks(pack: Pack) -> None:
     mark(game, "exhausted")  # includes impaired
     game.trigger("ability_check")
     game.set_roll_options(stat="intellect")
-    assert ["impaired", -2, None] in game.pending.context["preview"]["modifiers"]
+    assert ["impaired", -2, None] in game.pending.preview.to_dict()["modifiers"]
     game.undo()
     game.undo()
     mark(game, "disabled")
     game.trigger("ability_check")
     game.set_roll_options(stat="intellect")
-    mods = game.pending.context["preview"]["modifiers"]
+    mods = game.pending.preview.to_dict()["modifiers"]
     assert ["disabled", -5, None] in mods and ["impaired", -2, None] not in mods
 
 
@@ -241,9 +241,9 @@ def test_damage_penalty_only_on_toughness(pack: Pack) -> None:
     game.edit("hero", "track", "damage", 2)
     game.trigger("resistance_check")
     game.set_roll_options(stat="toughness")
-    assert game.pending.context["preview"]["modifier"] == 12 - 2
+    assert game.pending.preview.to_dict()["modifier"] == 12 - 2
     game.set_roll_options(stat="will")
-    assert game.pending.context["preview"]["modifier"] == 8
+    assert game.pending.preview.to_dict()["modifier"] == 8
 
 
 def test_vulnerable_halves_dodge(pack: Pack) -> None:
@@ -251,7 +251,7 @@ def test_vulnerable_halves_dodge(pack: Pack) -> None:
     mark(game, "vulnerable")
     game.trigger("resistance_check")
     game.set_roll_options(stat="dodge")
-    assert game.pending.context["preview"]["modifier"] == 7
+    assert game.pending.preview.to_dict()["modifier"] == 7
 
 
 # ------------------------------------------------------------------ hero points
@@ -265,7 +265,7 @@ def test_hero_point_when_it_changes_the_result(pack: Pack) -> None:
     game.roll([4])  # 18: two degrees of failure
     adjust = game.pending
     assert adjust.kind == "adjust"
-    assert [o["id"] for o in adjust.options] == ["keep", "hero_point"]
+    assert [o.id for o in adjust.options] == ["keep", "hero_point"]
     events = game.adjust("hero_point")
     assert game.state.hero.tracks["hero_points"] == 0
     adjusted = next(e for e in events if e["type"] == "RollAdjusted")
@@ -318,7 +318,7 @@ def test_heat_walks_the_fatigue_ladder(pack: Pack) -> None:
         game.trigger("face_hazard")
         game.declare("hazard:heat_cold_intense")
         game.set_roll_options(params={"check": 3})
-        assert game.pending.context["preview"]["bands"][4]["min"] == 12  # DC 10 + 2
+        assert game.pending.preview.to_dict()["bands"][4]["min"] == 12  # DC 10 + 2
         roll(game, 1)
         assert expected in game.state.hero.conditions
     assert "fatigued" not in game.state.hero.conditions
@@ -329,7 +329,7 @@ def test_a_fall_is_damage_from_its_distance_rank(pack: Pack) -> None:
     game.trigger("face_hazard")
     game.declare("hazard:falling")
     game.set_roll_options(params={"rank": 2})  # damage rank 4 + 2 x 2 = 8: DC 23
-    assert game.pending.context["preview"]["bands"][4]["min"] == 23
+    assert game.pending.preview.to_dict()["bands"][4]["min"] == 23
     roll(game, 8)  # 18: one degree of failure
     assert game.state.hero.tracks["damage"] == 1 and not game.state.hero.conditions
 
@@ -366,7 +366,7 @@ def test_rest_recovers_one_step_a_minute_worst_first(pack: Pack) -> None:
     game.edit("hero", "track", "damage", 2)
     game.trigger("rest_and_recover")
     prompt = game.pending
-    assert [o["id"] for o in prompt.options] == ["1", "2", "3", "4"]
+    assert [o.id for o in prompt.options] == ["1", "2", "3", "4"]
     game.choose(["1"])
     assert game.state.hero.conditions == ["dazed"]
     game.trigger("rest_and_recover")
@@ -392,7 +392,7 @@ def test_start_fight_asks_who_and_requests_the_fight(pack: Pack) -> None:
     game.add_npc("Nosy Neighbour", "bystander")
     game.trigger("start_fight")
     prompt = game.pending
-    ids = [o["id"] for o in prompt.options]
+    ids = [o.id for o in prompt.options]
     assert ids[0] == "the_tallyman"  # present, with a block
     assert "nosy_neighbour" not in ids  # no stat block
     assert {"madame_undertow", "dockside_crew", "hornet_drones"} <= set(ids)

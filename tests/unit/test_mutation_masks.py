@@ -100,7 +100,7 @@ def test_a_target_without_influence_held_offers_no_surrender(new_game: NewGame) 
     game.trigger("provoke", "vic_rook")
     game.roll([3, 3])  # 6 + Superior 0: a miss; one Team would make it 7
     assert game.state.flow.stage == "adjust"
-    offered = [o["id"] for o in game.pending.options]
+    offered = [o.id for o in game.pending.options]
     assert "team" in offered and "influence" not in offered
     with pytest.raises(IllegalAction, match="not on offer"):
         game.adjust("influence")

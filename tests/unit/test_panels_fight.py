@@ -12,6 +12,7 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
+from engine.rules.fight.values import ChoiceNeed, DieNeed, PanelColumns, TrackerRow
 from engine.systems.panels import step as pf
 from engine.systems.panels.checks import Band
 from engine.systems.panels.damage import Damage, DamageDice, damage_dice
@@ -44,7 +45,7 @@ def enter(g: Game, *faces: int) -> None:
     """Enter the dice the fight waits for, one after another."""
     for f in faces:
         need = g.fight_need
-        assert need is not None and need.get("kind") != "choice", need
+        assert isinstance(need, DieNeed), need
         g.fight_die(f)
 
 
@@ -59,9 +60,16 @@ def journal(g: Game) -> list[str]:
     return render_all(list(g.store.events()), g.pack, names)
 
 
-def row(g: Game, actor: str) -> dict[str, Any]:
+def row(g: Game, actor: str) -> TrackerRow:
     """The tracker row of ``actor``."""
-    return next(r for r in g.tracker() if r["actor"] == actor)
+    return next(r for r in g.tracker() if r.actor == actor)
+
+
+def cols(g: Game, actor: str) -> PanelColumns:
+    """The panels columns of ``actor``'s tracker row."""
+    found = row(g, actor).columns
+    assert isinstance(found, PanelColumns)
+    return found
 
 
 def villain_attacks(g: Game, attack_die: int) -> None:
@@ -101,13 +109,13 @@ def test_a_tie_gives_two_panels_each_in_one_agility_order(pack: Pack) -> None:
     assert enc.sides.panels == {"heroes": 2, "villains": 2}
     # Agility: Cutglass 26, Tinmarket Tough 10 (Dexterity 11), Rivet 10 (Dexterity 14)
     assert enc.order == ("cutglass", "rivet", "tinmarket_tough")
-    assert [r["initiative"] for r in g.tracker()] == [26, 10, 10]
+    assert [r.initiative for r in g.tracker()] == [26, 10, 10]
 
 
 def test_a_thug_group_brings_its_members(pack: Pack) -> None:
     g = new(pack)
     g.start_fight(["the_foundry_crew"], dice=[5, 1])
-    members = [r["actor"] for r in g.tracker() if r["side"] == "villains"]
+    members = [r.actor for r in g.tracker() if r.side == "villains"]
     assert members == [f"the_foundry_crew_{i}" for i in range(1, 6)]
     assert all(g.state.actors[m].data["group"] == "the_foundry_crew" for m in members)
     with pytest.raises(IllegalAction, match="no character or stat block"):
@@ -119,7 +127,7 @@ def test_each_action_spends_its_panels_and_unused_ones_are_lost(pack: Pack) -> N
     g.start_fight(["cutglass"], dice=[6, 2])  # 4 panels each, heroes first
     g.fight_act("move")
     assert g.fight.encounter.budget == {"panel": 3}  # type: ignore[union-attr]
-    assert row(g, "rivet")["panels"] == 3
+    assert cols(g, "rivet").panels == 3
     with pytest.raises(IllegalAction, match="already acted this turn"):
         g.fight_act("catch_breath")
     g.fight_act("move")
@@ -127,7 +135,7 @@ def test_each_action_spends_its_panels_and_unused_ones_are_lost(pack: Pack) -> N
     g.end_turn()  # two panels unused
     enc = g.fight.encounter  # type: ignore[union-attr]
     assert enc.acting == "cutglass" and enc.budget == {"panel": 4}
-    assert row(g, "rivet")["panels"] == 0 and row(g, "rivet")["acted"]
+    assert cols(g, "rivet").panels == 0 and row(g, "rivet").acted
     assert g.state.actors["rivet"].tracks.get("kill", 40) == 40
     # the referee ends its turn unplayed (the player may); the new round's d6s are rolled
     g.end_turn()
@@ -166,32 +174,34 @@ def test_a_response_to_a_significant_attacker_costs_a_future_panel(pack: Pack) -
     g = physical_fight(pack, ["cutglass"], [1, 6])  # villains first, 5 panels each
     villain_attacks(g, 12)  # 12 + 6 = 18: a complete hit
     need = g.fight_need
-    assert need is not None and need["kind"] == "choice"
-    assert need["question"] == "Response to Cutglass's Glass Edges?"
-    ids = [o["id"] for o in need["options"]]
+    assert isinstance(need, ChoiceNeed)
+    assert need.question == "Response to Cutglass's Glass Edges?"
+    ids = [o.id for o in need.choices]
     assert ids == ["none", "dodge", "parry:riveted_fist"]  # the thrown girder cannot parry
-    dodge = need["options"][1]["detail"]
+    dodge = need.choices[1].detail
     assert "18+ avoids it all (15%)" in dodge and "costs 1 future panel" in dodge
     # the numbers behind the words, for a front end or a policy: Rivet's Agility 10 (+0)
     # dodges on 15+ (30%); Dexterity 14 (+2) parries on 13+ (40%)
-    none, dodge_opt, parry = need["options"]
-    assert (dodge_opt["odds"], dodge_opt["cost"]) == (pytest.approx(0.30), 1)
-    assert (parry["odds"], parry["cost"]) == (pytest.approx(0.40), 1)
-    assert "odds" not in none and none["avoided"] == 0.0 and none["cost"] == 0
-    assert 0 < dodge_opt["avoided"] < none["expected"]
-    assert dodge_opt["avoided"] + dodge_opt["expected"] == pytest.approx(none["expected"])
+    none, dodge_opt, parry = need.choices
+    assert (dodge_opt.odds, dodge_opt.cost) == (pytest.approx(0.30), 1)
+    assert (parry.odds, parry.cost) == (pytest.approx(0.40), 1)
+    assert none.odds is None and none.avoided == 0.0 and none.cost == 0
+    assert none.expected is not None and dodge_opt.avoided is not None
+    assert dodge_opt.expected is not None
+    assert 0 < dodge_opt.avoided < none.expected
+    assert dodge_opt.avoided + dodge_opt.expected == pytest.approx(none.expected)
     g.fight_choose("dodge")
     enter(g, 2, 1, 1, 1)  # the dodge fails; damage 1, 1 / 1
     assert g.fight.encounter.participant("rivet").arrears == 1  # type: ignore[union-attr]
-    assert row(g, "rivet")["arrears"] == 1
+    assert cols(g, "rivet").arrears == 1
 
 
 def test_a_response_to_a_thug_is_free(pack: Pack) -> None:
     g = physical_fight(pack, ["tinmarket_tough"], [1, 6])
     villain_attacks(g, 18)
     need = g.fight_need
-    assert need is not None
-    assert "free" in need["options"][1]["detail"]
+    assert isinstance(need, ChoiceNeed)
+    assert "free" in need.choices[1].detail
     g.fight_choose("dodge")
     enter(g, 2, 1, 1, 1)
     assert g.fight.encounter.participant("rivet").arrears == 0  # type: ignore[union-attr]
@@ -227,7 +237,7 @@ def test_no_response_at_five_panels_owed(pack: Pack) -> None:
     g = physical_fight(pack, ["tinmarket_tough"], [1, 6])
     _set_arrears(g, "rivet", 5)
     villain_attacks(g, 18)
-    assert g.fight_need is not None and g.fight_need.get("kind") != "choice"  # a damage die
+    assert isinstance(g.fight_need, DieNeed)  # a damage die
     enter(g, 1, 1, 1)
     said = [e["text"] for e in events(g, "FightActed")]
     assert any("Rivet cannot dodge or parry: already 5 panels in arrears" in s for s in said)
@@ -287,13 +297,14 @@ def test_an_ineligible_parry_is_not_offered(pack: Pack) -> None:
     g = physical_fight(pack, ["baron_s_gunsel"], [1, 6], hero="nightjar")
     villain_attacks(g, 18)  # the pistol: a fast missile
     need = g.fight_need
-    assert need is not None
-    ids = [o["id"] for o in need["options"]]
+    assert isinstance(need, ChoiceNeed)
+    ids = [o.id for o in need.choices]
     assert ids == ["none", "dodge", "parry:weighted_bolas"]  # a missile may parry a missile
     # Rivet's Iron Hide lets her fist stop bullets
     g2 = physical_fight(pack, ["baron_s_gunsel"], [1, 6])
     villain_attacks(g2, 18)
-    assert [o["id"] for o in g2.fight_need["options"]] == [  # type: ignore[index]
+    assert isinstance(g2.fight_need, ChoiceNeed)
+    assert [o.id for o in g2.fight_need.choices] == [
         "none", "dodge", "parry:riveted_fist", "parry:thrown_girder"]
 
 
@@ -335,17 +346,16 @@ def test_a_fight_to_its_end_with_the_referee_playing_the_villains(pack: Pack) ->
         if not g.fighting:
             break
         need = g.fight_need
-        if need:
-            g.fight_choose("dodge" if any(o["id"] == "dodge" for o in need["options"])
-                           else "none")
+        if isinstance(need, ChoiceNeed):
+            g.fight_choose("dodge" if need.choice("dodge") is not None else "none")
         elif g.referee_turn:
             g.referee_step()
         else:
-            attacks = [o for o in g.fight_options() if o["action"] == "attack"
-                       and o["allowed"] and o["targets"]]
+            attacks = [o for o in g.fight_options() if o.action == "attack"
+                       and o.allowed and o.targets and o.attack]
             if attacks:
-                g.fight_act("attack", target=attacks[0]["targets"][0]["id"],
-                            attack=attacks[0]["attack"])
+                g.fight_act("attack", target=attacks[0].targets[0].id,
+                            attack=attacks[0].attack.id if attacks[0].attack else None)
             else:
                 g.end_turn()
     assert not g.fighting
@@ -368,7 +378,7 @@ def test_undo_in_the_middle_of_a_response_choice(pack: Pack) -> None:
         assert g.referee_turn, "seed 3: Cutglass hits within her five panels"
         g.referee_step()
     need = g.fight_need
-    assert need is not None and need["kind"] == "choice"
+    assert isinstance(need, ChoiceNeed)
     before = g.state.model_dump(mode="json")
     g.fight_choose("none")
     after_none = g.state.actors["rivet"].tracks["kill"]
@@ -385,13 +395,13 @@ def test_undo_in_the_middle_of_a_response_choice(pack: Pack) -> None:
 def test_options_and_first_aid(pack: Pack) -> None:
     g = new(pack)
     g.start_fight(["tinmarket_tough"], dice=[6, 1])
-    opts = {(o["action"], o.get("attack")): o for o in g.fight_options()}
-    fist = opts[("attack", "riveted_fist")]
-    (target,) = fist["targets"]
-    assert target["id"] == "tinmarket_tough"
-    assert target["hit"] == pytest.approx(0.4)  # 13+ on the d20 (Dexterity +2)
-    assert opts[("catch_breath", None)]["cost"] == "2 panels"
-    assert not opts[("first_aid", None)]["allowed"]
+    opts = {o.key: o for o in g.fight_options()}
+    fist = opts["attack/riveted_fist"]
+    (target,) = fist.targets
+    assert target.id == "tinmarket_tough"
+    assert target.hit == pytest.approx(0.4)  # 13+ on the d20 (Dexterity +2)
+    assert opts["catch_breath"].cost == "2 panels"
+    assert not opts["first_aid"].allowed
     with pytest.raises(IllegalAction, match="no maneuvers"):
         g.fight_act("attack", target="tinmarket_tough", maneuvers={"power_attack": 1})
 
@@ -401,8 +411,8 @@ def test_the_player_picks_a_critical_hits_effect(pack: Pack) -> None:
     g.fight_act("attack", target="cutglass", attack="riveted_fist")
     enter(g, 20)
     need = g.fight_need
-    assert need is not None and need["kind"] == "choice"
-    assert [o["id"] for o in need["options"]] == ["roll", "1", "2", "3", "4", "5", "6"]
+    assert isinstance(need, ChoiceNeed)
+    assert [o.id for o in need.choices] == ["roll", "1", "2", "3", "4", "5", "6"]
     g.fight_choose("6")  # Clean strike: every damage die at its highest
     while g.fight_need:  # Cutglass's response, if any, fails on a natural 1
         enter(g, 1)
@@ -427,12 +437,12 @@ def test_a_critical_miss_can_jam_the_attack_form_for_the_round(pack: Pack) -> No
     g = physical_fight(pack, ["cutglass"], [6, 1])  # 5 panels each, heroes first
     g.fight_act("attack", target="cutglass", attack="riveted_fist")
     enter(g, 1, 6)  # a natural 1, then the critical miss d6: 6, Jammed
-    fist = next(o for o in g.fight_options() if o.get("attack") == "riveted_fist")
-    assert not fist["allowed"] and fist["why"] == "jammed until the round ends"
+    fist = next(o for o in g.fight_options() if o.key == "attack/riveted_fist")
+    assert not fist.allowed and fist.why == "jammed until the round ends"
     with pytest.raises(IllegalAction, match="jammed"):
         g.fight_act("attack", target="cutglass", attack="riveted_fist")
-    girder = next(o for o in g.fight_options() if o.get("attack") == "thrown_girder")
-    assert girder["allowed"]
+    girder = next(o for o in g.fight_options() if o.key == "attack/thrown_girder")
+    assert girder.allowed
 
 
 def test_fleeing_costs_a_panel_and_can_end_the_fight(pack: Pack) -> None:
@@ -518,4 +528,4 @@ def test_what_the_player_says_with_a_response_is_told_after_the_hit(pack: Pack) 
     assert hit < said < dodge
     g.undo()
     need = g.fight_need
-    assert need is not None and need.get("kind") != "choice"  # its d20 awaited again
+    assert isinstance(need, DieNeed)  # its d20 awaited again

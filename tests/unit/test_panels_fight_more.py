@@ -18,6 +18,7 @@ from engine.errors import ContentError, IllegalAction
 from engine.game import Game
 from engine.journal import render_all
 from engine.rules.encounter import ARREARS_LIMIT
+from engine.rules.fight.values import ChoiceNeed, DieNeed, FightOption, PanelColumns
 from engine.systems.panels import fight_more as fm
 from engine.systems.panels import referee as rf
 from engine.systems.panels import step as pf
@@ -25,7 +26,7 @@ from engine.systems.panels.checks import skill_modifier
 from engine.systems.panels.fight import PanelsConflict, action_words
 from engine.systems.panels.statblock import from_data
 from engine.systems.panels.step import ACTIONS
-from tests.unit.test_panels_fight import enter, events, row
+from tests.unit.test_panels_fight import cols, enter, events, row
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "panels"
 HEROES = ("nightjar", "quarrel", "rivet", "voltaic")
@@ -56,10 +57,16 @@ def said(g: Game) -> list[str]:
     return [e["text"] for e in events(g, "FightActed")]
 
 
-def option(g: Game, action: str, actor: str | None = None, **match: Any) -> dict[str, Any]:
-    """The option ``action`` (with the given fields) of the acting character."""
-    return next(o for o in g.fight_options(actor) if o["action"] == action
-                and all(o.get(k) == v for k, v in match.items()))
+def option(g: Game, action: str, actor: str | None = None, attack: str | None = None
+           ) -> FightOption:
+    """The option ``action`` (with ``attack``, by id) of the acting character."""
+    return next(o for o in g.fight_options(actor) if o.action == action
+                and (attack is None or (o.attack is not None and o.attack.id == attack)))
+
+
+def items(o: FightOption) -> list[dict[str, str]]:
+    """The things an option lists to name, as {id, name}, besides an object to hand."""
+    return [{"id": c.id, "name": c.name} for c in o.choices if c.id != fm.OBJECT_TO_HAND]
 
 
 def panels(g: Game) -> int:
@@ -93,18 +100,18 @@ def test_a_grab_costs_a_panel_and_any_hit_band_holds(pack: Pack) -> None:
     assert g.fight_need is not None  # the d20 is awaited
     enter(g, 12)  # 12 + 2 (Dexterity 14) = 14: a miss
     assert panels(g) == 4
-    assert row(g, "cutglass")["held"] == ""
+    assert cols(g, "cutglass").held_by == ""
     assert said(g)[-1] == "Cutglass slips the grab."
     g.fight_act("grab", target="cutglass")
     enter(g, 13)  # 15: a minor hit holds as well as a complete one
     assert panels(g) == 3
     assert last_roll(g)["modifiers"] == [["Dexterity 14", 2]]
-    assert row(g, "cutglass")["held"] == "by Rivet"
-    assert "holds Cutglass" in row(g, "rivet")["conditions"]
+    assert cols(g, "cutglass").held_by == "Rivet"
+    assert "holds Cutglass" in row(g, "rivet").conditions
     assert g.state.actors["cutglass"].tracks.get("kill", 30) == 30  # a grab does no damage
     grab = option(g, "grab")
-    assert not grab["allowed"] and grab["why"] == "nobody to grab"
-    assert grab["targets"][0]["why"] == "already holding Cutglass"
+    assert not grab.allowed and grab.why == "nobody to grab"
+    assert grab.targets[0].why == "already holding Cutglass"
     with pytest.raises(IllegalAction, match="already holding Cutglass"):
         g.fight_act("grab", target="cutglass")
 
@@ -121,15 +128,15 @@ def test_held_cannot_move_and_attacks_only_its_holder(pack: Pack) -> None:
     assert acting(g) == "cutglass"
     g.take_over("cutglass")
     opts = g.fight_options()
-    move = next(o for o in opts if o["action"] == "move")
-    flee = next(o for o in opts if o["action"] == "flee")
-    assert not move["allowed"] and move["why"] == "held by Rivet: break free first"
-    assert not flee["allowed"] and flee["why"] == "held by Rivet: break free first"
+    move = next(o for o in opts if o.action == "move")
+    flee = next(o for o in opts if o.action == "flee")
+    assert not move.allowed and move.why == "held by Rivet: break free first"
+    assert not flee.allowed and flee.why == "held by Rivet: break free first"
     edges = option(g, "attack", attack="glass_edges")
-    assert [t["id"] for t in edges["targets"]] == ["rivet"]  # not Nightjar
+    assert [t.id for t in edges.targets] == ["rivet"]  # not Nightjar
     escape = option(g, "escape")
-    assert escape["allowed"] and escape["with"] == "Agility"
-    assert escape["odds"] == pytest.approx(0.65)  # 8+ on the d20: Agility 26 is +7
+    assert escape.allowed and escape.check == "Agility"
+    assert escape.odds == pytest.approx(0.65)  # 8+ on the d20: Agility 26 is +7
     with pytest.raises(IllegalAction, match="can attack only Rivet"):
         g.fight_act("attack", target="nightjar", attack="glass_edges")
     with pytest.raises(IllegalAction, match="held by Rivet"):
@@ -147,15 +154,15 @@ def test_breaking_free_needs_15_with_the_better_of_strength_and_agility(pack: Pa
     g.fight_act("escape")
     enter(g, 7)  # 7 + 7 (Agility 26, better than Strength 14's +2) = 14: still held
     assert last_roll(g)["modifiers"] == [["Agility 26", 7]]
-    assert panels(g) == 4 and row(g, "cutglass")["held"] == "by Rivet"
+    assert panels(g) == 4 and cols(g, "cutglass").held_by == "Rivet"
     assert said(g)[-1] == "Rivet keeps hold of Cutglass."
     g.fight_act("escape")
     enter(g, 8)  # 15: free
-    assert panels(g) == 3 and row(g, "cutglass")["held"] == ""
+    assert panels(g) == 3 and cols(g, "cutglass").held_by == ""
     assert said(g)[-1] == "Cutglass breaks free of Rivet."
     assert g.fight.holds == {}  # type: ignore[union-attr]
     esc = option(g, "escape")
-    assert not esc["allowed"] and esc["why"] == "not held by anyone"
+    assert not esc.allowed and esc.why == "not held by anyone"
     with pytest.raises(IllegalAction, match="not held by anyone"):
         g.fight_act("escape")
 
@@ -166,18 +173,18 @@ def test_a_holder_lets_go_when_it_moves_grabs_another_or_is_out(pack: Pack) -> N
     enter(g, 16)
     g.fight_act("grab", target="tinmarket_tough")
     enter(g, 16)
-    assert row(g, "cutglass")["held"] == "" and row(g, "tinmarket_tough")["held"] == "by Rivet"
+    assert cols(g, "cutglass").held_by == "" and cols(g, "tinmarket_tough").held_by == "Rivet"
     assert any(s == "Rivet lets go of Cutglass (it reaches for Tinmarket Tough instead)."
                for s in said(g))
     g.fight_act("move")
-    assert row(g, "tinmarket_tough")["held"] == ""
+    assert cols(g, "tinmarket_tough").held_by == ""
     assert "Rivet lets go of Tinmarket Tough (it moves away)." in said(g)
     g.fight_act("grab", target="tinmarket_tough")
     enter(g, 16)
     # Rivet goes down: the hold ends with her
     g.state.actors["rivet"].tracks.update(stun=0)
     g.state.actors["rivet"].conditions = ["unconscious"]
-    assert row(g, "tinmarket_tough")["held"] == ""
+    assert cols(g, "tinmarket_tough").held_by == ""
     assert PanelsConflict(g.pack).step(g.state).holding_whom("rivet") == []
 
 
@@ -193,7 +200,7 @@ def test_the_referee_breaks_free_when_held(pack: Pack) -> None:
     assert pending.why == "Cutglass tries to break free of Rivet: 65% to get loose"
     g.referee_step()
     enter(g, 19)
-    assert row(g, "cutglass")["held"] == ""
+    assert cols(g, "cutglass").held_by == ""
 
 
 # ------------------------------------------------------------------ powers
@@ -203,9 +210,9 @@ def test_use_power_checks_the_characteristic_it_names(pack: Pack) -> None:
     g = fight(pack, ["cutglass"], [6, 1])  # Rivet: Bridge Strength (Strength 25)
     mod = skill_modifier(25)
     opt = option(g, "use_power")
-    assert opt["cost"] == "1 panel" and opt["allowed"]
-    bridge = next(p for p in opt["powers"] if p["id"] == "bridge_strength")
-    assert bridge["characteristic"] == "strength"
+    assert opt.cost == "1 panel" and opt.allowed and opt.needs == "power"
+    bridge = next(p for p in opt.choices if p.id == "bridge_strength")
+    assert bridge.check == "strength"
     with pytest.raises(IllegalAction, match="which"):
         g.fight_act("use_power")  # two powers: name one
     g.fight_act("use_power", options={"power": "Bridge Strength"})
@@ -231,8 +238,7 @@ def test_an_attack_power_stays_an_attack(pack: Pack) -> None:
         g.fight_act("use_power", options={"power": "Arc Bolt"})
     with pytest.raises(IllegalAction, match="no power 'Flight'"):
         g.fight_act("use_power", options={"power": "Flight"})
-    assert [p["id"] for p in option(g, "use_power")["powers"]] == ["ride_the_line",
-                                                                   "ground_out"]
+    assert [p.id for p in option(g, "use_power").choices] == ["ride_the_line", "ground_out"]
     assert panels(g) == 5
 
 
@@ -262,31 +268,30 @@ def test_a_power_names_wits_unless_it_says_otherwise() -> None:
 
 def test_dropping_costs_nothing_and_picking_up_one_panel(pack: Pack) -> None:
     g = fight(pack, ["cutglass"], [6, 1], hero="nightjar")
-    assert option(g, "drop_item")["items"] == [
+    assert items(option(g, "drop_item")) == [
         {"id": "fighting_staff", "name": "Fighting Staff"},
         {"id": "weighted_bolas", "name": "Weighted Bolas"}]
     g.fight_act("drop_item", options={"item": "Fighting Staff"})
     assert panels(g) == 5
-    assert row(g, "nightjar")["dropped"] == ["Fighting Staff"]
-    assert not [o for o in g.fight_options() if o.get("attack") == "fighting_staff"]
+    assert cols(g, "nightjar").dropped == ("Fighting Staff",)
+    assert not [o for o in g.fight_options() if o.key == "attack/fighting_staff"]
     with pytest.raises(IllegalAction, match="no attack"):
         g.fight_act("attack", target="cutglass", attack="fighting_staff")
-    assert option(g, "pick_up")["items"] == [{"id": "fighting_staff",
-                                              "name": "Fighting Staff"}]
+    assert items(option(g, "pick_up")) == [{"id": "fighting_staff", "name": "Fighting Staff"}]
     g.fight_act("pick_up")  # the one thing dropped
-    assert option(g, "pick_up")["allowed"] and option(g, "pick_up")["items"] == []
+    assert option(g, "pick_up").allowed and items(option(g, "pick_up")) == []
     with pytest.raises(IllegalAction, match="pick up what"):
         g.fight_act("pick_up")
-    assert panels(g) == 4 and row(g, "nightjar")["dropped"] == []
-    assert option(g, "attack", attack="fighting_staff")["allowed"]
+    assert panels(g) == 4 and cols(g, "nightjar").dropped == ()
+    assert option(g, "attack", attack="fighting_staff").allowed
     g.fight_act("pick_up", options={"item": "trash can lid"})
-    assert panels(g) == 3 and row(g, "nightjar")["object"] == "trash can lid"
+    assert panels(g) == 3 and cols(g, "nightjar").object == "trash can lid"
     lid = option(g, "attack", attack="trash_can_lid")
-    assert lid["range"] == "close" and not lid["lethal"]
+    assert lid.attack is not None and lid.attack.range == "close" and not lid.attack.lethal
     with pytest.raises(IllegalAction, match="already holds"):
         g.fight_act("pick_up", options={"item": "Trash Can Lid"})
     g.fight_act("drop_item", options={"item": "trash can lid"})
-    assert row(g, "nightjar")["object"] == "" and panels(g) == 3
+    assert cols(g, "nightjar").object == "" and panels(g) == 3
     with pytest.raises(IllegalAction, match="does not hold 'rope'"):
         g.fight_act("drop_item", options={"item": "rope"})
 
@@ -299,8 +304,8 @@ def test_a_picked_up_object_may_parry(pack: Pack) -> None:
     g.referee_step()
     enter(g, 12)  # Cutglass: 12 + 6 = 18, a complete hit
     need = g.fight_need
-    assert need is not None and need["kind"] == "choice"
-    assert "parry:trash_can_lid" in [o["id"] for o in need["options"]]
+    assert isinstance(need, ChoiceNeed)
+    assert "parry:trash_can_lid" in [o.id for o in need.choices]
 
 
 def test_a_disarmed_character_picks_its_weapon_up_and_has_it_again(pack: Pack) -> None:
@@ -312,16 +317,16 @@ def test_a_disarmed_character_picks_its_weapon_up_and_has_it_again(pack: Pack) -
         enter(g, 1)
     assert "Gantry drops Wrecking Hook: it must be picked up (one panel) to be used" \
         " again." in said(g)
-    assert row(g, "gantry")["dropped"] == ["Wrecking Hook"]
+    assert cols(g, "gantry").dropped == ("Wrecking Hook",)
     g.end_turn()
     g.take_over("gantry")
-    assert "wrecking_hook" not in [o.get("attack") for o in g.fight_options()]
-    assert option(g, "pick_up")["items"] == [{"id": "wrecking_hook", "name": "Wrecking Hook"}]
+    assert "attack/wrecking_hook" not in [o.key for o in g.fight_options()]
+    assert items(option(g, "pick_up")) == [{"id": "wrecking_hook", "name": "Wrecking Hook"}]
     left = panels(g)
     g.fight_act("pick_up", options={"item": "Wrecking Hook"})
     assert panels(g) == left - 1
-    assert "wrecking_hook" in [o.get("attack") for o in g.fight_options()]
-    assert row(g, "gantry")["dropped"] == []
+    assert "attack/wrecking_hook" in [o.key for o in g.fight_options()]
+    assert cols(g, "gantry").dropped == ()
     assert said(g)[-1] == "Gantry picks up Wrecking Hook and can use it again."
 
 
@@ -330,11 +335,11 @@ def test_a_fumble_with_nothing_held_loses_the_next_panel(pack: Pack) -> None:
     g.fight_act("attack", target="cutglass", attack="fists")
     enter(g, 1, 2)  # a natural 1; the critical miss d6: 2, Fumble
     assert g.fight.encounter.participant("voltaic").arrears == 1  # type: ignore[union-attr]
-    assert row(g, "voltaic")["dropped"] == []
+    assert cols(g, "voltaic").dropped == ()
     g2 = fight(pack, ["cutglass"], [6, 1], hero="quarrel")
     g2.fight_act("attack", target="cutglass", attack="crossbow")
     enter(g2, 1, 2)  # Fumble: the crossbow falls
-    assert row(g2, "quarrel")["dropped"] == ["Crossbow"]
+    assert cols(g2, "quarrel").dropped == ("Crossbow",)
     assert g2.fight.encounter.participant("quarrel").arrears == 0  # type: ignore[union-attr]
 
 
@@ -344,24 +349,24 @@ def test_a_fumble_with_nothing_held_loses_the_next_panel(pack: Pack) -> None:
 def test_hitting_the_deck_is_free_and_standing_costs_a_panel(pack: Pack) -> None:
     g = fight(pack, ["cutglass"], [6, 1])
     stand = option(g, "stand")
-    assert not stand["allowed"] and stand["why"] == "not prone"
+    assert not stand.allowed and stand.why == "not prone"
     g.fight_act("drop_prone")
-    assert panels(g) == 5 and row(g, "rivet")["prone"]
-    assert "prone" in row(g, "rivet")["conditions"]
+    assert panels(g) == 5 and cols(g, "rivet").prone
+    assert "prone" in row(g, "rivet").conditions
     move = option(g, "move")
-    assert not move["allowed"] and move["why"] == "prone: stand up first"
+    assert not move.allowed and move.why == "prone: stand up first"
     with pytest.raises(IllegalAction, match="already prone"):
         g.fight_act("drop_prone")
     with pytest.raises(IllegalAction, match="stand up first"):
         g.fight_act("flee")
     fist = option(g, "attack", attack="riveted_fist")
-    assert fist["targets"][0]["hit"] == pytest.approx(0.15)  # 18+ with +2 - 5
+    assert fist.targets[0].hit == pytest.approx(0.15)  # 18+ with +2 - 5
     g.fight_act("attack", target="cutglass", attack="riveted_fist")
     enter(g, 17)  # 17 + 2 - 5 = 14: a miss
     assert last_roll(g)["modifiers"] == [["Dexterity 14", 2], ["prone", -5]]
     g.fight_act("stand")
-    assert panels(g) == 3 and not row(g, "rivet")["prone"]
-    assert option(g, "move")["allowed"]
+    assert panels(g) == 3 and not cols(g, "rivet").prone
+    assert option(g, "move").allowed
 
 
 def test_missiles_at_a_prone_target_are_at_minus_five(pack: Pack) -> None:
@@ -369,14 +374,14 @@ def test_missiles_at_a_prone_target_are_at_minus_five(pack: Pack) -> None:
     assert acting(g) == "baron_s_gunsel"
     g.take_over("baron_s_gunsel")
     pistol = option(g, "attack", attack="pistol")
-    assert pistol["targets"][0]["hit"] == pytest.approx(0.35)  # 14+ (+1)
+    assert pistol.targets[0].hit == pytest.approx(0.35)  # 14+ (+1)
     g.end_turn()
     assert acting(g) == "rivet"
     g.fight_act("drop_prone")
     g.end_turn()  # round 2: the d6s again
     enter(g, 1, 6)
     assert acting(g) == "baron_s_gunsel"
-    assert option(g, "attack", attack="pistol")["targets"][0]["hit"] == pytest.approx(0.1)
+    assert option(g, "attack", attack="pistol").targets[0].hit == pytest.approx(0.1)
     g.fight_act("attack", target="rivet", attack="pistol")
     enter(g, 18)  # 18 + 1 - 5 = 14: a miss
     assert last_roll(g)["modifiers"] == [["Dexterity 13", 1], ["target prone", -5]]
@@ -392,7 +397,7 @@ def test_the_referee_stands_up_first(pack: Pack) -> None:
     pending = g.fight.pending  # type: ignore[union-attr]
     assert pending is not None and pending.action == "stand"
     g.referee_step()
-    assert not row(g, "cutglass")["prone"] and panels(g) == 4
+    assert not cols(g, "cutglass").prone and panels(g) == 4
 
 
 def test_the_referee_policy_for_held_and_prone() -> None:
@@ -420,7 +425,7 @@ def test_undo_while_a_grab_waits_for_its_die(pack: Pack) -> None:
     g = fight(pack, ["cutglass"], [6, 1])
     before = g.state.model_dump(mode="json")
     g.fight_act("grab", target="cutglass")
-    assert g.fight_need is not None and g.fight_need.get("sides") == 20
+    assert isinstance(g.fight_need, DieNeed) and g.fight_need.sides == 20
     g.undo()
     assert g.state.model_dump(mode="json") == before
     assert g.fight.pending is None and panels(g) == 5  # type: ignore[union-attr]
@@ -428,7 +433,7 @@ def test_undo_while_a_grab_waits_for_its_die(pack: Pack) -> None:
     g.fight_act("use_power", options={"power": "Bridge Strength"})
     assert g.fight_need is not None
     g.undo()
-    assert panels(g) == 5 and row(g, "rivet")["prone"]
+    assert panels(g) == 5 and cols(g, "rivet").prone
     g.fight_act("use_power", options={"power": "Bridge Strength"})
     enter(g, 10)
     assert panels(g) == 4
@@ -440,7 +445,7 @@ def test_each_action_costs_what_actions_yaml_says(pack: Pack) -> None:
     for aid in fm.ACTIONS:
         assert ACTIONS[aid].cost == costs[aid], aid
     words = action_words(pack)
-    assert words["grab"]["name"] == "Grab" and words["stand"]["examples"]
+    assert words["grab"].name == "Grab" and words["stand"].examples
 
 
 # ------------------------------------------------------------------ the property
@@ -449,34 +454,37 @@ def test_each_action_costs_what_actions_yaml_says(pack: Pack) -> None:
 def _act(g: Game, data: st.DataObject) -> None:
     """One random step: a choice, the referee, or one of the player's allowed options."""
     need = g.fight_need
-    if need:
-        g.fight_choose(data.draw(st.sampled_from([o["id"] for o in need["options"]])))
+    if isinstance(need, ChoiceNeed):
+        g.fight_choose(data.draw(st.sampled_from([o.id for o in need.choices])))
         return
     if g.referee_turn:
         g.referee_step()
         return
-    allowed = [o for o in g.fight_options() if o["allowed"]]
+    allowed = [o for o in g.fight_options() if o.allowed]
     pick = data.draw(st.sampled_from([*allowed, None]))
     if pick is None:
         g.end_turn()
         return
-    aid = pick["action"]
+    aid = pick.action
     kw: dict[str, Any] = {}
     if aid in ("attack", "grab", "first_aid"):
-        targets = [t for t in pick.get("targets", []) if "why" not in t]
+        targets = [t for t in pick.targets if not t.why]
         if not targets:
             g.end_turn()
             return
-        kw["target"] = data.draw(st.sampled_from(targets))["id"]
+        kw["target"] = data.draw(st.sampled_from(targets)).id
     if aid == "attack":
-        kw["attack"] = pick["attack"]
+        kw["attack"] = pick.attack.id if pick.attack else None
     if aid == "use_power":
-        kw["options"] = {"power": data.draw(st.sampled_from(pick["powers"]))["id"]}
-    if aid == "pick_up" and not pick["items"]:  # an object not already in hand
-        held = next(r["object"] for r in g.tracker() if r["acting"])
+        kw["options"] = {"power": data.draw(st.sampled_from(pick.choices)).id}
+    if aid == "pick_up" and items(pick):  # one of its dropped weapons
+        kw["options"] = {"item": data.draw(st.sampled_from(items(pick)))["id"]}
+    elif aid == "pick_up":  # an object not already in hand
+        held = next(r.columns.object for r in g.tracker()
+                    if r.acting and isinstance(r.columns, PanelColumns))
         kw["options"] = {"item": "a plank" if held == "a brick" else "a brick"}
     if aid == "drop_item":
-        kw["options"] = {"item": data.draw(st.sampled_from(pick["items"]))["id"]}
+        kw["options"] = {"item": data.draw(st.sampled_from(pick.choices)).id}
     g.fight_act(aid, **kw)
 
 
@@ -498,8 +506,10 @@ def test_random_legal_actions_keep_panels_and_arrears_in_bounds(
         for p in enc.participants:
             assert 0 <= p.arrears <= ARREARS_LIMIT
         for r in g.tracker():
-            assert r["panels"] >= 0 and 0 <= r["arrears"] <= ARREARS_LIMIT
-            assert r["kill"] >= 0 and r["stun"] >= 0
+            c = r.columns
+            assert isinstance(c, PanelColumns)
+            assert c.panels >= 0 and 0 <= c.arrears <= ARREARS_LIMIT
+            assert c.kill >= 0 and c.stun >= 0
 
 
 def test_the_referee_counts_the_prone_penalty_when_scoring() -> None:

@@ -13,6 +13,7 @@ import yaml
 from engine.cli import main
 from engine.errors import EngineError
 from engine.game import Game
+from engine.rules.fight.values import ChoiceNeed, DieNeed, PanelColumns
 from engine.script import run_script
 
 HERO = """\
@@ -50,9 +51,10 @@ def test_new_with_a_panels_hero_from_a_stat_block(tmp_path: Path,
                               "nerve": 10}
         assert hawk.data["statblock"]["kill"] == 30
         game.start_fight(["tinmarket_tough"])
-        row = next(r for r in game.tracker() if r["actor"] == "sparrowhawk")
-        assert (row["kill"], row["kill_max"], row["stun_max"]) == (30, 30, 36)
-        forms = [o["attack_name"] for o in game.fight_options("sparrowhawk") if o.get("attack")]
+        row = next(r for r in game.tracker() if r.actor == "sparrowhawk").columns
+        assert isinstance(row, PanelColumns)
+        assert (row.kill, row.kill_max, row.stun_max) == (30, 30, 36)
+        forms = [o.attack.name for o in game.fight_options("sparrowhawk") if o.attack]
         assert forms == ["Fists", "Hook Line"]
     finally:
         close_game(game)
@@ -250,7 +252,7 @@ def test_a_hit_awaiting_its_answer_resumes_from_disk(tmp_path: Path) -> None:
     expected = outcome(whole)
     game, _ = play([*START, {"referee": "run"}], saves=tmp_path / "b")
     need = game.fight_need
-    assert need is not None and need["kind"] == "choice" and need["who"] == "Quarrel"
+    assert isinstance(need, ChoiceNeed) and need.who == "Quarrel"
     game, later = play(AFTER, saves=tmp_path / "b", campaign=CAMPAIGN_ID)
     assert outcome(game) == expected
     assert rolled(later) == rolled(straight)[-len(rolled(later)):]
@@ -273,7 +275,7 @@ def test_a_die_awaited_mid_panel_resumes_from_disk(tmp_path: Path) -> None:
                     saves=tmp_path / "a")
     game, _ = play([*START, *AFTER[:2], *physical, attack], saves=tmp_path / "b")
     need = game.fight_need
-    assert need is not None and (need["who"], need["sides"]) == ("Nightjar", 20)
+    assert isinstance(need, DieNeed) and (need.who, need.sides) == ("Nightjar", 20)
     game, events = play([{"die": faces}], saves=tmp_path / "b", campaign=CAMPAIGN_ID)
     assert outcome(game) == outcome(whole)
     [typed] = [r for r in rolled(events) if r[3] == "entered"]

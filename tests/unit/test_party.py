@@ -108,7 +108,7 @@ def test_each_other_hero_can_spend_team_after_the_roll(party: Game) -> None:
     party.trigger("directly_engage", "Vic Rook")
     party.roll([3, 4])  # 7 + Danger 1 = 8, a weak hit: two more make it strong
     assert party.state.flow.stage == "adjust"
-    labels = {o["id"]: o["label"] for o in party.pending.options}
+    labels = {o.id: o.label for o in party.pending.options}
     assert labels["team:tin"] == "Tin spends 1 Team: +1"
     assert labels["team:ash"] == "Ash spends 1 Team: +1"
     assert "team:nova" not in labels  # the acting hero spends with plain "team"
@@ -134,7 +134,7 @@ def test_a_helper_must_be_another_hero_in_the_scene(party: Game) -> None:
     party.roll([3, 4])
     rolled = party.state.flow.roll
     assert rolled is not None
-    ids = [o["id"] for o in party.pending.options]
+    ids = [o.id for o in party.pending.options]
     assert "team:ash" in ids and "team:tin" not in ids  # Tin is taken out
     with pytest.raises(IllegalAction, match="not on offer"):
         party.adjust("team:tin")
@@ -158,7 +158,7 @@ def test_a_solo_hero_is_offered_no_help(new_game: Any) -> None:
     _team(game, 2)
     game.trigger("directly_engage", "Vic Rook")
     game.roll([3, 4])
-    assert [o["id"] for o in game.pending.options if o["id"].startswith("team")] == ["team"]
+    assert [o.id for o in game.pending.options if o.id.startswith("team")] == ["team"]
 
 
 # ------------------------------------------------------------------ teammates as targets
@@ -179,14 +179,14 @@ def test_defending_against_a_hero_gives_them_minus_two(party: Game) -> None:
 
 def test_protecting_a_hero_is_declared_and_uses_the_usual_outcomes(party: Game) -> None:
     party.trigger("defend_someone", "Ash")
-    offered = party.pending.context["declarations"]
+    offered = [vars(d) for d in party.pending.declarations]
     assert [d["id"] for d in offered] == ["protect_teammate"]
     assert offered[0]["label"] == "You protect Ash, not stand against them"
     party.declare("protect_teammate")
     Helpers.roll(party, [5, 5])  # 10 + Savior 1: a strong hit
     prompt = party.pending
     assert prompt.kind == "choose"  # +1 Team, Influence over Ash, or clear a condition
-    assert {o["id"] for o in prompt.options} >= {"team", "influence"}
+    assert {o.id for o in prompt.options} >= {"team", "influence"}
     party.choose(["influence"])
     assert influence(party.state, "nova", "ash")
     assert party.state.bonuses == []  # no -2 for the one you protected
@@ -194,7 +194,7 @@ def test_protecting_a_hero_is_declared_and_uses_the_usual_outcomes(party: Game) 
 
 def test_protecting_is_not_offered_for_someone_who_is_no_teammate(party: Game) -> None:
     party.trigger("defend_someone", "Parveen")
-    assert party.pending.context["declarations"] == []
+    assert [vars(d) for d in party.pending.declarations] == []
     with pytest.raises(IllegalAction, match="cannot be declared"):
         party.declare("protect_teammate")
 

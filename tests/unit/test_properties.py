@@ -119,7 +119,7 @@ def test_modifier_is_clamped_whatever_the_sources(new_game: NewGame, h: Any, mas
     game.trigger(move_id, "Bo")
     for _ in range(spend):
         game.spend_team()
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     stat = {"provoke": "superior", "pierce_the_mask": "mundane", "comfort_support": "mundane",
             "reject_influence": None, "defend_someone": "savior"}[move_id]
     penalty = sum(-2 for c in conds if move_id in masks.conditions[c].penalises)
@@ -182,7 +182,7 @@ def answer_prompts(game: Game, h: Any, data: st.DataObject, log: list[str]) -> N
         if stage in ("fiction", "move"):
             return
         if stage == "target":
-            opts = [o["id"] for o in game.pending.options]
+            opts = [o.id for o in game.pending.options]
             pick = data.draw(st.sampled_from(opts), label="target")
             if not attempt(game, h, lambda o=pick: game.choose_target(o), log, f"target {pick}"
                            ) and not any(attempt(game, h, lambda o=o: game.choose_target(o),
@@ -195,12 +195,12 @@ def answer_prompts(game: Game, h: Any, data: st.DataObject, log: list[str]) -> N
             faces = data.draw(st.lists(st.integers(1, 6), min_size=2, max_size=2), label="dice")
             attempt(game, h, lambda f=faces: game.roll(f), log, f"roll {faces}")
         elif stage == "adjust":
-            opts = [o["id"] for o in game.pending.options]
+            opts = [o.id for o in game.pending.options]
             pick = data.draw(st.sampled_from(opts), label="adjust")
             attempt(game, h, lambda p=pick: game.adjust(p), log, f"adjust {pick}")
         else:
             p = game.pending
-            opts = [o["id"] for o in p.options]
+            opts = [o.id for o in p.options]
             count = data.draw(st.integers(p.min, min(p.max, len(opts))), label="count")
             ids = data.draw(st.permutations(opts), label="options")[:count]
             if not attempt(game, h, lambda i=ids: game.choose(i), log, f"choose {ids}"):

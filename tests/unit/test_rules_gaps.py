@@ -94,7 +94,7 @@ def test_influence_gives_exactly_plus_one_against_its_subject(new_game: NewGame,
                                                                 None]]
     assert r.extra_modifiers(game.state, move, "bo") == []
     game.trigger("provoke", "Vic Rook")
-    preview = game.pending.context["preview"]
+    preview = game.pending.preview.to_dict()
     assert (preview["raw_modifier"], preview["modifier"]) == (1, 1)  # Superior 0 + 1
 
 
@@ -210,7 +210,7 @@ def test_team_and_influence_together_can_save_a_roll_neither_saves_alone(
     game.trigger("provoke", "Vic Rook")
     game.roll([2, 2])  # 4 + 0 + 1 = 5: Team +1 and Influence +1 make 7
     assert game.state.flow.stage == "adjust"
-    assert [o["id"] for o in game.pending.options][:3] == ["keep", "team", "influence"]
+    assert [o.id for o in game.pending.options][:3] == ["keep", "team", "influence"]
     events = game.adjust("team")
     assert h.of(events, "RollAdjusted")[0]["total"] == 6
     events = game.adjust("influence")
@@ -753,7 +753,7 @@ def test_influence_removal(new_game: NewGame, h: Any) -> None:
     h.setup(game, InfluenceChanged(npc="vic_rook", direction="over_hero", held=True))
     run(game, eff("cancel_influence", choose=True))
     p = game.pending
-    assert (p.message, [o["id"] for o in p.options]) == ("Take away whose Influence over you?",
+    assert (p.message, [o.id for o in p.options]) == ("Take away whose Influence over you?",
                                                          ["vic_rook"])
     game.choose(["vic_rook"])
     assert not over_hero(game.state, "vic_rook")
@@ -774,7 +774,7 @@ def test_giving_influence(new_game: NewGame, h: Any) -> None:
         "Everyone already has Influence over you."]
     game2 = new_game(npcs=[("Vic Rook", "villain", ""), ("Bo", "bystander", "")])
     run(game2, eff("give_influence", choose=True))
-    assert [o["id"] for o in game2.pending.options] == ["vic_rook", "bo"]
+    assert [o.id for o in game2.pending.options] == ["vic_rook", "bo"]
     game2.choose(["bo"])
     assert over_hero(game2.state, "bo")
     assert not over_hero(game2.state, "vic_rook")
@@ -804,7 +804,7 @@ def test_clearing_a_condition(new_game: NewGame, h: Any) -> None:
     h.setup(game, ev.ConditionMarked(who="hero", condition="angry"),
             ev.ConditionMarked(who="hero", condition="guilty"))
     run(game, eff("clear_condition"))
-    assert (game.pending.message, [o["id"] for o in game.pending.options]) == (
+    assert (game.pending.message, [o.id for o in game.pending.options]) == (
         "Clear a condition", ["angry", "guilty"])
     game.choose(["guilty"])
     assert game.state.hero.conditions == ["angry"]
@@ -876,10 +876,10 @@ def test_label_shift_prompts(new_game: NewGame, h: Any) -> None:
     h.setup(game, ev.LabelLocked(stat="mundane"))
     run(game, eff("shift_labels"))
     assert game.pending.message == "Shift which label UP by one?"
-    assert [o["id"] for o in game.pending.options] == ["danger", "freak", "savior", "superior"]
+    assert [o.id for o in game.pending.options] == ["danger", "freak", "savior", "superior"]
     game.choose(["freak"])
     assert game.pending.message == "Shift which label DOWN by one?"
-    assert [o["id"] for o in game.pending.options] == ["danger", "savior", "superior"]
+    assert [o.id for o in game.pending.options] == ["danger", "savior", "superior"]
     game.choose(["danger"])
     assert game.state.hero.stats == {**FLAT, "freak": 2, "danger": 0}
     events = run(game, eff("shift_labels", up="mundane", down="savior"))
@@ -909,7 +909,7 @@ def test_npc_leaves_and_choose_from_band(new_game: NewGame, h: Any) -> None:
     run(game, eff("rule", name="choose_from_band", ctx={"move": "directly_engage"},
                   args={"band": "strong_hit", "count": 1, "exclude": "impress"}))
     p = game.pending
-    assert [o["id"] for o in p.options] == ["resist", "take_from", "opening"]
+    assert [o.id for o in p.options] == ["resist", "take_from", "opening"]
     assert (p.min, p.max) == (1, 1)
 
 
@@ -1023,7 +1023,7 @@ def test_no_advancement_left(masks: Pack, h: Any) -> None:
         update={"advancements": only}))
     game = Game.new(pack, name="t", hero_name="Nova", stats=dict(FLAT), seed=2)
     run(game, eff("advance"))
-    assert [(o["id"], o.get("disabled")) for o in game.pending.options] == [
+    assert [(o.id, (o.disabled or None)) for o in game.pending.options] == [
         ("label_up", None), ("retire", "opens after 5 advancements (you have taken 0)")]
     game.choose(["label_up"])
     game.choose(["danger"])

@@ -49,7 +49,7 @@ def test_old_save_resumes_mid_choice(saves: Path, cid: str) -> None:
     try:
         prompt = game.pending
         assert prompt.kind == "questions"
-        assert prompt.context["roll"]["band"] == "weak_hit"
+        assert prompt.roll["band"] == "weak_hit"
         hero_name = game.state.hero.name
         game.choose(["1"])
         assert game.pending.kind == "answer"  # the GM (new since format 1) answers it

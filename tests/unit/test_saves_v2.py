@@ -17,6 +17,7 @@ import pytest
 
 from engine.campaigns import close_game, open_game
 from engine.journal import render_all
+from engine.rules.fight.values import ChoiceNeed
 from engine.store import FORMAT
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "saves-v2"
@@ -54,8 +55,8 @@ def test_a_move_waiting_on_a_choice_resumes_and_plays_on(saves: Path, cid: str) 
         assert game.pending.kind not in ("fiction", "move", "roll")
         before = game.state.model_dump(mode="json")
         options = game.pending.options
-        game.choose([options[0]["id"]] if game.pending.max == 1 or not options else
-                    [o["id"] for o in options[:game.pending.min or 1]])
+        game.choose([options[0].id] if game.pending.max == 1 or not options else
+                    [o.id for o in options[:game.pending.min or 1]])
         game.undo()
         assert game.state.model_dump(mode="json") == before
         journal = "\n".join(render_all(game.store.events(), game.pack))
@@ -96,13 +97,14 @@ def test_a_panels_fight_waiting_for_a_response_takes_the_answer(saves: Path) -> 
     game = open_game(saves, PANELS)
     try:
         need = game.fight_need
-        assert need is not None and need["kind"] == "choice" and need["who"] == "Quarrel"
-        ids = [o["id"] for o in need["options"]]
+        assert isinstance(need, ChoiceNeed) and need.who == "Quarrel"
+        ids = [o.id for o in need.choices]
         assert "dodge" in ids and ids[0] == "none"
         events = game.fight_choose("dodge", "She twists away from the blade.")
         assert any(e["type"] == "Narrated" and e["text"] == "She twists away from the blade."
                    for e in events)
-        assert game.fight_need is None or game.fight_need.get("question") != need["question"]
+        assert not isinstance(game.fight_need, ChoiceNeed) \
+            or game.fight_need.question != need.question
         game.undo()
         assert game.fight_need == need
     finally:

@@ -180,12 +180,12 @@ def test_bad_actions_name_the_step(act: dict[str, Any], message: str) -> None:
 
 def test_take_over_and_hand_back() -> None:
     game, events = play([FIGHT, {"take_over": "the tallyman"}])
-    row = {r["actor"]: r for r in game.tracker()}["the_tallyman"]
-    assert row["control"] == "player"
+    row = {r.actor: r for r in game.tracker()}["the_tallyman"]
+    assert row.control == "player"
     assert any(e["type"] == "FightActed" and e["text"] == "You play The Tallyman now."
                for e in events)
     game, _ = play([FIGHT, {"take_over": "The Tallyman"}, {"hand_back": "The Tallyman"}])
-    assert {r["actor"]: r for r in game.tracker()}["the_tallyman"]["control"] == "referee"
+    assert {r.actor: r for r in game.tracker()}["the_tallyman"].control == "referee"
     msg = fails([FIGHT, {"take_over": "Nobody"}])
     assert msg.startswith("step 2 (take_over: 'Nobody'): no character 'Nobody' in the fight")
 
@@ -214,7 +214,7 @@ def test_end_fight_and_join_fight() -> None:
     game, events = play([{"fight": {"foes": ["The Tallyman"]}},
                          {"join_fight": "Madame Undertow"}])
     assert [e["id"] for e in events if e["type"] == "FoeAdded"] == ["madame_undertow"]
-    assert "madame_undertow" in {r["actor"] for r in game.tracker()}
+    assert "madame_undertow" in {r.actor for r in game.tracker()}
 
 
 def test_fiction_in_a_fight_is_told_and_never_stalls_the_scene() -> None:
@@ -306,7 +306,7 @@ def test_new_with_the_ready_made_party(tmp_path: Path,
         assert [(h.name, h.data.get("statblock")) for h in game.state.heroes] == [
             ("Keystone", "keystone"), ("Lamplight", "lamplight"), ("Slipstream", "slipstream")]
         game.start_fight(["the_tallyman"])
-        assert {r["actor"] for r in game.tracker()} == {
+        assert {r.actor for r in game.tracker()} == {
             "keystone", "lamplight", "slipstream", "the_tallyman"}
     finally:
         close_game(game)
@@ -327,9 +327,8 @@ def test_new_with_a_hero_from_a_stat_block(tmp_path: Path,
         assert tide.name == "Tidewright" and tide.archetype is None
         assert tide.stats["fighting"] == 6 and tide.data["statblock"]["defenses"]["dodge"] == 9
         game.start_fight(["hornet_drones"])
-        attacks = [o for o in game.fight_options("tidewright") if o.get("attack")]
-        assert [(o["attack_name"], o["bonus"], o["rank"]) for o in attacks] == [
-            ("Water Whip", 10, 10)]
+        attacks = [o.attack for o in game.fight_options("tidewright") if o.attack]
+        assert [(a.name, a.bonus, a.rank) for a in attacks] == [("Water Whip", 10, 10)]
     finally:
         close_game(game)
     # --hero names the hero instead of the block's name

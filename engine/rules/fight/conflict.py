@@ -8,7 +8,8 @@ hooks where its rules differ:
 
 - ``step_class``: its ``Step`` (what its rules read: stat blocks, conditions, checks)
 - ``can_act``, ``turn_started``, ``turn_skipped``, ``turn_ended``, ``round_dice``: its turns
-- ``option`` and ``adjust_options``: what it offers; ``row``: its tracker columns
+- ``option`` and ``adjust_options``: what it offers (``values.FightOption``); ``row``: its
+  tracker columns (``values.TrackerRow``)
 - ``pick_target``, ``checked``, ``special``: its declarations
 - ``run``: how an action's handler runs (M&M: hero points)
 - ``start``, ``join``, ``referee``, ``odds``, ``foe_options``, ``ended``: the rest of its game
@@ -30,6 +31,13 @@ from engine.rules.fight.dice import Emit, Roll
 from engine.rules.fight.foes import side_of, standing_side
 from engine.rules.fight.state import Pending
 from engine.rules.fight.step import Step, TurnLoop
+from engine.rules.fight.values import (
+    ActionWords,
+    FightOption,
+    FightTarget,
+    FoeOption,
+    TrackerRow,
+)
 from engine.rules.state import CampaignState
 
 S = TypeVar("S", bound=Step)
@@ -66,6 +74,8 @@ class Conflict(ABC, Generic[S]):
     def __init__(self, pack: Pack) -> None:
         self.pack = pack
         self.actions.seal()
+        self._words: tuple[object, dict[str, ActionWords]] | None = None
+        """The words last read (with the file's contents they came from)."""
 
     def step(self, state: CampaignState, roll: Roll | None = None,
              emit: Emit | None = None) -> S:
@@ -261,32 +271,32 @@ class Conflict(ABC, Generic[S]):
         """What the end of a fight does to its characters, just before ``FightEnded``."""
 
     def option(self, step: S, actor: str, rule: ActionRule[Any], mine: bool
-               ) -> list[dict[str, Any]]:
+               ) -> list[FightOption]:
         """The options ``rule`` gives ``actor`` now (none: not offered)."""
-        return [{"action": rule.id, "cost": rule.cost, "allowed": mine,
-                 "target": rule.target}]
+        return [FightOption(action=rule.id, name=self.action_name(rule.id), cost=str(rule.cost),
+                            allowed=mine, target=rule.target)]
 
-    def adjust_options(self, step: S, actor: str, out: list[dict[str, Any]]
-                       ) -> list[dict[str, Any]]:
+    def adjust_options(self, step: S, actor: str, out: list[FightOption]
+                       ) -> list[FightOption]:
         """The options list as the game's other rules change it (held, prone...)."""
         return out
 
-    def options(self, state: CampaignState, actor: str) -> list[dict[str, Any]]:
+    def options(self, state: CampaignState, actor: str) -> list[FightOption]:
         """What ``actor`` may do now, each with its cost, targets and exact odds."""
         step = self.step(state)
         mine = step.enc.acting == actor
-        out: list[dict[str, Any]] = []
+        out: list[FightOption] = []
         for rule in self.actions.rules():
             if rule.internal or rule.id == "end_turn":
                 continue
             out += self.option(step, actor, rule, mine)
         return self.adjust_options(step, actor, out)
 
-    def row(self, step: S, actor: str) -> dict[str, Any]:
-        """The game's columns of ``actor``'s tracker row."""
-        return {}
+    def row(self, step: S, actor: str, base: TrackerRow) -> TrackerRow:
+        """``actor``'s tracker row with the game's columns (``base``: the common ones)."""
+        return base
 
-    def tracker(self, state: CampaignState) -> list[dict[str, Any]]:
+    def tracker(self, state: CampaignState) -> list[TrackerRow]:
         """The initiative tracker's rows, in turn order."""
         step = self.step(state)
         fight, enc = step.fight, step.enc
@@ -294,21 +304,23 @@ class Conflict(ABC, Generic[S]):
         for a in en.listed(enc):
             p = enc.participant(a)
             actor = state.actors[a]
-            rows.append({"actor": a, "name": actor.name, "side": p.side,
-                         "initiative": p.initiative, "acting": enc.acting == a,
-                         "control": fight.controller(actor),
-                         "out": fight.out.get(a) or ("down" if step.out(a) else ""),
-                         "present": p.present,
-                         "acted": p.last_round == enc.round and enc.acting != a,
-                         **self.row(step, a)})
+            base = TrackerRow(actor=a, name=actor.name, side=p.side, initiative=p.initiative,
+                              acting=enc.acting == a, control=fight.controller(actor),
+                              out=fight.out.get(a) or ("down" if step.out(a) else ""),
+                              present=p.present,
+                              acted=p.last_round == enc.round and enc.acting != a)
+            rows.append(self.row(step, a, base))
         return rows
 
-    def words(self) -> dict[str, dict[str, Any]]:
+    def words(self) -> dict[str, ActionWords]:
         """Each action's (and maneuver's) name, summary and example fictions, from the
         pack's actions.yaml; an action it does not name gets its id as its name."""
-        loaded = read_by_mtime(self.pack.path / ACTIONS_FILE, read_yaml)
+        path = self.pack.path / ACTIONS_FILE
+        loaded = read_by_mtime(path, read_yaml)
+        if self._words is not None and self._words[0] is loaded:
+            return self._words[1]
         raw: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, ActionWords] = {}
         groups = (("action", tuple(self.actions.words_ids())), *self.word_groups)
         for kind, ids in groups:
             given = raw.get(f"{kind}s") or {}
@@ -316,17 +328,21 @@ class Conflict(ABC, Generic[S]):
                 entry = given.get(aid) or given.get(self.word_aliases.get(aid, "")) \
                     if isinstance(given, dict) else None
                 entry = entry if isinstance(entry, dict) else {}
-                out[aid] = {"name": str(entry.get("name") or aid.replace("_", " ").capitalize()),
-                            "summary": str(entry.get("summary") or ""),
-                            "examples": [str(x) for x in entry.get("examples") or []],
-                            "kind": kind}
+                out[aid] = ActionWords(
+                    id=aid, name=str(entry.get("name") or aid.replace("_", " ").capitalize()),
+                    summary=str(entry.get("summary") or ""),
+                    examples=tuple(str(x) for x in entry.get("examples") or []),
+                    kind="maneuver" if kind == "maneuver" else "action")
+        self._words = (loaded, out)
         return out
+
+    def action_name(self, action: str) -> str:
+        """The name of an action (or maneuver): the pack's, else its id in words."""
+        found = self.words().get(action)
+        return found.name if found is not None else action.replace("_", " ").capitalize()
 
     # ------------------------------------------------------------------ what the lab reads
 
-    value_key: ClassVar[str] = "effect"
-    """The key of an attack target's odds that says how much the attack is worth (M&M: the
-    chance to hit and beat the resistance; panels: the chance the foe goes down)."""
     full_tracks: ClassVar[frozenset[str]] = frozenset()
     """Tracks a fresh fight starts full (the panels game's Kill and Stun)."""
     empty_tracks: ClassVar[frozenset[str]] = frozenset()
@@ -370,12 +386,12 @@ class Conflict(ABC, Generic[S]):
 
     @abstractmethod
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,
-             maneuvers: Mapping[str, int]) -> dict[str, Any]:
+             maneuvers: Mapping[str, int]) -> FightTarget:
         """The exact odds of an attack on a target with these maneuvers."""
 
     @abstractmethod
-    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
-        """Who a fight may be against: {id, label, detail} each."""
+    def foe_options(self, state: CampaignState) -> list[FoeOption]:
+        """Who a fight may be against."""
 
     @abstractmethod
     def referee(self, state: CampaignState, actor: str) -> Pending:

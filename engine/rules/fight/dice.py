@@ -11,22 +11,34 @@ from typing import Any, Protocol
 
 from engine.odds import percent
 from engine.rules.events import Event, Rolled
+from engine.rules.fight.values import FightChoice
+
+SIDE_DIE = "side initiative"
+"""What a side's d6 for a new round is rolled for (``Roll``'s ``what``), in a game whose
+sides roll initiative each round."""
 
 
 class NeedDie(Exception):
-    """A roll needs a physical die that has not been entered yet."""
+    """A roll needs a physical die that has not been entered yet (``who``: the name of the
+    character it is for; ``actor``: its id)."""
 
-    def __init__(self, who: str, what: str, sides: int = 20, odds: str = "") -> None:
+    def __init__(self, who: str, what: str, sides: int = 20, odds: str = "",
+                 actor: str = "") -> None:
         super().__init__(f"{who}: roll a d{sides} for {what}")
         self.who, self.what, self.sides, self.odds = who, what, sides, odds
+        self.actor = actor
 
 
 class NeedChoice(Exception):
-    """A step needs the player's choice (``options``: {id, label, detail}) for ``who``."""
+    """A step needs the player's choice (``options``) for ``who`` (an actor id); ``about``
+    says what is asked ("response": a hit to answer; "critical": a critical hit's effect;
+    "" : anything else)."""
 
-    def __init__(self, who: str, question: str, options: list[dict[str, Any]]) -> None:
+    def __init__(self, who: str, question: str, options: Sequence[FightChoice],
+                 about: str = "") -> None:
         super().__init__(f"{who}: {question}")
-        self.who, self.question, self.options = who, question, options
+        self.who, self.question, self.options = who, question, tuple(options)
+        self.about = about
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +58,8 @@ class Roll(Protocol):
 
     def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die: ...
 
-    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
-            default: str) -> str: ...
+    def ask(self, actor: str, question: str, options: Sequence[FightChoice],
+            default: str, about: str = "") -> str: ...
 
 
 Emit = Callable[[Event], None]
@@ -100,5 +112,5 @@ def fight_roll(actor: str, what: str, die: Die, parts: Sequence[Sequence[Any]], 
         against=against, against_name=against_name, degree=degree)
 
 
-__all__ = ["ROUTINE", "Die", "Emit", "NeedChoice", "NeedDie", "Roll", "fight_roll",
+__all__ = ["ROUTINE", "SIDE_DIE", "Die", "Emit", "NeedChoice", "NeedDie", "Roll", "fight_roll",
            "outcome_id"]

@@ -12,6 +12,7 @@ from engine.rules.events import DataSet, Event
 from engine.rules.fight.dice import Emit
 from engine.rules.fight.events import FoeAdded
 from engine.rules.fight.state import Fight
+from engine.rules.fight.values import FoeOption
 from engine.rules.state import Actor, CampaignState, new_id
 
 HEROES, VILLAINS = "heroes", "villains"
@@ -106,12 +107,13 @@ def hero_blocks(pack: Pack, state: CampaignState,
 
 def foe_list(state: CampaignState, blocks: Callable[[], Mapping[str, Any]],
              block_of: Callable[[Actor], Any], is_hero: Callable[[Any], bool],
-             detail: Callable[[Any], str]) -> list[dict[str, Any]]:
+             detail: Callable[[Any], str], group: Callable[[Any], int] = lambda blk: 0
+             ) -> list[FoeOption]:
     """Who a fight may be against, as ``Conflict.foe_options`` gives it: the present NPCs
     with a stat block (``block_of``), then the pack's blocks (``blocks``: by id) that are not
-    heroes and not yet in play, each {id, label, detail}. A block that cannot be read is
-    left out (``sidekick validate`` reports it)."""
-    out: list[dict[str, Any]] = []
+    heroes and not yet in play (``group``: how many a block brings, 0 for one). A block that
+    cannot be read is left out (``sidekick validate`` reports it)."""
+    out: list[FoeOption] = []
     in_play: set[str] = set()
     for npc in state.npcs.values():
         ref = npc.data.get("statblock")
@@ -122,14 +124,16 @@ def foe_list(state: CampaignState, blocks: Callable[[], Mapping[str, Any]],
         except ContentError:
             continue
         if blk is not None and npc.present and not npc.taken_out:
-            out.append({"id": npc.id, "label": npc.name, "detail": detail(blk)})
+            out.append(FoeOption(id=npc.id, label=npc.name, detail=detail(blk),
+                                 group=group(blk)))
     try:
         known = blocks()
     except ContentError:
         known = {}
     for bid, blk in known.items():
         if not is_hero(blk) and bid not in in_play and bid not in state.actors:
-            out.append({"id": bid, "label": blk.name, "detail": detail(blk) + ", not yet here"})
+            out.append(FoeOption(id=bid, label=blk.name, detail=detail(blk) + ", not yet here",
+                                 group=group(blk)))
     return out
 
 

@@ -57,13 +57,17 @@ class Need(_Model):
 
     kind: Literal["die", "choice"] = "die"
     who: str = Field(description="The name of the character it is for.")
-    actor: str = Field("", description="The id of the character a choice is for.")
+    actor: str = Field("", description="The id of the character a choice (or a die) is for.")
     what: str = Field("", description="What the die is rolled for.")
     sides: int = 20
     odds: str = Field("", description="The odds of the roll, in words.")
     question: str = ""
+    about: str = Field("", description="What a choice is about: \"response\" (a hit to"
+                       " answer), \"critical\" (a critical hit's effect), \"\" (anything"
+                       " else).")
     options: list[dict[str, Any]] = Field(default_factory=list,
-                                          description="A choice's options: {id, label, detail}.")
+                                          description="A choice's options, as"
+                                          " ``values.FightChoice.to_dict`` keeps them.")
 
     def as_dict(self) -> dict[str, Any]:
         """The shape front ends read (``Game.fight_need``)."""

@@ -19,6 +19,7 @@ from engine.rules.fight import events as fe
 from engine.rules.fight.dice import Die, Emit, Roll
 from engine.rules.fight.foes import side_of
 from engine.rules.fight.state import Fight, Pending
+from engine.rules.fight.values import ActionWords, FightChoice
 from engine.rules.state import CampaignState
 
 
@@ -44,6 +45,9 @@ class TurnLoop(Protocol):
                  attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
                  ) -> Pending:
         """The ordinary checks of a declared action."""
+
+    def words(self) -> dict[str, ActionWords]:
+        """The pack's words for the game's actions and maneuvers, by id."""
 
 
 def require_fight(state: CampaignState) -> Fight:
@@ -140,12 +144,13 @@ class Step:
             raise IllegalAction("this step rolls no dice")
         return self._roll(actor, what, sides, odds)
 
-    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
-            default: str) -> str:
-        """The player's choice for a character the player plays; ``default`` otherwise."""
+    def ask(self, actor: str, question: str, options: Sequence[FightChoice],
+            default: str, about: str = "") -> str:
+        """The player's choice for a character the player plays; ``default`` otherwise
+        (``about``: what is asked, as ``NeedChoice`` says)."""
         if self._roll is None:
             raise IllegalAction("this step asks nothing")
-        return self._roll.ask(actor, question, options, default)
+        return self._roll.ask(actor, question, options, default, about)
 
     # -------------------------------------------------------------- the fight's changes
     def advance(self, rolls: Sequence[int] | None = None) -> en.Advance:

@@ -26,6 +26,16 @@ from engine.rules.fight.dice import Die, Emit, Roll
 from engine.rules.fight.events import CombatantJoined, FightStarted, InitiativeRolled
 from engine.rules.fight.foes import FoeBlock, add_foes, foe_list, side_of
 from engine.rules.fight.state import Fight, Pending
+from engine.rules.fight.values import (
+    ActionWords,
+    FightAttack,
+    FightOption,
+    FightTarget,
+    FoeOption,
+    InitiativeColumns,
+    Maneuver,
+    TrackerRow,
+)
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import fight_actions as fight_actions  # M&M's actions, registered
 from engine.systems.mm3e import fight_more
@@ -34,7 +44,7 @@ from engine.systems.mm3e.conditions import CONDITIONS, action_budget
 from engine.systems.mm3e.fight_actions import release
 from engine.systems.mm3e.roster import block_of, characters
 from engine.systems.mm3e.statblock import Kind, StatBlock
-from engine.systems.mm3e.step import ACTIONS, TRADES, C, Ctx
+from engine.systems.mm3e.step import ACTIONS, TRADES, C, Ctx, max_trade
 from engine.systems.mm3e.strikes import attack_of, odds_against, trade_values
 
 FILLED_IN = (
@@ -51,6 +61,14 @@ FILLED_IN = (
 
 MANEUVER_IDS = (*TRADES, "finishing", "slam", "surprise", "team")
 """The maneuvers actions.yaml may give words for."""
+
+TRADE_ORDER = ("power_attack", "all_out", "accurate", "defensive")
+"""The trade maneuvers in the order an attack offers them."""
+
+KILL = Maneuver(id="kill", name="Intent to kill", summary="lethal: the foe may die", most=1,
+                switch=True)
+"""Attacking with intent to kill (``options`` ``kill``): a finishing attack or a blow to a
+minion may kill."""
 
 
 def _downed_foe(ctx: Ctx, actor: str, target: str) -> bool:
@@ -234,9 +252,9 @@ class MM3EConflict(Conflict[Ctx]):
 
     # ---------------------------------------------------------- choosing
     def option(self, step: Ctx, actor: str, rule: ActionRule[Any], mine: bool
-               ) -> list[dict[str, Any]]:
+               ) -> list[FightOption]:
         """An action with its cost, whether the budget allows it, and for attacks every
-        target with the exact odds."""
+        target with the exact odds and the maneuvers it may be declared with."""
         ctx, enc, state = step, step.enc, step.state
         kind = str(rule.cost)
         ok = mine and (kind in ("none", "free") or en.can(enc, self.spec, actor, kind))
@@ -252,31 +270,49 @@ class MM3EConflict(Conflict[Ctx]):
             return []
         if rule.id == "delay" and not en.can_delay(enc):
             ok = False
-        entry: dict[str, Any] = {"action": rule.id, "cost": rule.cost, "allowed": ok,
-                                 "target": rule.target, "needs": rule.needs}
-        if not ok:
-            entry["why"] = _why_not(ctx, actor, rule, mine)
+        entry = FightOption(action=rule.id, name=self.action_name(rule.id), cost=kind,
+                            allowed=ok, target=rule.target, needs=rule.needs,
+                            why="" if ok else _why_not(ctx, actor, rule, mine))
         if rule.needs_attack:
             out = []
             for aid_, atk in ctx.attacks(actor).items():
                 if rule.id == "charge" and atk.range != "close":
                     continue
-                targets = [{"id": t, "name": ctx.name(t),
-                            **odds_against(ctx, actor, t, atk, {})}
-                           for t in ctx.foes(actor)]
-                out.append({**entry, "attack": aid_, "attack_name": atk.name,
-                            "range": atk.range.value, "bonus": atk.bonus,
-                            "rank": atk.rank, "resisted_by": atk.resisted_by,
-                            "effect": atk.effect.value, "targets": targets})
+                targets = tuple(odds_against(ctx, actor, t, atk, {}) for t in ctx.foes(actor))
+                rolled = atk.range in ("close", "ranged")
+                out.append(replace(entry, targets=targets, maneuvers=self._maneuvers(
+                    ctx, atk.range == "close", rolled), attack=FightAttack(
+                    id=aid_, name=atk.name, range=atk.range.value, rolls=rolled,
+                    bonus=atk.bonus, rank=atk.rank, resisted_by=atk.resisted_by,
+                    effect=atk.effect.value)))
             return out
         if rule.target == "foe":
-            entry["targets"] = [{"id": t, "name": ctx.name(t)} for t in ctx.foes(actor)]
+            entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
+                                                 for t in ctx.foes(actor)))
         elif rule.target == "ally":
-            entry["targets"] = [{"id": t, "name": ctx.name(t)} for t in ctx.allies(actor)]
+            entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
+                                                 for t in ctx.allies(actor)))
         return [entry]
 
-    def adjust_options(self, step: Ctx, actor: str, out: list[dict[str, Any]]
-                       ) -> list[dict[str, Any]]:
+    def _maneuvers(self, ctx: Ctx, close: bool, rolled: bool) -> tuple[Maneuver, ...]:
+        """The maneuvers an attack may be declared with: the trades (an attack with no roll
+        has no attack bonus to trade), a finishing attack (close), the intent to kill."""
+        words = self.words()
+        most = max_trade(ctx.pack)
+
+        def named(mid: str, most: int, switch: bool = False) -> Maneuver:
+            w = words.get(mid)
+            return Maneuver(id=mid, name=w.name if w else mid.replace("_", " ").capitalize(),
+                            summary=w.summary if w else "", most=most, switch=switch)
+
+        out = [named(m, most) for m in TRADE_ORDER if rolled or m not in ("accurate", "all_out")]
+        if close:
+            out.append(named("finishing", 1, switch=True))
+        out.append(KILL)
+        return tuple(out)
+
+    def adjust_options(self, step: Ctx, actor: str, out: list[FightOption]
+                       ) -> list[FightOption]:
         """Without the actions that make no sense now; an offered counter and a readied action
         allowed off-turn (fight_more)."""
         return fight_more.adjust_options(step, actor, out)
@@ -325,7 +361,7 @@ class MM3EConflict(Conflict[Ctx]):
 
     # ---------------------------------------------------------- the rest of the game
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,
-             maneuvers: Mapping[str, int]) -> dict[str, Any]:
+             maneuvers: Mapping[str, int]) -> FightTarget:
         """The exact odds of ``actor``'s ``attack`` on ``target`` with these maneuvers
         (``IllegalAction`` when a maneuver breaks its limits)."""
         ctx = self.step(state)
@@ -335,12 +371,13 @@ class MM3EConflict(Conflict[Ctx]):
         return odds_against(ctx, actor, target, atks[attack],
                             {k: v for k, v in maneuvers.items() if v})
 
-    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
+    def foe_options(self, state: CampaignState) -> list[FoeOption]:
         """Who a fight may be against: present NPCs with a stat block, then the pack's
-        villains and minion groups not yet in play (by block id); each {id, label, detail}."""
+        villains and minion groups not yet in play (by block id)."""
         return foe_list(state, lambda: characters(self.pack),
                         lambda npc: block_of(self.pack, npc),
-                        lambda blk: blk.kind is Kind.HERO, _foe_detail)
+                        lambda blk: blk.kind is Kind.HERO, _foe_detail,
+                        lambda blk: blk.count if blk.kind is Kind.MINION_GROUP else 0)
 
     def referee(self, state: CampaignState, actor: str) -> Pending:
         """The referee's choice for ``actor`` (engine/systems/mm3e/referee.py), as a pending
@@ -392,14 +429,15 @@ class MM3EConflict(Conflict[Ctx]):
         return (yes if int(e.get("degree", 0)) > 0 else no), {yes: success, no: 1.0 - success}
 
     # ---------------------------------------------------------- reading
-    def row(self, step: Ctx, actor: str) -> dict[str, Any]:
+    def row(self, step: Ctx, actor: str, base: TrackerRow) -> TrackerRow:
         """Conditions, the damage penalty, a held turn or action."""
         a = step.state.actors[actor]
         conds = sorted(c.value for c in step.conditions(actor)
                        if c.value in a.conditions or any(
                            e.what == c.value for e in step.effects_on(actor)))
         p = step.enc.participant(actor)
-        return {"conditions": conds, "damage": step.damage(actor), "held": p.held or ""}
+        return replace(base, conditions=tuple(conds), columns=InitiativeColumns(
+            damage=step.damage(actor), waiting=p.held or ""))
 
 
 def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
@@ -466,9 +504,8 @@ def check_blocks(pack: Pack) -> list[str]:
     return []
 
 
-def action_words(pack: Pack) -> dict[str, dict[str, Any]]:
-    """The pack's words for fight actions and maneuvers (``actions.yaml``): id -> {name,
-    summary, examples, kind ("action" or "maneuver")}."""
+def action_words(pack: Pack) -> dict[str, ActionWords]:
+    """The pack's words for fight actions and maneuvers (``actions.yaml``), by id."""
     return MM3EConflict(pack).words()
 
 

@@ -25,7 +25,8 @@ ordinary checks. ``adjust_options`` leaves out this module's actions that make n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -34,6 +35,7 @@ from engine.rules.fight.actions import ActionRule
 from engine.rules.fight.dice import Die, Roll, fight_roll
 from engine.rules.fight.events import ActionReadied, ReadyTaken
 from engine.rules.fight.state import Pending
+from engine.rules.fight.values import FightChoice, FightOption, NamedChoice
 from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e.checks import CheckResult, hero_point_die
@@ -102,10 +104,10 @@ class _HeroRoll:
     def __call__(self, actor: str, what: str, sides: int = 20, odds: str = "") -> Die:
         return self.step._hero_roll(actor, what, sides, odds)
 
-    def ask(self, actor: str, question: str, options: list[dict[str, Any]],
-            default: str) -> str:
+    def ask(self, actor: str, question: str, options: Sequence[FightChoice],
+            default: str, about: str = "") -> str:
         assert self.step.base_roll is not None
-        return self.step.base_roll.ask(actor, question, options, default)
+        return self.step.base_roll.ask(actor, question, options, default, about)
 
 class _Step(Ctx):
     """A ``Ctx`` for one action's handler: it may roll the actor's first d20 with a hero
@@ -654,16 +656,21 @@ def declare_off_turn(ctx: Ctx, actor: str, action_id: str, target: str | None,
                                       "options": {**checked.options,
                                                   "readied_action": action_id}})
 
-def adjust_options(ctx: Ctx, actor: str, base: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def adjust_options(ctx: Ctx, actor: str, base: list[FightOption]) -> list[FightOption]:
     """The ordinary options without this module's actions that make no sense now, with an
-    offered counter and a readied action allowed off-turn."""
+    offered counter and a readied action allowed off-turn; readying lists the actions it may
+    hold (``choices``)."""
     rec = readied_action(ctx, actor) if ctx.enc.acting not in (None, actor) else None
-    out: list[dict[str, Any]] = []
+    out: list[FightOption] = []
     for o in base:
-        a = str(o["action"])
+        a = o.action
         if not available(ctx, actor, a):
             continue
         if a in COUNTERS or (rec is not None and a == rec["action"]):
-            o = {**o, "allowed": True, **({"readied": True} if a not in COUNTERS else {})}
+            o = replace(o, allowed=True, why="", readied=o.readied or a not in COUNTERS)
         out.append(o)
-    return out
+    words = ctx.conflict.words()
+    ready = tuple(NamedChoice(id=a, name=words[a].name if a in words else a,
+                              detail=words[a].summary if a in words else "")
+                  for a in dict.fromkeys(o.action for o in out) if _readyable(a))
+    return [replace(o, choices=ready) if o.action == "ready" else o for o in out]

@@ -10,6 +10,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.rules.fight.dice import Die, fight_roll
 from engine.rules.fight.state import Pending
+from engine.rules.fight.values import FightTarget, ResistDegree
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e.checks import defend_result, degree_odds
@@ -91,29 +92,52 @@ def resist_parts(ctx: Ctx, target: str, atk: Attack, rank: int) -> tuple[list[tu
         return parts, damage_dc(rank)
     return parts, resistance_dc(rank)
 
+DAMAGE_RESULTS = {-1: "-1", -2: "dazed", -3: "staggered"}
+"""What a degree of failure against damage does short of taking the target down (a success
+shrugs it off; four degrees take it down)."""
+
+AFFLICTION_RESULTS = {-1: "1st degree", -2: "2nd degree"}
+"""An affliction's degrees of failure short of the 3rd (three or more)."""
+
+
+def degree_result(degree: int, damage: bool, minion: bool) -> tuple[str, int]:
+    """What a resistance degree does to the target, in a word or two, and how bad it is (0
+    nothing, 1 hurt or hindered, 2 out): a success shrugs it off; against damage, a penalty,
+    dazed, staggered, then down; an affliction's 1st, 2nd and 3rd degrees; a minion goes down
+    on any failure."""
+    if degree > 0:
+        return "shrugs", 0
+    if minion:
+        return "down", 2
+    if damage:
+        return (DAMAGE_RESULTS[degree], 1) if degree in DAMAGE_RESULTS else ("down", 2)
+    return AFFLICTION_RESULTS.get(degree, "3rd degree"), 1
+
+
 def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
-                 maneuvers: Mapping[str, int]) -> dict[str, Any]:
+                 maneuvers: Mapping[str, int]) -> FightTarget:
     """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree."""
     traded = trade_values(ctx, actor, atk, maneuvers)
-    out: dict[str, Any] = {}
+    dc: int | None = None
     if atk.range in ("close", "ranged"):
         parts, dc, _, _ = attack_parts(ctx, actor, target, atk, maneuvers)
         bonus = sum(v for _, v in parts)
         o = at.attack_odds(bonus, dc, can_crit=not (ctx.minion(actor)
                                                      and not ctx.minion(target)))
-        out["hit"] = float(o["hit"] + o["critical"])
-        out["critical"] = float(o["critical"])
-        out["defense_class"] = dc
+        hit, critical = float(o["hit"] + o["critical"]), float(o["critical"])
     else:
-        out["hit"] = 1.0
-        out["critical"] = 0.0
+        hit, critical = 1.0, 0.0
     rparts, rdc = resist_parts(ctx, target, atk, traded.effect)
     mod = sum(v for _, v in rparts)
-    out["resist_dc"] = rdc
-    out["resist"] = {str(d): float(p) for d, p in degree_odds(mod, rdc).items()}
-    fail = sum((p for d, p in degree_odds(mod, rdc).items() if d < 0), Fraction(0))
-    out["effect"] = float(Fraction(out["hit"]).limit_denominator(1000) * fail)
-    return out
+    degrees = degree_odds(mod, rdc)
+    minion = ctx.minion(target)
+    resist = tuple(ResistDegree(d, float(p), *degree_result(d, atk.effect == "damage", minion))
+                   for d, p in sorted(degrees.items(), key=lambda kv: -kv[0]))
+    fail = sum((p for d, p in degrees.items() if d < 0), Fraction(0))
+    effect = float(Fraction(hit).limit_denominator(1000) * fail)
+    return FightTarget(id=target, name=ctx.name(target), hit=hit, critical=critical,
+                       effect=effect, value=effect, defense_class=dc, resist_dc=rdc,
+                       resist=resist)
 
 def damage_state(ctx: Ctx, target: str) -> DamageState:
     conds = {C(c) for c in ctx.state.actors[target].conditions if c in
@@ -347,5 +371,6 @@ def spend_aim(ctx: Ctx, actor: str) -> None:
 
 
 __all__ = ["attack_of", "attack_parts", "attack_roll", "crit_possible", "damage_state",
-           "defense_words", "land", "odds_against", "resist_parts", "situation_parts",
-           "spend_aim", "strike", "targets_for_area", "trade_effects", "trade_values"]
+           "defense_words", "degree_result", "land", "odds_against", "resist_parts",
+           "situation_parts", "spend_aim", "strike", "targets_for_area", "trade_effects",
+           "trade_values"]

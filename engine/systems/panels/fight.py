@@ -13,6 +13,7 @@ to the Kill and Stun tracks, stunned at 10%, and out at 0. Its actions are regis
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from engine.content.loader import Pack
@@ -21,10 +22,19 @@ from engine.rules import encounter as en
 from engine.rules.events import Event
 from engine.rules.fight.actions import ActionRule, ActionTable
 from engine.rules.fight.conflict import Conflict
-from engine.rules.fight.dice import Die, Emit, Roll
+from engine.rules.fight.dice import SIDE_DIE, Die, Emit, Roll
 from engine.rules.fight.events import CombatantJoined, FightStarted, InitiativeRolled
 from engine.rules.fight.foes import HEROES, FoeBlock, add_foes, foe_list, side_of
 from engine.rules.fight.state import Fight, Pending
+from engine.rules.fight.values import (
+    ActionWords,
+    FightAttack,
+    FightOption,
+    FightTarget,
+    FoeOption,
+    PanelColumns,
+    TrackerRow,
+)
 from engine.rules.state import CampaignState
 from engine.systems.panels import fight_actions as fight_actions  # its actions, registered
 from engine.systems.panels import fight_more
@@ -76,7 +86,7 @@ def side_rolls(state: CampaignState, parts: Sequence[en.Participant], die: DieFo
         members = [p.actor for p in parts if p.side == side]
         standing = [a for a in members if not set(state.actors[a].conditions)
                     & OUT_CONDITIONS] or members
-        d = die(standing[0], "side initiative", 6)
+        d = die(standing[0], SIDE_DIE, 6)
         rolls.append(d.face)
         pos = max(pos, d.position)
         entries.append({"actor": standing[0], "name": side.capitalize(), "natural": d.face,
@@ -205,7 +215,7 @@ class PanelsConflict(Conflict[Ctx]):
 
     # ---------------------------------------------------------- choosing
     def option(self, step: Ctx, actor: str, rule: ActionRule[Any], mine: bool
-               ) -> list[dict[str, Any]]:
+               ) -> list[FightOption]:
         """An action with its cost in panels, whether the panels left allow it, and for
         attacks every target with exact odds."""
         enc = step.enc
@@ -216,32 +226,29 @@ class PanelsConflict(Conflict[Ctx]):
                              f"needs {cost} panels, {left} left")
         if rule.id == "catch_breath" and ok and enc.acted:
             ok, why = False, "only as the turn's first action"
-        entry: dict[str, Any] = {"action": rule.id, "cost": _cost_words(cost),
-                                 "panels": cost, "allowed": ok, "target": rule.target}
-        if why:
-            entry["why"] = why
+        entry = FightOption(action=rule.id, name=self.action_name(rule.id),
+                            cost=_cost_words(cost), panels=cost, allowed=ok, why=why,
+                            target=rule.target)
         if rule.id == "attack":
             jammed = jammed_forms(step, actor)
             out = []
             for fid, form in step.forms(actor).items():
-                targets = [{"id": t, "name": step.name(t),
-                            **attack_odds(step, actor, form, t)} for t in step.foes(actor)]
-                e = {**entry, "attack": fid, "attack_name": form.name,
-                     "range": "close" if form.range == "melee" else "ranged",
-                     "delivery": form.delivery, "lethal": form.lethal,
-                     "targets": targets}
+                targets = tuple(attack_odds(step, actor, form, t) for t in step.foes(actor))
+                e = replace(entry, targets=targets, attack=FightAttack(
+                    id=fid, name=form.name, range="close" if form.range == "melee" else "ranged",
+                    delivery=form.delivery, lethal=form.lethal))
                 if fid in jammed:
-                    e.update(allowed=False, why="jammed until the round ends")
+                    e = replace(e, allowed=False, why="jammed until the round ends")
                 out.append(e)
             return out
         if rule.id == "first_aid":
-            entry["targets"] = [{"id": a, "name": step.name(a)} for a in dying_allies(
-                step, actor)]
-            entry["allowed"] = ok and bool(entry["targets"])
+            targets = tuple(FightTarget(id=a, name=step.name(a)) for a in dying_allies(
+                step, actor))
+            entry = replace(entry, targets=targets, allowed=ok and bool(targets))
         return [entry]
 
-    def adjust_options(self, step: Ctx, actor: str, out: list[dict[str, Any]]
-                       ) -> list[dict[str, Any]]:
+    def adjust_options(self, step: Ctx, actor: str, out: list[FightOption]
+                       ) -> list[FightOption]:
         """The options as holds, lying flat, items and powers change them (fight_more)."""
         return fight_more.adjust_options(step, actor, out)
 
@@ -300,7 +307,6 @@ class PanelsConflict(Conflict[Ctx]):
                                f"{actor.name} comes round")
 
     # ---------------------------------------------------------- the lab
-    value_key = "down"
     full_tracks = frozenset({"kill", "stun"})
 
     def blocks(self) -> Mapping[str, Any]:
@@ -335,7 +341,7 @@ class PanelsConflict(Conflict[Ctx]):
 
     # ---------------------------------------------------------- reading
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,
-             maneuvers: Mapping[str, int]) -> dict[str, Any]:
+             maneuvers: Mapping[str, int]) -> FightTarget:
         """The exact odds of ``actor``'s ``attack`` on ``target`` (the panels game has no
         maneuvers)."""
         if any(maneuvers.values()):
@@ -344,13 +350,14 @@ class PanelsConflict(Conflict[Ctx]):
         return attack_odds(ctx, actor, form_of(ctx, Pending(actor=actor, action="attack",
                                                             attack=attack)), target)
 
-    def foe_options(self, state: CampaignState) -> list[dict[str, Any]]:
+    def foe_options(self, state: CampaignState) -> list[FoeOption]:
         """Present NPCs with a block, then the pack's villains and thugs not yet in play."""
         return foe_list(state, lambda: characters(self.pack),
                         lambda npc: block_of(self.pack, state, npc.id),
-                        lambda blk: blk.kind == "hero", _foe_detail)
+                        lambda blk: blk.kind == "hero", _foe_detail,
+                        lambda blk: blk.count if blk.kind == "thug group" else 0)
 
-    def row(self, step: Ctx, actor: str) -> dict[str, Any]:
+    def row(self, step: Ctx, actor: str, base: TrackerRow) -> TrackerRow:
         """Kill, Stun, panels left and owed; holds, lying flat and items."""
         enc = step.enc
         p = enc.participant(actor)
@@ -364,18 +371,15 @@ class PanelsConflict(Conflict[Ctx]):
             left = 0
         else:
             left = max(0, side_panels.get(p.side, 0) - p.arrears)
-        row: dict[str, Any] = {
-            "conditions": list(a.conditions), "damage": 0, "held": "",
-            "kill": h.kill.current, "kill_max": h.kill.maximum,
-            "stun": h.stun.current, "stun_max": h.stun.maximum,
-            "panels": left, "arrears": p.arrears}
-        fight_more.add_to_row(step, actor, row)
-        return row
+        columns = PanelColumns(kill=h.kill.current, kill_max=h.kill.maximum,
+                               stun=h.stun.current, stun_max=h.stun.maximum, panels=left,
+                               arrears=p.arrears)
+        return fight_more.add_to_row(step, actor, replace(
+            base, conditions=tuple(a.conditions), columns=columns), columns)
 
 
-def action_words(pack: Pack) -> dict[str, dict[str, Any]]:
-    """The pack's words for each action (``actions.yaml``): id -> {name, summary, examples,
-    kind "action"}."""
+def action_words(pack: Pack) -> dict[str, ActionWords]:
+    """The pack's words for each action (``actions.yaml``), by id."""
     return PanelsConflict(pack).words()
 
 

@@ -14,11 +14,19 @@ picked up (``holding``), used as a melee, non-lethal object form (it may parry, 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engine.errors import IllegalAction
 from engine.rules.fight.actions import ActionRule
 from engine.rules.fight.state import Pending
+from engine.rules.fight.values import (
+    FightOption,
+    FightTarget,
+    NamedChoice,
+    PanelColumns,
+    TrackerRow,
+)
 from engine.systems.panels.checks import Band, odds, skill_modifier
 from engine.systems.panels.damage import AttackForm
 from engine.systems.panels.statblock import Power
@@ -263,85 +271,75 @@ def _stand(ctx: Ctx, p: Pending) -> None:
             by=p.by)
 
 
-def _pct(x: float) -> str:
-    return f"{x:.0%}"
-
-
-def adjust_options(ctx: Ctx, actor: str, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def adjust_options(ctx: Ctx, actor: str, out: list[FightOption]) -> list[FightOption]:
     """The options as holds, lying flat, items and powers change them."""
+    return [_adjusted(ctx, actor, e) for e in out]
+
+
+def _adjusted(ctx: Ctx, actor: str, e: FightOption) -> FightOption:
     holder = ctx.holder_of(actor)
     blk = ctx.block(actor)
     stunned = ctx.stunned(actor)
-    for e in out:
-        aid = str(e["action"])
-        if aid == "attack" and holder is not None:
-            e["targets"] = [t for t in e.get("targets", []) if t["id"] == holder]
-        if aid in ACTIONS or aid in ("move", "flee", "attack"):
-            # picking up names its item when taken (options item): not asked here
-            why = refusal(ctx, actor, aid, options={"item": "?"} if aid == "pick_up" else None)
-            if why and e["allowed"]:
-                e.update(allowed=False, why=why)
-        if aid == "grab":
-            band = odds(blk.dexterity_modifier, stunned)
-            targets = []
-            for t in ctx.foes(actor):
-                extra = sum(m for _, m in ctx.hit_modifiers(actor, _GRAB_FORM, t))
-                hit = odds(blk.dexterity_modifier + extra, stunned).success if extra else \
-                    band.success
-                entry: dict[str, Any] = {"id": t, "name": ctx.name(t), "hit": float(hit)}
-                no = refusal(ctx, actor, "grab", t)
-                if no:
-                    entry["why"] = no
-                targets.append(entry)
-            e["targets"] = targets
-            if e["allowed"] and not any("why" not in t for t in targets):
-                e.update(allowed=False, why="nobody to grab")
-        elif aid == "escape":
-            label, value = escape_characteristic(ctx, actor)
-            e["odds"] = float(odds(skill_modifier(value), stunned).success)
-            e["with"] = label
-        elif aid == "use_power":
-            e["powers"] = []
-            for pid, power in ctx.usable_powers(actor).items():
-                score = blk.characteristics.value(power.characteristic)
-                entry = {"id": pid, "name": power.name, "characteristic":
-                         power.characteristic, "notes": power.notes}
-                if score is None:
-                    entry["why"] = f"no {power.characteristic} characteristic"
-                else:
-                    b = odds(skill_modifier(score), stunned)
-                    entry.update(works=float(b.success), well=float(b.complete))
-                e["powers"].append(entry)
-            e["needs"] = "power"
-            e["choices"] = [{"id": p["id"], "name": p["name"], "detail": p["why"] if "why" in p
-                             else f"{p['characteristic'].capitalize()}: works {p['works']:.0%},"
-                                  f" well {p['well']:.0%}"} for p in e["powers"]]
-        elif aid == "pick_up":  # its own dropped weapons; any other name is an object
-            e["items"] = [{"id": k, "name": v} for k, v in ctx.dropped(actor).items()]
-            e["needs"] = "item"
-            e["choices"] = [{**i, "detail": "your weapon, back in hand"} for i in e["items"]] + [
-                {"id": OBJECT_TO_HAND, "name": "Something to hand",
-                 "detail": "an object: melee, non-lethal, +0, good for parrying"}]
-        elif aid == "drop_item":
-            e["items"] = [{"id": k, "name": v} for k, v in ctx.held_things(actor).items()]
-            e["needs"] = "item"
-            e["choices"] = [{**i, "detail": ""} for i in e["items"]]
-    return out
+    aid = e.action
+    if aid == "attack" and holder is not None:
+        e = replace(e, targets=tuple(t for t in e.targets if t.id == holder))
+    if aid in ACTIONS or aid in ("move", "flee", "attack"):
+        # picking up names its item when taken (options item): not asked here
+        why = refusal(ctx, actor, aid, options={"item": "?"} if aid == "pick_up" else None)
+        if why and e.allowed:
+            e = replace(e, allowed=False, why=why)
+    if aid == "grab":
+        band = odds(blk.dexterity_modifier, stunned)
+        targets = []
+        for t in ctx.foes(actor):
+            extra = sum(m for _, m in ctx.hit_modifiers(actor, _GRAB_FORM, t))
+            hit = odds(blk.dexterity_modifier + extra, stunned).success if extra else \
+                band.success
+            targets.append(FightTarget(id=t, name=ctx.name(t), hit=float(hit),
+                                       why=refusal(ctx, actor, "grab", t) or ""))
+        e = replace(e, targets=tuple(targets))
+        if e.allowed and not any(not t.why for t in targets):
+            e = replace(e, allowed=False, why="nobody to grab")
+    elif aid == "escape":
+        label, value = escape_characteristic(ctx, actor)
+        e = replace(e, odds=float(odds(skill_modifier(value), stunned).success), check=label)
+    elif aid == "use_power":
+        powers = []
+        for pid, power in ctx.usable_powers(actor).items():
+            score = blk.characteristics.value(power.characteristic)
+            if score is None:
+                why = f"no {power.characteristic} characteristic"
+                powers.append(NamedChoice(id=pid, name=power.name, detail=why, why=why,
+                                          check=power.characteristic))
+                continue
+            b = odds(skill_modifier(score), stunned)
+            powers.append(NamedChoice(
+                id=pid, name=power.name, check=power.characteristic,
+                works=float(b.success), well=float(b.complete),
+                detail=f"{power.characteristic.capitalize()}: works {float(b.success):.0%},"
+                       f" well {float(b.complete):.0%}"))
+        e = replace(e, needs="power", choices=tuple(powers))
+    elif aid == "pick_up":  # its own dropped weapons; any other name is an object
+        e = replace(e, needs="item", choices=(*(
+            NamedChoice(id=k, name=v, detail="your weapon, back in hand")
+            for k, v in ctx.dropped(actor).items()), NamedChoice(
+            id=OBJECT_TO_HAND, name="Something to hand",
+            detail="an object: melee, non-lethal, +0, good for parrying")))
+    elif aid == "drop_item":
+        e = replace(e, needs="item", choices=tuple(
+            NamedChoice(id=k, name=v) for k, v in ctx.held_things(actor).items()))
+    return e
 
 
-def add_to_row(ctx: Ctx, actor: str, row: dict[str, Any]) -> None:
+def add_to_row(ctx: Ctx, actor: str, row: TrackerRow, columns: PanelColumns) -> TrackerRow:
     """A tracker row's holds, lying flat, dropped weapons and the object in hand."""
     holder = ctx.holder_of(actor)
-    row["held"] = f"by {ctx.name(holder)}" if holder else ""
-    row["holding"] = [ctx.name(t) for t in ctx.holding_whom(actor)]
-    row["prone"] = ctx.prone(actor)
-    row["dropped"] = list(ctx.dropped(actor).values())
-    row["object"] = ctx.carried_object(actor) or ""
-    extra = []
-    if row["prone"]:
-        extra.append("prone")
-    extra += [f"holds {n}" for n in row["holding"]]
-    row["conditions"] = [*row["conditions"], *extra]
+    holding = tuple(ctx.name(t) for t in ctx.holding_whom(actor))
+    prone = ctx.prone(actor)
+    extra = (["prone"] if prone else []) + [f"holds {n}" for n in holding]
+    return replace(row, conditions=(*row.conditions, *extra), columns=replace(
+        columns, held_by=ctx.name(holder) if holder else "", holding=holding, prone=prone,
+        dropped=tuple(ctx.dropped(actor).values()), object=ctx.carried_object(actor) or ""))
 
 
 def run_action(ctx: Ctx, rule: ActionRule[Ctx], p: Pending) -> None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.foes import side_of
 from engine.rules.fight.state import Pending
+from engine.rules.fight.values import FightChoice, FightTarget
 from engine.systems.panels import crits
 from engine.systems.panels import referee as rf
 from engine.systems.panels.checks import Band, odds
@@ -103,15 +103,19 @@ class ResponseOption:
     """The damage it is expected to save, against taking the hit."""
     cost: int = 0
     """Future panels it costs."""
+    how: str = ""
+    """How it works with its odds, in a few words (a menu's)."""
+    cost_words: str = ""
+    """What it costs, in words ("" : taking the hit costs nothing)."""
 
-    def as_option(self) -> dict[str, Any]:
-        """The option as the fight asks it: id, label and detail, with the numbers."""
-        out: dict[str, Any] = {"id": self.id, "label": self.label, "detail": self.detail,
-                               "expected": float(self.expected),
-                               "avoided": float(self.avoided), "cost": self.cost}
-        if self.odds is not None:
-            out["odds"] = float(self.odds)
-        return out
+    def as_choice(self) -> FightChoice:
+        """The option as the fight asks it: id, label and detail, with the numbers and the
+        short words."""
+        return FightChoice(id=self.id, label=self.label, detail=self.detail, how=self.how,
+                           cost_words=self.cost_words, cost=self.cost,
+                           odds=float(self.odds) if self.odds is not None else None,
+                           expected=float(self.expected), avoided=float(self.avoided),
+                           incoming=float(self.expected + self.avoided))
 
 
 def pct(x: Fraction) -> str:
@@ -132,10 +136,10 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
     agi = blk.agility_modifier
     band = odds(agi, stunned)
     left = sum(mean_of(dodged_distribution(dist, agi, stunned)), Fraction(0))
+    how = f"18+ avoids it all ({pct(band.complete)}), 15-17 halves it ({pct(band.minor)})"
     out.append(ResponseOption(
-        "dodge", "Dodge", f"18+ avoids it all ({pct(band.complete)}), 15-17 halves it"
-        f" ({pct(band.minor)}); expected damage avoided {float(whole - left):.1f} of"
-        f" {float(whole):.1f}; {paid}", left, band.success, whole - left, cost))
+        "dodge", "Dodge", f"{how}; expected damage avoided {float(whole - left):.1f} of"
+        f" {float(whole):.1f}; {paid}", left, band.success, whole - left, cost, how, paid))
     dex = blk.dexterity_modifier
     pband = odds(dex, stunned)
     for f in ctx.forms(defender).values():
@@ -149,7 +153,8 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
             f"parry:{form_id(f)}", f"Parry with {f.name}",
             f"15+ parries ({pct(pband.success)}), its damage off Kill first then Stun;"
             f" expected damage avoided {float(whole - left):.1f} of {float(whole):.1f}; {paid}",
-            left, pband.success, whole - left, cost))
+            left, pband.success, whole - left, cost,
+            f"15+ parries ({pct(pband.success)}), its damage off Kill, then Stun", paid))
     return out
 
 
@@ -217,8 +222,8 @@ def respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Band
         if default not in {o.id for o in opts}:
             default = "none"
         choice = ctx.ask(defender, f"Response to {ctx.name(attacker)}'s {form.name}?",
-                         [o.as_option() for o in opts],
-                         default)
+                         [o.as_choice() for o in opts],
+                         default, about="response")
         if ctx.fight.controller(ctx.state.actors[defender]) == "referee":
             ctx.say(defender, "response", f"▸ {why}.", by="referee")
         if choice != "none":
@@ -258,10 +263,10 @@ def respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Band
 
 
 def crit_hit(ctx: Ctx, attacker: str, target: str) -> crits.CritEntry:
-    opts = [{"id": "roll", "label": "Roll the d6", "detail": "let the dice say"}] + [
-        {"id": str(e.face), "label": e.name, "detail": e.text} for e in crits.CRITICAL_HIT]
+    opts = [FightChoice(id="roll", label="Roll the d6", detail="let the dice say")] + [
+        FightChoice(id=str(e.face), label=e.name, detail=e.text) for e in crits.CRITICAL_HIT]
     pick = ctx.ask(attacker, f"Critical hit on {ctx.name(target)}: which effect?", opts,
-                   "roll")
+                   "roll", about="critical")
     if pick == "roll":
         entry = crits.roll(crits.Table.HIT, ctx.die(attacker, "critical hit", 6).face)
     else:
@@ -349,7 +354,7 @@ def declared_target(ctx: Ctx, p: Pending) -> str:
     return p.target
 
 
-def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> dict[str, Any]:
+def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTarget:
     """Exact odds of an attack: the bands, the expected damage, the chance the foe goes down
     (before any response)."""
     blk = ctx.block(actor)
@@ -365,10 +370,10 @@ def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> dict[str
         exp += pb * sum(mean_of(dist), Fraction(0))
         st = status_odds(health, dist)
         down += pb * (st[Status.UNCONSCIOUS] + st[Status.DYING])
-    return {"hit": float(band.success), "minor": float(band.minor),
-            "complete": float(band.complete), "critical": 1 / 20,
-            "expected_damage": round(float(exp), 2), "down": float(down),
-            "effect": float(band.success)}
+    return FightTarget(id=target, name=ctx.name(target), hit=float(band.success),
+                       minor=float(band.minor), complete=float(band.complete), critical=1 / 20,
+                       expected_damage=round(float(exp), 2), down=float(down),
+                       effect=float(band.success), value=float(down))
 
 
 __all__ = ["ResponseOption", "attack_odds", "crit_hit", "crit_miss", "declared_target",

@@ -8,7 +8,6 @@ another (n: a new draw, shown in a new dialog), or write your own in the box (w,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -17,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
+from engine.rules.base import Option
 from engine.tui.screens.dialogs import Dialog, Submit
 from engine.tui.text import DIM, FG
 from engine.tui.widgets.keybar import KeyBar
@@ -34,11 +34,11 @@ class AnswerDialog(Dialog):
                 Binding("n", "pick('another')", "Another"),
                 Binding("w", "write", "Write my own")]
 
-    def __init__(self, title: str, question: str, options: Sequence[dict[str, Any]],
+    def __init__(self, title: str, question: str, options: Sequence[Option],
                  submit: Submit, before: Text | None = None) -> None:
         super().__init__(title)
         self.question = question
-        self.offer = next((o for o in options if o["id"] == "accept"), {"label": "", "detail": ""})
+        self.offer = next((o for o in options if o.id == "accept"), Option("accept", ""))
         self.submit = submit
         self.before = before or Text()
 
@@ -47,9 +47,9 @@ class AnswerDialog(Dialog):
         out.append_text(self.before)
         out.append(self.question, "bold " + FG)
         out.append("\n\n")
-        out.append(str(self.offer["label"]), FG)
-        if self.offer.get("detail"):
-            out.append(f"\n({self.offer['detail']})", DIM)
+        out.append(self.offer.label, FG)
+        if self.offer.detail:
+            out.append(f"\n({self.offer.detail})", DIM)
         return out
 
     def compose(self) -> ComposeResult:

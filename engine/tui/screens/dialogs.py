@@ -4,7 +4,7 @@ keeping what the player typed) or None, in which case the dialog closes."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -19,6 +19,7 @@ from textual.widgets import Button, Input, Label, OptionList, Select, SelectionL
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
+from engine.rules.base import Option as Choice
 from engine.tui.messages import ChoiceConfirmed
 from engine.tui.text import DIM, FG
 from engine.tui.widgets.keybar import KeyBar
@@ -222,13 +223,14 @@ class ChoiceList(OptionList):
 class ChoiceDialog(Dialog):
     """Pick between ``lo`` and ``hi`` options: a single list for one pick, checkboxes for more."""
 
-    def __init__(self, title: str, message: str | Text, options: Sequence[dict[str, Any]],
-                 lo: int, hi: int, submit: Submit, preselect: Sequence[str] = (),
+    def __init__(self, title: str, message: str | Text,
+                 options: Sequence[Choice | Mapping[str, Any]], lo: int, hi: int,
+                 submit: Submit, preselect: Sequence[str] = (),
                  cancel_label: str = "Later") -> None:
         super().__init__(title)
         self.message = message
-        self.options = list(options)
-        self.blocked: set[str] = {o["id"] for o in self.options if o.get("disabled")}
+        self.options = [o if isinstance(o, Choice) else Choice.of(o) for o in options]
+        self.blocked: set[str] = {o.id for o in self.options if o.disabled}
         """Options that can do nothing now: shown dimmed with the reason, never sent."""
         usable = len(self.options) - len(self.blocked)
         self.lo, self.hi = min(lo, usable), hi
@@ -237,11 +239,11 @@ class ChoiceDialog(Dialog):
         self.preselect = set(preselect) - self.blocked
         self.cancel_label = cancel_label
 
-    def _prompt(self, o: dict[str, Any]) -> Text:
-        reason = o.get("disabled")
-        out = Text(o["label"], DIM if reason else FG)
-        if o.get("detail"):
-            out.append(f"\n{o['detail']}", DIM)
+    def _prompt(self, o: Choice) -> Text:
+        reason = o.disabled
+        out = Text(o.label, DIM if reason else FG)
+        if o.detail:
+            out.append(f"\n{o.detail}", DIM)
         if reason:
             out.append(f"\n✗ {reason}", "italic " + DIM)
         return out
@@ -256,11 +258,11 @@ class ChoiceDialog(Dialog):
             if not self.options:
                 pass
             elif self.single:
-                yield OptionList(*[Option(self._prompt(o), id=o["id"],
-                                          disabled=o["id"] in self.blocked)
+                yield OptionList(*[Option(self._prompt(o), id=o.id,
+                                          disabled=o.id in self.blocked)
                                    for o in self.options], id="choices")
             else:
-                yield ChoiceList([(o["id"], self._prompt(o)) for o in self.options],
+                yield ChoiceList([(o.id, self._prompt(o)) for o in self.options],
                                  list(self.preselect), self.hi, self.blocked, id="choices")
             yield Static(self._count_text(), id="count")
             yield self.error_line()
@@ -276,7 +278,7 @@ class ChoiceDialog(Dialog):
             self.query_one("#confirm", Button).focus()
             return
         ol.highlighted = next(i for i, o in enumerate(self.options)
-                              if o["id"] not in self.blocked)
+                              if o.id not in self.blocked)
         ol.focus()
 
     def _want(self) -> str:
@@ -309,7 +311,7 @@ class ChoiceDialog(Dialog):
 
     def _confirm(self, ids: list[str]) -> None:
         if any(i in self.blocked for i in ids):
-            reasons = {o["id"]: o["disabled"] for o in self.options if o["id"] in self.blocked}
+            reasons = {o.id: o.disabled for o in self.options if o.id in self.blocked}
             self.show_error(next(reasons[i] for i in ids if i in reasons))
             return
         if not self.lo <= len(ids) <= self.hi:

@@ -3,8 +3,7 @@ move" suggestion, targets, after-roll options."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
 
 from rich.text import Text
 from textual import events
@@ -14,17 +13,18 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from engine.content.loader import Pack
+from engine.prompts import Suggestion
 from engine.tui.messages import MenuPicked
 from engine.tui.text import ACCENT, DIM, FG, band_dicts, odds_text
 
 
-def suggestion_reason(sug: Mapping[str, Any], room: int | None = None) -> Text:
+def suggestion_reason(sug: Suggestion, room: int | None = None) -> Text:
     """Why the engine suggests this: the player's own words that led to it, or (a flow saved
     before words were kept) the matched cue; empty when neither is known. With ``room``, words
     are left off the end ("…") until the reason fits in that many cells (empty if none fit)."""
-    words = [str(w) for w in sug.get("words") or [] if str(w).strip()]
+    words = [w for w in sug.words if w.strip()]
     if not words:
-        cue = sug.get("cue")
+        cue = sug.cue
         out = Text(f"cue “{cue}”", DIM) if cue else Text()
         return out if room is None or out.cell_len <= room else Text()
     for keep in range(len(words), 0, -1):
@@ -35,17 +35,17 @@ def suggestion_reason(sug: Mapping[str, Any], room: int | None = None) -> Text:
     return Text()
 
 
-def suggestion_prompt(pack: Pack, index: int, sug: Mapping[str, Any],
+def suggestion_prompt(pack: Pack, index: int, sug: Suggestion,
                       width: int | None = None) -> Text:
     """One suggestion in two lines at most: number, name, the target the fiction names and the
     words that led to it; below, the exact odds (or what picking it means). The "No move"
     suggestion (``move`` None) is one line. ``width`` cuts each line to fit, words left off
     first, instead of wrapping."""
-    move_id = sug.get("move")
+    move_id = sug.move
     head = Text()
     head.append(f"{index}. ", DIM)
-    head.append(str(sug.get("name") or (move_id or "No move, just fiction")), "bold " + ACCENT)
-    target = sug.get("target_name") or sug.get("target")
+    head.append(sug.name or (move_id or "No move, just fiction"), "bold " + ACCENT)
+    target = sug.target_name or sug.target
     if target and move_id:
         head.append(f" → {target}", "bold " + FG)
     room = None if width is None else width - head.cell_len - 2
@@ -54,7 +54,7 @@ def suggestion_prompt(pack: Pack, index: int, sug: Mapping[str, Any],
         head.append("  ")
         head.append_text(reason)
     below = Text("   ")
-    odds = sug.get("odds")
+    odds = sug.odds
     move = pack.moves.get(move_id) if move_id else None
     if move_id is None:  # one line, so the menu's own entries stay in view at 80x24
         below = Text()

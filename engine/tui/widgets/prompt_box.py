@@ -1,6 +1,7 @@
 """The prompt box under the journal: a title line saying what the engine waits for, then one
-of four parts in front: the fiction input, the action menu, the roll panel, or the button
-that opens a choice. The play screen decides what goes in; this widget only shows it."""
+of five parts in front: the fiction input, the action menu, the roll panel, the button that
+opens a choice, or the fight panel (which has its own title line). The play screen decides
+what goes in; this widget only shows it."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from textual.containers import Vertical
 from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from engine.tui.widgets.action_menu import ActionMenu
+from engine.tui.widgets.fight import FightPanel
 from engine.tui.widgets.roll_panel import RollPanel
 
-Part = Literal["fiction", "menu", "roll", "waiting"]
+Part = Literal["fiction", "menu", "roll", "waiting", "fight"]
 """The ids of the parts the box can bring to the front."""
 
 
@@ -30,6 +32,7 @@ class PromptBox(Vertical):
             yield ActionMenu(id="menu")
             yield RollPanel(id="roll")
             yield Button("Choose", id="waiting", variant="primary", compact=True)
+            yield FightPanel(id="fight")
 
     @property
     def menu(self) -> ActionMenu:
@@ -47,6 +50,11 @@ class PromptBox(Vertical):
         return self.query_one(RollPanel)
 
     @property
+    def fight(self) -> FightPanel:
+        """The fight panel."""
+        return self.query_one(FightPanel)
+
+    @property
     def waiting(self) -> Button:
         """The button that opens the pending choice."""
         return self.query_one("#waiting", Button)
@@ -56,7 +64,8 @@ class PromptBox(Vertical):
         self.query_one("#prompt-title", Static).update(title)
 
     def show(self, part: Part) -> None:
-        """Bring ``part`` to the front and focus it."""
+        """Bring ``part`` to the front and focus it (the fight panel shows its own title)."""
+        self.query_one("#prompt-title", Static).display = part != "fight"
         self.query_one("#prompt", ContentSwitcher).current = part
         self.query_one(f"#{part}").focus()
 

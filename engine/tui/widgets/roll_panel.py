@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.widget import Widget
 
+from engine.prompts import RollPrompt
 from engine.tui.messages import RollCommand
 from engine.tui.text import ACCENT, DIM, FG, GOOD, MIXED, bands_text, odds_bar, odds_text
 
@@ -34,13 +35,13 @@ class RollPanel(Widget, can_focus=True):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = ""
-        self.context: dict[str, Any] = {}
+        self.prompt: RollPrompt | None = None
         self.stat_name = ""
 
-    def show(self, title: str, context: dict[str, Any], stat_name: str) -> None:
+    def show(self, title: str, prompt: RollPrompt, stat_name: str) -> None:
         """Show the preview of the pending roll."""
         self.title = title
-        self.context = context
+        self.prompt = prompt
         self.stat_name = stat_name
         self.refresh(layout=True)
 
@@ -49,16 +50,19 @@ class RollPanel(Widget, can_focus=True):
         if action != "command" or not parameters:
             return True
         kind = parameters[0]
+        p = self.prompt
+        if p is None:
+            return kind == "roll"
         if kind == "pre_roll":
-            return bool(self.context.get("pre_roll"))
+            return bool(p.pre_roll)
         if kind == "stat":
-            return bool(self.context.get("stat_choices"))
+            return bool(p.stat_choices)
         if kind == "advantage":
-            return self.context.get("advantage") == "optional"
+            return p.advantage == "optional"
         if kind == "declare":
-            return bool(self.context.get("declarations") or self.context.get("declared"))
+            return bool(p.declarations or p.declared)
         if kind == "params":
-            return bool(self.context.get("params"))
+            return bool(p.params)
         return True
 
     def action_command(self, kind: str) -> None:
@@ -71,58 +75,56 @@ class RollPanel(Widget, can_focus=True):
 
     def render_text(self, width: int) -> Text:
         """The panel's text for ``width`` columns."""
-        pv = self.context.get("preview") or {}
+        p = self.prompt
+        pv = p.preview if p is not None else None
         out = Text()
         out.append(self.title, "bold " + ACCENT)
-        if not pv:
+        if p is None or pv is None:
             return out
-        out.append(f"   roll {pv['dice']} {pv['modifier']:+d}", "bold " + FG)
+        out.append(f"   roll {pv.dice} {pv.modifier:+d}", "bold " + FG)
         out.append("\n")
-        mods = " · ".join(f"{m[0]} {int(m[1]):+d}" for m in pv["modifiers"]) or "no modifiers"
+        mods = " · ".join(f"{m[0]} {int(m[1] or 0):+d}" for m in pv.modifiers) or "no modifiers"
         out.append(mods, DIM)
-        if pv.get("clamp") and pv["raw_modifier"] != pv["modifier"]:
-            lo, hi = pv["clamp"]
-            out.append(f"  = {pv['raw_modifier']:+d}, clamped to {pv['modifier']:+d}"
+        if pv.clamp and pv.raw_modifier != pv.modifier:
+            lo, hi = pv.clamp
+            out.append(f"  = {pv.raw_modifier:+d}, clamped to {pv.modifier:+d}"
                        f" ({lo:+d}..{hi:+d})", MIXED)
         out.append("\n")
-        if pv.get("bands_chosen"):
+        if pv.bands_chosen:
             # bands chosen for this roll (around a DC, a defence): say where they fall
-            out.append("bands: " + bands_text(pv["bands"]), DIM)
+            out.append("bands: " + bands_text(pv.bands), DIM)
             out.append("\n")
-        out.append_text(odds_bar(pv["odds"], pv["bands"], max(width - 2, 10)))
+        out.append_text(odds_bar(pv.odds, pv.bands, max(width - 2, 10)))
         out.append("\n")
-        out.append_text(odds_text(pv["odds"], pv["bands"]))
-        if pv.get("inverted"):
+        out.append_text(odds_text(pv.odds, pv.bands))
+        if pv.inverted:
             out.append("  (read upside down: low is good)", DIM)
         out.append("\n")
-        physical = self.context.get("physical")
         out.append("⏎ ", "bold " + GOOD)
-        mixed = self.context.get("entry") == "mixed"
-        out.append("enter your dice" if physical else "roll: your dice or mine" if mixed
+        mixed = p.entry == "mixed"
+        out.append("enter your dice" if p.physical else "roll: your dice or mine" if mixed
                    else "roll", FG)
-        offered = self.context.get("pre_roll") or []
-        if offered:
+        if p.pre_roll:
             out.append("   t ", "bold " + GOOD)
-            first = offered[0]
-            detail = f" ({first['detail']})" if first.get("detail") else ""
-            out.append(f"{first['label'][:1].lower()}{first['label'][1:]}{detail}"
-                       if len(offered) == 1 else "before the roll…", FG)
-        if self.context.get("stat_choices"):
+            first = p.pre_roll[0]
+            detail = f" ({first.detail})" if first.detail else ""
+            out.append(f"{first.label[:1].lower()}{first.label[1:]}{detail}"
+                       if len(p.pre_roll) == 1 else "before the roll…", FG)
+        if p.stat_choices:
             out.append("   s ", "bold " + GOOD)
             out.append(f"stat: {self.stat_name or 'choose'}", FG)
-        if self.context.get("advantage") == "optional":
+        if p.advantage == "optional":
             out.append("   a ", "bold " + GOOD)
             out.append("advantage", FG)
-        if self.context.get("declarations") or self.context.get("declared"):
+        if p.declarations or p.declared:
             out.append("   d ", "bold " + GOOD)
-            declared = self.context.get("declared") or []
-            out.append(f"declare ({len(declared)} declared)" if declared else "declare…", FG)
-        params = self.context.get("params") or []
-        if params:
+            out.append(f"declare ({len(p.declared)} declared)" if p.declared else "declare…",
+                       FG)
+        if p.params:
             out.append("   p ", "bold " + GOOD)
-            out.append(", ".join(f"{p['name']} {p['value']}" for p in params), FG)
-        if self.context.get("dice_mode"):
-            out.append(f"\nrolling with {self.context['dice_mode']}", MIXED)
+            out.append(", ".join(f"{param.name} {value}" for param, value in p.params), FG)
+        if p.dice_mode:
+            out.append(f"\nrolling with {p.dice_mode}", MIXED)
         return out
 
     def render(self) -> Text:

@@ -56,8 +56,7 @@ class Sidebar(VerticalScroll):
         except EngineError:
             rows, style = [], "initiative"
         sides = fight.encounter.sides
-        tracker.show_rows(fight.encounter.round, rows,
-                          sides.model_dump(mode="json") if sides is not None else None, style)
+        tracker.show_rows(fight.encounter.round, rows, sides, style)
         if fight.encounter.acting != self._acting_seen:
             self._acting_seen = fight.encounter.acting
             return True

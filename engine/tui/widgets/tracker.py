@@ -7,13 +7,13 @@ they are repaid, Kill and Stun."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
-from engine.rules.encounter import ARREARS_LIMIT
+from engine.rules.encounter import ARREARS_LIMIT, SideInitiative
+from engine.rules.fight.values import InitiativeColumns, PanelColumns, TrackerRow
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, MIXED, SECONDARY
 
 SIDE_TONES = {"heroes": GOOD, "villains": BAD}
@@ -37,8 +37,7 @@ def short(condition: str) -> str:
     return SHORT.get(condition, condition[:3])
 
 
-def tracker_text(round_no: int, rows: Sequence[Mapping[str, Any]],
-                 width: int = 30) -> Text:
+def tracker_text(round_no: int, rows: Sequence[TrackerRow], width: int = 30) -> Text:
     """The tracker as one Rich Text: a header line, then a row per character: mark,
     initiative, name, damage penalty, who plays it ("you"/"ref") or how it left the fight;
     conditions (short) after the name when they fit, else on the line below."""
@@ -48,27 +47,28 @@ def tracker_text(round_no: int, rows: Sequence[Mapping[str, Any]],
     name_w = max(min(NAME_WIDTH, width - 11), 6)
     for r in rows:
         out.append("\n")
-        gone = bool(r.get("out"))
-        dim = gone or not r.get("present", True)
-        mark = "▶" if r.get("acting") else " "
+        cols = r.columns if isinstance(r.columns, InitiativeColumns) else InitiativeColumns()
+        gone = bool(r.out)
+        dim = gone or not r.present
+        mark = "▶" if r.acting else " "
         out.append(mark, "bold " + ACCENT)
-        out.append(f"{r.get('initiative', 0):>2} ", DIM if dim else FG)
-        name = str(r.get("name", ""))
+        out.append(f"{r.initiative:>2} ", DIM if dim else FG)
+        name = r.name
         if len(name) > name_w:
             name = name[:name_w - 1] + "…"
-        tone = DIM if dim else SIDE_TONES.get(str(r.get("side")), FG)
-        bold = "bold " if r.get("acting") else ""
+        tone = DIM if dim else SIDE_TONES.get(r.side, FG)
+        bold = "bold " if r.acting else ""
         strike = " strike" if gone else ""
         out.append(f"{name:<{name_w}}", bold + tone + strike)
-        dmg = int(r.get("damage") or 0)
+        dmg = cols.damage
         out.append(f"{'-' + str(dmg) if dmg else '':>3}", DIM if dim else BAD)
         if gone:
-            out.append(f" {r['out']}", DIM)
+            out.append(f" {r.out}", DIM)
         else:
-            ctl = "you" if r.get("control") == "player" else "ref"
+            ctl = "you" if r.control == "player" else "ref"
             out.append(f" {ctl}", (ACCENT if ctl == "you" else DIM))
-        conds = [] if gone else [short(str(c)) for c in r.get("conditions") or []]
-        if r.get("held") and not gone:
+        conds = [] if gone else [short(c) for c in r.conditions]
+        if cols.waiting and not gone:
             conds.append("held")
         if conds:
             out.append("\n    " + " ".join(conds), DIM if dim else BAD)
@@ -83,13 +83,13 @@ def side_name(side: str) -> str:
     return SIDE_NAMES.get(side, side.capitalize())
 
 
-def sides_lines(sides: Mapping[str, Any] | None) -> list[Text]:
+def sides_lines(sides: SideInitiative | None) -> list[Text]:
     """This round's side initiative in two lines: each side's d6, then the panels each of its
     characters gets and who acts first (a tie: both in one Agility order)."""
     if not sides:
         return [Text("Side d6s not rolled yet", DIM)]
-    rolls: Mapping[str, int] = sides.get("rolls") or {}
-    panels: Mapping[str, int] = sides.get("panels") or {}
+    rolls: Mapping[str, int] = sides.rolls
+    panels: Mapping[str, int] = sides.panels
     dice = Text("d6 ", DIM)
     for i, (side, face) in enumerate(rolls.items()):
         if i:
@@ -97,12 +97,12 @@ def sides_lines(sides: Mapping[str, Any] | None) -> list[Text]:
         dice.append(f"{side_name(side)} ", SIDE_TONES.get(side, FG))
         dice.append(str(face), "bold " + FG)
     counts = set(panels.values())
-    if sides.get("simultaneous"):
+    if sides.simultaneous:
         each = next(iter(counts), 0)
         how = Text.assemble(("Tie: ", "bold " + MIXED), (f"{each} panels each", FG),
                             (", by Agility", DIM))
         return [dice, how]
-    first = str(sides.get("first") or "")
+    first = sides.first or ""
     how = Text()
     if len(counts) == 1:
         n = next(iter(counts))
@@ -115,15 +115,15 @@ def sides_lines(sides: Mapping[str, Any] | None) -> list[Text]:
     return [dice, how]
 
 
-def repay_words(row: Mapping[str, Any], side_panels: int, width: int = 30) -> str:
+def repay_words(row: TrackerRow, side_panels: int, width: int = 30) -> str:
     """How a character's panels owed are repaid: from the panels of its turn this round (not
     taken yet), else from its next turn's; at the limit no dodge or parry until then. Said
     shorter when the long words do not fit ``width`` (with the row's indent of 2)."""
-    owed = int(row.get("arrears") or 0)
+    owed = row.columns.arrears if isinstance(row.columns, PanelColumns) else 0
     if owed <= 0:
         return ""
     limit = " (limit)" if owed >= ARREARS_LIMIT else ""
-    if row.get("acting") or row.get("acted") or side_panels <= 0:
+    if row.acting or row.acted or side_panels <= 0:
         long, short = "paid from its next turn", "repaid next turn"
     elif owed > side_panels:
         long, short = (f"{side_panels} paid this round, rest next",
@@ -142,26 +142,26 @@ OUT_WORDS = {"dying": "dying", "stable": "stable", "unconscious": "out cold", "d
 "stable" before "dying", since a stabilised one keeps both)."""
 
 
-def out_words(row: Mapping[str, Any]) -> str:
+def out_words(row: TrackerRow) -> str:
     """Why a character is out: how it left (fled, surrendered), else its state when it went
     down (dying, stable, out cold), else "down"."""
-    how = str(row.get("out") or "")
+    how = row.out
     if how != "down":
         return how
-    conds = set(row.get("conditions") or [])
+    conds = set(row.conditions)
     for cond in ("dead", "stable", "dying", "unconscious"):
         if cond in conds:
             return OUT_WORDS[cond]
     return how
 
 
-def low_tracks(row: Mapping[str, Any]) -> set[str]:
+def low_tracks(row: TrackerRow, cols: PanelColumns) -> set[str]:
     """The tracks that read bad: at 0, or (the character stunned) the lower share of its
     maximum (both when equal); the engine says when a character is stunned."""
-    shares = {t: int(row.get(t) or 0) / max(int(row.get(f"{t}_max") or 0), 1)
-              for t in ("kill", "stun")}
+    shares = {"kill": cols.kill / max(cols.kill_max, 1),
+              "stun": cols.stun / max(cols.stun_max, 1)}
     low = {t for t, v in shares.items() if v <= 0}
-    if "stunned" in (row.get("conditions") or []):
+    if "stunned" in row.conditions:
         least = min(shares.values())
         low |= {t for t, v in shares.items() if v == least}
     return low
@@ -172,8 +172,8 @@ def _track(label: str, value: int, top: int, low: bool) -> Text:
                          (f"/{top}", DIM))
 
 
-def panel_tracker_text(round_no: int, sides: Mapping[str, Any] | None,
-                       rows: Sequence[Mapping[str, Any]], width: int = 30) -> Text:
+def panel_tracker_text(round_no: int, sides: SideInitiative | None,
+                       rows: Sequence[TrackerRow], width: int = 30) -> Text:
     """The panels game's tracker as one Rich Text: the round, each side's d6 and panels, then
     per character (turn order): mark, name, panels left (● left, ○ spent of its side's), who
     plays it or how it left; a line of Kill and Stun (bad at 10% or less) and conditions;
@@ -183,43 +183,42 @@ def panel_tracker_text(round_no: int, sides: Mapping[str, Any] | None,
     for line in sides_lines(sides):
         out.append("\n")
         out.append_text(line)
-    panels: Mapping[str, int] = (sides or {}).get("panels") or {}
+    panels: Mapping[str, int] = sides.panels if sides is not None else {}
     top = max(panels.values(), default=0)
     dots_w = max(top, 1)
     name_w = max(width - 2 - (dots_w + 1) - 4, 6)  # a cell spare for a scrollbar
     for r in rows:
         out.append("\n")
-        gone = bool(r.get("out"))
-        dim = gone or not r.get("present", True)
-        acting = bool(r.get("acting"))
-        side = str(r.get("side"))
+        cols = r.columns if isinstance(r.columns, PanelColumns) else PanelColumns(0, 0, 0, 0)
+        gone = bool(r.out)
+        dim = gone or not r.present
+        acting = r.acting
+        side = r.side
         out.append("▶" if acting else " ", "bold " + ACCENT)
-        name = str(r.get("name", ""))
+        name = r.name
         if len(name) > name_w:
             name = name[:name_w - 1] + "…"
         tone = DIM if dim else SIDE_TONES.get(side, FG)
         out.append(f"{name:<{name_w}}", ("bold " if acting else "") + tone
                    + (" strike" if gone else ""))
         mine = int(panels.get(side, 0))
-        left = max(0, min(int(r.get("panels") or 0), dots_w))
+        left = max(0, min(cols.panels, dots_w))
         if gone:
             out.append(f" {out_words(r)}", DIM)
             continue
         out.append(" " + " " * (dots_w - max(mine, left)))
         out.append("●" * left, "bold " + ACCENT if acting else FG)
         out.append("○" * max(mine - left, 0), DIM)
-        ctl = "you" if r.get("control") == "player" else "ref"
+        ctl = "you" if r.control == "player" else "ref"
         out.append(f" {ctl}", ACCENT if ctl == "you" else DIM)
-        low = low_tracks(r)
+        low = low_tracks(r, cols)
         line = Text("  ")
-        line.append_text(_track("Kill", int(r.get("kill") or 0), int(r.get("kill_max") or 0),
-                                "kill" in low))
+        line.append_text(_track("Kill", cols.kill, cols.kill_max, "kill" in low))
         line.append("  ")
-        line.append_text(_track("Stun", int(r.get("stun") or 0), int(r.get("stun_max") or 0),
-                                "stun" in low))
-        conds = [str(c) for c in r.get("conditions") or []]
-        if r.get("held"):
-            conds.append(f"held {r['held']}" if isinstance(r["held"], str) else "held")
+        line.append_text(_track("Stun", cols.stun, cols.stun_max, "stun" in low))
+        conds = list(r.conditions)
+        if cols.held_by:
+            conds.append(f"held by {cols.held_by}")
         if conds:
             more = " " + ", ".join(conds)
             if line.cell_len + len(more) <= width:
@@ -230,7 +229,7 @@ def panel_tracker_text(round_no: int, sides: Mapping[str, Any] | None,
         out.append_text(line)
         owed = repay_words(r, mine, width)
         if owed:
-            tone = BAD if int(r.get("arrears") or 0) >= ARREARS_LIMIT else MIXED
+            tone = BAD if cols.arrears >= ARREARS_LIMIT else MIXED
             out.append("\n  " + owed, tone)
     return out
 
@@ -245,8 +244,8 @@ class Tracker(Static):
     text = Text()
     """What is shown now."""
 
-    def show_rows(self, round_no: int, rows: Sequence[Mapping[str, Any]],
-                  sides: Mapping[str, Any] | None = None, style: str = "initiative") -> None:
+    def show_rows(self, round_no: int, rows: Sequence[TrackerRow],
+                  sides: SideInitiative | None = None, style: str = "initiative") -> None:
         """Draw the round and rows (a no-op when nothing changed) in the game's ``style``:
         "panels" (``sides``: the round's side initiative) or "initiative"."""
         self._shown = (round_no, list(rows), sides, style)
@@ -258,7 +257,7 @@ class Tracker(Static):
         self.text = text
         self.update(text)
 
-    _shown: tuple[int, list[Mapping[str, Any]], Mapping[str, Any] | None, str] | None = None
+    _shown: tuple[int, list[TrackerRow], SideInitiative | None, str] | None = None
     """What :meth:`show_rows` was last given (drawn again at a new width)."""
 
     def on_resize(self, event: events.Resize) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from engine.journal import result_label
+from engine.prompts import AnswerPrompt, ChoicePrompt
 from engine.tui.screens.answer import OWN, AnswerDialog
 from engine.tui.screens.dialogs import ChoiceDialog, Dialog
 from engine.tui.screens.play.host import PlayHost
@@ -38,23 +39,23 @@ class Choices:
     def _dialog(self) -> Dialog | None:
         game = self.host.game
         p = game.pending
-        if p.kind in FLOW_KINDS:
+        if not isinstance(p, ChoicePrompt | AnswerPrompt):
             return None
         ctx = self.context()
         # the core says which roll this choice follows, as it stands after any adjustment
-        if p.context.get("roll"):
-            ctx["rolled"] = p.context["roll"]
-        if p.context.get("gm"):
-            ctx["gm"] = p.context["gm"]
+        if p.roll:
+            ctx["rolled"] = p.roll
+        if p.gm is not None:
+            ctx["gm"] = {"name": p.gm.name, "text": p.gm.text}
         gm = ctx.get("gm")
         if gm is not None:
             title = f"{game.pack.system.gm_title}: {gm['name']}"
         else:
             move = game.pack.moves.get(game.flow.move or "")
             title = move.name if move else ctx["move"]["name"] if "move" in ctx else "Choose"
-        title = p.context.get("title") or ("Questions to ask" if p.kind == "questions" else title)
+        title = p.title or ("Questions to ask" if p.kind == "questions" else title)
         message = self._recent_outcome(ctx)
-        if p.kind == "answer":  # the GM offers an answer to an asked question
+        if isinstance(p, AnswerPrompt):  # the GM offers an answer to an asked question
             return AnswerDialog(title, p.message, p.options, self._answer, before=message)
         message.append(p.message, "bold " + FG)
         return ChoiceDialog(title, message, p.options, p.min, p.max,

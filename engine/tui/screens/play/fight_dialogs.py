@@ -3,12 +3,11 @@ and the player's own dice (initiative, a side's d6, a die the fight waits for)."
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from engine.dice import parse_faces
 from engine.errors import EngineError
+from engine.rules.fight.values import DieNeed, FoeOption
 from engine.tui.fight_view import side_dice
 from engine.tui.screens.dialogs import ChoiceDialog, ConfirmDialog, Dialog, DiceDialog, DieDialog
 from engine.tui.screens.play.host import PlayHost
@@ -40,9 +39,10 @@ class FightDialogs:
             return
         request = game.fight_request
         if request is not None:  # a move started it: only the dice are missing
-            self.ask_initiative(request["foes"], request["surprised"])
+            self.ask_initiative(list(request.foes), list(request.surprised))
             return
-        options = self.foe_options()
+        foes = self.foe_options()
+        options = [{"id": f.id, "label": f.label, "detail": f.detail} for f in foes]
         if not options:
             host.notify("Nobody to fight: the pack has no foes and no NPC is here.",
                         severity="warning")
@@ -89,9 +89,8 @@ class FightDialogs:
         if side_dice(game):
             self._ask_side_dice(foes)
             return
-        labels = {o["id"]: o["label"] + (" (one roll for the group)"
-                                         if "minions" in o.get("detail", "") else "")
-                  for o in self.foe_options()}
+        labels = {f.id: f.label + (" (one roll for the group)" if f.group else "")
+                  for f in self.foe_options()}
         order = [game.state.actors[h].name for h in game.state.party
                  if h in game.state.actors] + [labels.get(f, f) for f in foes]
         summary = Text("Initiative: a d20 each, typed in this order: ", FG)
@@ -126,7 +125,7 @@ class FightDialogs:
 
         host.push_dialog(lambda: DiceDialog("Initiative", "two d6", summary, submit))
 
-    def foe_options(self) -> list[dict[str, Any]]:
+    def foe_options(self) -> list[FoeOption]:
         """Foes to pick from: the NPCs here who can fight, and the pack's villains and minion
         groups not yet in play (the engine's list)."""
         try:
@@ -142,12 +141,11 @@ class FightDialogs:
         def make() -> Dialog | None:
             game = host.game
             need = game.fight_need
-            if need is None:
+            if not isinstance(need, DieNeed):
                 return None
             summary = Text(game.pending.message, "bold " + ACCENT)
-            if side_dice(game) and "initiative" in str(need.get("what", "")):
-                side = self._side_named(str(need.get("who", "")))
-                summary.append(f"\nThe {side}' d6 for the new round: the higher side acts"
+            if need.side:
+                summary.append(f"\nThe {need.side}' d6 for the new round: the higher side acts"
                                " first, both get the difference in panels (a tie: 2 each).", DIM)
 
             def submit(text: str) -> str | None:
@@ -159,15 +157,6 @@ class FightDialogs:
                     return "Type one number: the face the die shows."
                 return host.submit(host.game.fight_die, faces[0])
 
-            return DieDialog("Your die", f"a d{need.get('sides', 20)}", summary, submit)
+            return DieDialog("Your die", f"a d{need.sides}", summary, submit)
 
         host.push_dialog(make)
-
-    def _side_named(self, name: str) -> str:
-        """The side ("heroes", "villains") of the fighter called ``name`` (the heroes' when
-        nobody is)."""
-        try:
-            rows = self.host.game.tracker()
-        except EngineError:
-            rows = []
-        return str(next((r["side"] for r in rows if r.get("name") == name), "heroes"))

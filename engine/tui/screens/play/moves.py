@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Input
 
+from engine.rules.base import Option
 from engine.tui.screens.dialogs import ChoiceDialog, MoveEntry, MovesDialog
 from engine.tui.screens.play.host import PlayHost
 from engine.tui.text import ACCENT, DIM, odds_text
@@ -110,8 +111,8 @@ class Moves:
             return
         targets = game.targets_for(move) if move.target == "optional" else []
         if targets:
-            options = [{"id": NOBODY, "label": "No one in particular", "detail": ""}, *targets]
-            named = [o for o in options if target_hint and o["id"] == target_hint]
+            options = [Option(NOBODY, "No one in particular"), *targets]
+            named = [o for o in options if target_hint and o.id == target_hint]
             options = named + [o for o in options if o not in named]
             host.push_dialog(lambda: ChoiceDialog(
                 move.name, "Is someone in particular the target?", options, 1, 1,

@@ -4,10 +4,18 @@ the button that opens a choice)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from rich.text import Text
 
+from engine.prompts import (
+    AdjustPrompt,
+    FictionPrompt,
+    MovePrompt,
+    Option,
+    RollPrompt,
+    TargetPrompt,
+)
 from engine.tui.screens.play.choices import Choices
 from engine.tui.screens.play.fight_dialogs import FightDialogs
 from engine.tui.screens.play.fight_menu import FIGHT_KINDS, FightMenu
@@ -44,7 +52,7 @@ class Prompter:
         game = host.game
         p = game.pending
         box = host.prompt
-        if p.kind == "fiction":
+        if isinstance(p, FictionPrompt):
             who = f"{game.state.hero.name}: " if len(game.state.party) > 1 else ""
             head = Text(who + p.message, "bold " + ACCENT)
             if not game.state.scene.open:
@@ -57,12 +65,12 @@ class Prompter:
             box.fiction.placeholder = (f"Describe what {game.state.hero.name} does, then Enter"
                                        if who else "Describe what your hero does, then Enter")
             box.show("fiction")
-        elif p.kind == "move":
-            fiction = p.context.get("fiction", "")
-            sugs = game.flow.suggestions
-            if sugs and sugs[0].get("move") is None:
+        elif isinstance(p, MovePrompt):
+            fiction = p.fiction
+            sugs = p.suggestions
+            if sugs and sugs[0].move is None:
                 message = "That reads as plain fiction. Keep it, or pick a move:"
-            elif any(s.get("move") for s in sugs):
+            elif any(s.move for s in sugs):
                 message = p.message
             else:
                 message = "No move matched that. Pick one, or keep it as fiction."
@@ -74,7 +82,7 @@ class Prompter:
             box.set_title(head)
             entries: list[tuple[str, Text | str]] = []
             for s in sugs:
-                key = f"move:{s.get('move') or ''}"  # "move:" is "No move, just fiction"
+                key = f"move:{s.move or ''}"  # "move:" is "No move, just fiction"
                 if key not in (k for k, _ in entries):
                     entries.append((key, suggestion_prompt(game.pack, len(entries) + 1, s,
                                                            width)))
@@ -83,23 +91,23 @@ class Prompter:
             entries += [("all", plain_prompt("☰ All moves…", "the full list", "m")),
                         ("none", plain_prompt("✎ No move, just fiction", "", "n"))]
             box.show_menu(entries)
-        elif p.kind == "target":
+        elif isinstance(p, TargetPrompt):
             head = Text(p.message, "bold " + ACCENT)
             head.append("   Esc: back", DIM)
             box.set_title(head)
             self.option_menu("target", p.options)
-        elif p.kind == "roll":
+        elif isinstance(p, RollPrompt):
             box.set_title(Text("Ready to roll", "bold " + ACCENT))
             move = game.pack.moves[game.flow.move or ""]
             target = game.state.actors.get(game.flow.target or "")
             name = move.name + (f" → {target.name}" if target else "")
-            stat = p.context["preview"]["stat"]
+            stat = p.preview.stat if p.preview is not None else ""
             stat_name = game.pack.stats[stat].name if stat in game.pack.stats else stat
             if game.flow.advantage:
                 name += f" (with {game.flow.advantage})"
-            box.roll.show(name, p.context, stat_name if game.flow.stat else "")
+            box.roll.show(name, p, stat_name if game.flow.stat else "")
             box.show("roll")
-        elif p.kind == "adjust":
+        elif isinstance(p, AdjustPrompt):
             head = Text(p.message, "bold " + ACCENT)
             head.append("  You may still change the result after seeing it.", DIM)
             box.set_title(head)
@@ -118,14 +126,13 @@ class Prompter:
             if open_dialogs:
                 self.choices.open()
 
-    def option_menu(self, kind: str, options: list[dict[str, Any]]) -> None:
+    def option_menu(self, kind: str, options: Sequence[Option]) -> None:
         """Show ``options`` in the inline menu; options that can do nothing are dimmed with
         their reason and cannot be picked."""
         self.host.prompt.show_menu(
-            [(f"{kind}:{o['id']}", plain_prompt(o["label"], o.get("detail", ""),
-                                                disabled=o.get("disabled") or ""))
+            [(f"{kind}:{o.id}", plain_prompt(o.label, o.detail, disabled=o.disabled))
              for o in options],
-            disabled={f"{kind}:{o['id']}" for o in options if o.get("disabled")})
+            disabled={f"{kind}:{o.id}" for o in options if o.disabled})
 
     def resized(self) -> None:
         """The menu changed width (the sheet shown or hidden): fit the move suggestions (or

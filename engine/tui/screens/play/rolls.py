@@ -8,6 +8,8 @@ from rich.text import Text
 
 from engine.dice import parse_faces
 from engine.errors import EngineError
+from engine.prompts import RollPrompt
+from engine.rules.base import Option
 from engine.tui.screens.dialogs import ChoiceDialog, DiceDialog
 from engine.tui.screens.gm_dialogs import RollDiceDialog
 from engine.tui.screens.play.host import PlayHost
@@ -34,44 +36,43 @@ class Rolls:
         if game.flow.stage != "roll":
             return
         p = game.pending
-        if kind == "roll" and p.context.get("stat_choices") and not game.flow.stat:
+        if not isinstance(p, RollPrompt):
+            return
+        if kind == "roll" and p.stat_choices and not game.flow.stat:
             host.notify("This move lets you choose the stat: pick it first.", timeout=3)
             kind = "stat"
         if kind == "roll":
-            if p.context.get("physical"):
+            if p.physical:
                 self.open_dice()
-            elif p.context.get("entry") == "mixed":
+            elif p.entry == "mixed":
                 self.open_dice(mixed=True)
             else:
                 host.perform(game.roll)
         elif kind == "pre_roll":
-            offered = p.context.get("pre_roll") or []
+            offered = p.pre_roll
             if len(offered) == 1:
-                host.perform(game.pre_roll, offered[0]["id"])
+                host.perform(game.pre_roll, offered[0].id)
             elif offered:
-                options = [{"id": o["id"], "label": o["label"], "detail": o.get("detail", "")}
-                           for o in offered]
+                options = [Option(o.id, o.label, o.detail) for o in offered]
                 host.push_dialog(lambda: ChoiceDialog(
                     "Before the roll", "", options, 1, 1,
                     lambda ids: host.submit(game.pre_roll, ids[0])))
         elif kind == "stat":
-            choices = p.context.get("stat_choices") or []
             move = game.pack.moves[game.flow.move or ""]
-            options = [{"id": s, "label": game.pack.stats[s].name if s in game.pack.stats else s,
-                        "detail": stat_detail(*game.rules.stat_value(game.state, move, s))}
-                       for s in choices]
+            options = [Option(s, game.pack.stats[s].name if s in game.pack.stats else s,
+                              stat_detail(*game.rules.stat_value(game.state, move, s)))
+                       for s in p.stat_choices]
             host.push_dialog(lambda: ChoiceDialog(
                 "Roll with which stat?", "", options, 1, 1,
                 lambda ids: host.submit(game.set_roll_options, stat=ids[0])))
         elif kind == "declare":
             declared = set(game.flow.declared)
-            offered = {d["id"]: d for d in p.context.get("declarations") or []}
-            options = [{"id": i, "label": d["label"], "detail": d.get("detail", "")}
-                       for i, d in offered.items()]
+            declarable = {d.id: d for d in p.declarations}
+            options = [Option(i, d.label, d.detail) for i, d in declarable.items()]
             move = game.pack.moves[game.flow.move or ""]
-            options += [{"id": i, "label": f"{game.rules.declaration_name(game.state, move, i)}"
-                         " (declared)", "detail": ""}
-                        for i in declared if i not in offered]
+            options += [Option(i, f"{game.rules.declaration_name(game.state, move, i)}"
+                               " (declared)")
+                        for i in declared if i not in declarable]
 
             def declare(ids: list[str]) -> str | None:
                 # all at once: a refused declaration changes nothing
@@ -81,13 +82,10 @@ class Rolls:
                 "Declare before the roll", "Mark what you bring into play (space toggles).",
                 options, 0, len(options), declare, preselect=sorted(declared)))
         elif kind == "params":
-            params = p.context.get("params") or []
             gm = game.pack.system.gm_title
-            options = [{"id": f"{prm['id']}={v}", "label": f"{prm['name']}: {v}",
-                        "detail": prm.get("help", "")}
-                       for prm in params for v in range(prm["min"], prm["max"] + 1)]
-            options.append({"id": "gm", "label": f"{gm}, you choose",
-                            "detail": f"the {gm} sets it (seeded)"})
+            options = [Option(f"{prm.id}={v}", f"{prm.name}: {v}", prm.help)
+                       for prm, _ in p.params for v in range(prm.min, prm.max + 1)]
+            options.append(Option("gm", f"{gm}, you choose", f"the {gm} sets it (seeded)"))
 
             def set_params(ids: list[str]) -> str | None:
                 if ids == ["gm"]:
@@ -107,10 +105,12 @@ class Rolls:
         """Ask for the faces of the player's own dice (``mixed``: or roll them for me)."""
         host = self.host
         p = host.game.pending
-        pv = p.context["preview"]
+        if not isinstance(p, RollPrompt) or p.preview is None:
+            return
+        pv = p.preview
         summary = Text(p.message, "bold " + ACCENT)
-        summary.append(f"\nmodifier {pv['modifier']:+d}: ", FG)
-        summary.append_text(odds_text(pv["odds"], pv["bands"]))
+        summary.append(f"\nmodifier {pv.modifier:+d}: ", FG)
+        summary.append_text(odds_text(pv.odds, pv.bands))
 
         def submit(text: str) -> str | None:
             if mixed and not text.strip():
@@ -122,7 +122,7 @@ class Rolls:
             return host.submit(host.game.roll, faces)
 
         if mixed:
-            host.push_dialog(lambda: RollDiceDialog("Your dice, or mine?", pv["dice"], summary,
+            host.push_dialog(lambda: RollDiceDialog("Your dice, or mine?", pv.dice, summary,
                                                     submit))
             return
-        host.push_dialog(lambda: DiceDialog("Your dice", pv["dice"], summary, submit))
+        host.push_dialog(lambda: DiceDialog("Your dice", pv.dice, summary, submit))

@@ -34,7 +34,7 @@ from engine.tui.screens.play.choices import FLOW_KINDS, Choices
 from engine.tui.screens.play.chronicle import Chronicle
 from engine.tui.screens.play.dialog_queue import DialogQueue
 from engine.tui.screens.play.fight_dialogs import FightDialogs
-from engine.tui.screens.play.fight_menu import FIGHT_KINDS, FightMenu
+from engine.tui.screens.play.fight_menu import FightMenu
 from engine.tui.screens.play.fight_turn import FightTurn
 from engine.tui.screens.play.host import DialogFactory, Events, P
 from engine.tui.screens.play.keys import PLAY_BINDINGS, key_enabled
@@ -43,6 +43,7 @@ from engine.tui.screens.play.prompt import Prompter
 from engine.tui.screens.play.rolls import Rolls
 from engine.tui.screens.play.table_talk import TableTalk
 from engine.tui.widgets.action_menu import ActionMenu
+from engine.tui.widgets.fight import FightPanel
 from engine.tui.widgets.journal import Journal
 from engine.tui.widgets.keybar import KeyBar
 from engine.tui.widgets.prompt_box import PromptBox
@@ -180,7 +181,7 @@ class PlayScreen(Screen[None]):
             return f"Unexpected error ({type(e).__name__}): {e}"
         if fresh:  # play goes on: "Previously..." makes room
             self.query_one(RecapPanel).dismiss()
-        self.fight_menu.pick = {}
+        self.fight_menu.reset()
         if fn == self.game.undo:
             self.chronicle.undo(before, self.query_one(Journal))
         else:
@@ -211,8 +212,8 @@ class PlayScreen(Screen[None]):
         started with your own dice asks for its initiative dice."""
         request = self.game.fight_request
         if request is not None:
-            self.call_after_refresh(self.fight_dialogs.ask_initiative, request["foes"],
-                                    request["surprised"])
+            self.call_after_refresh(self.fight_dialogs.ask_initiative, list(request.foes),
+                                    list(request.surprised))
         elif self.game.pending.kind not in FLOW_KINDS:
             self.call_after_refresh(self.choices.open)
 
@@ -243,17 +244,16 @@ class PlayScreen(Screen[None]):
 
     @on(Input.Submitted, "#fiction")
     def _fiction(self, event: Input.Submitted) -> None:
-        if self.fight_menu.saying:
-            self.fight_turn.said(event)
-        else:
-            self.moves.describe(event)
+        self.moves.describe(event)
 
     @on(MenuPicked)
     def _picked(self, event: MenuPicked) -> None:
         kind, _, value = event.key.partition(":")
-        if self.game.pending.kind in FIGHT_KINDS and self.fight_turn.picked(kind, value):
-            return
         self.moves.picked(kind, value)
+
+    @on(FightPanel.Asked)
+    def _fight_asked(self, event: FightPanel.Asked) -> None:
+        self.fight_turn.asked(event)
 
     @on(RollCommand)
     def _roll_command(self, event: RollCommand) -> None:
@@ -365,7 +365,7 @@ class PlayScreen(Screen[None]):
         """Esc: close "Previously..." (in a fight, also back from saying what you do)."""
         self.query_one(RecapPanel).dismiss()
         if self.fight_menu.saying:
-            self.fight_menu.pick = {}
+            self.fight_menu.reset()
             self.redraw_prompt()
 
     def action_leave(self) -> None:
