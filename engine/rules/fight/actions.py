@@ -7,7 +7,7 @@ no module adds or replaces an action later.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -36,12 +36,22 @@ class ActionRule(Generic[S]):
 
 
 class ActionTable(Generic[S]):
-    """A game's fight actions by id, in the order registered."""
+    """A game's fight actions by id, in the game's declared ``order`` (the order its menus show
+    them), whichever module registered them first; actions the order leaves out follow in the
+    order registered."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, order: Sequence[str] = ()) -> None:
         self.game = game
+        self.order = tuple(order)
+        """The ids in the order the game lists its actions."""
         self._rules: dict[str, ActionRule[S]] = {}
         self.sealed = False
+
+    def _place(self, id_: str) -> int:
+        try:
+            return self.order.index(id_)
+        except ValueError:
+            return len(self.order)
 
     def action(self, id_: str, cost: str | int, target: str = "none", *,
                needs_attack: bool = False, needs: str = "", internal: bool = False
@@ -56,6 +66,9 @@ class ActionTable(Generic[S]):
                 raise ValueError(f"the {self.game} fight action {id_!r} is registered twice")
             self._rules[id_] = ActionRule(id_, cost, target, fn, needs_attack, needs,
                                           internal)
+            # the declared order, not the order modules happened to be imported in (sorted
+            # is stable: undeclared actions keep the order they came in)
+            self._rules = dict(sorted(self._rules.items(), key=lambda kv: self._place(kv[0])))
             return fn
 
         return deco
@@ -63,7 +76,7 @@ class ActionTable(Generic[S]):
     def extended(self, game: str | None = None) -> ActionTable[S]:
         """A new, open table with this one's actions, to add more to (a variant of the game,
         or a test's extra action); this table is not changed."""
-        out: ActionTable[S] = ActionTable(game or self.game)
+        out: ActionTable[S] = ActionTable(game or self.game, self.order)
         out._rules = dict(self._rules)
         return out
 
@@ -92,7 +105,7 @@ class ActionTable(Generic[S]):
         return iter(self._rules)
 
     def rules(self) -> list[ActionRule[S]]:
-        """Every rule, in the order registered."""
+        """Every rule, in the game's order."""
         return list(self._rules.values())
 
     def ids(self, *, internal: bool = False) -> list[str]:

@@ -76,7 +76,12 @@ def max_trade(pack: Pack) -> int:
         else mv.SEED_MAX_TRADE
 
 
-ACTIONS: ActionTable[Ctx] = ActionTable("mm3e")
+ACTIONS: ActionTable[Ctx] = ActionTable("mm3e", order=(
+    "attack", "charge", "aim", "defend", "recover", "stand", "drop_prone", "move", "demoralize",
+    "feint", "aid", "grab", "escape", "release", "trip", "delay", "surrender", "flee", "end_turn",
+    "disarm", "counter_disarm", "counter_trip", "smash", "drop_item", "pick_up", "grab_damage",
+    "drag", "command", "crawl", "run", "ready"))
+"""M&M's fight actions, in the order its menus list them."""
 """M&M's fight actions (fight_actions.py and fight_more.py register theirs)."""
 action = ACTIONS.action
 

@@ -106,7 +106,10 @@ def form_id(form: AttackForm) -> str:
     """An attack form's id."""
     return block_id(form.name)
 
-ACTIONS: ActionTable[Ctx] = ActionTable("panels")
+ACTIONS: ActionTable[Ctx] = ActionTable("panels", order=(
+    "attack", "move", "catch_breath", "first_aid", "flee", "surrender", "end_turn", "grab",
+    "escape", "use_power", "pick_up", "drop_item", "drop_prone", "stand"))
+"""The panels game's fight actions, in the order its menus list them."""
 """The panels game's fight actions (fight_actions.py and fight_more.py register theirs)."""
 action = ACTIONS.action
 
