@@ -673,19 +673,8 @@ def cmd_lab(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ parser
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser."""
-    p = argparse.ArgumentParser(
-        prog="sidekick",
-        description="Solo, GM-less tabletop role-playing in your terminal. With no command,"
-                    " starts the app.")
-    p.add_argument("--saves", metavar="DIR",
-                   help="save folder (default: $SIDEKICK_SAVES or ./saves)")
-    p.add_argument("--content", metavar="DIR", action="append",
-                   help="extra content packs (repeatable; also $SIDEKICK_CONTENT)")
-    p.add_argument("--campaign", metavar="ID", help="open this campaign directly")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-
+def _add_play_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The commands that start playing: play (the app) and new (a campaign)."""
     sp = sub.add_parser("play", help="start the app (the default)")
     sp.set_defaults(fn=cmd_play)
 
@@ -707,6 +696,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--physical", action="store_true", help="the same as --dice physical")
     sp.set_defaults(fn=cmd_new)
 
+
+def _add_campaign_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The commands on saved campaigns: list, export, recap, delete, recover."""
     sp = sub.add_parser("list", help="list saved campaigns")
     sp.add_argument("--json", action="store_true", help="one JSON object per line")
     sp.set_defaults(fn=cmd_list)
@@ -728,6 +720,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("campaign", help="campaign id")
     sp.set_defaults(fn=cmd_recover)
 
+
+def _add_dice_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The dice commands: odds and roll."""
     sp = sub.add_parser("odds", help="exact odds for a move or dice")
     sp.add_argument("what", help="move id (e.g. directly_engage) or dice (e.g. 2d6)")
     sp.add_argument("--system", default="masks")
@@ -748,6 +743,9 @@ def build_parser() -> argparse.ArgumentParser:
                          " face)")
     sp.set_defaults(fn=cmd_roll)
 
+
+def _add_content_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The content pack commands: validate and schema."""
     sp = sub.add_parser("validate", help="check content packs")
     sp.add_argument("paths", nargs="*", help="pack folders (default: every installed pack)")
     sp.set_defaults(fn=cmd_validate)
@@ -757,6 +755,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="folder to write them to (default ./schema)")
     sp.set_defaults(fn=cmd_schema)
 
+
+def _add_script_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The script command: play from a YAML/JSON script."""
     sp = sub.add_parser("script", help="play from a YAML/JSON script; events as JSON lines")
     sp.add_argument("file", help="script file ('-' for standard input)")
     sp.add_argument("--dry-run", action="store_true", help="play in memory, save nothing")
@@ -768,6 +769,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="continue this saved campaign instead of creating one")
     sp.set_defaults(fn=cmd_script)
 
+
+def _add_lab_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The lab command: many campaigns played headless by a policy bot."""
     sp = sub.add_parser(
         "lab", help="play many campaigns headless with a policy bot; report the numbers",
         description="The design lab: many campaigns played headless through the same rules by"
@@ -808,6 +812,23 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--compare", nargs=2, metavar=("PACK_A", "PACK_B"),
                     help="A/B: both packs on the same seeds, their differences")
     sp.set_defaults(fn=cmd_lab)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    p = argparse.ArgumentParser(
+        prog="sidekick",
+        description="Solo, GM-less tabletop role-playing in your terminal. With no command,"
+                    " starts the app.")
+    p.add_argument("--saves", metavar="DIR",
+                   help="save folder (default: $SIDEKICK_SAVES or ./saves)")
+    p.add_argument("--content", metavar="DIR", action="append",
+                   help="extra content packs (repeatable; also $SIDEKICK_CONTENT)")
+    p.add_argument("--campaign", metavar="ID", help="open this campaign directly")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for add in (_add_play_commands, _add_campaign_commands, _add_dice_commands,
+                _add_content_commands, _add_script_command, _add_lab_command):
+        add(sub)
     return p
 
 

@@ -6,7 +6,8 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.content.loader import Pack
@@ -105,6 +106,380 @@ def registry_of(pack: Pack | None) -> Registry:
     return ruleset_class(pack.system.ruleset).registry
 
 
+@dataclass(frozen=True)
+class _Line:
+    """What one event's journal line is written from: the event (filled), the pack, the
+    characters' names by id, the GM's title and the acting hero (its name in a party)."""
+
+    e: dict[str, Any]
+    pack: Pack | None
+    npcs: dict[str, str]
+    gm: str
+    acting: str | None
+    acting_ids: tuple[str, str]
+
+    def who(self, x: str) -> str:
+        """A character by id: "you" (or the acting hero's name in a party), else its name."""
+        return (self.acting or "you") if x in self.acting_ids else self.npcs.get(x, x)
+
+    def whose(self, x: str) -> str:
+        """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
+        return "" if x in self.acting_ids and not self.acting else f"{upper_first(self.who(x))}: "
+
+
+def _why(e: dict[str, Any]) -> str:
+    """`` (reason)`` when the event gives one, else nothing."""
+    return f" ({e['reason']})" if e.get("reason") else ""
+
+
+def _silent(c: _Line) -> str | None:
+    """No line: bookkeeping."""
+    return None
+
+
+def _narrated(c: _Line) -> str | None:
+    """The player's words quoted, the GM's under the GM's title, anything else in italics."""
+    e = c.e
+    if e["by"] == "player":
+        return f"> {e['text']}"
+    if e["by"] == "gm":
+        return f"**{c.gm}:** {e['text']}"
+    return f"_{e['text']}_"
+
+
+def _move_triggered(c: _Line) -> str | None:
+    """A move's heading, with its target and (in a party) the hero making it."""
+    e = c.e
+    target = f" → {c.who(e['target'])}" if e.get("target") else ""
+    by = f"{c.acting}: " if c.acting else ""
+    return f"### {by}{e['name']}{target}"
+
+
+def _rolled(c: _Line) -> str | None:
+    """A roll explained (``roll_why``); a fight's roll from before it was a Rolled, read as
+    one."""
+    roll = rolled_form(c.e) if c.e.get("type", "") == "FightRolled" else c.e
+    by = f"{upper_first(c.who(roll['actor']))} {roll['what']}: " if roll.get("what") else ""
+    return f"🎲 {by}{roll_why(roll)}"
+
+
+def _roll_adjusted(c: _Line) -> str | None:
+    """A roll's total changed after the dice, and the band it now gives."""
+    e = c.e
+    return (f"🎲 {e['source']} {e['amount']:+d}: now {e['total']} →"
+            f" **{e['band_name']}**")
+
+
+def _outcome_reached(c: _Line) -> str | None:
+    """The outcome's text as it is."""
+    text: str = c.e["text"]
+    return text
+
+
+def _options_chosen(c: _Line) -> str | None:
+    """The options picked, joined; none when nothing was picked from an "up to N" list."""
+    texts = [t.strip() for t in c.e["texts"] if t.strip()]
+    if not texts:
+        return None  # nothing picked from an "up to N" list: no empty "Chosen:" line
+    joined = "; ".join(t[:-1] if t.endswith(".") and i < len(texts) - 1 else t
+                       for i, t in enumerate(texts))
+    return "Chosen: " + joined
+
+
+def _questions_asked(c: _Line) -> str | None:
+    """The questions a move asks."""
+    return "Asked: " + " / ".join(c.e["questions"])
+
+
+def _question_answered(c: _Line) -> str | None:
+    """A question and its answer: the player's, or the GM's (with the table it was drawn
+    from)."""
+    e = c.e
+    if e.get("by") == "player":
+        return f"? {e['question']} — {e['answer']} _(your answer)_"
+    drawn = f" _({e['drawn_from']})_" if e.get("drawn_from") else ""
+    return f"? {e['question']} — **{c.gm}:** {e['answer']}{drawn}"
+
+
+def _condition_marked(c: _Line) -> str | None:
+    """A condition marked on a character."""
+    e = c.e
+    cond = _name(c.pack, "cond", e["condition"])
+    return f"⚑ {upper_first(c.who(e['who']))} marked {cond}{_why(e)}"
+
+
+def _condition_cleared(c: _Line) -> str | None:
+    """A condition cleared from a character."""
+    e = c.e
+    return (f"✓ {upper_first(c.who(e['who']))} cleared"
+            f" {_name(c.pack, 'cond', e['condition'])}{_why(e)}")
+
+
+def _labels_shifted(c: _Line) -> str | None:
+    """Stats shifted: each change and the value it gave."""
+    e = c.e
+    parts = ", ".join(f"{_name(c.pack, 'stat', k)} {v:+d} (now {e['values'][k]:+d})"
+                      for k, v in e["changes"].items())
+    label = c.pack.system.stat_label if c.pack is not None else "Stats"
+    return f"↕ {c.whose(e.get('who', 'hero'))}{label} shift: {parts}"
+
+
+def _label_locked(c: _Line) -> str | None:
+    """A stat locked for good."""
+    return f"🔒 {_name(c.pack, 'stat', c.e['stat'])} is locked for good"
+
+
+def _track_changed(c: _Line) -> str | None:
+    """A track's change and new value (a character's, or the campaign's)."""
+    e = c.e
+    name = _name(c.pack, "track", e["track"])
+    mine = c.whose(e.get("who", "hero")) if e.get("scope") != "campaign" else ""
+    return f"{mine}{name} {e['delta']:+d} → {e['value']}{_why(e)}"
+
+
+def _bonus_added(c: _Line) -> str | None:
+    """A bonus: on the next roll, or on some moves (against someone) until something ends."""
+    e = c.e
+    scope = f" on {', '.join(e['moves'])}" if e["moves"] else ""
+    vs = f" against {c.who(e['target'])}" if e.get("target") else ""
+    mine = c.whose(e.get("owner", "hero"))
+    if e["expires"] == "roll":
+        why = f" ({e['reason']})" if e.get("reason") and mine else ""
+        return f"{mine}{e['amount']:+d} {e['kind']} on the next roll{why}"
+    return (f"{mine}{e['amount']:+d} {e['kind']}{scope}{vs} ({e['reason']};"
+            f" until the {e['expires']} ends)")
+
+
+def _hold_changed(c: _Line) -> str | None:
+    """The hold left on a move."""
+    return f"Hold on {c.e['move']}: {c.e['value']}"
+
+
+def _taken_out(c: _Line) -> str | None:
+    """A character taken out of the scene, or back in action."""
+    e = c.e
+    out = c.who(e.get("who", "hero"))
+    if out == "you":
+        return "✖ You are taken out of the scene" if e["out"] else "You are back in action"
+    return (f"✖ {out} is taken out of the scene" if e["out"]
+            else f"{out} is back in action")
+
+
+def _flag_set(c: _Line) -> str | None:
+    """A flag and its yes or no."""
+    return f"• {c.e['flag'].replace('_', ' ')}: {'yes' if c.e['value'] else 'no'}"
+
+
+def _advance_taken(c: _Line) -> str | None:
+    """An advancement taken."""
+    return f"★ Advancement: {c.e['text']}"
+
+
+def _npc_added(c: _Line) -> str | None:
+    """An NPC joins the story."""
+    return f"• {c.e['name']} ({c.e['role']}) joins the story"
+
+
+def _hero_added(c: _Line) -> str | None:
+    """A hero joins the party, with its archetype's name unless that is the hero's own."""
+    e = c.e
+    arch = e.get("archetype")
+    if arch and c.pack is not None and arch in c.pack.archetypes:
+        arch = c.pack.archetypes[arch].name
+    if arch and str(arch).casefold() == str(e["name"]).casefold():
+        arch = None  # "Rivet (Rivet)": the ready-made hero under its own name
+    return f"• {e['name']}{f' ({arch})' if arch else ''} joins the party"
+
+
+def _hero_switched(c: _Line) -> str | None:
+    """The spotlight turns to another hero."""
+    e, npcs = c.e, c.npcs
+    was = f" (from {npcs.get(e['was'], e['was'])})" if e.get("was") else ""
+    return f"🎭 The spotlight turns to {npcs.get(e['hero'], e['hero'])}{was}"
+
+
+def _npc_presence(c: _Line) -> str | None:
+    """An NPC enters or leaves the scene."""
+    return f"• {c.who(c.e['npc'])} {'enters' if c.e['present'] else 'leaves'} the scene"
+
+
+def _scene_started(c: _Line) -> str | None:
+    """A scene's heading, and its stakes."""
+    e = c.e
+    stakes = f"\n_At stake: {e['stakes']}_" if e.get("stakes") else ""
+    return f"\n## Scene {e['number']}: {scene_heading(e)}{stakes}"
+
+
+def _scene_ended(c: _Line) -> str | None:
+    """A scene ends."""
+    return f"_Scene {c.e['number']} ends._"
+
+
+def _recovered(c: _Line) -> str | None:
+    """Where a damaged save was recovered."""
+    when = str(c.e.get("at", ""))[:16].replace("T", " ")
+    return (f"_The save was recovered here ({when} UTC): what came just before was in a"
+            f" damaged file, set aside in the campaign's folder; the story goes on from"
+            f" the last saved state._")
+
+
+def _session_started(c: _Line) -> str | None:
+    """A session's heading."""
+    return f"\n# Session {c.e['number']}"
+
+
+def _session_ended(c: _Line) -> str | None:
+    """A session ends."""
+    return f"_Session {c.e['number']} ends._"
+
+
+def _clearing_action_taken(c: _Line) -> str | None:
+    """The action that clears a condition, taken."""
+    return f"(You took the action that clears {_name(c.pack, 'cond', c.e['condition'])})"
+
+
+def _gm_move_made(c: _Line) -> str | None:
+    """A GM move: its name, kind, text and why."""
+    e = c.e
+    return f"**{c.gm} — {e['name']}** ({e['kind']}): {e['text']}\n  _why: {e['reason']}_"
+
+
+def _threat_added(c: _Line) -> str | None:
+    """A threat and its empty clock."""
+    return f"☠ Threat: {c.e['name']} (clock 0/{c.e['size']})"
+
+
+def _clock_changed(c: _Line) -> str | None:
+    """A threat's clock moves, with the step it reached."""
+    e = c.e
+    step = f": {e['step']}" if e.get("step") else ""
+    return f"⏱ {e.get('name') or e['threat']}: clock {e['delta']:+d} → {e['value']}{step}"
+
+
+def _stance_changed(c: _Line) -> str | None:
+    """An NPC's stance toward a hero, and what it was."""
+    e = c.e
+    toward = c.who(e.get("hero", "hero"))
+    was = f", was {e['was']}" if e.get("was") else ""
+    return f"♥ {upper_first(c.who(e['npc']))} is now {e['stance']} toward {toward}{was}{_why(e)}"
+
+
+def _threat_ignored(c: _Line) -> str | None:
+    """A threat's count of quiet scenes: started again, or how long nobody stood against it."""
+    e = c.e
+    name = e.get("name") or e["threat"]
+    if not e["scenes"]:
+        return (f"⏳ {upper_first(name)} was confronted: its count of quiet scenes starts"
+                " again")
+    runs = "a scene" if e["scenes"] == 1 else f"{e['scenes']} scenes running"
+    return f"⏳ Nobody stood against {name} this scene ({runs})"
+
+
+def _doom_struck(c: _Line) -> str | None:
+    """A threat's doom."""
+    return f"☠ **Doom:** {c.e['text']}"
+
+
+def _threads_changed(c: _Line) -> str | None:
+    """Threads added and removed; none when neither."""
+    changes = [f"+ {t}" for t in c.e["added"]] + [f"- {t}" for t in c.e["removed"]]
+    return "Threads: " + "; ".join(changes) if changes else None
+
+
+def _ledger_changed(c: _Line) -> str | None:
+    """A ledger change (``ledger_line``)."""
+    return ledger_line(c.e, c.npcs)
+
+
+def _oracle_answered(c: _Line) -> str | None:
+    """An oracle's question, its odds, the d100 and the answer."""
+    e = c.e
+    word = ("Exceptional " if e["exceptional"] else "") + e["answer"]
+    twist = ", and a twist!" if e["twist"] else ""
+    return (f"🔮 _{e['question']}_ ({e['level']}, {e['chance']}% yes) — d100"
+            f" {e['roll']}: **{word[0].upper() + word[1:]}**{twist}"
+            f" (yes {e['odds'].get('yes', '?')}, exceptional yes"
+            f" {e['odds'].get('exceptional yes', '?')},"
+            f" twist {e['odds'].get('twist', '?')})")
+
+
+def _random_event(c: _Line) -> str | None:
+    """A random event: its focus and its words."""
+    e = c.e
+    about = f" ({e['about']})" if e.get("about") else ""
+    return (f"⚡ **Random event:** {e['focus']}{about} — _{e['action']} /"
+            f" {e['subject']}_")
+
+
+def _edited(c: _Line) -> str | None:
+    """A value set by hand (Game.edit): its words were made then."""
+    e = c.e
+    return f"✎ Edited by hand: {e.get('text') or e['what'] + ' ' + e['key']}{_why(e)}"
+
+
+def _dice_mode_changed(c: _Line) -> str | None:
+    """Who rolls the dice from now on."""
+    how = {"seeded": "the campaign rolls them", "physical": "you roll and type them",
+           "mixed": "each roll asks who rolls"}.get(c.e["mode"], c.e["mode"])
+    return f"🎲 Dice from now on: {how}."
+
+
+def _tension_changed(c: _Line) -> str | None:
+    """The tension's new value, and why."""
+    return f"Tension → {c.e['value']}" + _why(c.e)
+
+
+LineMaker = Callable[[_Line], str | None]
+
+LINES: dict[str, LineMaker] = {
+    "Narrated": _narrated,
+    "MoveTriggered": _move_triggered,
+    "Rolled": _rolled,
+    "FightRolled": _rolled,  # a fight's roll before it was a Rolled: read as one
+    "RollAdjusted": _roll_adjusted,
+    "OutcomeReached": _outcome_reached,
+    "OptionsChosen": _options_chosen,
+    "QuestionsAsked": _questions_asked,
+    "QuestionAnswered": _question_answered,
+    "ConditionMarked": _condition_marked,
+    "ConditionCleared": _condition_cleared,
+    "LabelsShifted": _labels_shifted,
+    "LabelLocked": _label_locked,
+    "TrackChanged": _track_changed,
+    "BonusAdded": _bonus_added,
+    "BonusesExpired": _silent,
+    "HoldChanged": _hold_changed,
+    "TakenOut": _taken_out,
+    "FlagSet": _flag_set,
+    "AdvanceTaken": _advance_taken,
+    "NPCAdded": _npc_added,
+    "HeroAdded": _hero_added,
+    "HeroSwitched": _hero_switched,
+    "NPCPresence": _npc_presence,
+    "SceneStarted": _scene_started,
+    "SceneEnded": _scene_ended,
+    "Recovered": _recovered,
+    "SessionStarted": _session_started,
+    "SessionEnded": _session_ended,
+    "ClearingActionTaken": _clearing_action_taken,
+    "GMMoveMade": _gm_move_made,
+    "ThreatAdded": _threat_added,
+    "ClockChanged": _clock_changed,
+    "StanceChanged": _stance_changed,
+    "ThreatIgnored": _threat_ignored,
+    "DoomStruck": _doom_struck,
+    "ThreadsChanged": _threads_changed,
+    "LedgerChanged": _ledger_changed,
+    "OracleAnswered": _oracle_answered,
+    "RandomEvent": _random_event,
+    "Edited": _edited,
+    "DiceModeChanged": _dice_mode_changed,
+    "TensionChanged": _tension_changed,
+}
+"""The core's line makers by event type (a system's own events and the fight's are its
+registry's)."""
+
+
 def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | None = None
            ) -> str | None:
     """The journal line for one event dict, or None for bookkeeping events.
@@ -116,178 +491,16 @@ def render(e: dict[str, Any], pack: Pack | None = None, npcs: dict[str, str] | N
     registry = registry_of(pack)
     e = registry.filled(e)  # what the saved form leaves out, back (a roll's defaults...)
     t = e.get("type", "")
-    npcs = npcs or {}
-    gm = pack.system.gm_title if pack is not None else "GM"
-    acting: str | None = e.get("acting")
-    acting_ids = ("hero", e.get("acting_id") or "hero")  # the acting hero: its id, the old word
-
-    def who(x: str) -> str:
-        return (acting or "you") if x in acting_ids else npcs.get(x, x)
-
-    def whose(x: str) -> str:
-        """"Nova: " before a line about ``x``'s sheet, in a party or for another character."""
-        return "" if x in acting_ids and not acting else f"{upper_first(who(x))}: "
-
+    line = _Line(e=e, pack=pack, npcs=npcs or {},
+                 gm=pack.system.gm_title if pack is not None else "GM",
+                 acting=e.get("acting"),
+                 acting_ids=("hero", e.get("acting_id") or "hero"))  # its id, the old word
     if t in registry.journal:  # the system's own events, and the fight's
-        return registry.line(e, who)
-    match t:
-        case _ if t in SILENT:
-            return None
-        case "Narrated":
-            if e["by"] == "player":
-                return f"> {e['text']}"
-            if e["by"] == "gm":
-                return f"**{gm}:** {e['text']}"
-            return f"_{e['text']}_"
-        case "MoveTriggered":
-            target = f" → {who(e['target'])}" if e.get("target") else ""
-            by = f"{acting}: " if acting else ""
-            return f"### {by}{e['name']}{target}"
-        case "Rolled" | "FightRolled":  # a fight's roll before it was a Rolled: read as one
-            roll = rolled_form(e) if t == "FightRolled" else e
-            by = f"{upper_first(who(roll['actor']))} {roll['what']}: " if roll.get("what") else ""
-            return f"🎲 {by}{roll_why(roll)}"
-        case "RollAdjusted":
-            return (f"🎲 {e['source']} {e['amount']:+d}: now {e['total']} →"
-                    f" **{e['band_name']}**")
-        case "OutcomeReached":
-            text: str = e["text"]
-            return text
-        case "OptionsChosen":
-            texts = [t.strip() for t in e["texts"] if t.strip()]
-            if not texts:
-                return None  # nothing picked from an "up to N" list: no empty "Chosen:" line
-            joined = "; ".join(t[:-1] if t.endswith(".") and i < len(texts) - 1 else t
-                               for i, t in enumerate(texts))
-            return "Chosen: " + joined
-        case "QuestionsAsked":
-            return "Asked: " + " / ".join(e["questions"])
-        case "QuestionAnswered":
-            if e.get("by") == "player":
-                return f"? {e['question']} — {e['answer']} _(your answer)_"
-            drawn = f" _({e['drawn_from']})_" if e.get("drawn_from") else ""
-            return f"? {e['question']} — **{gm}:** {e['answer']}{drawn}"
-        case "ConditionMarked":
-            why = f" ({e['reason']})" if e.get("reason") else ""
-            cond = _name(pack, "cond", e["condition"])
-            return f"⚑ {upper_first(who(e['who']))} marked {cond}{why}"
-        case "ConditionCleared":
-            why = f" ({e['reason']})" if e.get("reason") else ""
-            return (f"✓ {upper_first(who(e['who']))} cleared"
-                    f" {_name(pack, 'cond', e['condition'])}{why}")
-        case "LabelsShifted":
-            parts = ", ".join(f"{_name(pack, 'stat', k)} {v:+d} (now {e['values'][k]:+d})"
-                              for k, v in e["changes"].items())
-            label = pack.system.stat_label if pack is not None else "Stats"
-            return f"↕ {whose(e.get('who', 'hero'))}{label} shift: {parts}"
-        case "LabelLocked":
-            return f"🔒 {_name(pack, 'stat', e['stat'])} is locked for good"
-        case "TrackChanged":
-            name = _name(pack, "track", e["track"])
-            why = f" ({e['reason']})" if e.get("reason") else ""
-            mine = whose(e.get("who", "hero")) if e.get("scope") != "campaign" else ""
-            return f"{mine}{name} {e['delta']:+d} → {e['value']}{why}"
-        case "BonusAdded":
-            scope = f" on {', '.join(e['moves'])}" if e["moves"] else ""
-            vs = f" against {who(e['target'])}" if e.get("target") else ""
-            mine = whose(e.get("owner", "hero"))
-            if e["expires"] == "roll":
-                why = f" ({e['reason']})" if e.get("reason") and mine else ""
-                return f"{mine}{e['amount']:+d} {e['kind']} on the next roll{why}"
-            return (f"{mine}{e['amount']:+d} {e['kind']}{scope}{vs} ({e['reason']};"
-                    f" until the {e['expires']} ends)")
-        case "BonusesExpired":
-            return None
-        case "HoldChanged":
-            return f"Hold on {e['move']}: {e['value']}"
-        case "TakenOut":
-            out = who(e.get("who", "hero"))
-            if out == "you":
-                return "✖ You are taken out of the scene" if e["out"] else "You are back in action"
-            return (f"✖ {out} is taken out of the scene" if e["out"]
-                    else f"{out} is back in action")
-        case "FlagSet":
-            return f"• {e['flag'].replace('_', ' ')}: {'yes' if e['value'] else 'no'}"
-        case "AdvanceTaken":
-            return f"★ Advancement: {e['text']}"
-        case "NPCAdded":
-            return f"• {e['name']} ({e['role']}) joins the story"
-        case "HeroAdded":
-            arch = e.get("archetype")
-            if arch and pack is not None and arch in pack.archetypes:
-                arch = pack.archetypes[arch].name
-            if arch and str(arch).casefold() == str(e["name"]).casefold():
-                arch = None  # "Rivet (Rivet)": the ready-made hero under its own name
-            return f"• {e['name']}{f' ({arch})' if arch else ''} joins the party"
-        case "HeroSwitched":
-            was = f" (from {npcs.get(e['was'], e['was'])})" if e.get("was") else ""
-            return f"🎭 The spotlight turns to {npcs.get(e['hero'], e['hero'])}{was}"
-        case "NPCPresence":
-            return f"• {who(e['npc'])} {'enters' if e['present'] else 'leaves'} the scene"
-        case "SceneStarted":
-            stakes = f"\n_At stake: {e['stakes']}_" if e.get("stakes") else ""
-            return f"\n## Scene {e['number']}: {scene_heading(e)}{stakes}"
-        case "SceneEnded":
-            return f"_Scene {e['number']} ends._"
-        case "Recovered":
-            when = str(e.get("at", ""))[:16].replace("T", " ")
-            return (f"_The save was recovered here ({when} UTC): what came just before was in a"
-                    f" damaged file, set aside in the campaign's folder; the story goes on from"
-                    f" the last saved state._")
-        case "SessionStarted":
-            return f"\n# Session {e['number']}"
-        case "SessionEnded":
-            return f"_Session {e['number']} ends._"
-        case "ClearingActionTaken":
-            return f"(You took the action that clears {_name(pack, 'cond', e['condition'])})"
-        case "GMMoveMade":
-            return f"**{gm} — {e['name']}** ({e['kind']}): {e['text']}\n  _why: {e['reason']}_"
-        case "ThreatAdded":
-            return f"☠ Threat: {e['name']} (clock 0/{e['size']})"
-        case "ClockChanged":
-            step = f": {e['step']}" if e.get("step") else ""
-            return f"⏱ {e.get('name') or e['threat']}: clock {e['delta']:+d} → {e['value']}{step}"
-        case "StanceChanged":
-            why = f" ({e['reason']})" if e.get("reason") else ""
-            toward = who(e.get("hero", "hero"))
-            was = f", was {e['was']}" if e.get("was") else ""
-            return f"♥ {upper_first(who(e['npc']))} is now {e['stance']} toward {toward}{was}{why}"
-        case "ThreatIgnored":
-            name = e.get("name") or e["threat"]
-            if not e["scenes"]:
-                return (f"⏳ {upper_first(name)} was confronted: its count of quiet scenes starts"
-                        " again")
-            runs = "a scene" if e["scenes"] == 1 else f"{e['scenes']} scenes running"
-            return f"⏳ Nobody stood against {name} this scene ({runs})"
-        case "DoomStruck":
-            return f"☠ **Doom:** {e['text']}"
-        case "ThreadsChanged":
-            changes = [f"+ {t}" for t in e["added"]] + [f"- {t}" for t in e["removed"]]
-            return "Threads: " + "; ".join(changes) if changes else None
-        case "LedgerChanged":
-            return ledger_line(e, npcs)
-        case "OracleAnswered":
-            word = ("Exceptional " if e["exceptional"] else "") + e["answer"]
-            twist = ", and a twist!" if e["twist"] else ""
-            return (f"🔮 _{e['question']}_ ({e['level']}, {e['chance']}% yes) — d100"
-                    f" {e['roll']}: **{word[0].upper() + word[1:]}**{twist}"
-                    f" (yes {e['odds'].get('yes', '?')}, exceptional yes"
-                    f" {e['odds'].get('exceptional yes', '?')},"
-                    f" twist {e['odds'].get('twist', '?')})")
-        case "RandomEvent":
-            about = f" ({e['about']})" if e.get("about") else ""
-            return (f"⚡ **Random event:** {e['focus']}{about} — _{e['action']} /"
-                    f" {e['subject']}_")
-        case "Edited":  # a value set by hand (Game.edit): its words were made then
-            why = f" ({e['reason']})" if e.get("reason") else ""
-            return f"✎ Edited by hand: {e.get('text') or e['what'] + ' ' + e['key']}{why}"
-        case "DiceModeChanged":
-            how = {"seeded": "the campaign rolls them", "physical": "you roll and type them",
-                   "mixed": "each roll asks who rolls"}.get(e["mode"], e["mode"])
-            return f"🎲 Dice from now on: {how}."
-        case "TensionChanged":
-            return f"Tension → {e['value']}" + (f" ({e['reason']})" if e.get("reason") else "")
-    return f"({t})"
+        return registry.line(e, line.who)
+    if t in SILENT:
+        return None
+    maker = LINES.get(t)
+    return f"({t})" if maker is None else maker(line)
 
 
 def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:

@@ -110,15 +110,13 @@ def pressing(state: CampaignState) -> list[Threat]:
     return sorted(active, key=lambda t: (t.size - t.clock, -t.clock / max(t.size, 1), t.name))
 
 
-def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
-          end_move: str | None = None) -> _Reading:
-    """One pass over the log: the last scene, the stakes, where play stopped, and the
-    setbacks and clock moves of the last two scenes."""
-    names = {a.id: a.name for a in state.actors.values()}
-    out = _Reading()
+def _last_scenes(events: list[dict[str, Any]], state: CampaignState, names: dict[str, str],
+                 out: _Reading) -> list[dict[str, Any]]:
+    """The events of the previous scene and of the last (a scene framed anew before anything
+    happened counting as one); notes in ``out`` the last scene, the stakes, whether the
+    session ended and whether play happened."""
     window: list[dict[str, Any]] = []  # the events of the previous scene and of the last
     current: list[dict[str, Any]] = []
-    events = list(events)
     # who acted first: the hero the first switch of the spotlight is from (as the journal)
     first = next((str(e["was"]) for e in events if e.get("type") == "HeroSwitched"
                   and e.get("was")), state.party[0] if state.party else None)
@@ -140,46 +138,72 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
             out.session_ended = t == "SessionEnded"
         if t in ACTED or (t == "Narrated" and e.get("by") == "player"):
             out.acted = True
-    window += current
+    return window + current
 
-    def who(x: str | None, e: dict[str, Any]) -> str:
+
+@dataclass
+class _Walk:
+    """The walk through the last two scenes: where play stopped and what went wrong, into
+    ``out``; ``move`` is the move under way, ``fiction`` the player's words before it."""
+
+    out: _Reading
+    names: dict[str, str]
+    gm: str
+    end_move: str | None
+    move: dict[str, Any] | None = None
+    fiction: str = ""
+
+    def who(self, x: str | None, e: dict[str, Any]) -> str:
+        """A character by id as the event's line names it: the acting hero "you" (or its
+        name in a party)."""
         if x in (None, "", "hero") or x == e.get("acting_id"):  # the acting hero
             return str(e.get("acting") or "you")
-        return names.get(str(x), str(x))
+        return self.names.get(str(x), str(x))
 
-    move: dict[str, Any] | None = None
-    fiction = ""
-    for e in window:
+    def step(self, e: dict[str, Any]) -> None:
+        """One event of the two scenes."""
         t = e.get("type")
-        last = out.setbacks[-1] if out.setbacks else None
+        last = self.out.setbacks[-1] if self.out.setbacks else None
+        self._play(e, t, last)
+        self._trouble(e, t, last)
+
+    def _play(self, e: dict[str, Any], t: Any, last: _Setback | None) -> None:
+        """The player's fiction, a move and its roll: where play stopped, and a miss."""
+        out = self.out
         hero = f"{e['acting']}: " if e.get("acting") else ""  # in a party, whose turn
         if t == "Narrated" and e.get("by") == "player":
-            fiction = str(e.get("text", ""))
-            out.left_off, out.result = f"{hero}“{clip(fiction, 70)}”", ""
-        elif t == "MoveTriggered" and end_move and e.get("move") == end_move:
-            move = None  # the session's closing move: the scene line says the session ended
-            fiction = ""
+            self.fiction = str(e.get("text", ""))
+            out.left_off, out.result = f"{hero}“{clip(self.fiction, 70)}”", ""
+        elif t == "MoveTriggered" and self.end_move and e.get("move") == self.end_move:
+            self.move = None  # the session's closing move: the scene line says it ended
+            self.fiction = ""
         elif t == "MoveTriggered":
-            move = e
+            self.move = e
             if last is not None:
                 last.open = False
-            target = f" → {who(e['target'], e)}" if e.get("target") else ""
-            said = hero + (f"“{clip(fiction, 70)}”: " if fiction else "")
+            target = f" → {self.who(e['target'], e)}" if e.get("target") else ""
+            said = hero + (f"“{clip(self.fiction, 70)}”: " if self.fiction else "")
             out.left_off = f"{said}{e.get('name', e.get('move', ''))}{target}"
             out.result = ""
-            fiction = ""
-        elif t == "Rolled" and move is not None and not is_fight_roll(e):
+            self.fiction = ""
+        elif t == "Rolled" and self.move is not None and not is_fight_roll(e):
             out.result = _result(e)
             if e.get("tone") == "bad":
-                out.setbacks.append(_Setback(_missed(move, e, who), miss=True))
-        elif t == "RollAdjusted" and move is not None and e.get("tone") and e.get("was"):
+                out.setbacks.append(_Setback(_missed(self.move, e, self.who), miss=True))
+        elif t == "RollAdjusted" and self.move is not None and e.get("tone") and e.get("was"):
             out.result = f"{out.result}, now {_result(e)}" if out.result else _result(e)
             if e["was"] == "bad" and e["tone"] != "bad" and last is not None and last.miss:
                 out.setbacks.pop()  # the roll was pulled out of the miss
             elif e["tone"] == "bad" and e["was"] != "bad":
-                out.setbacks.append(_Setback(_missed(move, e, who), miss=True))
-        elif t == "GMMoveMade":
-            line = f"**{gm} — {e.get('name', e.get('move', ''))}:** {first_sentence(e['text'])}"
+                out.setbacks.append(_Setback(_missed(self.move, e, self.who), miss=True))
+
+    def _trouble(self, e: dict[str, Any], t: Any, last: _Setback | None) -> None:
+        """The GM's moves (a miss's answers), clocks moving, dooms, stances turned for the
+        worse, heroes taken out."""
+        out, who = self.out, self.who
+        if t == "GMMoveMade":
+            line = (f"**{self.gm} — {e.get('name', e.get('move', ''))}:**"
+                    f" {first_sentence(e['text'])}")
             if last is not None and last.open:
                 last.answers.append(line)
             else:
@@ -197,6 +221,18 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
         elif t == "TakenOut" and e.get("out", True):
             out.setbacks.append(_Setback(f"✖ {upper_first(who(e.get('who'), e))} was taken out"
                                          " of the scene", open=False))
+
+
+def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
+          end_move: str | None = None) -> _Reading:
+    """One pass over the log: the last scene, the stakes, where play stopped, and the
+    setbacks and clock moves of the last two scenes."""
+    names = {a.id: a.name for a in state.actors.values()}
+    out = _Reading()
+    window = _last_scenes(list(events), state, names, out)
+    walk = _Walk(out, names, gm, end_move)
+    for e in window:
+        walk.step(e)
     return out
 
 

@@ -342,112 +342,156 @@ def _as_list(v: Any) -> list[Any]:
     return v if isinstance(v, list) else [v]
 
 
-def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = False
-              ) -> list[dict[str, Any]]:
-    """Play one step; return its events. ``auto_referee``: in a fight, the referee plays its
-    turns before an ``act`` or ``end_turn`` step."""
-    if not isinstance(step, Step):
-        step = parse_steps([step])[0]
-    s = step.model_dump(exclude_unset=True)
-    out: list[dict[str, Any]] = []
-    if any(k in s for k in FIGHT_KEYS) or _answers_the_fight(game, s):
-        return _fight_step(game, step, auto_referee)
-    if step.do is not None:
-        action = step.do
-        match action:
-            case "end_scene":
-                out += game.end_scene(_as_list(step.cleared))
-            case "start_scene":
-                out += game.start_scene(step.title or "", step.location or "",
-                                        step.stakes or "", _as_list(step.present))
-            case "end_session":
-                out += game.end_session()
-            case "ask_gm":
-                out += game.ask_gm()
-            case "undo":
-                out += game.undo()
-            case "narrate":
-                out += game.narrate(step.text or "")
-            case "add_npc":
-                out += game.add_npc(step.name or "", step.role or "", step.note or "")
-            case "took_clearing_action":
-                out += game.took_clearing_action(step.condition or "")
-            case "enter" | "leave":
-                out += game.set_presence(step.npc or "", action == "enter")
-            case "oracle":
-                roll = step.roll
-                if roll is False:
-                    raise IllegalAction("'roll' on an oracle step is the d100 you rolled (or"
-                                        " true to let the campaign roll)")
-                out += game.ask_oracle(step.question or "", step.likelihood or "even",
-                                       None if roll in (None, True) else int(roll))
-            case "frame_scene":
-                prop = game.propose_scene(step.reroll or 0)
-                out += game.start_scene(
-                    step.title or prop["title"], step.location or prop["location"],
-                    step.stakes or prop["stakes"], _as_list(step.present) or prop["present"],
-                    step.opening or prop["opening"])
-            case "add_threat":
-                out += game.add_threat(step.template or "", step.name or "", step.npc)
-            case "advance_threat":
-                out += game.advance_threat(step.threat or "",
-                                           1 if step.delta is None else step.delta)
-            case "add_thread":
-                out += game.add_thread(step.text or "", step.note or "")
-            case "resolve_thread":
-                out += game.resolve_thread(step.thread or step.text or "")
-            case "reopen_thread":
-                out += game.reopen_thread(step.thread or step.text or "")
-            case "edit_thread":
-                out += game.edit_thread(_named(step.thread, "thread"), step.text, step.note)
-            case "remove_thread":
-                out += game.remove_thread(step.thread or step.text or "")
-            case "add_fact":
-                out += game.add_fact(step.text or "", _as_list(step.about))
-            case "edit_fact":
-                about = None if step.about is None else _as_list(step.about)
-                out += game.edit_fact(_named(step.fact, "fact"), step.text, about)
-            case "remove_fact":
-                out += game.remove_fact(step.fact or step.text or "")
-            case "stance":
-                if step.stance is None or not (step.npc or step.name):
-                    raise IllegalAction("'do: stance' needs npc and stance")
-                out += game.set_stance(step.npc or step.name or "", step.stance, step.hero,
-                                       step.reason or "")
-            case "whereabouts":
-                where = step.where if step.where is not None else step.text
-                if where is None:
-                    raise IllegalAction("'do: whereabouts' needs npc and where")
-                out += game.set_whereabouts(step.npc or step.name or "", where)
-            case "dice_mode":
-                out += game.set_dice_mode(step.text or "")
-            case "edit":
-                if step.what is None or step.key is None or step.value is None:
-                    raise IllegalAction("'do: edit' needs what, key and value")
-                out += game.edit(step.who or "hero", step.what, step.key, step.value,
-                                 step.reason or "")
-            case "switch_hero":
-                out += game.switch_hero(step.hero or step.name or "")
-            case "add_hero":
-                out += game.add_hero(step.name or "", step.archetype,
-                                     dict(step.stats) if step.stats is not None else None)
-        out += _answer_prompts(game, s)
-        return out
+Events = list[dict[str, Any]]
+"""The events a step gave."""
 
+
+def _oracle(game: Game, step: Step) -> Events:
+    """``do: oracle``: the question asked at its likelihood, with the d100 rolled by hand
+    when the step gives one."""
+    roll = step.roll
+    if roll is False:
+        raise IllegalAction("'roll' on an oracle step is the d100 you rolled (or"
+                            " true to let the campaign roll)")
+    return game.ask_oracle(step.question or "", step.likelihood or "even",
+                           None if roll in (None, True) else int(roll))
+
+
+def _frame_scene(game: Game, step: Step) -> Events:
+    """``do: frame_scene``: the GM's proposed scene, each part the step gives in its place."""
+    prop = game.propose_scene(step.reroll or 0)
+    return game.start_scene(
+        step.title or prop["title"], step.location or prop["location"],
+        step.stakes or prop["stakes"], _as_list(step.present) or prop["present"],
+        step.opening or prop["opening"])
+
+
+def _edit_fact(game: Game, step: Step) -> Events:
+    """``do: edit_fact``: a fact's new words and, when the step gives them, whom it is
+    about."""
+    about = None if step.about is None else _as_list(step.about)
+    return game.edit_fact(_named(step.fact, "fact"), step.text, about)
+
+
+def _stance(game: Game, step: Step) -> Events:
+    """``do: stance``: an NPC's stance toward a hero."""
+    if step.stance is None or not (step.npc or step.name):
+        raise IllegalAction("'do: stance' needs npc and stance")
+    return game.set_stance(step.npc or step.name or "", step.stance, step.hero,
+                           step.reason or "")
+
+
+def _whereabouts(game: Game, step: Step) -> Events:
+    """``do: whereabouts``: where an NPC is now (``where``, or ``text``)."""
+    where = step.where if step.where is not None else step.text
+    if where is None:
+        raise IllegalAction("'do: whereabouts' needs npc and where")
+    return game.set_whereabouts(step.npc or step.name or "", where)
+
+
+def _edit(game: Game, step: Step) -> Events:
+    """``do: edit``: a value set by hand."""
+    if step.what is None or step.key is None or step.value is None:
+        raise IllegalAction("'do: edit' needs what, key and value")
+    return game.edit(step.who or "hero", step.what, step.key, step.value, step.reason or "")
+
+
+DO: dict[str, Callable[[Game, Step], Events]] = {
+    "end_scene": lambda game, step: game.end_scene(_as_list(step.cleared)),
+    "start_scene": lambda game, step: game.start_scene(
+        step.title or "", step.location or "", step.stakes or "", _as_list(step.present)),
+    "end_session": lambda game, step: game.end_session(),
+    "ask_gm": lambda game, step: game.ask_gm(),
+    "undo": lambda game, step: game.undo(),
+    "narrate": lambda game, step: game.narrate(step.text or ""),
+    "add_npc": lambda game, step: game.add_npc(step.name or "", step.role or "",
+                                               step.note or ""),
+    "took_clearing_action": lambda game, step: game.took_clearing_action(step.condition or ""),
+    "enter": lambda game, step: game.set_presence(step.npc or "", True),
+    "leave": lambda game, step: game.set_presence(step.npc or "", False),
+    "oracle": _oracle,
+    "frame_scene": _frame_scene,
+    "add_threat": lambda game, step: game.add_threat(step.template or "", step.name or "",
+                                                     step.npc),
+    "advance_threat": lambda game, step: game.advance_threat(
+        step.threat or "", 1 if step.delta is None else step.delta),
+    "add_thread": lambda game, step: game.add_thread(step.text or "", step.note or ""),
+    "resolve_thread": lambda game, step: game.resolve_thread(step.thread or step.text or ""),
+    "reopen_thread": lambda game, step: game.reopen_thread(step.thread or step.text or ""),
+    "edit_thread": lambda game, step: game.edit_thread(_named(step.thread, "thread"),
+                                                       step.text, step.note),
+    "remove_thread": lambda game, step: game.remove_thread(step.thread or step.text or ""),
+    "add_fact": lambda game, step: game.add_fact(step.text or "", _as_list(step.about)),
+    "edit_fact": _edit_fact,
+    "remove_fact": lambda game, step: game.remove_fact(step.fact or step.text or ""),
+    "stance": _stance,
+    "whereabouts": _whereabouts,
+    "dice_mode": lambda game, step: game.set_dice_mode(step.text or ""),
+    "edit": _edit,
+    "switch_hero": lambda game, step: game.switch_hero(step.hero or step.name or ""),
+    "add_hero": lambda game, step: game.add_hero(
+        step.name or "", step.archetype, dict(step.stats) if step.stats is not None else None),
+}
+"""What each ``do:`` action of a step calls on the game (the actions in ``ACTIONS``)."""
+
+
+def _do_step(game: Game, step: Step, s: dict[str, Any]) -> Events:
+    """A ``do:`` step: its action, then the answers it gives to what that asks."""
+    out: Events = []
+    act = DO.get(step.do or "")
+    if act is not None:
+        out += act(game, step)
+    out += _answer_prompts(game, s)
+    return out
+
+
+def _switch_to(game: Game, hero: str) -> Events:
+    """The spotlight turned to ``hero`` when it is not on that hero already."""
+    found = game.state.actor_by_name(hero, kinds=("hero",))
+    if found is None or found.id != game.state.acting:
+        return game.switch_hero(hero)
+    return []
+
+
+def _suggested_move(game: Game, step: Step, fiction: str) -> str | None:
+    """The step's move; the first one the fiction suggested when the step asks for it
+    (``move: suggested``, or ``suggested: true`` without a move)."""
+    move = step.move
+    suggested = step.suggested if step.suggested is not None else move == "suggested"
+    if move in (None, "suggested") and suggested:
+        sugg = game.state.flow.suggestions
+        if not sugg:
+            raise IllegalAction(f"no move suggested for {fiction!r}")
+        move = sugg[0]["move"]
+    return move
+
+
+def _pick_target(game: Game, step: Step, move: str) -> Events:
+    """The move's target when it asks for one: the step's, else the one the fiction named;
+    ``IllegalAction`` when there is neither."""
+    if game.state.flow.stage != "target":
+        return []
+    named = game.state.flow.target  # the character the fiction named, pre-selected
+    if not step.target and named:
+        return game.choose_target(named)
+    if not step.target:
+        optional = any(o.id == "none" for o in game.pending.options)
+        hint = " or 'target: none' (a bonus you hold makes it ask)" if optional else ""
+        raise IllegalAction(f"{move} needs a target: add 'target: NAME'{hint}")
+    return game.choose_target(step.target)
+
+
+def _move_step(game: Game, step: Step, s: dict[str, Any]) -> Events:
+    """A step of play: the hero it names in the spotlight, its fiction told, its move made
+    (or the one suggested, or none) on its target, then its answers."""
+    out: Events = []
     if step.hero is not None:
-        found = game.state.actor_by_name(step.hero, kinds=("hero",))
-        if found is None or found.id != game.state.acting:
-            out += game.switch_hero(step.hero)
+        out += _switch_to(game, step.hero)
     fiction = (step.fiction or "").strip()
     move = step.move
     if fiction:
         out += game.describe(fiction)
-        suggested = step.suggested if step.suggested is not None else move == "suggested"
-        if move in (None, "suggested") and suggested:
-            sugg = game.state.flow.suggestions
-            if not sugg:
-                raise IllegalAction(f"no move suggested for {fiction!r}")
-            move = sugg[0]["move"]
+        move = _suggested_move(game, step, fiction)
     if move in (None, "none", "suggested"):
         if move == "suggested":
             raise IllegalAction("'move: suggested' needs 'fiction' to suggest a move from")
@@ -459,18 +503,23 @@ def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = F
         out += game.choose_move(move, step.target)
     else:
         out += game.trigger(move, step.target)
-    if game.state.flow.stage == "target":
-        named = game.state.flow.target  # the character the fiction named, pre-selected
-        if not step.target and named:
-            out += game.choose_target(named)
-        elif not step.target:
-            optional = any(o.id == "none" for o in game.pending.options)
-            hint = " or 'target: none' (a bonus you hold makes it ask)" if optional else ""
-            raise IllegalAction(f"{move} needs a target: add 'target: NAME'{hint}")
-        else:
-            out += game.choose_target(step.target)
+    out += _pick_target(game, step, move)
     out += _answer_prompts(game, s)
     return out
+
+
+def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = False
+              ) -> list[dict[str, Any]]:
+    """Play one step; return its events. ``auto_referee``: in a fight, the referee plays its
+    turns before an ``act`` or ``end_turn`` step."""
+    if not isinstance(step, Step):
+        step = parse_steps([step])[0]
+    s = step.model_dump(exclude_unset=True)
+    if any(k in s for k in FIGHT_KEYS) or _answers_the_fight(game, s):
+        return _fight_step(game, step, auto_referee)
+    if step.do is not None:
+        return _do_step(game, step, s)
+    return _move_step(game, step, s)
 
 
 # ------------------------------------------------------------------ fight steps

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.content.loader import Pack
@@ -317,6 +318,151 @@ def fresh(game: Game, foes: Sequence[str]) -> None:
         game.edit_many(edits, "the lab: a new episode, everyone starts the fight whole")
 
 
+@dataclass
+class _Run:
+    """One fight the lab plays: where it is, and what it has taken so far (the engine steps,
+    the side that moved first, the rounds, how it ended, the acting hero's actions this turn,
+    who was out)."""
+
+    game: Game
+    spec: LabSpec
+    result: CampaignResult
+    scene: int
+    conflict: Conflict[Any]
+    heroes: list[str] = field(default_factory=list)
+    steps: int = 0
+    first: str = ""
+    rounds: int = 0
+    ended: str = ""
+    used: list[str] = field(default_factory=list)
+    turn: tuple[int, str] | None = None
+    out: dict[str, str] = field(default_factory=dict)
+
+    def take(self, events: Sequence[Mapping[str, Any]]) -> None:
+        """Count one engine step and read its events; ``FightNeverEnds`` past the campaign's
+        step budget."""
+        self.steps += 1
+        if self.game.fight is not None:
+            self.out = dict(self.game.fight.out)
+        self.result["steps"] += 1
+        for ev in events:
+            self._read(ev)
+        if self.result["steps"] > self.spec.max_steps:
+            raise FightNeverEnds(f"the fight of scene {self.scene} passed {self.spec.max_steps}"
+                                 f" steps (campaign seed {self.result['seed']}, round"
+                                 f" {self.rounds})")
+
+    def _read(self, ev: Mapping[str, Any]) -> None:
+        """One event: a hero's fight roll recorded, round 1's first side, the fight's end."""
+        kind = ev.get("type")
+        if kind == "Rolled" and is_fight_roll(ev) and ev.get("actor") in self.heroes:
+            rec = roll_record(ev, self.conflict, self.result["steps"], self.scene)
+            if rec is not None:
+                self.result["rolls"].append(rec)
+        elif kind == "TurnBegan" and not self.first and int(ev.get("round", 0)) == 1:
+            fight = self.game.fight
+            who = str(ev.get("actor"))
+            part = fight.encounter.participant(who) if fight and fight.encounter.has(
+                who) else None
+            self.first = part.side if part is not None else (
+                "heroes" if who in self.heroes else "villains")
+        elif kind == "FightEnded":
+            self.ended = str(ev.get("result", ""))
+
+
+def _new_round(run: _Run, others: Sequence[str]) -> bool:
+    """At a round's start: the last round's sample, and a stalemate called past
+    ``STALEMATE_ROUNDS`` (then False: the fight is over)."""
+    game = run.game
+    fight = game.fight
+    assert fight is not None
+    if fight.encounter.round <= run.rounds:
+        return True
+    if run.rounds:
+        run.result["samples"].append(sample(game, run.heroes, others, run.rounds,
+                                            run.result["steps"], run.scene))
+    run.rounds = fight.encounter.round
+    if run.rounds > STALEMATE_ROUNDS and game.fight_need is None:
+        run.take(game.end_fight(f"stalemate: nobody could finish it in {STALEMATE_ROUNDS}"
+                                " rounds"))
+        run.ended = STALEMATE
+        return False
+    return True
+
+
+def _hero_turn(run: _Run, policy: Policy, rng: random.Random) -> None:
+    """The acting hero's next action, ``policy``'s pick (each action once a turn), or the
+    end of its turn."""
+    game = run.game
+    fight = game.fight
+    assert fight is not None
+    acting = fight.encounter.acting
+    if acting is None:
+        raise IllegalAction("the fight has nobody acting and no referee turn")
+    key = (fight.encounter.round, acting)
+    if run.turn != key:
+        run.turn, run.used = key, []
+    decision = fight_decision(game, run.used)
+    if len(decision.choices) == 1:  # nothing left but ending the turn
+        run.take(game.end_turn())
+        return
+    choice = _pick(policy, decision, rng)
+    data = choice.data
+    action = str(data["action"])
+    if action == END_TURN:
+        run.take(game.end_turn())
+        return
+    run.used.append(action)
+    run.result["moves"] += 1
+    run.take(game.fight_act(action, target=data.get("target"), attack=data.get("attack"),
+                            options=data.get("options")))
+
+
+def _fight_step(run: _Run, policy: Policy, rng: random.Random, others: Sequence[str]
+                ) -> bool:
+    """One engine step of the fight: an answer to what it waits for, the referee's step, or
+    a hero's action; False when a stalemate ended it."""
+    game = run.game
+    if not _new_round(run, others):
+        return False
+    need = game.fight_need
+    if need is not None:
+        if isinstance(need, DieNeed):
+            raise IllegalAction(f"the lab rolls seeded dice, but the fight waits for a"
+                                f" d{need.sides}: {need.who}")
+        choice = _pick(policy, need_decision(game, need), rng)
+        run.take(game.fight_choose(choice.id))
+    elif game.referee_turn:
+        run.take(game.referee_step())
+    else:
+        _hero_turn(run, policy, rng)
+    return True
+
+
+def _begin(run: _Run, foes: list[str]) -> list[str] | None:
+    """The fight started against ``foes`` (or the one under way joined, its first side read
+    from round 1's turn order); the characters not of the party, or None when no hero can
+    fight."""
+    game = run.game
+    under_way = game.fight
+    if under_way is None and run.scene > 1:
+        fresh(game, foes)
+    if under_way is None and not any(_standing(game, h) for h in game.state.party
+                                     if h in game.state.actors):
+        return None  # nobody left to fight (the party is down or dead): no fight, no record
+    events = [] if under_way is not None else game.start_fight(foes)
+    run.heroes = _heroes(game)
+    fight = game.fight
+    others = [p.actor for p in fight.encounter.participants
+              if p.actor not in run.heroes] if fight else []
+    if under_way is None:
+        run.take(events)
+    elif under_way.encounter.round == 1 and under_way.encounter.order:
+        enc = under_way.encounter  # a move started it: round 1's first in the turn order
+        run.first = enc.participant(enc.order[0]).side if enc.has(enc.order[0]) else ""
+    return others
+
+
 def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
                result: CampaignResult, scene: int) -> None:
     """Play one fight against ``spec.foes`` (or ``default_foes``) to its end (the fight under
@@ -328,102 +474,15 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
     campaign's steps pass ``spec.max_steps``; a policy's error propagates."""
     conflict = game.conflict
     foes = [] if game.fighting else list(spec.foes) or default_foes(game.pack)
-    steps = 0
-    first = ""
-    rounds = 0
-    ended = ""
-    heroes: list[str] = []
-    used: list[str] = []
-    turn: tuple[int, str] | None = None
-    out: dict[str, str] = {}
-
-    def take(events: Sequence[Mapping[str, Any]]) -> None:
-        nonlocal steps, first, ended, out
-        steps += 1
-        if game.fight is not None:
-            out = dict(game.fight.out)
-        result["steps"] += 1
-        for ev in events:
-            kind = ev.get("type")
-            if kind == "Rolled" and is_fight_roll(ev) and ev.get("actor") in heroes:
-                rec = roll_record(ev, conflict, result["steps"], scene)
-                if rec is not None:
-                    result["rolls"].append(rec)
-            elif kind == "TurnBegan" and not first and int(ev.get("round", 0)) == 1:
-                fight = game.fight
-                who = str(ev.get("actor"))
-                part = fight.encounter.participant(who) if fight and fight.encounter.has(
-                    who) else None
-                first = part.side if part is not None else (
-                    "heroes" if who in heroes else "villains")
-            elif kind == "FightEnded":
-                ended = str(ev.get("result", ""))
-        if result["steps"] > spec.max_steps:
-            raise FightNeverEnds(f"the fight of scene {scene} passed {spec.max_steps} steps"
-                                 f" (campaign seed {result['seed']}, round {rounds})")
-
-    under_way = game.fight
-    if under_way is None and scene > 1:
-        fresh(game, foes)
-    if under_way is None and not any(_standing(game, h) for h in game.state.party
-                                     if h in game.state.actors):
-        return  # nobody left to fight (the party is down or dead): no fight, no record
-    events = [] if under_way is not None else game.start_fight(foes)
-    heroes = _heroes(game)
-    fight = game.fight
-    others = [p.actor for p in fight.encounter.participants
-              if p.actor not in heroes] if fight else []
-    if under_way is None:
-        take(events)
-    elif under_way.encounter.round == 1 and under_way.encounter.order:
-        enc = under_way.encounter  # a move started it: round 1's first in the turn order
-        first = enc.participant(enc.order[0]).side if enc.has(enc.order[0]) else ""
-    while game.fighting:
-        fight = game.fight
-        assert fight is not None
-        if fight.encounter.round > rounds:
-            if rounds:
-                result["samples"].append(sample(game, heroes, others, rounds, result["steps"],
-                                                scene))
-            rounds = fight.encounter.round
-            if rounds > STALEMATE_ROUNDS and game.fight_need is None:
-                take(game.end_fight(f"stalemate: nobody could finish it in {STALEMATE_ROUNDS}"
-                                    " rounds"))
-                ended = STALEMATE
-                break
-        need = game.fight_need
-        if need is not None:
-            if isinstance(need, DieNeed):
-                raise IllegalAction(f"the lab rolls seeded dice, but the fight waits for a"
-                                    f" d{need.sides}: {need.who}")
-            choice = _pick(policy, need_decision(game, need), rng)
-            take(game.fight_choose(choice.id))
-            continue
-        if game.referee_turn:
-            take(game.referee_step())
-            continue
-        acting = fight.encounter.acting
-        if acting is None:
-            raise IllegalAction("the fight has nobody acting and no referee turn")
-        key = (fight.encounter.round, acting)
-        if turn != key:
-            turn, used = key, []
-        decision = fight_decision(game, used)
-        if len(decision.choices) == 1:  # nothing left but ending the turn
-            take(game.end_turn())
-            continue
-        choice = _pick(policy, decision, rng)
-        data = choice.data
-        action = str(data["action"])
-        if action == END_TURN:
-            take(game.end_turn())
-            continue
-        used.append(action)
-        result["moves"] += 1
-        take(game.fight_act(action, target=data.get("target"), attack=data.get("attack"),
-                            options=data.get("options")))
-    result["samples"].append(sample(game, heroes, others, rounds, result["steps"], scene, out))
-    result["fights"].append(FightRecord(rounds=rounds, steps=steps,
-                                        winner=STALEMATE if ended == STALEMATE
-                                        else WINNERS.get(ended, "nobody"),
-                                        first=first or "nobody"))
+    run = _Run(game, spec, result, scene, conflict)
+    others = _begin(run, foes)
+    if others is None:
+        return
+    while game.fighting and _fight_step(run, policy, rng, others):
+        pass
+    result["samples"].append(sample(game, run.heroes, others, run.rounds, result["steps"],
+                                    scene, run.out))
+    result["fights"].append(FightRecord(rounds=run.rounds, steps=run.steps,
+                                        winner=STALEMATE if run.ended == STALEMATE
+                                        else WINNERS.get(run.ended, "nobody"),
+                                        first=run.first or "nobody"))

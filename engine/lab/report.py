@@ -186,7 +186,8 @@ def _csvs(summary: dict[str, Any], out: Path) -> list[Path]:
     return paths
 
 
-def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> str:
+def _md_head(summary: dict[str, Any], chart_note: str) -> list[str]:
+    """The report's title, its spec, the totals, the first look and the note on charts."""
     spec = summary["spec"]
     lines = [f"# Lab report: {summary['system']} ({summary['policy']} policy)", ""]
     order = ["system", "policy", "runs", "seed", "scenes", "moves", "party", "foes", "max_steps"]
@@ -196,11 +197,14 @@ def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> s
               f"{summary['totals']['moves']} moves, {summary['totals']['rolls']} rolls, "
               f"{summary['totals']['steps']} engine steps.", "", "## First look", ""]
     lines += [f"- {h}" for h in summary["headline"]] + [""]
-    names = {p.name for p in charts}
     if chart_note:
         lines += [f"_{chart_note}_", ""]
-    t = summary["taken_out"]
-    lines += ["## Taken out / incapacitated", ""]
+    return lines
+
+
+def _md_taken_out(t: dict[str, Any]) -> list[str]:
+    """How often a hero was taken out, and when first."""
+    lines = ["## Taken out / incapacitated", ""]
     lines += _table(["campaigns", "taken out", "rate", "95% CI", "first: mean step",
                      "first: median step"],
                     [[str(t["n"]), str(t["count"]), _pct(t["rate"]),
@@ -210,45 +214,62 @@ def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> s
     if t["first_by_scene"]:
         lines += ["First time, by scene: " + ", ".join(
             f"scene {k}: {v}" for k, v in t["first_by_scene"].items()), ""]
-    th = summary["threats"]
-    if th["threats"]:
-        lines += ["## Threat clocks", "",
-                  f"A clock reached doom in {_pct(th['rate'])} of campaigns "
-                  f"(95% CI {_pct(th['low'])} - {_pct(th['high'])}).", ""]
-        lines += _table(["threat", "size", "campaigns", "doom rate", "95% CI", "clock at end",
-                         "doom at step (median)"],
-                        [[x["name"], str(x["size"]), str(x["n"]), _pct(x["rate"]),
-                          f"{_pct(x['low'])} - {_pct(x['high'])}", _num(x["clock"]["mean"]),
-                          _num(x["doom_step"]["median"]) if x["count"] else "-"]
-                         for x in th["threats"]])
-    f = summary["fights"]
-    if f["count"]:
-        lines += ["## Fights", ""]
-        if "fights.png" in names:
-            lines += ["![fight length](fights.png)", ""]
-        r = f["rounds"]
-        lines += _table(["fights", "rounds: mean", "95% CI", "median", "min", "max"],
-                        [[str(f["count"]), _num(r["mean"]), f"{_num(r['low'])} - {_num(r['high'])}",
-                          _num(r["median"]), _num(r["min"]), _num(r["max"])]])
-        lines += _table(["winner", "fights", "rate", "95% CI"],
-                        [[w or "nobody", str(p["count"]), _pct(p["rate"]),
-                          f"{_pct(p['low'])} - {_pct(p['high'])}"] for w, p in f["wins"].items()])
-        fm = f["first_mover_wins"]
-        lines += [f"The side acting first won {_pct(fm['rate'])} of decided fights "
-                  f"(95% CI {_pct(fm['low'])} - {_pct(fm['high'])}).", ""]
-        rows = [[first, w or "nobody", _pct(p["rate"]), f"{_pct(p['low'])} - {_pct(p['high'])}"]
-                for first, wins in f["by_first"].items() for w, p in wins.items()]
-        lines += _table(["first to act", "winner", "rate", "95% CI"], rows)
-        lines += ["Rounds: " + ", ".join(f"{k}: {v}" for k, v in
-                                         _by_rounds(f["rounds_distribution"])), ""]
-    lines += ["## Bands per move", "", "Observed share of each band with its 95% Wilson "
-              "interval, the exact odds (mean over the rolls), and a chi-square goodness of fit "
-              "(a small p says the dice disagree with the odds). Bands never seen and all but "
-              "impossible are left out.", ""]
+    return lines
+
+
+def _md_threats(th: dict[str, Any]) -> list[str]:
+    """The threat clocks: how often one reached doom, and each threat's numbers; nothing
+    without threats."""
+    if not th["threats"]:
+        return []
+    lines = ["## Threat clocks", "",
+             f"A clock reached doom in {_pct(th['rate'])} of campaigns "
+             f"(95% CI {_pct(th['low'])} - {_pct(th['high'])}).", ""]
+    lines += _table(["threat", "size", "campaigns", "doom rate", "95% CI", "clock at end",
+                     "doom at step (median)"],
+                    [[x["name"], str(x["size"]), str(x["n"]), _pct(x["rate"]),
+                      f"{_pct(x['low'])} - {_pct(x['high'])}", _num(x["clock"]["mean"]),
+                      _num(x["doom_step"]["median"]) if x["count"] else "-"]
+                     for x in th["threats"]])
+    return lines
+
+
+def _md_fights(f: dict[str, Any], names: set[str]) -> list[str]:
+    """The fights: their length, winners, the first mover's edge and the rounds; nothing
+    without fights."""
+    if not f["count"]:
+        return []
+    lines = ["## Fights", ""]
+    if "fights.png" in names:
+        lines += ["![fight length](fights.png)", ""]
+    r = f["rounds"]
+    lines += _table(["fights", "rounds: mean", "95% CI", "median", "min", "max"],
+                    [[str(f["count"]), _num(r["mean"]), f"{_num(r['low'])} - {_num(r['high'])}",
+                      _num(r["median"]), _num(r["min"]), _num(r["max"])]])
+    lines += _table(["winner", "fights", "rate", "95% CI"],
+                    [[w or "nobody", str(p["count"]), _pct(p["rate"]),
+                      f"{_pct(p['low'])} - {_pct(p['high'])}"] for w, p in f["wins"].items()])
+    fm = f["first_mover_wins"]
+    lines += [f"The side acting first won {_pct(fm['rate'])} of decided fights "
+              f"(95% CI {_pct(fm['low'])} - {_pct(fm['high'])}).", ""]
+    rows = [[first, w or "nobody", _pct(p["rate"]), f"{_pct(p['low'])} - {_pct(p['high'])}"]
+            for first, wins in f["by_first"].items() for w, p in wins.items()]
+    lines += _table(["first to act", "winner", "rate", "95% CI"], rows)
+    lines += ["Rounds: " + ", ".join(f"{k}: {v}" for k, v in
+                                     _by_rounds(f["rounds_distribution"])), ""]
+    return lines
+
+
+def _md_bands(moves: list[dict[str, Any]], names: set[str]) -> list[str]:
+    """Each move's bands: observed against expected, with the chi-square p."""
+    lines = ["## Bands per move", "", "Observed share of each band with its 95% Wilson "
+             "interval, the exact odds (mean over the rolls), and a chi-square goodness of fit "
+             "(a small p says the dice disagree with the odds). Bands never seen and all but "
+             "impossible are left out.", ""]
     if "bands.png" in names:
         lines += ["![bands](bands.png)", ""]
     rows = []
-    for m in summary["moves"]:
+    for m in moves:
         shown = [b for b in m["bands"] if b["count"] or b["expected"] >= 0.0005] or m["bands"]
         for i, b in enumerate(shown):
             rows.append([m["move"] if i == 0 else "", str(m["rolls"]) if i == 0 else "",
@@ -258,36 +279,67 @@ def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> s
                          if i == 0 else ""])
     lines += _table(["move", "rolls", "band", "observed", "95% CI", "expected", "chi-square p"],
                     rows)
-    series = summary["series"]
-    if series["final"]:
-        lines += ["## Tracks and conditions", ""]
-        if "series.png" in names:
-            lines += ["![tracks](series.png)", ""]
-        lines += _table(["value", "at the end: mean", "95% CI", "over the moves"],
-                        [[k, _num(v["mean"]), f"{_num(v['low'])} - {_num(v['high'])}",
-                          sparkline(_downsample([p["mean"] for p in
-                                                 _solid(series["by_move"][k])], 40))]
-                         for k, v in series["final"].items()])
-        scenes = series["by_scene"]
-        if scenes:
-            nums = sorted({p["scene"] for pts in scenes.values() for p in pts})
-            lines += ["End of each scene (mean):", ""]
-            lines += _table(["value", *[f"scene {s}" for s in nums]],
-                            [[k, *[_num(next((p["mean"] for p in pts if p["scene"] == s), None))
-                                   for s in nums]] for k, pts in scenes.items()])
-    if summary["gm_moves"]:
-        lines += ["## GM moves", ""]
-        lines += _table(["GM move", "count", "share", "per campaign"],
-                        [[g["move"], str(g["count"]), _pct(g["share"]),
-                          _num(g["per_campaign"]["mean"])] for g in summary["gm_moves"]])
-    lines += ["## Failures", ""]
-    if summary["failures"]:
+    return lines
+
+
+def _md_series(series: dict[str, Any], names: set[str]) -> list[str]:
+    """The tracks and conditions at the end, over the moves and at each scene's end; nothing
+    when none was sampled."""
+    if not series["final"]:
+        return []
+    lines = ["## Tracks and conditions", ""]
+    if "series.png" in names:
+        lines += ["![tracks](series.png)", ""]
+    lines += _table(["value", "at the end: mean", "95% CI", "over the moves"],
+                    [[k, _num(v["mean"]), f"{_num(v['low'])} - {_num(v['high'])}",
+                      sparkline(_downsample([p["mean"] for p in
+                                             _solid(series["by_move"][k])], 40))]
+                     for k, v in series["final"].items()])
+    scenes = series["by_scene"]
+    if scenes:
+        nums = sorted({p["scene"] for pts in scenes.values() for p in pts})
+        lines += ["End of each scene (mean):", ""]
+        lines += _table(["value", *[f"scene {s}" for s in nums]],
+                        [[k, *[_num(next((p["mean"] for p in pts if p["scene"] == s), None))
+                               for s in nums]] for k, pts in scenes.items()])
+    return lines
+
+
+def _md_gm_moves(gm_moves: list[dict[str, Any]]) -> list[str]:
+    """The GM moves made, each with its count and share; nothing when none was."""
+    if not gm_moves:
+        return []
+    lines = ["## GM moves", ""]
+    lines += _table(["GM move", "count", "share", "per campaign"],
+                    [[g["move"], str(g["count"]), _pct(g["share"]),
+                      _num(g["per_campaign"]["mean"])] for g in gm_moves])
+    return lines
+
+
+def _md_failures(failures: list[dict[str, Any]]) -> list[str]:
+    """The campaigns that failed (or "None."), and the files beside the report."""
+    lines = ["## Failures", ""]
+    if failures:
         lines += _table(["index", "seed", "error"],
                         [[str(x["index"]), str(x["seed"]), x["error"].replace("|", "\\|")
-                          .replace("\n", " ")] for x in summary["failures"]])
+                          .replace("\n", " ")] for x in failures])
     else:
         lines += ["None.", ""]
     lines += ["Files: summary.json (everything above), bands.csv, series.csv, fights.csv.", ""]
+    return lines
+
+
+def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> str:
+    """The report as Markdown: the charts named in ``charts`` shown in their sections."""
+    names = {p.name for p in charts}
+    lines = _md_head(summary, chart_note)
+    lines += _md_taken_out(summary["taken_out"])
+    lines += _md_threats(summary["threats"])
+    lines += _md_fights(summary["fights"], names)
+    lines += _md_bands(summary["moves"], names)
+    lines += _md_series(summary["series"], names)
+    lines += _md_gm_moves(summary["gm_moves"])
+    lines += _md_failures(summary["failures"])
     return "\n".join(lines)
 
 

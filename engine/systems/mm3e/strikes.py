@@ -214,30 +214,30 @@ def targets_for_area(ctx: Ctx, p: Pending) -> list[str]:
         return [p.target]
     return ctx.foes(p.actor)
 
-def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | None = None,
-            label: str = "attack", team_rank: int | None = None) -> bool:
-    """One attack roll and its consequence on the pending target; whether it hit."""
-    actor, target = p.actor, p.target
-    traded = trade_values(ctx, actor, atk, p.maneuvers)
-    rank = team_rank if team_rank is not None else traded.effect
-    if atk.range in ("perception", "area"):
-        for t in targets_for_area(ctx, p):
-            r = rank
-            if atk.range == "area":
-                dodge = ctx.block(t).defenses.dodge
-                dparts = [("Dodge", dodge)]
-                cover = _obscurement(p.options, "cover")
-                if cover is not at.Obscurement.NONE:
-                    dparts.append((f"{cover.value} cover", at.cover_dodge_bonus(cover)))
-                pen = check_penalty(ctx.conditions(t))
-                if pen:
-                    dparts.append(("impaired" if pen == -2 else "disabled", pen))
-                res = ctx.check(t, f"dodges {atk.name}", dparts,
-                                at.area_dodge_dc(rank), f"10 + rank {rank}")
-                r = at.area_rank(rank, res.success)
-            land(ctx, actor, t, atk, r)
-        return True
-    assert target is not None  # an area attack may have none: every foe is in it
+def _area_rank(ctx: Ctx, p: Pending, atk: Attack, target: str, rank: int) -> int:
+    """The rank a perception or area attack lands on ``target`` with: an area attack's target
+    makes a Dodge check (cover and impairment counted), halving the rank when it succeeds."""
+    if atk.range != "area":
+        return rank
+    dodge = ctx.block(target).defenses.dodge
+    dparts = [("Dodge", dodge)]
+    cover = _obscurement(p.options, "cover")
+    if cover is not at.Obscurement.NONE:
+        dparts.append((f"{cover.value} cover", at.cover_dodge_bonus(cover)))
+    pen = check_penalty(ctx.conditions(target))
+    if pen:
+        dparts.append(("impaired" if pen == -2 else "disabled", pen))
+    res = ctx.check(target, f"dodges {atk.name}", dparts,
+                    at.area_dodge_dc(rank), f"10 + rank {rank}")
+    return at.area_rank(rank, res.success)
+
+def _attack_roll(ctx: Ctx, p: Pending, atk: Attack, target: str,
+                 extra: list[tuple[str, int]] | None, label: str
+                 ) -> tuple[at.AttackResult, bool, bool]:
+    """The attack check on ``target`` (a finishing or routine attack checked as allowed, the
+    target's active defence rolled when it defends), its roll emitted; the result, whether it
+    was a finishing attack and whether it was routine."""
+    actor = p.actor
     parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers)
     parts += situation_parts(atk, p.options)
     parts += extra or []
@@ -274,8 +274,13 @@ def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | 
     ctx.emit(fight_roll(actor, f"{label} on {ctx.name(target)} with {atk.name}", die, parts,
                         result.total, dc, defense_words(dname, dparts), result.outcome,
                         1 if result.hit else -1, odds))
-    if not result.hit:
-        return False
+    return result, finishing, routine
+
+def _on_hit(ctx: Ctx, p: Pending, atk: Attack, target: str, rank: int,
+            result: at.AttackResult, finishing: bool, routine: bool) -> None:
+    """What a hit does: the effect landed (+5 on its DC for a finishing attack or a critical
+    that increases it; a critical's added effect landed besides), or a minion killed."""
+    actor = p.actor
     crit_bonus = 0
     note = ""
     if finishing and not routine:
@@ -286,14 +291,30 @@ def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | 
                        effect=atk.effect, rank=0, resisted_by=atk.resisted_by,
                        conditions=atk.conditions)
         land(ctx, actor, target, added, 0, critical_note="critical: an added effect")
-        return True
+        return
     elif result.critical:
         crit_bonus, note = at.CRIT_INCREASED_EFFECT, "critical: +5"
     if ctx.minion(target) and not ctx.minion(actor) and p.options.get("kill"):
         ctx.change(target, add=[C.DEAD], why=f"{ctx.name(target)} (a minion) is killed")
-        return True
+        return
     land(ctx, actor, target, atk, rank, dc_bonus=crit_bonus,
          finishing_kill=finishing and bool(p.options.get("kill")), critical_note=note)
+
+def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | None = None,
+            label: str = "attack", team_rank: int | None = None) -> bool:
+    """One attack roll and its consequence on the pending target; whether it hit."""
+    actor, target = p.actor, p.target
+    traded = trade_values(ctx, actor, atk, p.maneuvers)
+    rank = team_rank if team_rank is not None else traded.effect
+    if atk.range in ("perception", "area"):
+        for t in targets_for_area(ctx, p):
+            land(ctx, actor, t, atk, _area_rank(ctx, p, atk, t, rank))
+        return True
+    assert target is not None  # an area attack may have none: every foe is in it
+    result, finishing, routine = _attack_roll(ctx, p, atk, target, extra, label)
+    if not result.hit:
+        return False
+    _on_hit(ctx, p, atk, target, rank, result, finishing, routine)
     return True
 
 def crit_possible(ctx: Ctx, actor: str, target: str) -> bool:
