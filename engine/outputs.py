@@ -6,7 +6,8 @@ schema`` writes them beside the content files' (the committed copies are in
   (``Event.to_dict(full=True)``: every field, the optional and derived ones filled) with its
   event number ``n``, its action number ``a`` and ``acting_id``, the hero whose turn it was.
   One definition per event type of every ruleset (the catalogue's registries), chosen by
-  ``type``; no other key is allowed, so a consumer sees the shape the app reads.
+  ``type`` (``if``/``then``: a discriminated union); no other key is allowed, so a consumer
+  sees the shape the app reads.
 - ``list.schema.json``: one line of ``sidekick list --json`` (``CampaignSummary``).
 - ``odds.schema.json``: ``sidekick odds --json`` (``OddsLine``).
 - ``roll.schema.json``: one line of ``sidekick roll --json`` (``RollLine``).
@@ -235,7 +236,11 @@ def event_schema() -> dict[str, Any]:
         "type": "object",
         "required": ["type", *LOGGED],
         "properties": {"type": {"enum": list(definitions)}},
-        "oneOf": [{"$ref": f"#/definitions/{k}"} for k in definitions],
+        # a union chosen by "type" (draft-07 has no discriminator): each type's definition
+        # applies to the lines of that type only, so a validator checks one definition per
+        # line and names the field that is wrong
+        "allOf": [{"if": {"properties": {"type": {"const": k}}},
+                   "then": {"$ref": f"#/definitions/{k}"}} for k in definitions],
         "definitions": definitions,
     }
 
