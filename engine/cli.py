@@ -7,6 +7,7 @@ with a non-zero exit; a player never sees a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
@@ -14,9 +15,13 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError, IllegalAction
+
+if TYPE_CHECKING:
+    from engine.dice import Degrees, Roll
+    from engine.outputs import RollLine
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -155,9 +160,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     from engine.store import list_campaigns
 
     rows = list_campaigns(_saves(args))
-    if args.json:
+    if args.json:  # its schema: docs/schema/output/list.schema.json
         for r in rows:
-            _out(json.dumps(r.__dict__))
+            _out(json.dumps(dataclasses.asdict(r)))
         return 0
     if not rows:
         _out(f"No campaigns in {_saves(args)} yet. Start one with 'sidekick' or 'sidekick new'.")
@@ -276,8 +281,11 @@ def cmd_odds(args: argparse.Namespace) -> int:
     mod = max(clamp[0], min(clamp[1], args.modifier)) if clamp else args.modifier
     odds = band_odds(spec, mod, bands)
     if args.json:
-        _out(json.dumps({"dice": spec.notation, "modifier": mod,
-                         "odds": {k: str(v) for k, v in odds.items()}}))
+        from engine.outputs import OddsLine
+
+        line: OddsLine = {"dice": spec.notation, "modifier": mod,
+                          "odds": {k: str(v) for k, v in odds.items()}}
+        _out(json.dumps(line))
         return 0
     note = f" (clamped from {args.modifier:+d})" if mod != args.modifier else ""
     _out(f"{title}: {spec.notation} {mod:+d}{note}")
@@ -296,7 +304,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     """Roll dice notation like 2d6+1, 3d6kh2, d20+5 (seeded with --seed)."""
     import secrets
 
-    from engine.dice import Degrees, DiceSpec, SeededDice, degrees_vs_dc
+    from engine.dice import DiceSpec, SeededDice, degrees_vs_dc
 
     m = _ROLL.match(args.dice)
     if not m:
@@ -326,15 +334,30 @@ def cmd_roll(args: argparse.Namespace) -> int:
     dice = SeededDice(seed)
     for _ in range(args.times):
         r = dice.roll(spec)
+        if args.json:
+            _out(json.dumps(_roll_line(spec.notation, mod, r, seed, args.dc, check)))
+            continue
         dropped = f" dropped {list(r.dropped)}" if r.dropped else ""
         line = f"{spec.notation}{mod:+d}: {list(r.faces)} kept {list(r.kept)}{dropped} = " \
                f"{r.total + mod}"
         if args.dc is not None and spec.count == 1:
             line += f" vs DC {args.dc}: {check(r.faces[0], mod, args.dc).label}"
         _out(line)
-    if args.seed is None:
+    if args.seed is None and not args.json:
         _out(f"(seed {seed})")
     return 0
+
+
+def _roll_line(notation: str, mod: int, r: Roll, seed: int, dc: int | None,
+               check: Callable[[int, int, int], Degrees]) -> RollLine:
+    """One roll as ``sidekick roll --json`` prints it (docs/schema/output/roll.schema.json):
+    the check's result only for one die against ``dc``."""
+    result = check(r.faces[0], mod, dc) if dc is not None and len(r.faces) == 1 else None
+    return {"dice": notation, "modifier": mod, "faces": list(r.faces), "kept": list(r.kept),
+            "dropped": list(r.dropped), "total": r.total + mod, "seed": seed,
+            "dc": dc if result is not None else None,
+            "success": result.success if result is not None else None,
+            "degrees": result.degrees if result is not None else None}
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -365,15 +388,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     """Write the JSON Schema of every kind of content file (per game where a game adds files
-    of its own) into a folder, for editors to check packs as they are written."""
+    of its own) into a folder, for editors to check packs as they are written, and those of
+    what the command line prints as JSON (events, list, odds, roll, the lab's summary) into
+    its ``output`` folder, for script consumers."""
     from engine.checks import published_schemas
+    from engine.outputs import OUTPUT_FOLDER, output_schemas
 
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    for name, schema in published_schemas().items():
-        text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
-        (out / name).write_text(text, encoding="utf-8")
-        _out(str(out / name))
+    for folder, schemas in ((out, published_schemas()),
+                            (out / OUTPUT_FOLDER, output_schemas())):
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, schema in schemas.items():
+            text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+            (folder / name).write_text(text, encoding="utf-8")
+            _out(str(folder / name))
     return 0
 
 
@@ -737,6 +765,8 @@ def _add_dice_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     sp.add_argument("--seed", type=int)
     sp.add_argument("--times", type=int, default=1)
     sp.add_argument("--dc", type=int, help="for a d20: degrees against this DC")
+    sp.add_argument("--json", action="store_true",
+                    help="one JSON object per roll (with its seed)")
     sp.add_argument("--system", metavar="ID",
                     help="with --dc: the game whose check to use (e.g. mutants-and-masterminds;"
                          " default: one degree per 5 points, the naturals counting as their"
@@ -750,7 +780,8 @@ def _add_content_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     sp.add_argument("paths", nargs="*", help="pack folders (default: every installed pack)")
     sp.set_defaults(fn=cmd_validate)
 
-    sp = sub.add_parser("schema", help="write the content files' JSON Schemas, for editors")
+    sp = sub.add_parser("schema", help="write the JSON Schemas of content files (for editors)"
+                        " and of the JSON the commands print (for scripts)")
     sp.add_argument("--out", metavar="DIR", default="schema",
                     help="folder to write them to (default ./schema)")
     sp.set_defaults(fn=cmd_schema)
