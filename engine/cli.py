@@ -12,7 +12,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -450,11 +450,11 @@ def cmd_script(args: argparse.Namespace) -> int:
     data = _load_script(args.file)
     emit_all = args.all_events
 
-    def emit(e: dict[str, Any]) -> None:
+    def emit(e: Mapping[str, Any]) -> None:
         if e["type"] == "JournalLine":
             _out(e["text"])
         elif emit_all or e["type"] not in ("FlowChanged", "ActionStarted"):
-            _out(json.dumps(e, ensure_ascii=False))
+            _out(json.dumps(dict(e), ensure_ascii=False))
 
     run_script(data, saves=None if args.dry_run else _saves(args), content=_content(args),
                campaign=args.campaign, emit=emit, journal=args.journal)

@@ -25,6 +25,7 @@ from engine.errors import IllegalAction
 from engine.nlp.english import tokens
 from engine.rules.base import Ruleset
 from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
+from engine.rules.events.shown import Shown
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import SIDE_DIE, Die, NeedChoice, NeedDie
 from engine.rules.fight.events import (
@@ -134,7 +135,7 @@ class FightFlow:
     state: CampaignState
     pack: Pack
     rules: Ruleset
-    last_events: list[dict[str, Any]]
+    last_events: list[Shown]
 
     def _emit(self, e: Event) -> None:
         raise NotImplementedError
@@ -332,7 +333,7 @@ class FightFlow:
                                          source="the fight", about=[actor_id]))
 
     def _step(self, label: str, pending: Pending, announce: Event | None = None
-              ) -> list[dict[str, Any]]:
+              ) -> list[Shown]:
         """Resolve ``pending`` as one action (``announce``: the referee's choice, said first);
         if a physical die is missing, keep it pending and say which die is awaited."""
         try:
@@ -394,7 +395,7 @@ class FightFlow:
 
     # ------------------------------------------------------------------ commands
     def start_fight(self, foes: Sequence[str], surprised: Sequence[str] = (),
-                    dice: Sequence[int] = ()) -> list[dict[str, Any]]:
+                    dice: Sequence[int] = ()) -> list[Shown]:
         """Start a fight against ``foes`` (actor ids or the pack's stat block ids; a minion
         group brings all its members). ``surprised``: actor ids or a side ("heroes",
         "villains"). Initiative is rolled with the campaign's dice, or from ``dice`` in
@@ -426,7 +427,7 @@ class FightFlow:
         self._used(roller)
         self._after_step()
 
-    def join_fight(self, who: str, dice: Sequence[int] = ()) -> list[dict[str, Any]]:
+    def join_fight(self, who: str, dice: Sequence[int] = ()) -> list[Shown]:
         """Bring a late joiner (an actor id or a stat block id) into the fight. Its initiative
         is rolled with the fight's dice, or from ``dice`` when given (as ``start_fight``)."""
         require_fight(self.state)
@@ -443,7 +444,7 @@ class FightFlow:
     def fight_act(self, action: str, target: str | None = None, attack: str | None = None,
                   maneuvers: Mapping[str, int] | None = None,
                   options: Mapping[str, Any] | None = None,
-                  actor: str | None = None, fiction: str = "") -> list[dict[str, Any]]:
+                  actor: str | None = None, fiction: str = "") -> list[Shown]:
         """The acting character (played by the player) takes an action; ``fiction``, what the
         player said it does, goes into the journal just before it."""
         fight = require_fight(self.state)
@@ -468,7 +469,7 @@ class FightFlow:
             pending = pending.model_copy(update={"fiction": told})
         return self._step(action.replace("_", " "), pending)
 
-    def fight_choose(self, option: str, fiction: str = "") -> list[dict[str, Any]]:
+    def fight_choose(self, option: str, fiction: str = "") -> list[Shown]:
         """Answer what the fight asks the player (``fight_need`` with ``kind`` "choice"); the
         step plays on. ``fiction``, what the player says with the answer ("she gets her
         crossbow's stock up"), is told where the answer is used: after the roll that asked."""
@@ -488,7 +489,7 @@ class FightFlow:
             "told": told if any(told) else []})
         return self._step(pending.action.replace("_", " "), pending)
 
-    def fight_die(self, face: int) -> list[dict[str, Any]]:
+    def fight_die(self, face: int) -> list[Shown]:
         """Enter the physical die the fight waits for; the step plays on."""
         fight = require_fight(self.state)
         if fight.pending is None or fight.need is None or fight.need.kind == "choice":
@@ -499,7 +500,7 @@ class FightFlow:
             raise IllegalAction(f"a d{sides} shows 1 to {sides}, not {face}")
         return self._step(pending.action.replace("_", " "), pending)
 
-    def end_turn(self) -> list[dict[str, Any]]:
+    def end_turn(self) -> list[Shown]:
         """End the acting character's turn (the player may also end a referee's turn
         unplayed: the referee's character holds back)."""
         fight = require_fight(self.state)
@@ -510,7 +511,7 @@ class FightFlow:
         return self._step("end of turn", Pending(actor=fight.encounter.acting,
                                                  action="end_turn"))
 
-    def referee_step(self) -> list[dict[str, Any]]:
+    def referee_step(self) -> list[Shown]:
         """One step of the referee: choose the acting NPC's action (and say why), or carry
         out the action chosen, or end its turn."""
         fight = require_fight(self.state)
@@ -540,7 +541,7 @@ class FightFlow:
                           text="▸ " + (choice.why or _declared(self.state, choice, target)),
                           target=choice.target)
 
-    def _referee_play(self) -> list[dict[str, Any]]:
+    def _referee_play(self) -> list[Shown]:
         """One decision of the referee, chosen and carried out in one action (said, then
         done); a pending one is carried out."""
         fight = require_fight(self.state)
@@ -553,18 +554,18 @@ class FightFlow:
         return self._step(f"referee: {choice.action.replace('_', ' ')}", choice,
                           self._announce(acting, choice))
 
-    def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[dict[str, Any]]:
+    def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[Shown]:
         """Let the referee play until it is a player's turn, the fight ends, or a physical
         die is awaited; each decision chosen and carried out as one action, saved on its
         own (``referee_step`` shows the choice first). The events of all the actions."""
-        out: list[dict[str, Any]] = []
+        out: list[Shown] = []
         for _ in range(limit):
             if not self.fighting or not self.referee_turn or self.fight_need:
                 return out
             out += self._referee_play()
         raise IllegalAction(f"the referee took {limit} steps without ending its turns")
 
-    def take_over(self, actor: str, player: bool = True) -> list[dict[str, Any]]:
+    def take_over(self, actor: str, player: bool = True) -> list[Shown]:
         """The player plays ``actor`` (or hands it back to the referee)."""
         fight = require_fight(self.state)
         if actor not in self.state.actors or not fight.encounter.has(actor):
@@ -577,7 +578,7 @@ class FightFlow:
             self._emit(ControlChanged(actor=actor, by="player" if player else "referee"))
         return self.last_events
 
-    def set_fight_dice(self, referee: str) -> list[dict[str, Any]]:
+    def set_fight_dice(self, referee: str) -> list[Shown]:
         """Who rolls the referee's dice: "seeded" (the campaign) or "physical" (you)."""
         require_fight(self.state)
         if referee not in ("seeded", "physical"):
@@ -586,7 +587,7 @@ class FightFlow:
             self._emit(RefereeDiceChanged(mode=referee))
         return self.last_events
 
-    def end_fight(self, result: str = "called off") -> list[dict[str, Any]]:
+    def end_fight(self, result: str = "called off") -> list[Shown]:
         """End the fight now (the story moved on)."""
         require_fight(self.state)
         with self._action("fight ends"):

@@ -16,7 +16,7 @@ referee on auto, a step of only ``choose`` first lets the referee play up to the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.content.problems import clip, describe
 from engine.errors import EngineError, IllegalAction
 from engine.game import Game
+from engine.rules.events.shown import Shown
 from engine.rules.fight.values import ChoiceNeed
 
 ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate", "add_npc",
@@ -342,7 +343,7 @@ def _as_list(v: Any) -> list[Any]:
     return v if isinstance(v, list) else [v]
 
 
-Events = list[dict[str, Any]]
+Events = list[Shown]
 """The events a step gave."""
 
 
@@ -361,9 +362,9 @@ def _frame_scene(game: Game, step: Step) -> Events:
     """``do: frame_scene``: the GM's proposed scene, each part the step gives in its place."""
     prop = game.propose_scene(step.reroll or 0)
     return game.start_scene(
-        step.title or prop["title"], step.location or prop["location"],
-        step.stakes or prop["stakes"], _as_list(step.present) or prop["present"],
-        step.opening or prop["opening"])
+        step.title or prop.title, step.location or prop.location,
+        step.stakes or prop.stakes, _as_list(step.present) or prop.present,
+        step.opening or prop.opening)
 
 
 def _edit_fact(game: Game, step: Step) -> Events:
@@ -509,7 +510,7 @@ def _move_step(game: Game, step: Step, s: dict[str, Any]) -> Events:
 
 
 def play_step(game: Game, step: Step | dict[str, Any], *, auto_referee: bool = False
-              ) -> list[dict[str, Any]]:
+              ) -> list[Shown]:
     """Play one step; return its events. ``auto_referee``: in a fight, the referee plays its
     turns before an ``act`` or ``end_turn`` step."""
     if not isinstance(step, Step):
@@ -584,18 +585,18 @@ def _fight_answer(game: Game, answer: Any) -> str:
     return text
 
 
-def _referee_catch_up(game: Game) -> list[dict[str, Any]]:
+def _referee_catch_up(game: Game) -> list[Shown]:
     """The referee's turns up to the player's, when it is the referee's turn."""
     if game.fighting and game.referee_turn and not game.fight_need:
         return game.referee_run()
     return []
 
 
-def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[dict[str, Any]]:
+def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[Shown]:
     """Play a fight step: its fiction first (after the referee's turns, when it plays by
     itself), then the fight action; ``die`` enters the physical dice awaited after it, and
     ``end_turn`` beside ``act`` ends the actor's turn if it did not end by itself."""
-    out: list[dict[str, Any]] = []
+    out: list[Shown] = []
     actor: str | None = None
     answering = not any(k in step.model_fields_set for k in FIGHT_KEYS)  # choose alone
     if auto_referee and (step.act is not None or step.end_turn or answering):
@@ -663,7 +664,7 @@ def _foe(game: Game, name: str) -> str:
     return found.id if found is not None else _word(name)
 
 
-def _act(game: Game, act: ActSpec) -> list[dict[str, Any]]:
+def _act(game: Game, act: ActSpec) -> list[Shown]:
     """An ``act`` step: names turned into ids, then ``Game.fight_act``."""
     fight = game.fight
     if fight is None:
@@ -682,9 +683,9 @@ def _act(game: Game, act: ActSpec) -> list[dict[str, Any]]:
                           actor=actor if act.actor else None)
 
 
-def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
+def _answer_prompts(game: Game, step: dict[str, Any]) -> list[Shown]:
     """Answer what the engine asks after a step, from the step's own keys (typed already)."""
-    out: list[dict[str, Any]] = []
+    out: list[Shown] = []
     answers = list(_as_list(step.get("choose")))
     said = list(_as_list(step.get("answer")))
     adjusts = list(_as_list(step.get("adjust")))
@@ -741,7 +742,7 @@ def _answer_prompts(game: Game, step: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
-               campaign: str | None, emit: Callable[[dict[str, Any]], None],
+               campaign: str | None, emit: Callable[[Mapping[str, Any]], None],
                journal: bool = False) -> Game:
     """Play a whole script; ``saves=None`` plays in memory. Every step is checked against
     the typed model before anything is created or played."""
@@ -807,7 +808,7 @@ def run_script(data: dict[str, Any], *, saves: Path | None, content: list[Path],
                     emit(event)
         if journal:
             names = {a.id: a.name for a in game.state.actors.values()}
-            for line in render_all(all_events, game.pack, names, acting, party):
+            for line in render_all([dict(e) for e in all_events], game.pack, names, acting, party):
                 emit({"type": "JournalLine", "text": line})
     finally:
         close_game(game)

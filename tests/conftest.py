@@ -9,7 +9,7 @@ set-up in the middle of a move still applies hand-picked events inside a private
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,9 +141,9 @@ class Helpers:
         raise AssertionError("prompts never settled")
 
     @staticmethod
-    def of(events: Iterable[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-        """The events of one type."""
-        return [e for e in events if e["type"] == kind]
+    def of(events: Iterable[Mapping[str, Any]], kind: str) -> list[dict[str, Any]]:
+        """The events of one type, as plain dicts."""
+        return [dict(e) for e in events if e["type"] == kind]
 
     @staticmethod
     def dump(game: Game) -> dict[str, Any]:

@@ -4,12 +4,12 @@ would rule at the table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.errors import IllegalAction
 from engine.game.host import Host
 from engine.rules import events as ev
 from engine.rules.base import CAMPAIGN, Edit, Editable
+from engine.rules.events.shown import Shown
 
 
 class HandEdits:
@@ -34,14 +34,14 @@ class HandEdits:
         return self._g.rules.editable(self._g.state, self._edit_subject(who))
 
     def edit(self, who: str, what: str, key: str, value: int | bool, reason: str = ""
-             ) -> list[dict[str, Any]]:
+             ) -> list[Shown]:
         """Correct the sheet by hand, as a GM would rule at the table: mark or clear a
         condition (``value`` True/False), set a stat, a track, a pool, a clock, or what the
         ruleset adds (Masks: Influence). One undoable action, journaled as an edit; between
         moves only."""
         return self.edit_many([Edit(who, what, key, value)], reason)
 
-    def edit_many(self, edits: Sequence[Edit], reason: str = "") -> list[dict[str, Any]]:
+    def edit_many(self, edits: Sequence[Edit], reason: str = "") -> list[Shown]:
         """Several edits as one action (one undo): all of them, or none if one is refused."""
         self._g._require_stage("fiction")
         if not edits:

@@ -26,6 +26,7 @@ from engine.game.ledger import StoryLedger
 from engine.game.party import Party
 from engine.gm import answers, scenes
 from engine.gm.moves import make_gm_move
+from engine.gm.values import GMTable, OracleLevel, SceneProposal
 from engine.heroes import actor_id, hero_added, hero_problems, new_hero, validate_hero
 from engine.persistence import MemoryStore, Persistence
 from engine.preview import RollPreview, dice_for, roll_preview
@@ -34,6 +35,7 @@ from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
 from engine.rules.effects import Interpreter, outcome_for
+from engine.rules.events.shown import Shown
 from engine.rules.fight.events import FightRequested
 from engine.rules.state import CampaignState, Flow
 from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
@@ -62,8 +64,8 @@ class Game(MoveFlow, FightFlow):
         self._events: list[dict[str, Any]] = []
         self._new_chunk = False
         self._saved: dict[str, Any] = state.model_dump(mode="json")
-        self.last_events: list[dict[str, Any]] = []
-        self._shown: list[dict[str, Any]] = []
+        self.last_events: list[Shown] = []
+        self._shown: list[Shown] = []
         self.party = Party(self)
         """The party and the cast: NPCs, heroes, the spotlight, presence, stances."""
         self.gm = GMTools(self)
@@ -181,8 +183,7 @@ class Game(MoveFlow, FightFlow):
         n, a = self.state.event_no, self.state.action_no
         self._events.append({**e.to_dict(), "n": n, "a": a})  # saved: defaults left out
         # what front ends read: every field, and who was acting (the lines call that hero "you")
-        self._shown.append({**e.to_dict(full=True), "n": n, "a": a,
-                            "acting_id": self.state.acting})
+        self._shown.append(Shown.of(e, n, a, self.state.acting))
         if isinstance(e, FightRequested):  # a move's effect starts a fight, in this action
             self._start_requested(e.foes, e.surprised)
 
@@ -276,7 +277,7 @@ class Game(MoveFlow, FightFlow):
 
     # ------------------------------------------------------------------ actions: play
 
-    def describe(self, text: str) -> list[dict[str, Any]]:
+    def describe(self, text: str) -> list[Shown]:
         """The player says what their hero does; the engine suggests moves."""
         text = text.strip()
         if not text:
@@ -288,7 +289,7 @@ class Game(MoveFlow, FightFlow):
                                 suggestions=[x.to_dict() for x in self.suggest(text)]))
         return self.last_events
 
-    def choose_move(self, move_id: str | None, target: str | None = None) -> list[dict[str, Any]]:
+    def choose_move(self, move_id: str | None, target: str | None = None) -> list[Shown]:
         """Pick the move the fiction triggers (None: no move, just fiction)."""
         self._require_stage("fiction", "move")
         with self._action("move" if move_id else "no move"):
@@ -303,7 +304,7 @@ class Game(MoveFlow, FightFlow):
         return self.last_events
 
     def trigger(self, move_id: str, target: str | None = None, fiction: str = ""
-                ) -> list[dict[str, Any]]:
+                ) -> list[Shown]:
         """Fiction and move in one action (the move list, scripts, the command palette)."""
         self._require_stage("fiction", "move")
         move = self._move(move_id)
@@ -313,7 +314,7 @@ class Game(MoveFlow, FightFlow):
             self._begin_move(move, target, fiction, [])
         return self.last_events
 
-    def choose_target(self, target: str) -> list[dict[str, Any]]:
+    def choose_target(self, target: str) -> list[Shown]:
         """Name the move's target (an NPC id or name)."""
         self._require_stage("target")
         f = self.state.flow
@@ -326,7 +327,7 @@ class Game(MoveFlow, FightFlow):
             self._start(move, self._resolve_target(move, target), f.fiction, list(f.queue))
         return self.last_events
 
-    def pre_roll(self, option: str) -> list[dict[str, Any]]:
+    def pre_roll(self, option: str) -> list[Shown]:
         """Before the roll: take one of the ruleset's pre-roll options (Masks: spend 1 Team for
         +1); its modifier joins the roll and the odds update."""
         self._require_stage("roll")
@@ -340,12 +341,12 @@ class Game(MoveFlow, FightFlow):
                 self._set_flow(f.model_copy(update={"extras": [*f.extras, modifier]}))
         return self.last_events
 
-    def spend_team(self) -> list[dict[str, Any]]:
+    def spend_team(self) -> list[Shown]:
         """Masks: spend 1 Team before the roll for +1 (the ``team`` pre-roll option)."""
         return self.pre_roll("team")
 
     def set_roll_options(self, stat: str | None = None, advantage: str | None = None,
-                         params: dict[str, int] | None = None) -> list[dict[str, Any]]:
+                         params: dict[str, int] | None = None) -> list[Shown]:
         """Before the roll: choose the stat (when the move offers a choice), advantage, or
         the roll's parameters (such as a complexity)."""
         self._require_stage("roll")
@@ -380,7 +381,7 @@ class Game(MoveFlow, FightFlow):
             self._set_flow(f.model_copy(update=upd))
         return self.last_events
 
-    def declare(self, declaration: str, on: bool = True) -> list[dict[str, Any]]:
+    def declare(self, declaration: str, on: bool = True) -> list[Shown]:
         """Before the roll: declare (or withdraw) something the ruleset offers."""
         self._require_stage("roll")
         f = self.state.flow
@@ -396,7 +397,7 @@ class Game(MoveFlow, FightFlow):
             self._set_flow(f.model_copy(update={"declared": declared}))
         return self.last_events
 
-    def set_declarations(self, declarations: Sequence[str]) -> list[dict[str, Any]]:
+    def set_declarations(self, declarations: Sequence[str]) -> list[Shown]:
         """Before the roll: declare exactly these (withdrawing the others) in one action; if
         any is refused, nothing changes."""
         self._require_stage("roll")
@@ -417,7 +418,7 @@ class Game(MoveFlow, FightFlow):
                 self._set_flow(now.model_copy(update={"declared": [*now.declared, d]}))
         return self.last_events
 
-    def roll(self, faces: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    def roll(self, faces: Sequence[int] | None = None) -> list[Shown]:
         """Roll the pending move: seeded dice, or the faces of the player's physical dice."""
         self._require_stage("roll")
         f = self.state.flow
@@ -453,7 +454,7 @@ class Game(MoveFlow, FightFlow):
                 self._outcome(move, band, f.target, list(f.queue), roll_d)
         return self.last_events
 
-    def adjust(self, adjustment: str | None = None) -> list[dict[str, Any]]:
+    def adjust(self, adjustment: str | None = None) -> list[Shown]:
         """After the roll: take an adjustment by id, or keep the result (None or "keep")."""
         self._require_stage("adjust")
         f = self.state.flow
@@ -466,7 +467,7 @@ class Game(MoveFlow, FightFlow):
                 self._adjust(move, f, str(adjustment))
         return self.last_events
 
-    def choose(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+    def choose(self, ids: Sequence[str]) -> list[Shown]:
         """Answer the open choice (choose N, pick one, questions to ask)."""
         self._require_stage("effects")
         f = self.state.flow
@@ -500,7 +501,7 @@ class Game(MoveFlow, FightFlow):
 
     # ------------------------------------------------------------------ the GM answers
 
-    def answer_text(self, text: str) -> list[dict[str, Any]]:
+    def answer_text(self, text: str) -> list[Shown]:
         """Answer the pending question in your own words, instead of the GM's offer.
 
         The ``answer`` prompt (a question a move let you ask) takes ``choose(["accept"])``
@@ -516,7 +517,7 @@ class Game(MoveFlow, FightFlow):
             self._run(replacement + list(f.queue[1:]))
         return self.last_events
 
-    def gm_set_params(self) -> list[dict[str, Any]]:
+    def gm_set_params(self) -> list[Shown]:
         """Before the roll: "GM, you choose" for the roll's parameters the player would set
         standing in for the GM (City of Whispers: a working's complexity): the GM picks each
         (seeded), says so, and the odds update."""
@@ -537,7 +538,7 @@ class Game(MoveFlow, FightFlow):
 
     # ------------------------------------------------------------------ actions: table talk
 
-    def set_dice_mode(self, mode: str) -> list[dict[str, Any]]:
+    def set_dice_mode(self, mode: str) -> list[Shown]:
         """Switch the campaign's dice: seeded, physical or mixed (saved, and undone by undo)."""
         if mode not in DICE_MODES:
             raise IllegalAction(f"dice mode must be one of {', '.join(DICE_MODES)},"
@@ -548,7 +549,7 @@ class Game(MoveFlow, FightFlow):
             self._emit(ev.DiceModeChanged(mode=mode, was=self.state.dice_mode))
         return self.last_events
 
-    def took_clearing_action(self, condition: str) -> list[dict[str, Any]]:
+    def took_clearing_action(self, condition: str) -> list[Shown]:
         """The hero took a condition's clearing action: the condition clears now."""
         cdef = self.pack.conditions.get(condition)
         if cdef is None:
@@ -561,7 +562,7 @@ class Game(MoveFlow, FightFlow):
                                            reason="its clearing action was taken"))
         return self.last_events
 
-    def end_scene(self, cleared: Sequence[str] = ()) -> list[dict[str, Any]]:
+    def end_scene(self, cleared: Sequence[str] = ()) -> list[Shown]:
         """Close the scene; conditions whose clearing action was taken clear."""
         self._require_stage("fiction", "move")
         if not self.state.scene.open:
@@ -587,7 +588,7 @@ class Game(MoveFlow, FightFlow):
         self._set_flow(Flow())
 
     def start_scene(self, title: str = "", location: str = "", stakes: str = "",
-                    present: Sequence[str] = (), opening: str = "") -> list[dict[str, Any]]:
+                    present: Sequence[str] = (), opening: str = "") -> list[Shown]:
         """Open the next scene (ending the current one first, with no clearing)."""
         self._require_stage("fiction", "move")
         ids = []
@@ -621,7 +622,7 @@ class Game(MoveFlow, FightFlow):
         self._emit(ev.DataSet(scope="campaign", key="session_open", value=None))
         self._run(self.rules.session_started(self.state))
 
-    def end_session(self) -> list[dict[str, Any]]:
+    def end_session(self) -> list[Shown]:
         """The end-of-session move, then the session closes."""
         self._require_stage("fiction", "move")
         end_move = self.pack.system.session.end_move
@@ -637,7 +638,7 @@ class Game(MoveFlow, FightFlow):
                 self._run(rest)
         return self.last_events
 
-    def ask_gm(self) -> list[dict[str, Any]]:
+    def ask_gm(self) -> list[Shown]:
         """The player looks to the GM: "what happens next?" (a soft move)."""
         self._require_stage("fiction", "move")
         with self._action("ask the GM"):
@@ -645,7 +646,7 @@ class Game(MoveFlow, FightFlow):
                                    {"source": "you looked to the GM"})])
         return self.last_events
 
-    def narrate(self, text: str) -> list[dict[str, Any]]:
+    def narrate(self, text: str) -> list[Shown]:
         """Plain fiction with no move (the player's or a scene note)."""
         if not text.strip():
             raise IllegalAction("nothing to narrate")
@@ -672,20 +673,20 @@ class Game(MoveFlow, FightFlow):
     # Thin aliases of the parts' actions (``game.party``, ``game.gm``, ``game.ledger``,
     # ``game.edits``), kept so scripts, the app and the tests read as they did.
 
-    def add_npc(self, name: str, role: str, note: str = "") -> list[dict[str, Any]]:
+    def add_npc(self, name: str, role: str, note: str = "") -> list[Shown]:
         """Alias of ``party.add_npc``."""
         return self.party.add_npc(name, role, note)
 
     def add_hero(self, name: str, archetype: str | None = None,
-                 stats: dict[str, int] | None = None) -> list[dict[str, Any]]:
+                 stats: dict[str, int] | None = None) -> list[Shown]:
         """Alias of ``party.add_hero``."""
         return self.party.add_hero(name, archetype, stats)
 
-    def switch_hero(self, hero: str) -> list[dict[str, Any]]:
+    def switch_hero(self, hero: str) -> list[Shown]:
         """Alias of ``party.switch_hero``."""
         return self.party.switch_hero(hero)
 
-    def set_presence(self, npc: str, present: bool) -> list[dict[str, Any]]:
+    def set_presence(self, npc: str, present: bool) -> list[Shown]:
         """Alias of ``party.set_presence``."""
         return self.party.set_presence(npc, present)
 
@@ -694,21 +695,21 @@ class Game(MoveFlow, FightFlow):
         return self.party.stance(npc, hero)
 
     def set_stance(self, npc: str, stance: str, hero: str | None = None, reason: str = ""
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Alias of ``party.set_stance``."""
         return self.party.set_stance(npc, stance, hero, reason)
 
-    def oracle_levels(self) -> list[dict[str, Any]]:
+    def oracle_levels(self) -> list[OracleLevel]:
         """Alias of ``gm.oracle_levels``."""
         return self.gm.oracle_levels()
 
     def ask_oracle(self, question: str, likelihood: str = "even",
-                   roll: int | str | Sequence[int] | None = None) -> list[dict[str, Any]]:
+                   roll: int | str | Sequence[int] | None = None) -> list[Shown]:
         """Alias of ``gm.ask_oracle``."""
         return self.gm.ask_oracle(question, likelihood, roll)
 
     def propose_scene(self, reroll: int = 0, place: int | str | Sequence[int] | None = None
-                      ) -> dict[str, Any]:
+                      ) -> SceneProposal:
         """Alias of ``gm.propose_scene``."""
         return self.gm.propose_scene(reroll, place)
 
@@ -716,61 +717,61 @@ class Game(MoveFlow, FightFlow):
         """Alias of ``gm.place_die``."""
         return self.gm.place_die()
 
-    def tables(self) -> list[dict[str, Any]]:
+    def tables(self) -> list[GMTable]:
         """Alias of ``gm.tables``."""
         return self.gm.tables()
 
     def roll_table(self, table: str, roll: int | str | Sequence[int] | None = None
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Alias of ``gm.roll_table``."""
         return self.gm.roll_table(table, roll)
 
     def add_threat(self, template: str, name: str = "", npc: str | None = None
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Alias of ``gm.add_threat``."""
         return self.gm.add_threat(template, name, npc)
 
-    def advance_threat(self, threat: str, delta: int = 1) -> list[dict[str, Any]]:
+    def advance_threat(self, threat: str, delta: int = 1) -> list[Shown]:
         """Alias of ``gm.advance_threat``."""
         return self.gm.advance_threat(threat, delta)
 
     def add_thread(self, text: str, note: str = "", source: str = "by hand"
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Alias of ``ledger.add_thread``."""
         return self.ledger.add_thread(text, note, source)
 
-    def resolve_thread(self, thread: str) -> list[dict[str, Any]]:
+    def resolve_thread(self, thread: str) -> list[Shown]:
         """Alias of ``ledger.resolve_thread``."""
         return self.ledger.resolve_thread(thread)
 
-    def reopen_thread(self, thread: str) -> list[dict[str, Any]]:
+    def reopen_thread(self, thread: str) -> list[Shown]:
         """Alias of ``ledger.reopen_thread``."""
         return self.ledger.reopen_thread(thread)
 
     def edit_thread(self, thread: str, text: str | None = None, note: str | None = None
-                    ) -> list[dict[str, Any]]:
+                    ) -> list[Shown]:
         """Alias of ``ledger.edit_thread``."""
         return self.ledger.edit_thread(thread, text, note)
 
-    def remove_thread(self, thread: str) -> list[dict[str, Any]]:
+    def remove_thread(self, thread: str) -> list[Shown]:
         """Alias of ``ledger.remove_thread``."""
         return self.ledger.remove_thread(thread)
 
     def add_fact(self, text: str, about: Sequence[str] = (), source: str = "by hand"
-                 ) -> list[dict[str, Any]]:
+                 ) -> list[Shown]:
         """Alias of ``ledger.add_fact``."""
         return self.ledger.add_fact(text, about, source)
 
     def edit_fact(self, fact: str, text: str | None = None,
-                  about: Sequence[str] | None = None) -> list[dict[str, Any]]:
+                  about: Sequence[str] | None = None) -> list[Shown]:
         """Alias of ``ledger.edit_fact``."""
         return self.ledger.edit_fact(fact, text, about)
 
-    def remove_fact(self, fact: str) -> list[dict[str, Any]]:
+    def remove_fact(self, fact: str) -> list[Shown]:
         """Alias of ``ledger.remove_fact``."""
         return self.ledger.remove_fact(fact)
 
-    def set_whereabouts(self, npc: str, where: str) -> list[dict[str, Any]]:
+    def set_whereabouts(self, npc: str, where: str) -> list[Shown]:
         """Alias of ``ledger.set_whereabouts``."""
         return self.ledger.set_whereabouts(npc, where)
 
@@ -783,17 +784,17 @@ class Game(MoveFlow, FightFlow):
         return self.edits.editable(who)
 
     def edit(self, who: str, what: str, key: str, value: int | bool, reason: str = ""
-             ) -> list[dict[str, Any]]:
+             ) -> list[Shown]:
         """Alias of ``edits.edit``."""
         return self.edits.edit(who, what, key, value, reason)
 
-    def edit_many(self, edits: Sequence[Edit], reason: str = "") -> list[dict[str, Any]]:
+    def edit_many(self, edits: Sequence[Edit], reason: str = "") -> list[Shown]:
         """Alias of ``edits.edit_many``."""
         return self.edits.edit_many(edits, reason)
 
     # ------------------------------------------------------------------ undo and answers
 
-    def undo(self) -> list[dict[str, Any]]:
+    def undo(self) -> list[Shown]:
         """Undo the last action: the state becomes exactly what it was before it."""
         a = self.state.action_no
         if a <= 1:
@@ -810,7 +811,7 @@ class Game(MoveFlow, FightFlow):
         self.last_events = []
         return []
 
-    def answer(self, value: Any) -> list[dict[str, Any]]:
+    def answer(self, value: Any) -> list[Shown]:
         """Answer whatever is pending (the scripted mode's entry point)."""
         stage = self.state.flow.stage
         if stage == "fiction":

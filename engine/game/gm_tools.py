@@ -4,16 +4,18 @@ next scene, and threats with their clocks."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
 
 from engine.dice import DiceSpec, SeededDice, entered_die
 from engine.errors import IllegalAction
 from engine.game.host import Host
 from engine.gm import oracle, scenes
+from engine.gm.values import GMTable, OracleLevel, SceneProposal
 from engine.odds import percent
 from engine.rules import events as ev
 from engine.rules import threats
 from engine.rules.base import effect_item
+from engine.rules.events.shown import Shown
 
 
 class GMTools:
@@ -22,17 +24,17 @@ class GMTools:
     def __init__(self, game: Host) -> None:
         self._g = game
 
-    def oracle_levels(self) -> list[dict[str, Any]]:
+    def oracle_levels(self) -> list[OracleLevel]:
         """The likelihoods the oracle takes, each with the exact odds at the current tension."""
         out = []
         for lv in oracle.levels(self._g.pack):
             odds = oracle.probabilities(lv.chance, self._g.state.tension)
-            out.append({"id": lv.id, "name": lv.name, "chance": lv.chance,
-                        "odds": {k: percent(v) for k, v in odds.items()}})
+            out.append(OracleLevel(id=lv.id, name=lv.name, chance=lv.chance,
+                                   odds={k: percent(v) for k, v in odds.items()}))
         return out
 
     def ask_oracle(self, question: str, likelihood: str = "even",
-                   roll: int | str | Sequence[int] | None = None) -> list[dict[str, Any]]:
+                   roll: int | str | Sequence[int] | None = None) -> list[Shown]:
         """Ask a yes/no question at a likelihood; a d100 answers (yours if ``roll`` is given:
         a number, its text or a one-face list, checked like any entered dice)."""
         self._g._require_stage("fiction", "move")
@@ -69,7 +71,7 @@ class GMTools:
         return self._g.last_events
 
     def propose_scene(self, reroll: int = 0, place: int | str | Sequence[int] | None = None
-                      ) -> dict[str, Any]:
+                      ) -> SceneProposal:
         """The GM's proposal for the next scene (a query; ``reroll`` asks for another);
         ``place`` is your own roll on the table of places, d<its total weight>."""
         roll = None
@@ -79,22 +81,20 @@ class GMTools:
                 raise IllegalAction(f"{self._g.pack.system.name} has no table of places to roll on")
             roll = entered_die(place, scenes.table_sides(table))
         proposal = scenes.propose_scene(self._g.pack, self._g.state, reroll, roll)
-        if roll is not None:
-            proposal["place_roll"] = roll
-        return proposal
+        return proposal if roll is None else replace(proposal, place_roll=roll)
 
     def place_die(self) -> int | None:
         """The die of the table of places (None if the pack has none), for rolling by hand."""
         table = self._g.pack.tables.get("locations")
         return scenes.table_sides(table) if table is not None else None
 
-    def tables(self) -> list[dict[str, Any]]:
+    def tables(self) -> list[GMTable]:
         """The pack's tables, each with the die that reads it by hand (d<total weight>)."""
-        return [{"id": t.id, "name": t.name, "sides": scenes.table_sides(t),
-                 "entries": len(t.entries)} for t in self._g.pack.tables.values()]
+        return [GMTable(id=t.id, name=t.name, sides=scenes.table_sides(t), entries=len(t.entries))
+                for t in self._g.pack.tables.values()]
 
     def roll_table(self, table: str, roll: int | str | Sequence[int] | None = None
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Draw from one of the GM's tables: the GM picks (seeded), or ``roll`` is your own
         roll of d<total weight> (required with physical dice); the entry's effects apply."""
         self._g._require_stage("fiction", "move")
@@ -123,7 +123,7 @@ class GMTools:
         return self._g.last_events
 
     def add_threat(self, template: str, name: str = "", npc: str | None = None
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Bring a threat from the pack's templates into play, tied to an NPC if given."""
         tdef = next((t for t in self._g.pack.gm.threats if t.id == template), None)
         if tdef is None:
@@ -139,7 +139,7 @@ class GMTools:
             self._g._emit(threats.threat_event(tdef, self._g.state, name.strip() or None, nid))
         return self._g.last_events
 
-    def advance_threat(self, threat: str, delta: int = 1) -> list[dict[str, Any]]:
+    def advance_threat(self, threat: str, delta: int = 1) -> list[Shown]:
         """Move a threat's clock by hand (the doom strikes when it fills)."""
         t = self._g.state.threats.get(threat)
         if t is None:

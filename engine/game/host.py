@@ -7,11 +7,12 @@ A part takes its host in its constructor and calls only these; the import points
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.content.loader import Pack
 from engine.rules import events as ev
 from engine.rules.base import Item, Ruleset
+from engine.rules.events.shown import Shown
 from engine.rules.state import CampaignState
 from engine.rules.types import RollDict
 
@@ -22,7 +23,7 @@ class Host(Protocol):
     pack: Pack
     state: CampaignState
     rules: Ruleset
-    last_events: list[dict[str, Any]]
+    last_events: list[Shown]
     """The events of the last action, as front ends read them."""
 
     def _action(self, label: str) -> AbstractContextManager[None]:

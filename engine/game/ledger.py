@@ -5,11 +5,11 @@ by id (t1, f2) or by their words. Calling the part reads the whole ledger."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.errors import IllegalAction
 from engine.game.host import Host
 from engine.rules import events as ev
+from engine.rules.events.shown import Shown
 from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
 
 
@@ -24,13 +24,13 @@ class StoryLedger:
         facts and threats with their clocks, as typed entries (engine/rules/ledger.py)."""
         return ledger_of(self._g.state)
 
-    def _ledger(self, label: str, e: ev.LedgerChanged) -> list[dict[str, Any]]:
+    def _ledger(self, label: str, e: ev.LedgerChanged) -> list[Shown]:
         with self._g._action(label):
             self._g._emit(e)
         return self._g.last_events
 
     def add_thread(self, text: str, note: str = "", source: str = "by hand"
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Open a story thread the GM can draw on (refused when the same one is open)."""
         words = clean_text(text, "thread")
         if any(" ".join(t.text.lower().split()) == words.lower()
@@ -40,13 +40,13 @@ class StoryLedger:
             kind="thread", op="open", id=self._g.state.next_ledger_id("t"), text=words,
             source=source, note=note.strip()))
 
-    def resolve_thread(self, thread: str) -> list[dict[str, Any]]:
+    def resolve_thread(self, thread: str) -> list[Shown]:
         """Close an open thread (by id or words)."""
         t = find_entry(self._g.state.open_threads, thread, "open thread")
         return self._ledger("resolve thread", ev.LedgerChanged(
             kind="thread", op="resolve", id=t.id, text=t.text))
 
-    def reopen_thread(self, thread: str) -> list[dict[str, Any]]:
+    def reopen_thread(self, thread: str) -> list[Shown]:
         """Open a resolved thread again (by id or words)."""
         done = [t for t in self._g.state.threads if t.status == "resolved"]
         t = find_entry(done, thread, "resolved thread")
@@ -54,7 +54,7 @@ class StoryLedger:
             kind="thread", op="reopen", id=t.id, text=t.text))
 
     def edit_thread(self, thread: str, text: str | None = None, note: str | None = None
-                    ) -> list[dict[str, Any]]:
+                    ) -> list[Shown]:
         """Reword a thread and/or its note (``None``: unchanged)."""
         t = find_entry(self._g.state.threads, thread, "thread")
         words = t.text if text is None else clean_text(text, "thread")
@@ -64,7 +64,7 @@ class StoryLedger:
         return self._ledger("edit thread", ev.LedgerChanged(
             kind="thread", op="edit", id=t.id, text=words, was=t.text, note=new_note))
 
-    def remove_thread(self, thread: str) -> list[dict[str, Any]]:
+    def remove_thread(self, thread: str) -> list[Shown]:
         """Strike a thread from the ledger (open or resolved), as if it never was."""
         t = find_entry(self._g.state.threads, thread, "thread")
         return self._ledger("remove thread", ev.LedgerChanged(
@@ -82,7 +82,7 @@ class StoryLedger:
         return out
 
     def add_fact(self, text: str, about: Sequence[str] = (), source: str = "by hand"
-                 ) -> list[dict[str, Any]]:
+                 ) -> list[Shown]:
         """Record an established fact, about some characters (names or ids)."""
         words = clean_text(text, "fact")
         return self._ledger("add fact", ev.LedgerChanged(
@@ -90,7 +90,7 @@ class StoryLedger:
             source=source, about=self._about(about)))
 
     def edit_fact(self, fact: str, text: str | None = None,
-                  about: Sequence[str] | None = None) -> list[dict[str, Any]]:
+                  about: Sequence[str] | None = None) -> list[Shown]:
         """Reword a fact and/or whom it is about (``None``: unchanged)."""
         f = find_entry(self._g.state.facts, fact, "fact")
         words = f.text if text is None else clean_text(text, "fact")
@@ -100,13 +100,13 @@ class StoryLedger:
         return self._ledger("edit fact", ev.LedgerChanged(
             kind="fact", op="edit", id=f.id, text=words, was=f.text, about=who))
 
-    def remove_fact(self, fact: str) -> list[dict[str, Any]]:
+    def remove_fact(self, fact: str) -> list[Shown]:
         """Strike a fact from the ledger."""
         f = find_entry(self._g.state.facts, fact, "fact")
         return self._ledger("remove fact", ev.LedgerChanged(
             kind="fact", op="remove", id=f.id, was=f.text))
 
-    def set_whereabouts(self, npc: str, where: str) -> list[dict[str, Any]]:
+    def set_whereabouts(self, npc: str, where: str) -> list[Shown]:
         """Note where an NPC (name or id) was last known to be ("" forgets it)."""
         found = self._g.state.npc_by_name(npc) or self._g.state.npcs.get(npc)
         if found is None:

@@ -3,12 +3,11 @@ the scene, and how each NPC stands toward each hero. Each change is one undoable
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.errors import IllegalAction
 from engine.game.host import Host
 from engine.heroes import hero_added, new_hero, validate_hero
 from engine.rules import events as ev
+from engine.rules.events.shown import Shown
 from engine.rules.stance import stance_event, stance_of
 
 
@@ -18,14 +17,14 @@ class Party:
     def __init__(self, game: Host) -> None:
         self._g = game
 
-    def add_npc(self, name: str, role: str, note: str = "") -> list[dict[str, Any]]:
+    def add_npc(self, name: str, role: str, note: str = "") -> list[Shown]:
         """Bring an NPC into the campaign (and the scene)."""
         with self._g._action("add NPC"):
             self._g._add_npc(name, role, note)
         return self._g.last_events
 
     def add_hero(self, name: str, archetype: str | None = None,
-                 stats: dict[str, int] | None = None) -> list[dict[str, Any]]:
+                 stats: dict[str, int] | None = None) -> list[Shown]:
         """Another hero joins the party (the player runs them too)."""
         self._g._require_stage("fiction")
         hero_stats = validate_hero(self._g.pack, archetype, stats)
@@ -34,7 +33,7 @@ class Party:
             self._g._emit(hero_added(self._g.pack, hero))
         return self._g.last_events
 
-    def switch_hero(self, hero: str) -> list[dict[str, Any]]:
+    def switch_hero(self, hero: str) -> list[Shown]:
         """Hand the spotlight to another hero of the party: the next moves are theirs."""
         self._g._require_stage("fiction")
         st = self._g.state
@@ -49,7 +48,7 @@ class Party:
             self._g._emit(ev.HeroSwitched(hero=found.id, was=st.acting))
         return self._g.last_events
 
-    def set_presence(self, npc: str, present: bool) -> list[dict[str, Any]]:
+    def set_presence(self, npc: str, present: bool) -> list[Shown]:
         """An NPC enters or leaves the scene."""
         found = self._g.state.npc_by_name(npc) or self._g.state.npcs.get(npc)
         if found is None:
@@ -66,7 +65,7 @@ class Party:
         return stance_of(self._g.pack, self._g.state, found.id, self._hero_id(hero))
 
     def set_stance(self, npc: str, stance: str, hero: str | None = None, reason: str = ""
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[Shown]:
         """Set how ``npc`` stands toward ``hero`` (None: the acting hero): hostile, wary,
         neutral, warm or devoted. One undoable action; nothing happens if it is already so."""
         found = self._g.state.npc_by_name(npc) or self._g.state.npcs.get(npc)

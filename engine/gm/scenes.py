@@ -9,11 +9,11 @@ the same campaign frames the same scenes.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.gm.oracle import clamp_tension, event_focus
+from engine.gm.values import SceneProposal
 from engine.rules import events as ev
 from engine.rules.base import Step, effect_item, gm_random
 from engine.rules.state import CampaignState, Threat
@@ -136,7 +136,7 @@ def villain_chance(threat: Threat) -> float:
 
 
 def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
-                  place_roll: int | None = None) -> dict[str, Any]:
+                  place_roll: int | None = None) -> SceneProposal:
     """An opening for the next scene: where, who, what is at stake, and a line to start it.
     ``place_roll`` is the player's own roll on the ``locations`` table (checked already)."""
     salt = f"scene:{state.scene.number + 1}:{reroll}"
@@ -181,8 +181,8 @@ def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
     op = draw(pack, state, "scene_openings", salt)
     opening = fill(op.text, names) if op else f"{state.hero.name} arrives at {location}."
     title = location.split(",")[0].strip().rstrip(".")
-    return {"title": title[:1].upper() + title[1:], "location": location, "stakes": stakes,
-            "present": present, "opening": opening, "reroll": reroll}
+    return SceneProposal(title=title[:1].upper() + title[1:], location=location, stakes=stakes,
+                         present=tuple(present), opening=opening, reroll=reroll)
 
 
 def event_about(state: CampaignState, focus: str, rng: random.Random) -> str:

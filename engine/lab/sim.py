@@ -313,7 +313,7 @@ class _Driver:
 
     # -- bookkeeping
 
-    def act(self, events: list[dict[str, Any]]) -> None:
+    def act(self, events: Sequence[Mapping[str, Any]]) -> None:
         """Count an engine step and record what its events say."""
         r = self.result
         r["steps"] += 1
@@ -587,11 +587,8 @@ class _Driver:
             self.where = f"scene {n}, its start"
             if n > 1:  # the scene the GM proposes: a place, stakes, who is there
                 frame = g.propose_scene()
-                self.act(g.start_scene(str(frame.get("title") or f"Scene {n}"),
-                                       str(frame.get("location") or ""),
-                                       str(frame.get("stakes") or ""),
-                                       [str(x) for x in frame.get("present") or []],
-                                       str(frame.get("opening") or "")))
+                self.act(g.start_scene(frame.title or f"Scene {n}", frame.location,
+                                       frame.stakes, frame.present, frame.opening))
             for i in range(spec.moves):
                 if len(heroes) > 1:
                     hero = heroes[i % len(heroes)]

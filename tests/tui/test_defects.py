@@ -481,8 +481,8 @@ async def test_city_end_scene_and_framing_speak_city(saves: Path, app_for: App) 
         assert "the Magistrate frames the scene" in title and "GM" not in title
         proposal = app.screen.proposal
         shown = plain(app.screen.query_one("#proposal", Static).render())
-        head = proposal["location"].split(",")[0].strip().lower()
-        assert shown.lower().count(head) == 1 or head in proposal["opening"].lower()
+        head = proposal.location.split(",")[0].strip().lower()
+        assert shown.lower().count(head) == 1 or head in proposal.opening.lower()
 
 
 @pytest.mark.parametrize(("template", "line"), [

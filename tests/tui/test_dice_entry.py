@@ -215,7 +215,7 @@ async def test_rolling_a_gm_table_by_hand(saves: Path, app_for: App) -> None:
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, TableDialog)
-        ids = [t["id"] for t in game.tables()]
+        ids = [t.id for t in game.tables()]
         dialog.query_one("#tables", OptionList).highlighted = ids.index("locations")
         await settle(pilot)
         assert "d24" in str(dialog.query_one("#roll-hint").render())
@@ -278,7 +278,7 @@ async def test_rolling_the_place_of_the_next_scene(saves: Path, app_for: App) ->
         await fill(pilot, "#place", "7")
         await pilot.press("enter")  # the proposal follows the roll; focus on "Play it"
         await settle(pilot)
-        assert app.screen.proposal["location"] == "a cold foundry in Ashfall"
+        assert app.screen.proposal.location == "a cold foundry in Ashfall"
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)

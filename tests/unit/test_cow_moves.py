@@ -668,7 +668,7 @@ def test_rivals_come_with_a_clock(game: Game) -> None:
 
 def test_scene_framing_and_oracle(game: Game) -> None:
     proposal = game.propose_scene()
-    assert proposal["location"] in [e.text for e in game.pack.tables["locations"].entries]
+    assert proposal.location in [e.text for e in game.pack.tables["locations"].entries]
     events = game.ask_oracle("Is the Vigil watching the Kettle?", "likely", 11)
     assert of(events, "OracleAnswered")
 

@@ -235,7 +235,7 @@ def test_every_bundled_table_reads_by_hand_with_the_draws_odds(cow: Pack) -> Non
 
 def test_the_player_rolls_a_gm_table_by_hand(cow: Pack) -> None:
     game = city(cow, "physical")
-    sides = {t["id"]: t["sides"] for t in game.tables()}
+    sides = {t.id: t.sides for t in game.tables()}
     assert sides["locations"] == 24
     with pytest.raises(IllegalAction, match="physical dice: roll a d24 for Places in Vell"):
         game.roll_table("locations")
@@ -302,10 +302,10 @@ def test_the_player_may_roll_the_place_of_the_next_scene(cow: Pack) -> None:
     game = city(cow, "physical")
     assert game.place_die() == 24
     proposal = game.propose_scene(0, 7)
-    assert proposal["location"] == "a cold foundry in Ashfall"
-    assert proposal["place_roll"] == 7
-    assert game.propose_scene(0, "  ")["location"] == game.propose_scene(0)["location"]
+    assert proposal.location == "a cold foundry in Ashfall"
+    assert proposal.place_roll == 7
+    assert game.propose_scene(0, "  ").location == game.propose_scene(0).location
     with pytest.raises(IllegalAction, match="a d24 shows 1 to 24; 30 is out of range"):
         game.propose_scene(0, 30)
-    game.start_scene(proposal["title"], proposal["location"])
+    game.start_scene(proposal.title, proposal.location)
     assert game.rules.scene_neighborhood(game.state) == "Ashfall"  # type: ignore[attr-defined]

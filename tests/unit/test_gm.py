@@ -300,20 +300,20 @@ def test_scene_framing_is_deterministic_uses_the_tables_and_can_be_rerolled() ->
     a, b = game.propose_scene(), game.propose_scene()
     assert a == b
     locations = {e.text for e in PACK.tables["locations"].entries}
-    assert a["location"] in locations
-    assert a["opening"] and "{" not in a["opening"]
-    assert all(p in game.state.npcs for p in a["present"])
+    assert a.location in locations
+    assert a.opening and "{" not in a.opening
+    assert all(p in game.state.npcs for p in a.present)
     others = [game.propose_scene(reroll=i) for i in range(1, 6)]
     assert any(o != a for o in others)
-    game.start_scene(a["title"], a["location"], a["stakes"], a["present"], a["opening"])
-    assert game.state.scene.location == a["location"]
-    assert game.state.scene.stakes == a["stakes"]
+    game.start_scene(a.title, a.location, a.stakes, a.present, a.opening)
+    assert game.state.scene.location == a.location
+    assert game.state.scene.stakes == a.stakes
 
 
 def test_open_threads_feed_the_stakes() -> None:
     game = new_game()
     game.add_thread("Who sent the ticking package?")
-    stakes = {game.propose_scene(reroll=i)["stakes"] for i in range(12)}
+    stakes = {game.propose_scene(reroll=i).stakes for i in range(12)}
     assert "Who sent the ticking package?" in stakes
     game.resolve_thread("Who sent the ticking package?")
     assert game.state.open_threads == []

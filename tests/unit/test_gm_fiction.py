@@ -340,7 +340,7 @@ def test_framed_scenes_do_not_always_bring_the_villain() -> None:
     game = masks()
     tid = next(iter(game.state.threats))
     villain = game.state.threats[tid].npc
-    with_villain = [villain in scenes.propose_scene(MASKS, game.state, reroll)["present"]
+    with_villain = [villain in scenes.propose_scene(MASKS, game.state, reroll).present
                     for reroll in range(40)]
     assert any(with_villain) and not all(with_villain)
     assert sum(with_villain) < 30  # an empty clock: the villain mostly stays off-page

@@ -76,8 +76,8 @@ def test_a_capture_opens_a_rescue_thread_and_takes_the_captive_out_of_the_scene(
     assert [e["kind"] for e in out if e["type"] == "LedgerChanged"] == ["thread", "where"]
     # the captive stays out of the next framed scenes (until found), the rescue is at stake
     props = [game.propose_scene(reroll=i) for i in range(20)]
-    assert all(captive not in p["present"] for p in props)
-    assert any(p["stakes"] == "Rescue Tin from whoever took them" for p in props)
+    assert all(captive not in p.present for p in props)
+    assert any(p.stakes == "Rescue Tin from whoever took them" for p in props)
     ledger = game.ledger()
     tin = next(c for c in ledger.characters if c.id == captive)
     assert (tin.present, tin.where) == (False, "captured, held who knows where")
@@ -256,12 +256,12 @@ def test_the_ledger_reads_threads_characters_facts_and_threats() -> None:
 def test_scene_framing_prefers_open_threads_and_keeps_away_npcs_out() -> None:
     game = new_game(seed=9)
     game.add_thread("Find the mole")
-    stakes = [game.propose_scene(reroll=i)["stakes"] for i in range(30)]
+    stakes = [game.propose_scene(reroll=i).stakes for i in range(30)]
     assert stakes.count("Find the mole") >= 15
     game.resolve_thread("Find the mole")
-    assert "Find the mole" not in {game.propose_scene(reroll=i)["stakes"] for i in range(30)}
+    assert "Find the mole" not in {game.propose_scene(reroll=i).stakes for i in range(30)}
     game.set_whereabouts("Rosalind", "out of town")
-    assert all("rosalind" not in game.propose_scene(reroll=i)["present"] for i in range(30))
+    assert all("rosalind" not in game.propose_scene(reroll=i).present for i in range(30))
     # known to be at a place: framed there when the scene is there
     game.set_whereabouts("Rosalind", "at the old pier")
     from engine.gm.scenes import _away

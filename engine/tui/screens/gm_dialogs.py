@@ -4,7 +4,6 @@ for the dice of a campaign that lets each roll choose (enter your dice or have t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -15,16 +14,17 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.errors import EngineError
+from engine.gm.values import GMTable, OracleLevel, SceneProposal
 from engine.journal import scene_heading
 from engine.tui.screens.dialogs import Dialog, DiceDialog, Submit
 from engine.tui.text import ACCENT, DIM, FG, GOOD
 from engine.tui.widgets.keybar import KeyBar
 
 
-def _level_prompt(level: dict[str, Any]) -> Text:
-    odds = level["odds"]
-    out = Text(f"{level['name']:<17} ", "bold " + FG)
-    out.append(f"yes {level['chance']}%", GOOD)
+def _level_prompt(level: OracleLevel) -> Text:
+    odds = level.odds
+    out = Text(f"{level.name:<17} ", "bold " + FG)
+    out.append(f"yes {level.chance}%", GOOD)
     def pct(key: str) -> str:
         return str(odds[key]).replace(".0%", "%")
 
@@ -49,7 +49,7 @@ class OracleDialog(Dialog):
     OracleDialog #levels { max-height: 6; }
     """
 
-    def __init__(self, levels: list[dict[str, Any]], tension: int, submit: Submit,
+    def __init__(self, levels: list[OracleLevel], tension: int, submit: Submit,
                  dice_mode: str = "seeded") -> None:
         super().__init__("Ask the oracle")
         self.levels = levels
@@ -69,7 +69,7 @@ class OracleDialog(Dialog):
                 yield Input(placeholder="e.g. Is the ferry still running?", id="question",
                             compact=True)
                 yield Label("How likely is yes? (↑↓, Enter asks)")
-                yield OptionList(*[Option(_level_prompt(lv), id=lv["id"])
+                yield OptionList(*[Option(_level_prompt(lv), id=lv.id)
                                    for lv in self.levels], id="levels")
                 yield Label(_dice_hint(self.dice_mode, "d100"))
                 yield Input(placeholder="1-100" if self.dice_mode == "physical" else
@@ -80,7 +80,7 @@ class OracleDialog(Dialog):
     def on_mount(self) -> None:
         """Start on the question, with 50/50 highlighted."""
         levels = self.query_one("#levels", OptionList)
-        ids = [lv["id"] for lv in self.levels]
+        ids = [lv.id for lv in self.levels]
         levels.highlighted = ids.index("even") if "even" in ids else len(ids) // 2
         self.query_one("#question", Input).focus()
 
@@ -113,7 +113,7 @@ class OracleDialog(Dialog):
             self.show_error("This campaign uses your dice: roll a d100 and type it (1-100).")
             self.query_one("#d100", Input).focus()
             return
-        self.answer((question, self.levels[index]["id"], d100))
+        self.answer((question, self.levels[index].id, d100))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
@@ -128,7 +128,7 @@ class FramedSceneDialog(Dialog):
                 Binding("r", "reroll", "Another"),
                 Binding("w", "write", "Write my own")]
 
-    def __init__(self, number: int, propose: Callable[[int], dict[str, Any]],
+    def __init__(self, number: int, propose: Callable[[int], SceneProposal],
                  names: dict[str, str], submit: Submit,
                  write_own: Callable[[], object], gm_title: str = "GM") -> None:
         super().__init__(f"Scene {number}")
@@ -138,12 +138,12 @@ class FramedSceneDialog(Dialog):
         self.submit = submit
         self.write_own = write_own
         self.reroll = 0
-        self.proposal: dict[str, Any] = propose(0)
+        self.proposal: SceneProposal = propose(0)
         self.place_die: int | None = None
-        self.propose_at: Callable[[int, str], dict[str, Any]] | None = None
+        self.propose_at: Callable[[int, str], SceneProposal] | None = None
 
     def roll_the_place(self, die: int | None,
-                       propose_at: Callable[[int, str], dict[str, Any]]) -> FramedSceneDialog:
+                       propose_at: Callable[[int, str], SceneProposal]) -> FramedSceneDialog:
         """Offer a field for the player's own roll of the place (d``die``)."""
         self.place_die = die
         self.propose_at = propose_at
@@ -174,16 +174,17 @@ class FramedSceneDialog(Dialog):
     def _text(self) -> Text:
         p = self.proposal
         out = Text()
-        out.append(scene_heading(p), "bold " + ACCENT)  # the place once, not title and place
+        # the place once, not title and place
+        out.append(scene_heading({"title": p.title, "location": p.location}), "bold " + ACCENT)
         out.append("\n\n")
-        out.append(p["opening"], "italic " + FG)
+        out.append(p.opening, "italic " + FG)
         out.append("\n\nAt stake: ", "bold " + FG)
-        out.append(p["stakes"], FG)
-        cast = ", ".join(self.names.get(n, n) for n in p["present"]) or "nobody yet"
+        out.append(p.stakes, FG)
+        cast = ", ".join(self.names.get(n, n) for n in p.present) or "nobody yet"
         out.append("\nWho is there: ", "bold " + FG)
         out.append(cast, FG)
-        if p.get("place_roll") is not None:
-            out.append(f"\nThe place: your d{self.place_die} roll, {p['place_roll']}", DIM)
+        if p.place_roll is not None:
+            out.append(f"\nThe place: your d{self.place_die} roll, {p.place_roll}", DIM)
         return out
 
     @on(Input.Submitted, "#place")
@@ -227,7 +228,7 @@ class TableDialog(Dialog):
     (d<total weight>) or leave it empty for the GM's pick (not with physical dice). It answers
     ``(table id, roll text or None)``."""
 
-    def __init__(self, tables: list[dict[str, Any]], submit: Submit,
+    def __init__(self, tables: list[GMTable], submit: Submit,
                  dice_mode: str = "seeded", gm_title: str = "GM") -> None:
         super().__init__(f"Roll on the {gm_title}'s tables")
         self.tables = tables
@@ -242,8 +243,8 @@ class TableDialog(Dialog):
             yield Label(self.dialog_title, classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Label("Which table? (↑↓, Enter)")
-                yield OptionList(*[Option(Text.assemble((f"{t['name']:<28}", "bold " + FG),
-                                                        (f"d{t['sides']}", GOOD)), id=t["id"])
+                yield OptionList(*[Option(Text.assemble((f"{t.name:<28}", "bold " + FG),
+                                                        (f"d{t.sides}", GOOD)), id=t.id)
                                    for t in self.tables], id="tables")
                 yield Label(self._hint(), id="roll-hint")
                 yield Input(placeholder="your roll" + (
@@ -252,14 +253,14 @@ class TableDialog(Dialog):
             yield self.error_line()
             yield self.ok_cancel("Roll (enter)")
 
-    def _table(self) -> dict[str, Any]:
+    def _table(self) -> GMTable:
         tables = self.query_one("#tables", OptionList)
         return self.tables[tables.highlighted or 0]
 
     def _hint(self) -> str:
-        sides = self.tables[0]["sides"] if self.tables else 0
+        sides = self.tables[0].sides if self.tables else 0
         if self.is_mounted:
-            sides = self._table()["sides"]
+            sides = self._table().sides
         return _dice_hint(self.dice_mode, f"d{sides}")
 
     def on_mount(self) -> None:
@@ -279,11 +280,11 @@ class TableDialog(Dialog):
     def _roll(self) -> None:
         roll = self.query_one("#roll", Input).value.strip() or None
         if roll is None and self.dice_mode == "physical":
-            self.show_error(f"This campaign uses your dice: roll a d{self._table()['sides']}"
+            self.show_error(f"This campaign uses your dice: roll a d{self._table().sides}"
                             " and type it.")
             self.query_one("#roll", Input).focus()
             return
-        self.answer((self._table()["id"], roll))
+        self.answer((self._table().id, roll))
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:

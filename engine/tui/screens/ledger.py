@@ -24,6 +24,7 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from engine.game import Game
+from engine.rules.events.shown import Shown
 from engine.rules.ledger import CharacterEntry, FactEntry, ThreadEntry, ThreatEntry
 from engine.rules.stance import STANCES
 from engine.tui.screens.dialogs import AddNpcDialog, ChoiceDialog, ConfirmDialog, Dialog
@@ -419,7 +420,7 @@ class LedgerScreen(Screen[None]):
 
     # ------------------------------------------------------------------ acting
 
-    def act(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
+    def act(self, fn: Callable[..., list[Shown]], *args: Any,
             keep: str | None = None, **kwargs: Any) -> str | None:
         """Run one Game action through the play screen; redraw; the error, or None."""
         error = self.run_game(fn, *args, **kwargs)
@@ -429,7 +430,7 @@ class LedgerScreen(Screen[None]):
                 self.notify("A choice waits on the play screen (Esc).", timeout=4)
         return error
 
-    def act_or_notify(self, fn: Callable[..., list[dict[str, Any]]], *args: Any,
+    def act_or_notify(self, fn: Callable[..., list[Shown]], *args: Any,
                       keep: str | None = None) -> bool:
         """Act; a refusal shows as a notification. True if it worked."""
         error = self.act(fn, *args, keep=keep)

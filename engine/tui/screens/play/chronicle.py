@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.game import Game
 from engine.journal import spotlight
-from engine.tui.screens.play.host import Events
+from engine.tui.screens.play.host import Events, Logged
 from engine.tui.widgets.journal import Journal
 
 
@@ -14,7 +14,7 @@ class Chronicle:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.events: Events = []
+        self.events: Logged = []
         """Every event of the campaign, in order (trimmed on undo)."""
         self._names: dict[str, str] = {}
         self._names_seen = 0
@@ -34,7 +34,7 @@ class Chronicle:
             self._names_seen = len(self.events)
         return {**self._names, **{k: v.name for k, v in self.game.state.actors.items()}}
 
-    def spotlit(self, events: Events, acting: str, party: bool) -> Events:
+    def spotlit(self, events: Logged, acting: str, party: bool) -> Logged:
         """``events`` for the journal: in a party each names the hero acting then."""
         return list(spotlight(events, self.names(), acting, party))
 
@@ -48,8 +48,9 @@ class Chronicle:
 
     def add(self, new: Events, acting: str, party: bool, journal: Journal) -> None:
         """Append the events of an action taken by ``acting`` (``party``: one of several)."""
-        self.events.extend(new)
-        journal.add_events(self.spotlit(new, acting, party), self.names())
+        logged = [dict(e) for e in new]
+        self.events.extend(logged)
+        journal.add_events(self.spotlit(logged, acting, party), self.names())
 
     def undo(self, before: int, journal: Journal) -> None:
         """Drop the events of actions from number ``before`` on (what an undo took back)."""

@@ -10,14 +10,17 @@ from typing import Any, ParamSpec, Protocol
 from textual.notifications import SeverityLevel
 
 from engine.game import Game
+from engine.rules.events.shown import Shown
 from engine.tui.screens.dialogs import Dialog
 from engine.tui.widgets.prompt_box import PromptBox
 
 P = ParamSpec("P")
 """The parameters of a Game action run through ``act``."""
 
-Events = list[dict[str, Any]]
-"""Events as a Game action returns them (and as the journal reads them)."""
+Events = list[Shown]
+"""What an action gives back: its events, typed."""
+Logged = list[dict[str, Any]]
+"""Events as the log keeps them (plain dicts): what the journal and the recap read."""
 
 DialogFactory = Callable[[], Dialog | None]
 """Makes a dialog when its turn comes (None: nothing to ask any more)."""
@@ -31,7 +34,7 @@ class PlayHost(Protocol):
         """The campaign in play."""
 
     @property
-    def events(self) -> Events:
+    def events(self) -> Logged:
         """Every event of the campaign, in order (the journal's source)."""
 
     @property

@@ -36,7 +36,7 @@ from engine.tui.screens.play.dialog_queue import DialogQueue
 from engine.tui.screens.play.fight_dialogs import FightDialogs
 from engine.tui.screens.play.fight_menu import FightMenu
 from engine.tui.screens.play.fight_turn import FightTurn
-from engine.tui.screens.play.host import DialogFactory, Events, P
+from engine.tui.screens.play.host import DialogFactory, Events, Logged, P
 from engine.tui.screens.play.keys import PLAY_BINDINGS, key_enabled
 from engine.tui.screens.play.moves import Moves
 from engine.tui.screens.play.prompt import Prompter
@@ -84,7 +84,7 @@ class PlayScreen(Screen[None]):
         self._has_fights: bool | None = None
 
     @property
-    def events(self) -> Events:
+    def events(self) -> Logged:
         """Every event of the campaign, in order (the journal's source; trimmed on undo)."""
         return self.chronicle.events
 

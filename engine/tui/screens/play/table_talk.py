@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.gm.values import SceneProposal
 from engine.tui.screens.dialogs import (
     AddNpcDialog,
     ChoiceDialog,
@@ -144,9 +145,9 @@ class TableTalk:
             host.notify("Finish what is pending before a new scene.", severity="warning")
             return
 
-        def play(p: dict[str, Any]) -> str | None:
-            return host.submit(game.start_scene, p["title"], p["location"], p["stakes"],
-                               p["present"], p["opening"])
+        def play(p: SceneProposal) -> str | None:
+            return host.submit(game.start_scene, p.title, p.location, p.stakes, p.present,
+                               p.opening)
 
         names = {n.id: n.name for n in game.state.npcs.values()}
         host.push_dialog(lambda: FramedSceneDialog(
