@@ -36,6 +36,8 @@ VALUES: list[tuple[str, tuple[str, ...] | None]] = [
     ("engine.rules.base", ("Option",)),
     ("engine.rules.fight.values", None),
     ("engine.preview", ("RollPreview",)),
+    ("engine.rules.events.shown", ("Shown",)),
+    ("engine.gm.values", None),
 ]
 """The modules of the typed values, and which of their classes (None: every dataclass the
 module defines, with the private bases they share)."""

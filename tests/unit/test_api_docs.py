@@ -81,7 +81,7 @@ def _public(cls: type) -> list[str]:
 def test_signatures_and_field_docstrings_come_from_the_code(text: str) -> None:
     assert "`game.suggest(text: str, limit: int = 3, everything: bool = False) ->" \
            " list[Suggestion]`" in text
-    assert "`game.party.switch_hero(hero: str) -> list[dict[str, Any]]`" in text
+    assert "`game.party.switch_hero(hero: str) -> list[Shown]`" in text
     # a field's docstring is the one written below it
     assert "| `disabled` | `str` | `''` | Why it cannot be taken now" in text
     assert "| `target` | `str \\| None` | `None` | The character the words named" in text
