@@ -72,7 +72,7 @@ def main() -> None:
             roll = dice.roll(pack.dice_for(move))
             rolled = resolve(state, pack, game.rules, move, None, roll, dice.position)
             ev.apply(state, rolled)
-            queue = game._outcome_items(move, f"outcomes.{rolled.band}", None)
+            queue = game.moves._outcome_items(move, f"outcomes.{rolled.band}", None)
             while queue:
                 res = interp.step(state, queue[0])
                 if isinstance(res, Need):

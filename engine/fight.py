@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from engine.content import schema as s
 from engine.content.loader import Pack
@@ -129,59 +129,78 @@ class _Roller:
         return Die(face, "seeded", self.position)
 
 
-class FightFlow:
-    """The fight commands of ``Game``."""
+class FightHost(Protocol):
+    """The game, as its fight part sees it."""
 
-    state: CampaignState
-    pack: Pack
-    rules: Ruleset
-    last_events: list[Shown]
+    @property
+    def pack(self) -> Pack:
+        """The campaign's content pack."""
 
-    def _emit(self, e: Event) -> None:
-        raise NotImplementedError
+    @property
+    def rules(self) -> Ruleset:
+        """The campaign's ruleset."""
+
+    @property
+    def state(self) -> CampaignState:
+        """The campaign's state now."""
+
+    @property
+    def last_events(self) -> list[Shown]:
+        """The events of the last action."""
 
     def _action(self, label: str) -> AbstractContextManager[None]:
-        raise NotImplementedError
+        """One all-or-nothing action."""
+
+    def _emit(self, e: Event) -> None:
+        """Apply ``e`` and record it in the action under way."""
+
+
+class Fights:
+    """Fights in rounds (``game.fights``): what a fight offers and waits for, and every
+    command of one. Each command is one action of the game's transaction."""
+
+    def __init__(self, game: FightHost) -> None:
+        self._g = game
 
     # ------------------------------------------------------------------ queries
     @property
     def conflict(self) -> Conflict[Any]:
         """The ruleset's fights; ``IllegalAction`` for a game that has none."""
-        c = self.rules.conflict()
+        c = self._g.rules.conflict()
         if c is None:
-            raise IllegalAction(f"{self.pack.system.name} has no fights in rounds")
+            raise IllegalAction(f"{self._g.pack.system.name} has no fights in rounds")
         return c
 
     @property
-    def fight_initiative(self) -> str:
+    def initiative(self) -> str:
         """How this game's fights order turns: "each" (everyone rolls, a surprise round may
         open it), "side" (a die per side every round, no surprise round), "" without fights."""
-        c = self.rules.conflict()
+        c = self._g.rules.conflict()
         return str(getattr(c, "initiative", "each")) if c is not None else ""
 
     @property
-    def fight(self) -> Fight | None:
+    def current(self) -> Fight | None:
         """The fight under way, or None."""
-        return self.state.fight
+        return self._g.state.fight
 
     @property
     def fighting(self) -> bool:
         """Whether a fight is under way."""
-        return self.state.fight is not None
+        return self._g.state.fight is not None
 
-    def suggest_fight(self, text: str, limit: int = 3) -> list[FightSuggestion]:
+    def suggest(self, text: str, limit: int = 3) -> list[FightSuggestion]:
         """The acting character's actions the fiction suggests, best first, from the pack's
         action words (actions.yaml): each the fight option it would take, with its target and
         the words that led to it. A target named in the text is chosen; otherwise, for an
         attack, the foe it is likeliest to hurt. "Just fiction" (action None) when the words
         read as no action."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         acting = fight.encounter.acting
         if acting is None:
             return []
-        options = [o for o in self.conflict.options(self.state, acting) if o.allowed]
+        options = [o for o in self.conflict.options(self._g.state, acting) if o.allowed]
         allowed = {o.action for o in options}
-        people = [(a, self.state.actors[a].name) for a in self.state.actors if a != acting]
+        people = [(a, self._g.state.actors[a].name) for a in self._g.state.actors if a != acting]
         said = {t.lemma for t in tokens(text) if not t.mark and not t.neg}
         named = people_named(text, people) or _group_named(said, people)
         words = self.conflict.words()
@@ -202,7 +221,7 @@ class FightFlow:
             if best is not None:
                 out.append(replace(best, words=tuple(hit), score=1.0))
         top = 0.0
-        for sug in _fight_matcher(self.pack, words).suggest(
+        for sug in _fight_matcher(self._g.pack, words).suggest(
                 text, allowed=allowed, limit=limit,
                 names=[v for _, n in people for v in name_variants(n)]):
             if sug.move is not None and top >= STRONG and sug.score < top * FAINT:
@@ -222,44 +241,44 @@ class FightFlow:
 
     def tracker(self) -> list[TrackerRow]:
         """The initiative tracker: one row per character, in turn order."""
-        return self.conflict.tracker(self.state)
+        return self.conflict.tracker(self._g.state)
 
-    def fight_odds(self, attack: str, target: str, maneuvers: Mapping[str, int] | None = None,
+    def odds(self, attack: str, target: str, maneuvers: Mapping[str, int] | None = None,
                    actor: str | None = None) -> FightTarget:
         """The exact odds of the acting character's ``attack`` on ``target`` with
         ``maneuvers`` (as the options give them, changed by the trades)."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         who = actor or fight.encounter.acting
         if who is None:
             raise IllegalAction("nobody is acting")
-        return self.conflict.odds(self.state, who, attack, target, dict(maneuvers or {}))
+        return self.conflict.odds(self._g.state, who, attack, target, dict(maneuvers or {}))
 
     def foe_options(self) -> list[FoeOption]:
         """Who a fight may be against (``start_fight`` takes their ids)."""
-        return self.conflict.foe_options(self.state)
+        return self.conflict.foe_options(self._g.state)
 
-    def fight_options(self, actor: str | None = None) -> list[FightOption]:
+    def options(self, actor: str | None = None) -> list[FightOption]:
         """What the acting character (or ``actor``) may do now, with exact odds."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         who = actor or fight.encounter.acting
         if who is None:
             return []
-        return self.conflict.options(self.state, who)
+        return self.conflict.options(self._g.state, who)
 
     @property
-    def fight_request(self) -> RequestedFight | None:
+    def request(self) -> RequestedFight | None:
         """A fight a move started that waits for its initiative dice (physical dice): what to
         pass to ``start_fight`` with the dice; None otherwise."""
-        req = self.state.data.get(FIGHT_REQUEST)
-        if self.state.fight is not None or not isinstance(req, dict):
+        req = self._g.state.data.get(FIGHT_REQUEST)
+        if self._g.state.fight is not None or not isinstance(req, dict):
             return None
         return RequestedFight(foes=tuple(str(f) for f in req.get("foes") or []),
                               surprised=tuple(str(s) for s in req.get("surprised") or []))
 
     @property
-    def fight_need(self) -> FightNeed | None:
+    def need(self) -> FightNeed | None:
         """What the fight waits for: a physical die, or the player's choice; None."""
-        fight = self.state.fight
+        fight = self._g.state.fight
         if fight is None or fight.pending is None or fight.need is None:
             return None
         need = fight.need
@@ -269,7 +288,7 @@ class FightFlow:
                               about=need.about)
         actor = need.actor or next(
             (p.actor for p in fight.encounter.participants
-             if p.actor in self.state.actors and self.state.actors[p.actor].name == need.who),
+             if p.actor in self._g.state.actors and self._g.state.actors[p.actor].name == need.who),
             "")
         side = (fight.encounter.participant(actor).side
                 if need.what == SIDE_DIE and fight.encounter.has(actor) else "")
@@ -279,55 +298,55 @@ class FightFlow:
     @property
     def referee_turn(self) -> bool:
         """Whether the referee plays the character whose turn it is."""
-        fight = self.state.fight
+        fight = self._g.state.fight
         if fight is None or fight.encounter.acting is None:
             return False
-        return fight.controller(self.state.actors[fight.encounter.acting]) == "referee"
+        return fight.controller(self._g.state.actors[fight.encounter.acting]) == "referee"
 
     # ------------------------------------------------------------------ plumbing
     def _roller(self, entered: Sequence[int] = (), physical_all: bool = False,
                 choices: Sequence[str] = (), told: Sequence[str] = ()) -> _Roller:
-        return _Roller(self.state, self.state.fight, entered, physical_all, choices,
-                       told, self._emit)
+        return _Roller(self._g.state, self._g.state.fight, entered, physical_all, choices,
+                       told, self._g._emit)
 
     def _used(self, roller: _Roller) -> None:
-        if roller.position > self.state.dice_position:
-            self._emit(DiceUsed(position=roller.position))
+        if roller.position > self._g.state.dice_position:
+            self._g._emit(DiceUsed(position=roller.position))
 
     def _after_step(self) -> None:
         """End the fight when one side is left standing."""
-        result = self.conflict.finished(self.state)
-        fight = self.state.fight
+        result = self.conflict.finished(self._g.state)
+        fight = self._g.state.fight
         if result is not None and fight is not None:
             words = {"heroes": "the heroes win", "villains": "the villains win",
                      "nobody": "nobody is left standing"}.get(result, result)
-            self.conflict.ended(self.state, self._emit)
-            self._emit(FightEnded(result=words))
+            self.conflict.ended(self._g.state, self._g._emit)
+            self._g._emit(FightEnded(result=words))
             self._remember(fight)
 
     def _remember(self, fight: Fight) -> None:
         """What the story keeps of a fight: a thread for each villain who got away, a fact for
         each who surrendered (the GM draws on both)."""
-        where = self.state.scene.location or self.state.scene.title
+        where = self._g.state.scene.location or self._g.state.scene.title
         outcome = dict(fight.out)
         for p in fight.encounter.participants:
-            conds = set(self.state.actors[p.actor].conditions)
+            conds = set(self._g.state.actors[p.actor].conditions)
             if p.actor not in outcome and conds & {"incapacitated", "dying", "dead"}:
                 outcome[p.actor] = "dead" if "dead" in conds else "defeated"
         for actor_id, how in outcome.items():
-            actor = self.state.actors[actor_id]
+            actor = self._g.state.actors[actor_id]
             if actor.kind == "hero" or actor.role == "minion":
                 continue
             if how == "fled":
-                self._emit(LedgerChanged(kind="thread", op="open",
-                                         id=self.state.next_ledger_id("t"),
+                self._g._emit(LedgerChanged(kind="thread", op="open",
+                                         id=self._g.state.next_ledger_id("t"),
                                          text=f"Track down {actor.name}, who fled the fight",
                                          source="the fight"))
             else:
                 what = {"surrendered": "surrendered to the heroes", "dead": "died in the fight",
                         "defeated": "was beaten in the fight"}[how]
-                self._emit(LedgerChanged(kind="fact", op="record",
-                                         id=self.state.next_ledger_id("f"),
+                self._g._emit(LedgerChanged(kind="fact", op="record",
+                                         id=self._g.state.next_ledger_id("f"),
                                          text=f"{actor.name} {what}"
                                          + (f" at {where}" if where else ""),
                                          source="the fight", about=[actor_id]))
@@ -337,14 +356,14 @@ class FightFlow:
         """Resolve ``pending`` as one action (``announce``: the referee's choice, said first);
         if a physical die is missing, keep it pending and say which die is awaited."""
         try:
-            with self._action(label):
+            with self._g._action(label):
                 if announce is not None:
-                    self._emit(announce)
+                    self._g._emit(announce)
                 if pending.fiction:
-                    self._emit(Narrated(text=pending.fiction, by="player"))
+                    self._g._emit(Narrated(text=pending.fiction, by="player"))
                 roller = self._roller(pending.dice, choices=pending.choices,
                                       told=pending.told)
-                self.conflict.resolve(self.state, pending, roller, self._emit)
+                self.conflict.resolve(self._g.state, pending, roller, self._g._emit)
                 self._used(roller)
                 self._after_step()
                 self._auto_end_turn(roller)
@@ -353,38 +372,38 @@ class FightFlow:
                                             sides=need.sides, odds=need.odds), announce)
         except NeedChoice as ask:
             self._wait(label, pending, Need(kind="choice", actor=ask.who,
-                                            who=self.state.actors[ask.who].name,
+                                            who=self._g.state.actors[ask.who].name,
                                             question=ask.question, about=ask.about,
                                             options=[o.to_dict() for o in ask.options]),
                        announce)
-        return self.last_events
+        return self._g.last_events
 
     def _wait(self, label: str, pending: Pending, need: Need, announce: Event | None = None
               ) -> None:
         """Keep ``pending`` with what it waits for (a die, or the player's choice), after the
         referee's ``announce`` of it, when it has one."""
         waiting = "a choice" if need.kind == "choice" else "a die"
-        with self._action(f"{label}: waiting for {waiting}"):
+        with self._g._action(f"{label}: waiting for {waiting}"):
             if announce is not None:
-                self._emit(announce)
-            self._emit(ActionPending(pending=pending.model_dump(mode="json"),
+                self._g._emit(announce)
+            self._g._emit(ActionPending(pending=pending.model_dump(mode="json"),
                                      need=need.model_dump(mode="json")))
 
     def _auto_end_turn(self, roller: _Roller | None = None) -> None:
         """A turn with nothing left to spend ends by itself (rolling on with the step's
         ``roller``, so a die entered for a check at the turn's end is used)."""
-        fight = self.state.fight
+        fight = self._g.state.fight
         if fight is None or fight.encounter.acting is None:
             return
         budget = fight.encounter.budget
         if not any(v > 0 for v in budget.values()):  # nothing left to spend (any kind)
             roller = roller or self._roller()
-            self.conflict.end_turn(self.state, roller, self._emit)
+            self.conflict.end_turn(self._g.state, roller, self._g._emit)
             self._used(roller)
             self._after_step()
 
     def _refuse_pending(self) -> None:
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         need = fight.need if fight.pending is not None else None
         if need is not None:
             if need.kind == "choice":
@@ -394,86 +413,86 @@ class FightFlow:
                                 " (enter the die you rolled)")
 
     # ------------------------------------------------------------------ commands
-    def start_fight(self, foes: Sequence[str], surprised: Sequence[str] = (),
+    def start(self, foes: Sequence[str], surprised: Sequence[str] = (),
                     dice: Sequence[int] = ()) -> list[Shown]:
         """Start a fight against ``foes`` (actor ids or the pack's stat block ids; a minion
         group brings all its members). ``surprised``: actor ids or a side ("heroes",
         "villains"). Initiative is rolled with the campaign's dice, or from ``dice`` in
         entry order when given."""
         conflict = self.conflict
-        with self._action("fight begins"):
-            if FIGHT_REQUEST in self.state.data:
-                self._emit(DataSet(scope="campaign", key=FIGHT_REQUEST, value=None))
+        with self._g._action("fight begins"):
+            if FIGHT_REQUEST in self._g.state.data:
+                self._g._emit(DataSet(scope="campaign", key=FIGHT_REQUEST, value=None))
             roller = self._roller(dice, physical_all=bool(dice))
             try:
-                conflict.start(self.state, list(foes), list(surprised), roller, self._emit)
+                conflict.start(self._g.state, list(foes), list(surprised), roller, self._g._emit)
             except NeedDie as need:
                 raise IllegalAction(f"initiative needs {len(dice) + 1} or more dice"
                                     f" (short at {need.who})") from None
             self._used(roller)
             self._after_step()
-        return self.last_events
+        return self._g.last_events
 
     def _start_requested(self, foes: Sequence[str], surprised: Sequence[str]) -> None:
         """A move's effect asked for a fight: start it inside the current action, or, when the
         player rolls physical dice, keep the request (``fight_request``) until the initiative
         dice are entered with ``start_fight``."""
-        if self.state.dice_mode == "physical":
-            self._emit(DataSet(scope="campaign", key=FIGHT_REQUEST,
+        if self._g.state.dice_mode == "physical":
+            self._g._emit(DataSet(scope="campaign", key=FIGHT_REQUEST,
                                   value={"foes": list(foes), "surprised": list(surprised)}))
             return
         roller = self._roller()
-        self.conflict.start(self.state, list(foes), list(surprised), roller, self._emit)
+        self.conflict.start(self._g.state, list(foes), list(surprised), roller, self._g._emit)
         self._used(roller)
         self._after_step()
 
-    def join_fight(self, who: str, dice: Sequence[int] = ()) -> list[Shown]:
+    def join(self, who: str, dice: Sequence[int] = ()) -> list[Shown]:
         """Bring a late joiner (an actor id or a stat block id) into the fight. Its initiative
         is rolled with the fight's dice, or from ``dice`` when given (as ``start_fight``)."""
-        require_fight(self.state)
-        with self._action("joins the fight"):
+        require_fight(self._g.state)
+        with self._g._action("joins the fight"):
             roller = self._roller(dice, physical_all=bool(dice))
             try:
-                self.conflict.join(self.state, who, roller, self._emit)
+                self.conflict.join(self._g.state, who, roller, self._g._emit)
             except NeedDie as need:
                 raise IllegalAction(f"initiative needs {len(dice) + 1} or more dice"
                                     f" (short at {need.who})") from None
             self._used(roller)
-        return self.last_events
+        return self._g.last_events
 
-    def fight_act(self, action: str, target: str | None = None, attack: str | None = None,
+    def act(self, action: str, target: str | None = None, attack: str | None = None,
                   maneuvers: Mapping[str, int] | None = None,
                   options: Mapping[str, Any] | None = None,
                   actor: str | None = None, fiction: str = "") -> list[Shown]:
         """The acting character (played by the player) takes an action; ``fiction``, what the
         player said it does, goes into the journal just before it."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         self._refuse_pending()
         who = actor or fight.encounter.acting
         if actor is None and (options or {}).get("readied"):  # a readied action, off-turn
             ready = [p.actor for p in fight.encounter.participants if p.held == "ready"
-                     and fight.controller(self.state.actors[p.actor]) == "player"]
+                     and fight.controller(self._g.state.actors[p.actor]) == "player"]
             if len(ready) != 1:
                 raise IllegalAction("whose readied action? name the actor"
                                     if ready else "nobody you play has a readied action")
             who = ready[0]
         if who is None:
             raise IllegalAction("nobody can act now")
-        if fight.controller(self.state.actors[who]) == "referee":
-            raise IllegalAction(f"the referee plays {self.state.actors[who].name}: take over"
+        if fight.controller(self._g.state.actors[who]) == "referee":
+            raise IllegalAction(f"the referee plays {self._g.state.actors[who].name}: take over"
                                 " the turn first, or let the referee act")
-        pending = self.conflict.declare(self.state, who, action, target, attack,
+        pending = self.conflict.declare(self._g.state, who, action, target, attack,
                                         dict(maneuvers or {}), dict(options or {}))
         told = " ".join(fiction.split())[:MAX_FICTION]
         if told:
             pending = pending.model_copy(update={"fiction": told})
         return self._step(action.replace("_", " "), pending)
 
-    def fight_choose(self, option: str, fiction: str = "") -> list[Shown]:
+    def choose(self, option: str, fiction: str = "") -> list[Shown]:
         """Answer what the fight asks the player (``fight_need`` with ``kind`` "choice"); the
         step plays on. ``fiction``, what the player says with the answer ("she gets her
         crossbow's stock up"), is told where the answer is used: after the roll that asked."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         need = fight.need if fight.pending is not None else None
         if need is None or need.kind != "choice" or fight.pending is None:
             raise IllegalAction("no choice is awaited")
@@ -489,9 +508,9 @@ class FightFlow:
             "told": told if any(told) else []})
         return self._step(pending.action.replace("_", " "), pending)
 
-    def fight_die(self, face: int) -> list[Shown]:
+    def die(self, face: int) -> list[Shown]:
         """Enter the physical die the fight waits for; the step plays on."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         if fight.pending is None or fight.need is None or fight.need.kind == "choice":
             raise IllegalAction("no die is awaited")
         pending = fight.pending.model_copy(update={"dice": [*fight.pending.dice, int(face)]})
@@ -503,7 +522,7 @@ class FightFlow:
     def end_turn(self) -> list[Shown]:
         """End the acting character's turn (the player may also end a referee's turn
         unplayed: the referee's character holds back)."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         self._refuse_pending()
         if fight.encounter.acting is None:
             raise IllegalAction("nobody is acting")
@@ -514,41 +533,41 @@ class FightFlow:
     def referee_step(self) -> list[Shown]:
         """One step of the referee: choose the acting NPC's action (and say why), or carry
         out the action chosen, or end its turn."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         acting = fight.encounter.acting
         if acting is None or not self.referee_turn:
             raise IllegalAction("it is not the referee's turn")
         if fight.pending is not None:
             self._refuse_pending()
             return self._step(fight.pending.action.replace("_", " "), fight.pending)
-        choice = self.conflict.referee(self.state, acting)
+        choice = self.conflict.referee(self._g.state, acting)
         if choice.action == "end_turn":  # says why itself; may await a die, as any step
             return self._step("end of turn", choice)
-        with self._action("referee chooses"):
+        with self._g._action("referee chooses"):
             said = self._announce(acting, choice)
             if said is not None:
-                self._emit(said)
-            self._emit(ActionPending(pending=choice.model_dump(mode="json")))
-        return self.last_events
+                self._g._emit(said)
+            self._g._emit(ActionPending(pending=choice.model_dump(mode="json")))
+        return self._g.last_events
 
     def _announce(self, acting: str, choice: Pending) -> FightActed | None:
         """The referee's choice in words ("▸ ..."); none for surrender and flight, which say
         why themselves."""
         if choice.action in ("surrender", "flee"):
             return None
-        target = self.state.actors[choice.target].name if choice.target else ""
+        target = self._g.state.actors[choice.target].name if choice.target else ""
         return FightActed(actor=acting, action=choice.action, by="referee",
-                          text="▸ " + (choice.why or _declared(self.state, choice, target)),
+                          text="▸ " + (choice.why or _declared(self._g.state, choice, target)),
                           target=choice.target)
 
     def _referee_play(self) -> list[Shown]:
         """One decision of the referee, chosen and carried out in one action (said, then
         done); a pending one is carried out."""
-        fight = require_fight(self.state)
+        fight = require_fight(self._g.state)
         acting = fight.encounter.acting
         if acting is None or fight.pending is not None:
             return self.referee_step()
-        choice = self.conflict.referee(self.state, acting)
+        choice = self.conflict.referee(self._g.state, acting)
         if choice.action == "end_turn":
             return self._step("end of turn", choice)
         return self._step(f"referee: {choice.action.replace('_', ' ')}", choice,
@@ -560,40 +579,40 @@ class FightFlow:
         own (``referee_step`` shows the choice first). The events of all the actions."""
         out: list[Shown] = []
         for _ in range(limit):
-            if not self.fighting or not self.referee_turn or self.fight_need:
+            if not self.fighting or not self.referee_turn or self.need:
                 return out
             out += self._referee_play()
         raise IllegalAction(f"the referee took {limit} steps without ending its turns")
 
     def take_over(self, actor: str, player: bool = True) -> list[Shown]:
         """The player plays ``actor`` (or hands it back to the referee)."""
-        fight = require_fight(self.state)
-        if actor not in self.state.actors or not fight.encounter.has(actor):
+        fight = require_fight(self._g.state)
+        if actor not in self._g.state.actors or not fight.encounter.has(actor):
             raise IllegalAction(f"{actor!r} is not in the fight")
-        name = self.state.actors[actor].name
-        with self._action("take over" if player else "hand back"):
-            self._emit(FightActed(actor=actor, action="control", by="engine",
+        name = self._g.state.actors[actor].name
+        with self._g._action("take over" if player else "hand back"):
+            self._g._emit(FightActed(actor=actor, action="control", by="engine",
                                   text=f"You play {name} now." if player else
                                   f"The referee plays {name} again."))
-            self._emit(ControlChanged(actor=actor, by="player" if player else "referee"))
-        return self.last_events
+            self._g._emit(ControlChanged(actor=actor, by="player" if player else "referee"))
+        return self._g.last_events
 
-    def set_fight_dice(self, referee: str) -> list[Shown]:
+    def set_dice(self, referee: str) -> list[Shown]:
         """Who rolls the referee's dice: "seeded" (the campaign) or "physical" (you)."""
-        require_fight(self.state)
+        require_fight(self._g.state)
         if referee not in ("seeded", "physical"):
             raise IllegalAction(f"the referee's dice are seeded or physical, not {referee!r}")
-        with self._action("referee dice"):
-            self._emit(RefereeDiceChanged(mode=referee))
-        return self.last_events
+        with self._g._action("referee dice"):
+            self._g._emit(RefereeDiceChanged(mode=referee))
+        return self._g.last_events
 
-    def end_fight(self, result: str = "called off") -> list[Shown]:
+    def end(self, result: str = "called off") -> list[Shown]:
         """End the fight now (the story moved on)."""
-        require_fight(self.state)
-        with self._action("fight ends"):
-            self.conflict.ended(self.state, self._emit)
-            self._emit(FightEnded(result=result))
-        return self.last_events
+        require_fight(self._g.state)
+        with self._g._action("fight ends"):
+            self.conflict.ended(self._g.state, self._g._emit)
+            self._g._emit(FightEnded(result=result))
+        return self._g.last_events
 
 
 _MATCHERS: dict[int, tuple[Pack, Matcher]] = {}

@@ -9,6 +9,7 @@ public actions, the all-or-nothing ``_action`` and undo.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Protocol
 
 from engine.content import schema as s
 from engine.content.loader import Pack
@@ -21,69 +22,87 @@ from engine.rules.state import CampaignState, Flow
 from engine.rules.types import EffectContext, RollDict, item_ctx
 
 
-class MoveFlow:
-    """Running a move against the campaign's state, as part of one action."""
+class MoveHost(Protocol):
+    """The game, as its move flow sees it."""
 
-    state: CampaignState
-    pack: Pack
-    rules: Ruleset
-    interp: Interpreter
+    @property
+    def pack(self) -> Pack:
+        """The campaign's content pack."""
 
-    def _emit(self, e: ev.Event) -> None:
-        raise NotImplementedError
+    @property
+    def rules(self) -> Ruleset:
+        """The campaign's ruleset."""
 
-    def _set_flow(self, flow: Flow) -> None:
-        self._emit(ev.FlowChanged(flow=flow.model_dump(mode="json")))
+    @property
+    def state(self) -> CampaignState:
+        """The campaign's state now."""
+
+    @property
+    def interp(self) -> Interpreter:
+        """What turns rule items into events."""
 
     @property
     def pending_message(self) -> str:
         """The message of what the engine waits for (for refusals)."""
-        raise NotImplementedError
+
+    def _emit(self, e: ev.Event) -> None:
+        """Apply ``e`` and record it in the action under way."""
+
+
+class Moves:
+    """The move flow (``game.moves``): running a move against the campaign's state, as part
+    of one action of the game's transaction."""
+
+    def __init__(self, game: MoveHost) -> None:
+        self._g = game
+
+    def _set_flow(self, flow: Flow) -> None:
+        self._g._emit(ev.FlowChanged(flow=flow.model_dump(mode="json")))
 
     def move_available(self, move: s.Move, triggered: bool = False) -> str | None:
         """Why ``move`` cannot be used now, or None if it can. A move the rules trigger
         (``triggered``: another move's effect, an option picked) is not the player's choice
         to act, so being taken out does not stop it (City of Whispers: a faction that lost
         cohesion still rolls to hold together)."""
-        if move.requires_flag and move.requires_flag not in self.state.hero.flags:
+        if move.requires_flag and move.requires_flag not in self._g.state.hero.flags:
             return f"{move.name} is locked (needs {move.requires_flag.replace('_', ' ')})"
-        if move.once_per and self._once_key(move) in self.state.used:
+        if move.once_per and self._once_key(move) in self._g.state.used:
             return f"{move.name} was already used this {move.once_per}"
-        if self.state.hero.taken_out and move.roll is not None and not triggered:
+        if self._g.state.hero.taken_out and move.roll is not None and not triggered:
             return "you are taken out until the next scene"
         return None
 
     def available_moves(self) -> list[s.Move]:
         """Moves the hero can use now, in content order."""
-        return [m for m in self.pack.moves.values() if self.move_available(m) is None]
+        return [m for m in self._g.pack.moves.values() if self.move_available(m) is None]
 
     def targets_for(self, move: s.Move) -> list[Option]:
         """Characters the move may target (NPCs and the party's other heroes), present ones
         first."""
-        st = self.state
+        st = self._g.state
         actors = [a for a in st.actors.values()
-                  if self.rules.target_refusal(st, move, a) is None]
+                  if self._g.rules.target_refusal(st, move, a) is None]
         actors.sort(key=lambda a: (a.kind == "npc" and not a.present, a.name))
-        return [Option(a.id, a.name, f"{self.rules.target_role(st, a)}"
+        return [Option(a.id, a.name, f"{self._g.rules.target_role(st, a)}"
                        f"{'' if a.kind == 'hero' or a.present else ', not in the scene'}")
                 for a in actors]
 
     def _bonus_targets(self, move: s.Move) -> list[str]:
         """Whom the hero holds a bonus against that ``move`` could be used against."""
         allowed = {o.id for o in self.targets_for(move)}
-        return [n for n in resolve.bonus_targets(self.state, move) if n in allowed]
+        return [n for n in resolve.bonus_targets(self._g.state, move) if n in allowed]
 
     def target_options(self, move: s.Move) -> list[Option]:
         """The target prompt's options: whoever a held bonus is against first (saying so),
         then the move's other targets, then "none" when the move may have no target."""
         held = self._bonus_targets(move)
-        hint = self.state.flow.target if self.state.flow.stage == "target" else None
+        hint = self._g.state.flow.target if self._g.state.flow.stage == "target" else None
         options = []
         for o in self.targets_for(move):
             detail = o.detail
             if o.id in held:
-                bonus = sum(b.amount for b in self.state.bonuses
-                            if b.target == o.id and resolve.bonus_owned(self.state, b)
+                bonus = sum(b.amount for b in self._g.state.bonuses
+                            if b.target == o.id and resolve.bonus_owned(self._g.state, b)
                             and resolve.bonus_fits(b, move))
                 detail = f"{detail}; {bonus:+d} held against them"
             if o.id == hint:  # the one the fiction named: pre-selected, first
@@ -99,9 +118,9 @@ class MoveFlow:
         return f"{move.once_per}:{move.id}"
 
     def _move(self, move_id: str) -> s.Move:
-        move = self.pack.moves.get(move_id)
+        move = self._g.pack.moves.get(move_id)
         if move is None:
-            close = [m for m in self.pack.moves if move_id.lower() in m or m in move_id.lower()]
+            close = [m for m in self._g.pack.moves if move_id.lower() in m or m in move_id.lower()]
             hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
             raise IllegalAction(f"unknown move {move_id!r}{hint}")
         return move
@@ -136,24 +155,24 @@ class MoveFlow:
     def _no_target(self, move: s.Move, target: str | None) -> bool:
         """Whether ``target`` is the answer "none" (no one) to a move that may go without."""
         return (target == "none" and move.target != "required"
-                and self.state.npc_by_name(target) is None)
+                and self._g.state.npc_by_name(target) is None)
 
     def _resolve_target(self, move: s.Move, target: str) -> str:
-        st = self.state
+        st = self._g.state
         found = st.actor_by_name(target) or st.actors.get(target)
         if found is None:
             names = ", ".join(n.name for n in st.npcs.values()) or "none yet"
             others = [h.name for h in st.heroes if h.id != st.acting]
             heroes = f"; heroes: {', '.join(others)}" if others else ""
             raise IllegalAction(f"no NPC called {target!r} (NPCs: {names}{heroes})")
-        why = self.rules.target_refusal(st, move, found)
+        why = self._g.rules.target_refusal(st, move, found)
         if why:
             raise IllegalAction(why)
         return found.id
 
     def _start(self, move: s.Move, target: str | None, fiction: str, rest: list[Item]) -> None:
         once = self._once_key(move) if move.once_per else None
-        self._emit(ev.MoveTriggered(move=move.id, name=move.name, target=target, once_key=once))
+        self._g._emit(ev.MoveTriggered(move=move.id, name=move.name, target=target, once_key=once))
         before = [effect_item(e, {"move": move.id, "target": target, "source": move.name})
                   for e in move.before]
         if move.roll is None:
@@ -171,25 +190,25 @@ class MoveFlow:
 
     def _adjust(self, move: s.Move, f: Flow, adjustment: str) -> None:
         assert f.roll is not None
-        adjs = self.rules.adjustments(self.state, move, f.roll)
+        adjs = self._g.rules.adjustments(self._g.state, move, f.roll)
         if adjustment not in {a.id for a in adjs}:
             can = ("you may: " + "; ".join(a.label for a in adjs) + ", or keep the result"
                    if adjs else "nothing can change this roll")
-            raise IllegalAction(f"{self.rules.adjustment_name(self.state, adjustment)} is not on"
-                                f" offer now ({can})")
-        events, amount, source = self.rules.adjust(self.state, adjustment, f.roll)
+            name = self._g.rules.adjustment_name(self._g.state, adjustment)
+            raise IllegalAction(f"{name} is not on offer now ({can})")
+        events, amount, source = self._g.rules.adjust(self._g.state, adjustment, f.roll)
         for e in events:
-            self._emit(e)
+            self._g._emit(e)
         # the bands this roll was made against; the clamp it had (none: none)
-        roll = resolve.reband(f.roll, amount, resolve.roll_bands(self.pack, move, f.roll),
-                              resolve.roll_clamp(self.pack, f.roll), source,
-                              resolve.face_override(self.state, self.rules, move))
+        roll = resolve.reband(f.roll, amount, resolve.roll_bands(self._g.pack, move, f.roll),
+                              resolve.roll_clamp(self._g.pack, f.roll), source,
+                              resolve.face_override(self._g.state, self._g.rules, move))
         band = roll["band"]
-        self._emit(ev.RollAdjusted(source=source, amount=amount, total=roll["total"],
+        self._g._emit(ev.RollAdjusted(source=source, amount=amount, total=roll["total"],
                                    band=band, band_name=roll["band_name"],
                                    modifier=roll["modifier"], tone=roll["tone"],
                                    was=str(f.roll.get("tone", ""))))
-        if self.rules.adjustments(self.state, move, roll):
+        if self._g.rules.adjustments(self._g.state, move, roll):
             self._set_flow(f.model_copy(update={"roll": roll}))
         else:
             self._outcome(move, band, f.target, list(f.queue), roll)
@@ -211,11 +230,11 @@ class MoveFlow:
 
     def _outcome(self, move: s.Move, band: str, target: str | None, rest: list[Item],
                  roll: RollDict) -> None:
-        table = "vs_teammate" if self.rules.uses_vs_teammate(self.state, move, target) \
+        table = "vs_teammate" if self._g.rules.uses_vs_teammate(self._g.state, move, target) \
             else "outcomes"
-        first = self.rules.after_roll(self.state, move, roll)
+        first = self._g.rules.after_roll(self._g.state, move, roll)
         self._run(first + self._outcome_items(move, f"{table}.{band}", target,
-                                              self.state.flow.fiction) + rest, roll=roll)
+                                              self._g.state.flow.fiction) + rest, roll=roll)
 
     def _run(self, queue: list[Item], roll: RollDict | None = None,
              fresh: bool = False) -> None:
@@ -225,7 +244,7 @@ class MoveFlow:
         the roll the flow already carries unless ``fresh`` (a new move with no roll).
         """
         if roll is None and not fresh:
-            roll = self.state.flow.roll
+            roll = self._g.state.flow.roll
         while queue:
             item = queue[0]
             if "roll_stage" in item:
@@ -241,7 +260,7 @@ class MoveFlow:
                 self._begin_move(move, item["ctx"].get("target"), "", queue[1:],
                                  triggered=True)
                 return
-            res = self.interp.step(self.state, item)
+            res = self._g.interp.step(self._g.state, item)
             if isinstance(res, Need):
                 if not res.options:
                     queue = queue[1:]
@@ -250,20 +269,20 @@ class MoveFlow:
                 gm = item_ctx(item).get("gm")
                 if gm:
                     prompt["context"] = {**prompt.get("context", {}), "gm": gm}  # what the GM said
-                self._set_flow(Flow(stage="effects", move=self.state.flow.move,
-                                    target=self.state.flow.target, queue=queue,
+                self._set_flow(Flow(stage="effects", move=self._g.state.flow.move,
+                                    target=self._g.state.flow.target, queue=queue,
                                     prompt=prompt, roll=roll))
                 return
             for e in res.events:
-                self._emit(e)
+                self._g._emit(e)
             queue = res.push + queue[1:]
-        if self.state.flow.stage != "fiction" or self.state.flow.queue:
+        if self._g.state.flow.stage != "fiction" or self._g.state.flow.queue:
             self._set_flow(Flow())
 
     def _require_stage(self, *stages: str) -> None:
-        stage = self.state.flow.stage
+        stage = self._g.state.flow.stage
         if stage not in stages:
             waiting = {"fiction": "your fiction", "move": "a move", "target": "a target",
                        "roll": "a roll", "adjust": "you to keep or change the roll",
                        "effects": "a choice"}[stage]
-            raise IllegalAction(f"the engine is waiting for {waiting}: {self.pending_message}")
+            raise IllegalAction(f"the engine is waiting for {waiting}: {self._g.pending_message}")

@@ -283,9 +283,14 @@ PROMPTS: tuple[type[Any], ...] = (FictionPrompt, MovePrompt, TargetPrompt, RollP
 class PromptHost(Protocol):
     """What building a prompt reads from the game."""
 
-    state: CampaignState
-    pack: Pack
-    rules: Ruleset
+    @property
+    def state(self) -> CampaignState: ...
+
+    @property
+    def pack(self) -> Pack: ...
+
+    @property
+    def rules(self) -> Ruleset: ...
 
     def preview(self, move_id: str, target: str | None = None, stat: str | None = None
                 ) -> RollPreview: ...

@@ -10,23 +10,24 @@ action from the log.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces, entered_die
 from engine.errors import IllegalAction
-from engine.fight import FightFlow
-from engine.flow import MoveFlow
+from engine.fight import Fights
+from engine.flow import Moves
+from engine.game.aliases import FlatNames
 from engine.game.edits import HandEdits
 from engine.game.gm_tools import GMTools
 from engine.game.ledger import StoryLedger
 from engine.game.party import Party
+from engine.game.transaction import Transaction
 from engine.gm import answers, scenes
 from engine.gm.moves import make_gm_move
-from engine.gm.values import GMTable, OracleLevel, SceneProposal
 from engine.heroes import actor_id, hero_added, hero_problems, new_hero, validate_hero
 from engine.persistence import MemoryStore, Persistence
 from engine.preview import RollPreview, dice_for, roll_preview
@@ -38,7 +39,7 @@ from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.events.shown import Shown
 from engine.rules.fight.events import FightRequested
 from engine.rules.state import CampaignState, Flow
-from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext
+from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext, RollDict
 from engine.systems import ruleset_for
 from engine.triggers import Matcher, matcher_for, mentions_someone, name_variants, people_named
 
@@ -50,22 +51,23 @@ DICE_MODES = ("seeded", "physical", "mixed")
 (the player may roll for real or let the campaign roll)."""
 
 
-class Game(MoveFlow, FightFlow):
+class Game(FlatNames):
     """One campaign in play."""
 
     def __init__(self, pack: Pack, state: CampaignState, store: Persistence | None = None) -> None:
         if pack.id != state.system:
             raise IllegalAction(f"the campaign is for {state.system!r}, not {pack.id!r}")
         self.pack = pack
-        self.state = state
-        self.store: Persistence = store or MemoryStore(state.model_dump(mode="json"))
         self.rules = ruleset_for(pack)
+        self.tx = Transaction(state, store or MemoryStore(state.model_dump(mode="json")),
+                              self.rules.registry, self._after_emit)
+        """The all-or-nothing action: the state, and the one way to change it."""
         self.interp = Interpreter(pack, self.rules, self._gm, self._offer)
-        self._events: list[dict[str, Any]] = []
-        self._new_chunk = False
-        self._saved: dict[str, Any] = state.model_dump(mode="json")
-        self.last_events: list[Shown] = []
-        self._shown: list[Shown] = []
+        self.moves = Moves(self)
+        """The move flow: which moves and targets are open, and running a move."""
+        self.fights = Fights(self)
+        """Fights in rounds: their options, odds and commands (``game.fight`` is the fight
+        under way)."""
         self.party = Party(self)
         """The party and the cast: NPCs, heroes, the spotlight, presence, stances."""
         self.gm = GMTools(self)
@@ -142,50 +144,38 @@ class Game(MoveFlow, FightFlow):
                 place = scenes.draw(pack, game.state, "locations", "opening")
                 location = place.text if place else ""
             game._emit(ev.SceneStarted(number=1, title=scene_title, location=location))
-            game._run(game.rules.session_started(game.state) + game.rules.campaign_started(
+            game.moves._run(game.rules.session_started(game.state) + game.rules.campaign_started(
                 game.state))
         return game
 
     # ------------------------------------------------------------------ actions: plumbing
 
-    @contextmanager
-    def _action(self, label: str) -> Iterator[None]:
-        """One player action: all its events are applied and saved, or none are.
+    @property
+    def state(self) -> CampaignState:
+        """The campaign's state now (``tx.state``)."""
+        return self.tx.state
 
-        The state before an action is always the last one saved, so a failed action rolls
-        back by rebuilding from that dump: nothing is copied on the happy path.
-        """
-        self._events = []
-        self._shown = []
-        self._new_chunk = False
-        try:
-            self._emit(ev.ActionStarted(label=label))  # the next action (the log's "a" says)
-            yield
-            events = self._events
-            dump = self.state.model_dump(mode="json")
-            scene = self.state.scene
-            self.store.save(events, dump, {"scene": f"{scene.number}. {scene.title}".strip(),
-                                           "hero": ", ".join(h.name for h in
-                                                             self.state.heroes)},
-                            new_chunk=self._new_chunk)
-        except BaseException:
-            self.state = CampaignState.model_validate(self._saved)
-            self._events = []
-            self._shown = []
-            raise
-        self._saved = dump
-        self._events = []
-        self.last_events, self._shown = self._shown, []
+    @property
+    def store(self) -> Persistence:
+        """Where the campaign is saved (``tx.store``)."""
+        return self.tx.store
+
+    @property
+    def last_events(self) -> list[Shown]:
+        """The events of the last action, as front ends read them (``tx.last_events``)."""
+        return self.tx.last_events
+
+    def _action(self, label: str) -> AbstractContextManager[None]:
+        """One all-or-nothing action (``tx.action``)."""
+        return self.tx.action(label)
 
     def _emit(self, e: ev.Event) -> None:
-        e = ev.named(e, self.state.acting)  # an event names its actors by id
-        self.rules.registry.apply(self.state, e)
-        n, a = self.state.event_no, self.state.action_no
-        self._events.append({**e.to_dict(), "n": n, "a": a})  # saved: defaults left out
-        # what front ends read: every field, and who was acting (the lines call that hero "you")
-        self._shown.append(Shown.of(e, n, a, self.state.acting))
+        """Apply ``e`` and record it in the action under way (``tx.emit``)."""
+        self.tx.emit(e)
+
+    def _after_emit(self, e: ev.Event) -> None:
         if isinstance(e, FightRequested):  # a move's effect starts a fight, in this action
-            self._start_requested(e.foes, e.surprised)
+            self.fights._start_requested(e.foes, e.surprised)
 
     def _gm(self, state: CampaignState, kind: str, ctx: EffectContext) -> Step:
         return make_gm_move(self.pack, state, kind, ctx, self.rules)
@@ -228,7 +218,8 @@ class Game(MoveFlow, FightFlow):
 
         Only moves usable now, unless ``everything``."""
         st = self.state
-        allowed = None if everything else [m.id for m in self.available_moves() if not m.hidden]
+        allowed = None if everything else [m.id for m in self.moves.available_moves()
+                                           if not m.hidden]
         others = [(a.id, a.name) for a in st.actors.values() if a.id != st.acting]
         names = [v for _i, n in others for v in name_variants(n)]
         named = people_named(text, others)
@@ -244,7 +235,7 @@ class Game(MoveFlow, FightFlow):
                 if move.roll is not None and move.roll.stat != "choice":
                     d["odds"] = self.preview(move.id).odds
                 if move.target != "none" and named:
-                    ok = {o.id for o in self.targets_for(move)}
+                    ok = {o.id for o in self.moves.targets_for(move)}
                     tid = next((n for n in named if n in ok), None)
                     if tid is not None:
                         d["target"], d["target_name"] = tid, st.actors[tid].name
@@ -259,7 +250,7 @@ class Game(MoveFlow, FightFlow):
     def preview(self, move_id: str, target: str | None = None, stat: str | None = None
                 ) -> RollPreview:
         """The pending (or a hypothetical) roll of ``move_id``, with exact odds per band."""
-        return roll_preview(self.state, self.pack, self.rules, self._move(move_id), target,
+        return roll_preview(self.state, self.pack, self.rules, self.moves._move(move_id), target,
                             stat)
 
     def _dice_for(self, move: s.Move) -> DiceSpec:
@@ -282,63 +273,65 @@ class Game(MoveFlow, FightFlow):
         text = text.strip()
         if not text:
             raise IllegalAction("describe what your hero does first")
-        self._require_stage("fiction", "move")
+        self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
             self._emit(ev.Narrated(text=text, by="player"))
-            self._set_flow(Flow(stage="move", fiction=text,
+            self.moves._set_flow(Flow(stage="move", fiction=text,
                                 suggestions=[x.to_dict() for x in self.suggest(text)]))
         return self.last_events
 
     def choose_move(self, move_id: str | None, target: str | None = None) -> list[Shown]:
         """Pick the move the fiction triggers (None: no move, just fiction)."""
-        self._require_stage("fiction", "move")
+        self.moves._require_stage("fiction", "move")
         with self._action("move" if move_id else "no move"):
             if move_id is None:
-                self._set_flow(Flow())
+                self.moves._set_flow(Flow())
                 self._quiet_beat()
             else:
                 hint = next((x.get("target") for x in self.state.flow.suggestions
                              if x.get("move") == move_id and x.get("target")), None)
-                self._begin_move(self._move(move_id), target, self.state.flow.fiction, [],
-                                 hint if isinstance(hint, str) else None)
+                self.moves._begin_move(self.moves._move(move_id), target,
+                                       self.state.flow.fiction, [],
+                                       hint if isinstance(hint, str) else None)
         return self.last_events
 
     def trigger(self, move_id: str, target: str | None = None, fiction: str = ""
                 ) -> list[Shown]:
         """Fiction and move in one action (the move list, scripts, the command palette)."""
-        self._require_stage("fiction", "move")
-        move = self._move(move_id)
+        self.moves._require_stage("fiction", "move")
+        move = self.moves._move(move_id)
         with self._action(f"move {move.id}"):
             if fiction.strip():
                 self._emit(ev.Narrated(text=fiction.strip(), by="player"))
-            self._begin_move(move, target, fiction, [])
+            self.moves._begin_move(move, target, fiction, [])
         return self.last_events
 
     def choose_target(self, target: str) -> list[Shown]:
         """Name the move's target (an NPC id or name)."""
-        self._require_stage("target")
+        self.moves._require_stage("target")
         f = self.state.flow
-        move = self._move(f.move or "")
-        if self._no_target(move, target):
+        move = self.moves._move(f.move or "")
+        if self.moves._no_target(move, target):
             with self._action("no target"):
-                self._start(move, None, f.fiction, list(f.queue))
+                self.moves._start(move, None, f.fiction, list(f.queue))
             return self.last_events
         with self._action("target"):
-            self._start(move, self._resolve_target(move, target), f.fiction, list(f.queue))
+            self.moves._start(move, self.moves._resolve_target(move, target), f.fiction,
+                              list(f.queue))
         return self.last_events
 
     def pre_roll(self, option: str) -> list[Shown]:
         """Before the roll: take one of the ruleset's pre-roll options (Masks: spend 1 Team for
         +1); its modifier joins the roll and the odds update."""
-        self._require_stage("roll")
+        self.moves._require_stage("roll")
         f = self.state.flow
-        move = self._move(f.move or "")
+        move = self.moves._move(f.move or "")
         events, modifier, label = self.rules.pre_roll(self.state, move, option)
         with self._action(label):
             for e in events:
                 self._emit(e)
             if modifier is not None:
-                self._set_flow(f.model_copy(update={"extras": [*f.extras, modifier]}))
+                self.moves._set_flow(f.model_copy(update={"extras": [*f.extras, modifier]}))
         return self.last_events
 
     def spend_team(self) -> list[Shown]:
@@ -349,9 +342,9 @@ class Game(MoveFlow, FightFlow):
                          params: dict[str, int] | None = None) -> list[Shown]:
         """Before the roll: choose the stat (when the move offers a choice), advantage, or
         the roll's parameters (such as a complexity)."""
-        self._require_stage("roll")
+        self.moves._require_stage("roll")
         f = self.state.flow
-        move = self._move(f.move or "")
+        move = self.moves._move(f.move or "")
         assert move.roll is not None
         if stat is not None and stat not in (move.roll.choices or [move.roll.stat]):
             offered = move.roll.choices or [move.roll.stat]
@@ -378,14 +371,14 @@ class Game(MoveFlow, FightFlow):
                 upd["stat"] = stat
             if advantage is not None:
                 upd["advantage"] = None if advantage == "none" else advantage
-            self._set_flow(f.model_copy(update=upd))
+            self.moves._set_flow(f.model_copy(update=upd))
         return self.last_events
 
     def declare(self, declaration: str, on: bool = True) -> list[Shown]:
         """Before the roll: declare (or withdraw) something the ruleset offers."""
-        self._require_stage("roll")
+        self.moves._require_stage("roll")
         f = self.state.flow
-        move = self._move(f.move or "")
+        move = self.moves._move(f.move or "")
         offered = {d.id for d in self.rules.declarations(self.state, move)}
         if on and declaration not in offered:
             raise IllegalAction(self.rules.declaration_refused(self.state, move, declaration))
@@ -394,35 +387,35 @@ class Game(MoveFlow, FightFlow):
                                 " is not declared, so there is nothing to withdraw")
         declared = [d for d in f.declared if d != declaration] + ([declaration] if on else [])
         with self._action("declare"):
-            self._set_flow(f.model_copy(update={"declared": declared}))
+            self.moves._set_flow(f.model_copy(update={"declared": declared}))
         return self.last_events
 
     def set_declarations(self, declarations: Sequence[str]) -> list[Shown]:
         """Before the roll: declare exactly these (withdrawing the others) in one action; if
         any is refused, nothing changes."""
-        self._require_stage("roll")
+        self.moves._require_stage("roll")
         f = self.state.flow
-        move = self._move(f.move or "")
+        move = self.moves._move(f.move or "")
         wanted = list(dict.fromkeys(str(d) for d in declarations))
         if wanted == list(f.declared):
             return []
         with self._action("declare"):
             kept = [d for d in f.declared if d in wanted]
-            self._set_flow(f.model_copy(update={"declared": kept}))
+            self.moves._set_flow(f.model_copy(update={"declared": kept}))
             for d in wanted:
                 if d in kept:
                     continue
                 if d not in {x.id for x in self.rules.declarations(self.state, move)}:
                     raise IllegalAction(self.rules.declaration_refused(self.state, move, d))
                 now = self.state.flow
-                self._set_flow(now.model_copy(update={"declared": [*now.declared, d]}))
+                self.moves._set_flow(now.model_copy(update={"declared": [*now.declared, d]}))
         return self.last_events
 
     def roll(self, faces: Sequence[int] | None = None) -> list[Shown]:
         """Roll the pending move: seeded dice, or the faces of the player's physical dice."""
-        self._require_stage("roll")
+        self.moves._require_stage("roll")
         f = self.state.flow
-        move = self._move(f.move or "")
+        move = self.moves._move(f.move or "")
         assert move.roll is not None
         if move.roll.stat == "choice" and not f.stat:
             raise IllegalAction(f"{move.name}: choose which stat to roll first"
@@ -449,27 +442,27 @@ class Game(MoveFlow, FightFlow):
             roll_d = resolve.roll_dict(rolled)
             adjust = self.rules.adjustments(self.state, move, roll_d)
             if adjust:
-                self._set_flow(f.model_copy(update={"stage": "adjust", "roll": roll_d}))
+                self.moves._set_flow(f.model_copy(update={"stage": "adjust", "roll": roll_d}))
             else:
-                self._outcome(move, band, f.target, list(f.queue), roll_d)
+                self.moves._outcome(move, band, f.target, list(f.queue), roll_d)
         return self.last_events
 
     def adjust(self, adjustment: str | None = None) -> list[Shown]:
         """After the roll: take an adjustment by id, or keep the result (None or "keep")."""
-        self._require_stage("adjust")
+        self.moves._require_stage("adjust")
         f = self.state.flow
-        move = self._move(f.move or "")
+        move = self.moves._move(f.move or "")
         assert f.roll is not None
         with self._action("adjust" if adjustment not in (None, "keep") else "keep result"):
             if adjustment in (None, "keep"):
-                self._outcome(move, f.roll["band"], f.target, list(f.queue), f.roll)
+                self.moves._outcome(move, f.roll["band"], f.target, list(f.queue), f.roll)
             else:
-                self._adjust(move, f, str(adjustment))
+                self.moves._adjust(move, f, str(adjustment))
         return self.last_events
 
     def choose(self, ids: Sequence[str]) -> list[Shown]:
         """Answer the open choice (choose N, pick one, questions to ask)."""
-        self._require_stage("effects")
+        self.moves._require_stage("effects")
         f = self.state.flow
         assert f.prompt is not None
         prompt = f.prompt
@@ -496,7 +489,7 @@ class Game(MoveFlow, FightFlow):
             raise IllegalAction(f"pick {want} (you picked {len(ids)})")
         with self._action("choose"):
             replacement = self.interp.answer(self.state, item, ids)
-            self._run(replacement + list(f.queue[1:]))
+            self.moves._run(replacement + list(f.queue[1:]))
         return self.last_events
 
     # ------------------------------------------------------------------ the GM answers
@@ -507,23 +500,23 @@ class Game(MoveFlow, FightFlow):
         The ``answer`` prompt (a question a move let you ask) takes ``choose(["accept"])``
         (the GM's offer, shown with how it was drawn), ``choose(["another"])`` (a new draw) or
         this; the answer is journaled (``QuestionAnswered``) and recorded as a fact."""
-        self._require_stage("effects")
+        self.moves._require_stage("effects")
         f = self.state.flow
         assert f.prompt is not None
         if f.prompt.get("kind") != "answer":
             raise IllegalAction(f"no question is waiting for an answer: {self.pending_message}")
         with self._action("own answer"):
             replacement = self.interp.answer_own(self.state, f.prompt["item"], text)
-            self._run(replacement + list(f.queue[1:]))
+            self.moves._run(replacement + list(f.queue[1:]))
         return self.last_events
 
     def gm_set_params(self) -> list[Shown]:
         """Before the roll: "GM, you choose" for the roll's parameters the player would set
         standing in for the GM (City of Whispers: a working's complexity): the GM picks each
         (seeded), says so, and the odds update."""
-        self._require_stage("roll")
+        self.moves._require_stage("roll")
         f = self.state.flow
-        move = self._move(f.move or "")
+        move = self.moves._move(f.move or "")
         if move.roll is None or not move.roll.params:
             raise IllegalAction(f"{move.name} has nothing for the"
                                 f" {self.pack.system.gm_title} to set")
@@ -533,7 +526,7 @@ class Game(MoveFlow, FightFlow):
         said = ", ".join(f"{p.name} {picked[p.id]}" for p in move.roll.params)
         with self._action("GM sets the roll"):
             self._emit(ev.Narrated(text=f"{gm}, you choose: the {gm} sets {said}", by="engine"))
-            self._set_flow(f.model_copy(update={"params": {**f.params, **picked}}))
+            self.moves._set_flow(f.model_copy(update={"params": {**f.params, **picked}}))
         return self.last_events
 
     # ------------------------------------------------------------------ actions: table talk
@@ -564,7 +557,7 @@ class Game(MoveFlow, FightFlow):
 
     def end_scene(self, cleared: Sequence[str] = ()) -> list[Shown]:
         """Close the scene; conditions whose clearing action was taken clear."""
-        self._require_stage("fiction", "move")
+        self.moves._require_stage("fiction", "move")
         if not self.state.scene.open:
             raise IllegalAction("no scene is open")
         for c in cleared:
@@ -584,13 +577,13 @@ class Game(MoveFlow, FightFlow):
                 self._emit(e)
             pushes += step.push
         self._emit(ev.SceneEnded(number=self.state.scene.number))
-        self._run(pushes)
-        self._set_flow(Flow())
+        self.moves._run(pushes)
+        self.moves._set_flow(Flow())
 
     def start_scene(self, title: str = "", location: str = "", stakes: str = "",
                     present: Sequence[str] = (), opening: str = "") -> list[Shown]:
         """Open the next scene (ending the current one first, with no clearing)."""
-        self._require_stage("fiction", "move")
+        self.moves._require_stage("fiction", "move")
         ids = []
         for p in present:
             npc = self.state.npc_by_name(p) or self.state.npcs.get(p)
@@ -603,7 +596,7 @@ class Game(MoveFlow, FightFlow):
                 n -= 1  # nothing happened in the open scene yet: frame it anew
             elif self.state.scene.open:
                 self._end_scene([])
-            self._new_chunk = True
+            self.tx.new_chunk()
             if not self.state.data.get("session_open", True):
                 self._start_session_events()
             self._emit(ev.SceneStarted(number=n, title=title.strip() or f"Scene {n}",
@@ -614,17 +607,17 @@ class Game(MoveFlow, FightFlow):
             items: list[Item] = []
             if self.state.hero.taken_out:
                 self._emit(ev.TakenOut(out=False, reason="you are back in the action"))
-            self._run(items)
+            self.moves._run(items)
         return self.last_events
 
     def _start_session_events(self) -> None:
         self._emit(ev.SessionStarted(number=self.state.session + 1))
         self._emit(ev.DataSet(scope="campaign", key="session_open", value=None))
-        self._run(self.rules.session_started(self.state))
+        self.moves._run(self.rules.session_started(self.state))
 
     def end_session(self) -> list[Shown]:
         """The end-of-session move, then the session closes."""
-        self._require_stage("fiction", "move")
+        self.moves._require_stage("fiction", "move")
         end_move = self.pack.system.session.end_move
         with self._action("end session"):
             if self.state.scene.open:
@@ -633,16 +626,16 @@ class Game(MoveFlow, FightFlow):
                                 {"emit": ev.DataSet(scope="campaign", key="session_open",
                                                     value=False).to_dict()}]
             if end_move:
-                self._begin_move(self._move(end_move), None, "", rest)
+                self.moves._begin_move(self.moves._move(end_move), None, "", rest)
             else:
-                self._run(rest)
+                self.moves._run(rest)
         return self.last_events
 
     def ask_gm(self) -> list[Shown]:
         """The player looks to the GM: "what happens next?" (a soft move)."""
-        self._require_stage("fiction", "move")
+        self.moves._require_stage("fiction", "move")
         with self._action("ask the GM"):
-            self._run([effect_item({"type": "gm_move", "kind": "soft"},
+            self.moves._run([effect_item({"type": "gm_move", "kind": "soft"},
                                    {"source": "you looked to the GM"})])
         return self.last_events
 
@@ -650,10 +643,10 @@ class Game(MoveFlow, FightFlow):
         """Plain fiction with no move (the player's or a scene note)."""
         if not text.strip():
             raise IllegalAction("nothing to narrate")
-        self._require_stage("fiction", "move")
+        self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
             self._emit(ev.Narrated(text=text.strip(), by="player"))
-            self._set_flow(Flow())
+            self.moves._set_flow(Flow())
             self._quiet_beat()
         return self.last_events
 
@@ -666,149 +659,25 @@ class Game(MoveFlow, FightFlow):
         count = self.state.scene.quiet + 1
         self._emit(ev.QuietBeat(count=count))
         if count >= self.STALL_BEATS and self.pack.gm_moves:
-            self._run([effect_item({"type": "gm_move", "kind": "soft"},
+            self.moves._run([effect_item({"type": "gm_move", "kind": "soft"},
                                    {"source": "the scene stalled"})])
 
-    # ------------------------------------------------------------------ the parts' flat names
-    # Thin aliases of the parts' actions (``game.party``, ``game.gm``, ``game.ledger``,
-    # ``game.edits``), kept so scripts, the app and the tests read as they did.
+    # ------------------------------------------------------------------ what the parts call
 
-    def add_npc(self, name: str, role: str, note: str = "") -> list[Shown]:
-        """Alias of ``party.add_npc``."""
-        return self.party.add_npc(name, role, note)
+    def _run(self, queue: list[Item], roll: RollDict | None = None, fresh: bool = False
+             ) -> None:
+        """Work through rule items (``moves._run``): what the game's other parts call."""
+        self.moves._run(queue, roll, fresh)
 
-    def add_hero(self, name: str, archetype: str | None = None,
-                 stats: dict[str, int] | None = None) -> list[Shown]:
-        """Alias of ``party.add_hero``."""
-        return self.party.add_hero(name, archetype, stats)
-
-    def switch_hero(self, hero: str) -> list[Shown]:
-        """Alias of ``party.switch_hero``."""
-        return self.party.switch_hero(hero)
-
-    def set_presence(self, npc: str, present: bool) -> list[Shown]:
-        """Alias of ``party.set_presence``."""
-        return self.party.set_presence(npc, present)
-
-    def stance(self, npc: str, hero: str | None = None) -> str:
-        """Alias of ``party.stance``."""
-        return self.party.stance(npc, hero)
-
-    def set_stance(self, npc: str, stance: str, hero: str | None = None, reason: str = ""
-                   ) -> list[Shown]:
-        """Alias of ``party.set_stance``."""
-        return self.party.set_stance(npc, stance, hero, reason)
-
-    def oracle_levels(self) -> list[OracleLevel]:
-        """Alias of ``gm.oracle_levels``."""
-        return self.gm.oracle_levels()
-
-    def ask_oracle(self, question: str, likelihood: str = "even",
-                   roll: int | str | Sequence[int] | None = None) -> list[Shown]:
-        """Alias of ``gm.ask_oracle``."""
-        return self.gm.ask_oracle(question, likelihood, roll)
-
-    def propose_scene(self, reroll: int = 0, place: int | str | Sequence[int] | None = None
-                      ) -> SceneProposal:
-        """Alias of ``gm.propose_scene``."""
-        return self.gm.propose_scene(reroll, place)
-
-    def place_die(self) -> int | None:
-        """Alias of ``gm.place_die``."""
-        return self.gm.place_die()
-
-    def tables(self) -> list[GMTable]:
-        """Alias of ``gm.tables``."""
-        return self.gm.tables()
-
-    def roll_table(self, table: str, roll: int | str | Sequence[int] | None = None
-                   ) -> list[Shown]:
-        """Alias of ``gm.roll_table``."""
-        return self.gm.roll_table(table, roll)
-
-    def add_threat(self, template: str, name: str = "", npc: str | None = None
-                   ) -> list[Shown]:
-        """Alias of ``gm.add_threat``."""
-        return self.gm.add_threat(template, name, npc)
-
-    def advance_threat(self, threat: str, delta: int = 1) -> list[Shown]:
-        """Alias of ``gm.advance_threat``."""
-        return self.gm.advance_threat(threat, delta)
-
-    def add_thread(self, text: str, note: str = "", source: str = "by hand"
-                   ) -> list[Shown]:
-        """Alias of ``ledger.add_thread``."""
-        return self.ledger.add_thread(text, note, source)
-
-    def resolve_thread(self, thread: str) -> list[Shown]:
-        """Alias of ``ledger.resolve_thread``."""
-        return self.ledger.resolve_thread(thread)
-
-    def reopen_thread(self, thread: str) -> list[Shown]:
-        """Alias of ``ledger.reopen_thread``."""
-        return self.ledger.reopen_thread(thread)
-
-    def edit_thread(self, thread: str, text: str | None = None, note: str | None = None
-                    ) -> list[Shown]:
-        """Alias of ``ledger.edit_thread``."""
-        return self.ledger.edit_thread(thread, text, note)
-
-    def remove_thread(self, thread: str) -> list[Shown]:
-        """Alias of ``ledger.remove_thread``."""
-        return self.ledger.remove_thread(thread)
-
-    def add_fact(self, text: str, about: Sequence[str] = (), source: str = "by hand"
-                 ) -> list[Shown]:
-        """Alias of ``ledger.add_fact``."""
-        return self.ledger.add_fact(text, about, source)
-
-    def edit_fact(self, fact: str, text: str | None = None,
-                  about: Sequence[str] | None = None) -> list[Shown]:
-        """Alias of ``ledger.edit_fact``."""
-        return self.ledger.edit_fact(fact, text, about)
-
-    def remove_fact(self, fact: str) -> list[Shown]:
-        """Alias of ``ledger.remove_fact``."""
-        return self.ledger.remove_fact(fact)
-
-    def set_whereabouts(self, npc: str, where: str) -> list[Shown]:
-        """Alias of ``ledger.set_whereabouts``."""
-        return self.ledger.set_whereabouts(npc, where)
-
-    def edit_subjects(self) -> list[tuple[str, str]]:
-        """Alias of ``edits.edit_subjects``."""
-        return self.edits.edit_subjects()
-
-    def editable(self, who: str = "hero") -> list[Editable]:
-        """Alias of ``edits.editable``."""
-        return self.edits.editable(who)
-
-    def edit(self, who: str, what: str, key: str, value: int | bool, reason: str = ""
-             ) -> list[Shown]:
-        """Alias of ``edits.edit``."""
-        return self.edits.edit(who, what, key, value, reason)
-
-    def edit_many(self, edits: Sequence[Edit], reason: str = "") -> list[Shown]:
-        """Alias of ``edits.edit_many``."""
-        return self.edits.edit_many(edits, reason)
+    def _require_stage(self, *stages: str) -> None:
+        """IllegalAction unless the flow is at one of ``stages`` (``moves._require_stage``)."""
+        self.moves._require_stage(*stages)
 
     # ------------------------------------------------------------------ undo and answers
 
     def undo(self) -> list[Shown]:
         """Undo the last action: the state becomes exactly what it was before it."""
-        a = self.state.action_no
-        if a <= 1:
-            raise IllegalAction("nothing to undo: the campaign has just begun")
-        base, events = self.store.base_and_events_for_action(a)
-        state = CampaignState.model_validate(base)
-        registry = self.rules.registry
-        for d in events:
-            registry.apply(state, registry.decode(d))
-        dump = state.model_dump(mode="json")
-        self.store.truncate_from_action(a, dump)
-        self.state = state
-        self._saved = dump
-        self.last_events = []
+        self.tx.undo()
         return []
 
     def answer(self, value: Any) -> list[Shown]:

@@ -20,11 +20,21 @@ from engine.rules.types import RollDict
 class Host(Protocol):
     """The game, as its parts see it."""
 
-    pack: Pack
-    state: CampaignState
-    rules: Ruleset
-    last_events: list[Shown]
-    """The events of the last action, as front ends read them."""
+    @property
+    def pack(self) -> Pack:
+        """The campaign's content pack."""
+
+    @property
+    def rules(self) -> Ruleset:
+        """The campaign's ruleset."""
+
+    @property
+    def state(self) -> CampaignState:
+        """The campaign's state now."""
+
+    @property
+    def last_events(self) -> list[Shown]:
+        """The events of the last action, as front ends read them."""
 
     def _action(self, label: str) -> AbstractContextManager[None]:
         """One undoable action: every event emitted inside is saved together, or none is."""

@@ -86,15 +86,15 @@ def test_the_die_before_the_question_is_the_same_after_it(ponder: None) -> None:
 
 def test_the_referee_takes_the_default_the_player_is_asked() -> None:
     g = _game()
-    roller = g._roller()
+    roller = g.fights._roller()
     assert roller.ask("the_tallyman", "Which way?", OPTIONS, default="right") == "right"
     with pytest.raises(NeedChoice) as asked:
         roller.ask("keystone", "Which way?", OPTIONS, default="right")
     assert (asked.value.who, asked.value.options) == ("keystone", OPTIONS)
-    answered = g._roller(choices=["left"])
+    answered = g.fights._roller(choices=["left"])
     assert answered.ask("keystone", "Which way?", OPTIONS, default="right") == "left"
     with pytest.raises(IllegalAction, match="'up' is not one of left, right"):
-        g._roller(choices=["up"]).ask("keystone", "Which way?", OPTIONS, default="right")
+        g.fights._roller(choices=["up"]).ask("keystone", "Which way?", OPTIONS, default="right")
 
 
 def test_no_choice_awaited() -> None:
