@@ -82,7 +82,7 @@ def new_game(
     cid = campaign_id or unique_id(Path(saves_dir), name)
     staged: list[CampaignStore] = []
 
-    def factory(meta: dict[str, Any], state: dict[str, Any]) -> CampaignStore:
+    def factory(meta: dict[str, object], state: dict[str, object]) -> CampaignStore:
         store = CampaignStore.create(saves_dir, cid, meta, state, staged=True)
         staged.append(store)
         return store

@@ -462,7 +462,7 @@ class Fights:
 
     def act(self, action: str, target: str | None = None, attack: str | None = None,
                   maneuvers: Mapping[str, int] | None = None,
-                  options: Mapping[str, Any] | None = None,
+                  options: Mapping[str, str | int | bool] | None = None,
                   actor: str | None = None, fiction: str = "") -> list[Shown]:
         """The acting character (played by the player) takes an action; ``fiction``, what the
         player said it does, goes into the journal just before it."""

@@ -4,6 +4,7 @@ and their ``HeroAdded`` events, and ids for new characters."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from engine.content.loader import Pack
 from engine.errors import IllegalAction
@@ -14,6 +15,14 @@ from engine.rules.state import Actor, new_id
 def actor_id(name: str, taken: Sequence[str]) -> str:
     """An id for a new character (``state.new_id``)."""
     return new_id(name, set(taken))
+
+
+class HeroSeat(TypedDict, total=False):
+    """Another hero of a new campaign's party: a name, and an archetype or a line of stats."""
+
+    name: str
+    archetype: str | None
+    stats: dict[str, int] | None
 
 
 def new_hero(pack: Pack, name: str, archetype: str | None, stats: dict[str, int],

@@ -243,7 +243,7 @@ class FlatNames:
 
     def fight_act(self, action: str, target: str | None = None, attack: str | None = None,
                   maneuvers: Mapping[str, int] | None = None,
-                  options: Mapping[str, Any] | None = None,
+                  options: Mapping[str, str | int | bool] | None = None,
                   actor: str | None = None, fiction: str = "") -> list[Shown]:
         """Alias of ``fights.act``."""
         return self.fights.act(action, target, attack, maneuvers, options, actor, fiction)

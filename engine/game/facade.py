@@ -10,7 +10,7 @@ action from the log.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -28,7 +28,7 @@ from engine.game.party import Party
 from engine.game.transaction import Transaction
 from engine.gm import answers, scenes
 from engine.gm.moves import make_gm_move
-from engine.heroes import actor_id, hero_added, hero_problems, new_hero, validate_hero
+from engine.heroes import HeroSeat, actor_id, hero_added, hero_problems, new_hero, validate_hero
 from engine.persistence import MemoryStore, Persistence
 from engine.preview import RollPreview, dice_for, roll_preview
 from engine.prompts import Prompt, Suggestion, pending_prompt
@@ -45,6 +45,9 @@ from engine.triggers import Matcher, matcher_for, mentions_someone, name_variant
 
 __all__ = ["CAMPAIGN", "DICE_MODES", "Edit", "Editable", "Game", "MemoryStore", "Persistence",
            "Prompt", "RollPreview", "entered_die", "hero_problems", "validate_hero"]
+
+StoreFactory = Callable[[dict[str, object], dict[str, object]], Persistence]
+"""Makes a new campaign's store from its list entry (meta) and its first state, as plain data."""
 
 DICE_MODES = ("seeded", "physical", "mixed")
 """seeded: the campaign rolls; physical: the player enters every roll; mixed: each roll asks
@@ -89,13 +92,13 @@ class Game(FlatNames):
         archetype: str | None = None,
         stats: dict[str, int] | None = None,
         npcs: Sequence[tuple[str, str, str]] = (),
-        party: Sequence[dict[str, Any]] = (),
+        party: Sequence[HeroSeat] = (),
         seed: int | None = None,
         dice_mode: str = "seeded",
-        store_factory: Any = None,
+        store_factory: StoreFactory | None = None,
         scene_title: str = "Opening scene",
         location: str = "",
-        hero_data: dict[str, Any] | None = None,
+        hero_data: Mapping[str, object] | None = None,
     ) -> Game:
         """Start a campaign; ``store_factory(meta, state_dict)`` makes its store.
 

@@ -86,7 +86,7 @@ class FightPanel(Vertical):
         target: str | None = None
         attack: str | None = None
         maneuvers: dict[str, int] = field(default_factory=dict)
-        options: dict[str, object] = field(default_factory=dict)
+        options: dict[str, str | int | bool] = field(default_factory=dict)
         fiction: str = ""
 
     class PickChanged(Asked):
@@ -574,7 +574,7 @@ class FightPanel(Vertical):
 
     def _act(self, o: FightOption, target: str | None,
              maneuvers: Mapping[str, int] | None = None,
-             options: Mapping[str, object] | None = None, fiction: str = "") -> None:
+             options: Mapping[str, str | int | bool] | None = None, fiction: str = "") -> None:
         """Take the action (with what the player said it does); the screen resets the pick
         when it is taken, and a refusal leaves the player where they were."""
         self.post_message(self.ActionChosen(
