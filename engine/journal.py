@@ -159,8 +159,28 @@ def _rolled(c: _Line) -> str | None:
     """A roll explained (``roll_why``); a fight's roll from before it was a Rolled, read as
     one."""
     roll = rolled_form(c.e) if c.e.get("type", "") == "FightRolled" else c.e
-    by = f"{upper_first(c.who(roll['actor']))} {roll['what']}: " if roll.get("what") else ""
+    by = ""
+    if roll.get("what"):
+        who = c.who(roll["actor"])
+        what = you_do(roll["what"]) if who == "you" else roll["what"]
+        by = f"{upper_first(who)} {what}: "
     return f"🎲 {by}{roll_why(roll)}"
+
+
+def you_do(phrase: str) -> str:
+    """A verb phrase said of someone ("attacks Granite", "parries", "is hit") said of you
+    ("attack Granite", "parry", "are hit"): its first word as the verb goes with "you"."""
+    verb, _, rest = phrase.partition(" ")
+    irregular = {"is": "are", "has": "have", "was": "were", "does": "do", "goes": "go"}
+    if verb in irregular:
+        verb = irregular[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"
+    elif verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"{verb} {rest}".rstrip()
 
 
 def _roll_adjusted(c: _Line) -> str | None:

@@ -50,3 +50,4 @@ def test_a_table_sorts_by_its_order_whatever_the_registration_order() -> None:
         table.action(id_, 1)(lambda ctx, p: None)
     assert table.ids() == ["a", "b", "c", "x"]  # undeclared last
     assert table.extended().ids() == ["a", "b", "c", "x"]
+

@@ -636,7 +636,9 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
         return "Initiative: " + " · ".join(bits)
     if t == "TurnBegan":
         rnd = "Surprise round" if e["round"] == 0 else f"Round {e['round']}"
-        return (f"**{rnd}.** " if e.get("new_round") else "") + f"{who(e['actor'])}'s turn."
+        name = who(e["actor"])  # the hero acting reads as "you"
+        turn = "Your turn." if name == "you" else f"{name}'s turn."
+        return (f"**{rnd}.** " if e.get("new_round") else "") + turn
     if t == "FightActed":
         why = f" _({e['why']})_" if e.get("why") else ""
         return f"{e['text']}{why}"
