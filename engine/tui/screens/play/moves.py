@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Input
 
+from engine.prompts import MovePrompt
 from engine.rules.base import Option
 from engine.tui.screens.dialogs import ChoiceDialog, MoveEntry, MovesDialog
 from engine.tui.screens.play.host import PlayHost
@@ -33,8 +34,9 @@ class Moves:
         if host.perform(host.game.describe, text):
             event.input.value = ""
             # nothing matched: it is plain fiction, one Enter (F2 still lists every move)
-            if (host.game.flow.stage == "move"
-                    and not any(s.get("move") for s in host.game.flow.suggestions)
+            pending = host.game.pending
+            if (isinstance(pending, MovePrompt)
+                    and not any(s.move for s in pending.suggestions)
                     and host.perform(host.game.choose_move, None)):
                 host.notify("No move matched: kept as fiction. F2 lists every move.",
                             timeout=4)
@@ -45,8 +47,10 @@ class Moves:
         if kind == "move" and not value:  # the "No move, just fiction" suggestion
             host.perform(host.game.choose_move, None)
         elif kind == "move":
-            sug = next((s for s in host.game.flow.suggestions if s.get("move") == value), {})
-            self.use_move(value, sug.get("target"))
+            pending = host.game.pending
+            sug = next((s for s in pending.suggestions if s.move == value), None) \
+                if isinstance(pending, MovePrompt) else None
+            self.use_move(value, sug.target if sug is not None else None)
         elif kind == "all":
             self.show_all()
         elif kind == "none":
