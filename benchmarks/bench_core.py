@@ -96,8 +96,8 @@ def main() -> None:
                 g.adjust(None)
             while g.state.flow.stage == "effects":
                 p = g.pending
-                usable = [o for o in p.options if not o.get("disabled")]
-                g.choose([o["id"] for o in usable[: max(p.min, 1)]])
+                usable = [o for o in p.options if not o.disabled]
+                g.choose([o.id for o in usable[: max(p.min, 1)]])
 
     rows = []
     for name, fn, n in (("resolve + apply the roll", resolve_only, 20_000),

@@ -151,7 +151,7 @@ def _vec(text: str, lexicon: Lexicon) -> Counter[str]:
 def engine_ranker(game: Game, limit: int = 3) -> Ranker:
     """What the app suggests (all visible moves allowed)."""
     def rank(text: str) -> list[str | None]:
-        return [s["move"] for s in game.suggest(text, limit=limit, everything=True)]
+        return [s.move for s in game.suggest(text, limit=limit, everything=True)]
     return rank
 
 
@@ -176,7 +176,7 @@ def target_rate(game: Game, lines: Sequence[dict[str, str]]) -> tuple[int, int]:
             continue  # a move with no target cannot pre-select one
         total += 1
         got = game.suggest(line["text"], everything=True)
-        named = {s.get("target_name") for s in got if s["move"] == line["move"]}
+        named = {s.target_name for s in got if s.move == line["move"]}
         hit += line["target"] in named
     return hit, total
 
