@@ -53,17 +53,17 @@ async def test_the_gm_frames_the_next_scene(make_campaign: Callable[..., str],
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, FramedSceneDialog)
-        first = dict(dialog.proposal)
+        first = dialog.proposal
         await pilot.press("r")  # ask for another
         await settle(pilot)
         assert dialog.proposal != first
-        chosen = dict(dialog.proposal)
+        chosen = dialog.proposal
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
-        assert game.state.scene.location == chosen["location"]
-        assert game.state.scene.stakes == chosen["stakes"]
-        assert chosen["opening"] in journal_text(app)
+        assert game.state.scene.location == chosen.location
+        assert game.state.scene.stakes == chosen.stakes
+        assert chosen.opening in journal_text(app)
 
 
 async def test_threats_show_on_the_sheet(make_campaign: Callable[..., str],
