@@ -3,22 +3,44 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from textual.message import Message
+
+RollKind = Literal["roll", "pre_roll", "stat", "advantage", "declare", "params"]
+"""What the roll panel may ask for."""
 
 
 @dataclass
 class RollCommand(Message):
-    """The roll panel asks for ``kind``: roll, team, stat or advantage."""
+    """The roll panel asks for ``kind``: roll the dice, a pre-roll option (Team...), the stat,
+    advantage, the declarations or the roll's parameters."""
 
-    kind: str
+    kind: RollKind
+
+
+MenuKind = Literal["move", "all", "none", "target", "adjust", "back"]
+"""The kinds of action-menu entry: a suggested move ("" its value: no move, just fiction),
+the full move list, no move, a target, a roll's adjustment, and Esc (back)."""
 
 
 @dataclass
 class MenuPicked(Message):
-    """An action-menu entry was chosen; ``key`` is ``kind:value`` (move:ID, target:ID, ...)."""
+    """An action-menu entry was chosen: its kind, and its value (a move's, a target's or an
+    adjustment's id)."""
 
-    key: str
+    kind: MenuKind
+    value: str = ""
+
+    @classmethod
+    def of(cls, key: str) -> MenuPicked | None:
+        """From a menu entry's id (``kind:value``, or ``back``); None for an id that is not
+        an action-menu entry."""
+        kind, _, value = key.partition(":")
+        for known in get_args(MenuKind):
+            if kind == known:
+                return cls(known, value)
+        return None
 
 
 @dataclass

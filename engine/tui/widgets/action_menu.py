@@ -137,7 +137,7 @@ class ActionMenu(OptionList):
         """Choose the entry with id ``key`` if the menu has it ("back" always posts)."""
         ids = {o.id for o in self.options if not o.disabled}
         if key in ids or key == "back":
-            self.post_message(MenuPicked(key))
+            self._post(key)
 
     def action_number(self, index: int) -> None:
         """Choose the n-th numbered suggestion (ids ``move:ID``; ``move:`` alone is the "No
@@ -152,10 +152,16 @@ class ActionMenu(OptionList):
         if index < len(moves) and (moves[index], True) in numbered:
             return  # a dimmed fight entry
         if index < len(moves):
-            self.post_message(MenuPicked(moves[index]))
+            self._post(moves[index])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Turn a selection into MenuPicked."""
         event.stop()
         if event.option.id:
-            self.post_message(MenuPicked(event.option.id))
+            self._post(event.option.id)
+
+    def _post(self, key: str) -> None:
+        """Post the typed message of the entry with id ``key``."""
+        picked = MenuPicked.of(key)
+        if picked is not None:
+            self.post_message(picked)

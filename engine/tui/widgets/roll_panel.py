@@ -11,7 +11,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from engine.prompts import RollPrompt
-from engine.tui.messages import RollCommand
+from engine.tui.messages import RollCommand, RollKind
 from engine.tui.text import ACCENT, DIM, FG, GOOD, MIXED, bands_text, odds_bar, odds_text
 
 
@@ -65,7 +65,7 @@ class RollPanel(Widget, can_focus=True):
             return bool(p.params)
         return True
 
-    def action_command(self, kind: str) -> None:
+    def action_command(self, kind: RollKind) -> None:
         """Ask the screen to act."""
         self.post_message(RollCommand(kind))
 

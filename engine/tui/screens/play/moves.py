@@ -8,6 +8,7 @@ from textual.widgets import Input
 
 from engine.prompts import MovePrompt
 from engine.rules.base import Option
+from engine.tui.messages import MenuKind
 from engine.tui.screens.dialogs import ChoiceDialog, MoveEntry, MovesDialog
 from engine.tui.screens.play.host import PlayHost
 from engine.tui.text import ACCENT, DIM, odds_text
@@ -41,8 +42,8 @@ class Moves:
                 host.notify("No move matched: kept as fiction. F2 lists every move.",
                             timeout=4)
 
-    def picked(self, kind: str, value: str) -> None:
-        """A menu entry of the move flow was chosen (``kind:value``)."""
+    def picked(self, kind: MenuKind, value: str) -> None:
+        """A menu entry of the move flow was chosen: its kind and value."""
         host = self.host
         if kind == "move" and not value:  # the "No move, just fiction" suggestion
             host.perform(host.game.choose_move, None)

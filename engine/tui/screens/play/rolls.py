@@ -10,6 +10,7 @@ from engine.dice import parse_faces
 from engine.errors import EngineError
 from engine.prompts import RollPrompt
 from engine.rules.base import Option
+from engine.tui.messages import RollKind
 from engine.tui.screens.dialogs import ChoiceDialog, DiceDialog
 from engine.tui.screens.gm_dialogs import RollDiceDialog
 from engine.tui.screens.play.host import PlayHost
@@ -29,7 +30,7 @@ class Rolls:
     def __init__(self, host: PlayHost) -> None:
         self.host = host
 
-    def command(self, kind: str) -> None:
+    def command(self, kind: RollKind) -> None:
         """Do what the roll panel asks: roll, pre_roll, stat, declare, params or advantage."""
         host = self.host
         game = host.game

@@ -248,8 +248,7 @@ class PlayScreen(Screen[None]):
 
     @on(MenuPicked)
     def _picked(self, event: MenuPicked) -> None:
-        kind, _, value = event.key.partition(":")
-        self.moves.picked(kind, value)
+        self.moves.picked(event.kind, event.value)
 
     @on(FightPanel.Asked)
     def _fight_asked(self, event: FightPanel.Asked) -> None:
