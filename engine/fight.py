@@ -14,16 +14,14 @@ when the dice came in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
 from engine.errors import IllegalAction
 from engine.nlp.english import tokens
-from engine.rules.base import Ruleset
 from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
 from engine.rules.events.shown import Shown
 from engine.rules.fight.conflict import Conflict
@@ -54,6 +52,7 @@ from engine.rules.fight.values import (
     TrackerRow,
 )
 from engine.rules.state import CampaignState
+from engine.rules.view import ActionHost
 from engine.triggers import Matcher, name_variants, people_named
 
 MAX_FICTION = 4000
@@ -129,30 +128,8 @@ class _Roller:
         return Die(face, "seeded", self.position)
 
 
-class FightHost(Protocol):
-    """The game, as its fight part sees it."""
-
-    @property
-    def pack(self) -> Pack:
-        """The campaign's content pack."""
-
-    @property
-    def rules(self) -> Ruleset:
-        """The campaign's ruleset."""
-
-    @property
-    def state(self) -> CampaignState:
-        """The campaign's state now."""
-
-    @property
-    def last_events(self) -> list[Shown]:
-        """The events of the last action."""
-
-    def _action(self, label: str) -> AbstractContextManager[None]:
-        """One all-or-nothing action."""
-
-    def _emit(self, e: Event) -> None:
-        """Apply ``e`` and record it in the action under way."""
+FightHost = ActionHost
+"""The game, as its fight part sees it."""
 
 
 class Fights:

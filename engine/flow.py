@@ -12,30 +12,18 @@ from dataclasses import replace
 from typing import Protocol
 
 from engine.content import schema as s
-from engine.content.loader import Pack
 from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules import resolve
-from engine.rules.base import Item, Need, Option, Ruleset, effect_item
+from engine.rules.base import Item, Need, Option, effect_item
 from engine.rules.effects import Interpreter, outcome_for
-from engine.rules.state import CampaignState, Flow
+from engine.rules.state import Flow
 from engine.rules.types import EffectContext, RollDict, item_ctx
+from engine.rules.view import GameView
 
 
-class MoveHost(Protocol):
+class MoveHost(GameView, Protocol):
     """The game, as its move flow sees it."""
-
-    @property
-    def pack(self) -> Pack:
-        """The campaign's content pack."""
-
-    @property
-    def rules(self) -> Ruleset:
-        """The campaign's ruleset."""
-
-    @property
-    def state(self) -> CampaignState:
-        """The campaign's state now."""
 
     @property
     def interp(self) -> Interpreter:
@@ -44,9 +32,6 @@ class MoveHost(Protocol):
     @property
     def pending_message(self) -> str:
         """The message of what the engine waits for (for refusals)."""
-
-    def _emit(self, e: ev.Event) -> None:
-        """Apply ``e`` and record it in the action under way."""
 
 
 class Moves:

@@ -269,3 +269,16 @@ def stat_shown(pack: Pack, n: int) -> str:
     of 1 to 30 in the panels game)."""
     stats = list(pack.stats.values())
     return str(n) if stats and all(st.min >= 0 for st in stats) else signed(n)
+
+
+def plain_prompt(label: str, detail: str = "", hotkey: str = "", disabled: str = "") -> Text:
+    """A simple entry: label, a dim detail and an optional hotkey hint; an entry that can do
+    nothing now is dimmed and says why (``disabled``)."""
+    out = Text(label, DIM if disabled else FG)
+    if detail:
+        out.append(f"  {detail}", DIM)
+    if hotkey:
+        out.append(f"  [{hotkey}]", DIM)
+    if disabled:
+        out.append(f"  ✗ {disabled}", "italic " + DIM)
+    return out

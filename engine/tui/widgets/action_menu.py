@@ -73,19 +73,6 @@ def suggestion_prompt(pack: Pack, index: int, sug: Suggestion,
     return Text("\n").join(lines)
 
 
-def plain_prompt(label: str, detail: str = "", hotkey: str = "", disabled: str = "") -> Text:
-    """A simple entry: label, a dim detail and an optional hotkey hint; an entry that can do
-    nothing now is dimmed and says why (``disabled``)."""
-    out = Text(label, DIM if disabled else FG)
-    if detail:
-        out.append(f"  {detail}", DIM)
-    if hotkey:
-        out.append(f"  [{hotkey}]", DIM)
-    if disabled:
-        out.append(f"  ✗ {disabled}", "italic " + DIM)
-    return out
-
-
 class ActionMenu(OptionList):
     """An option list whose entries carry ``kind:value`` ids; choosing one posts MenuPicked."""
 

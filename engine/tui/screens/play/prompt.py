@@ -20,8 +20,8 @@ from engine.tui.screens.play.choices import Choices
 from engine.tui.screens.play.fight_dialogs import FightDialogs
 from engine.tui.screens.play.fight_menu import FIGHT_KINDS, FightMenu
 from engine.tui.screens.play.host import PlayHost
-from engine.tui.text import ACCENT, DIM, clip
-from engine.tui.widgets.action_menu import plain_prompt, suggestion_prompt
+from engine.tui.text import ACCENT, DIM, clip, plain_prompt
+from engine.tui.widgets.action_menu import suggestion_prompt
 
 
 def want(lo: int, hi: int) -> str:

@@ -30,7 +30,7 @@ from engine.tui.fight_view import (
     odds_line,
     why_not,
 )
-from engine.tui.text import ACCENT, DIM, FG, MIXED, clip
+from engine.tui.text import ACCENT, DIM, FG, MIXED, clip, plain_prompt
 from engine.tui.widgets.fight.menu import SEPARATOR, Chosen, Entry, FightList
 from engine.tui.widgets.fight.view import (
     ChoiceAsk,
@@ -41,19 +41,6 @@ from engine.tui.widgets.fight.view import (
     PlayerTurn,
     RefereeTurn,
 )
-
-
-def plain_prompt(label: str, detail: str = "", hotkey: str = "", disabled: str = "") -> Text:
-    """A simple entry: label, a dim detail and an optional hotkey hint; an entry that can do
-    nothing now is dimmed and says why (``disabled``)."""
-    out = Text(label, DIM if disabled else FG)
-    if detail:
-        out.append(f"  {detail}", DIM)
-    if hotkey:
-        out.append(f"  [{hotkey}]", DIM)
-    if disabled:
-        out.append(f"  ✗ {disabled}", "italic " + DIM)
-    return out
 
 
 class FightPanel(Vertical):
