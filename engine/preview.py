@@ -4,35 +4,48 @@ made."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import DiceSpec
 from engine.errors import IllegalAction
+from engine.odds import percent
 from engine.rules import resolve
 from engine.rules.base import Ruleset
 from engine.rules.state import CampaignState
 from engine.rules.types import BandDict, Modifier
 
 
-@dataclass
+@dataclass(frozen=True)
 class RollPreview:
     """Everything about a roll before it is made: dice, modifiers with sources, exact odds."""
 
     move: str
+    """The move's id."""
     stat: str
+    """The stat rolled with (its id)."""
     dice: str
+    """The dice, in notation ("2d6", "3d6kh2" with advantage, "1d20")."""
     modifiers: list[Modifier]
+    """Every modifier with its source (the stat, a condition, a Label, Team...)."""
     raw_modifier: int
+    """Their sum, before the system's clamp."""
     modifier: int
+    """The modifier the roll takes (clamped where the system clamps)."""
     clamp: tuple[int, int] | None
+    """The system's clamp of the modifier (Masks: -2 to +3), or None."""
     odds: dict[str, str]
+    """The exact chance of each band as the player reads it (band id -> "41.7%")."""
     bands: list[BandDict]
+    """The bands this roll reads (id, name, min, max, tone), best last."""
     inverted: bool
+    """True when a low total is good (a roll under)."""
     bands_chosen: bool = False
     """True when the ruleset chose this roll's bands (a DC, a defence), not the pack's."""
+    chances: dict[str, float] = field(default_factory=dict)
+    """The exact chance of each band as a number (band id -> 0.417), what ``odds`` shows."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain form."""
@@ -64,10 +77,12 @@ def roll_preview(state: CampaignState, pack: Pack, rules: Ruleset, move: s.Move,
     dice = dice_for(state, pack, rules, move)
     bands = rules.bands_for(state, move, target)
     fixed = pack.bands_for(move)
+    exact = resolve.chances(dice, final, bands, resolve.face_override(state, rules, move))
     return RollPreview(
         move=move.id, stat=stat, dice=dice.notation, modifiers=mods, raw_modifier=raw,
         modifier=final, clamp=pack.system.modifier_clamp,
-        odds=resolve.odds_text(dice, final, bands, resolve.face_override(state, rules, move)),
+        odds={b: percent(p) for b, p in exact.items()},
+        chances={b: float(p) for b, p in exact.items()},
         bands=resolve.band_dicts(bands),
         inverted=move.roll.inverted,
         bands_chosen=bands is not fixed and bands != fixed,

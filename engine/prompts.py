@@ -64,6 +64,8 @@ class Suggestion:
     odds: Mapping[str, str] = field(default_factory=dict)
     """The exact chance of each band of the move now (band id -> "41.7%"), when it rolls
     with a stat known in advance."""
+    chances: Mapping[str, float] = field(default_factory=dict)
+    """The same chances as numbers (band id -> 0.41666...)."""
 
     @classmethod
     def of(cls, d: Mapping[str, Any]) -> Suggestion:
@@ -72,7 +74,8 @@ class Suggestion:
                    words=tuple(str(w) for w in d.get("words") or ()),
                    score=float(d.get("score") or 0.0), cue=str(d.get("cue") or ""),
                    target=d.get("target") or None, target_name=str(d.get("target_name") or ""),
-                   odds={str(k): str(v) for k, v in (d.get("odds") or {}).items()})
+                   odds={str(k): str(v) for k, v in (d.get("odds") or {}).items()},
+                   chances={str(k): float(v) for k, v in (d.get("chances") or {}).items()})
 
     def to_dict(self) -> dict[str, Any]:
         """The dict form the flow keeps (and scripts print)."""
@@ -81,6 +84,8 @@ class Suggestion:
                              "target": self.target, "target_name": self.target_name or None}
         if self.odds:
             d["odds"] = dict(self.odds)
+        if self.chances:
+            d["chances"] = dict(self.chances)
         return d
 
     @property

@@ -236,7 +236,8 @@ class Game(FlatNames):
             if sug.move is not None:
                 move = self.pack.moves[sug.move]
                 if move.roll is not None and move.roll.stat != "choice":
-                    d["odds"] = self.preview(move.id).odds
+                    pv = self.preview(move.id)
+                    d["odds"], d["chances"] = pv.odds, pv.chances
                 if move.target != "none" and named:
                     ok = {o.id for o in self.moves.targets_for(move)}
                     tid = next((n for n in named if n in ok), None)

@@ -9,12 +9,13 @@ roll's band is worked out again after a modifier changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import cast
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import DiceSpec, Roll
-from engine.odds import band_odds_by_faces, band_odds_text, band_of, percent
+from engine.odds import band_odds, band_odds_by_faces, band_odds_text, band_of, percent
 from engine.rules import events as ev
 from engine.rules.base import BandOverride, Ruleset
 from engine.rules.state import ActiveBonus, CampaignState
@@ -118,6 +119,19 @@ def face_override(state: CampaignState, rules: Ruleset, move: s.Move) -> Overrid
     if not overrides_bands(rules):
         return None
     return lambda faces, band: rules.band_override(state, move, faces, band)
+
+
+def chances(spec: DiceSpec, modifier: int, bands: Sequence[s.Band],
+            override: Override | None = None) -> dict[str, Fraction]:
+    """Exact chance of each band, counting what the dice may override."""
+    if override is None:
+        return band_odds(spec, modifier, bands)
+
+    def forced(kept: tuple[int, ...], band: str) -> str | None:
+        found = override(kept, band)
+        return found.band if found is not None else None
+
+    return band_odds_by_faces(spec, modifier, bands, forced)
 
 
 def odds_text(spec: DiceSpec, modifier: int, bands: Sequence[s.Band],
