@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeAlias
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.journal import result_label
+from engine.odds import from_percent
 from engine.preview import RollPreview
 from engine.rules.base import Adjustment, Declaration, Option, Ruleset, opt, options_of
 from engine.rules.fight.events import FIGHT_REQUEST
@@ -65,7 +66,8 @@ class Suggestion:
     """The exact chance of each band of the move now (band id -> "41.7%"), when it rolls
     with a stat known in advance."""
     chances: Mapping[str, float] = field(default_factory=dict)
-    """The same chances as numbers (band id -> 0.41666...)."""
+    """The same chances as numbers (band id -> 0.41666...); read back from the flow (which
+    keeps only the words), to the tenth of a percent shown."""
 
     @classmethod
     def of(cls, d: Mapping[str, Any]) -> Suggestion:
@@ -75,17 +77,16 @@ class Suggestion:
                    score=float(d.get("score") or 0.0), cue=str(d.get("cue") or ""),
                    target=d.get("target") or None, target_name=str(d.get("target_name") or ""),
                    odds={str(k): str(v) for k, v in (d.get("odds") or {}).items()},
-                   chances={str(k): float(v) for k, v in (d.get("chances") or {}).items()})
+                   chances={str(k): float(v) for k, v in (d.get("chances") or {}).items()}
+                   or {str(k): from_percent(str(v)) for k, v in (d.get("odds") or {}).items()})
 
     def to_dict(self) -> dict[str, Any]:
-        """The dict form the flow keeps (and scripts print)."""
+        """The dict form the flow keeps (and scripts print): the odds in words only."""
         d: dict[str, Any] = {"move": self.move, "name": self.name, "score": self.score,
                              "cue": self.cue, "words": list(self.words),
                              "target": self.target, "target_name": self.target_name or None}
         if self.odds:
             d["odds"] = dict(self.odds)
-        if self.chances:
-            d["chances"] = dict(self.chances)
         return d
 
     @property

@@ -416,6 +416,11 @@ def test_suggestions_carry_exact_odds(new_game: NewGame, masks: Pack) -> None:
     assert sug.move == "directly_engage"
     expected = band_odds(DiceSpec.parse("2d6"), 1, masks.system.bands["default"])
     assert sug.odds == {b: percent(p) for b, p in expected.items()}
+    assert sug.chances == {b: float(p) for b, p in expected.items()}  # exact, as numbers
+    game.describe("I punch the robot")
+    shown = game.pending.suggestions[0]  # read back from the flow, which keeps the words
+    assert shown.odds == sug.odds
+    assert all(abs(shown.chances[b] - float(p)) < 0.0005 for b, p in expected.items())
 
 
 def test_locked_moves_are_not_suggested(new_game: NewGame, h: Any) -> None:
