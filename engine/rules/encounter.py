@@ -111,15 +111,26 @@ class Compact(BaseModel):
         data: dict[str, Any] = handler(self)
         if self._full:
             return data
-        fields = type(self).model_fields
+        defaults = _defaults(type(self))
         for name in list(data):
-            f = fields.get(name)
-            if f is None or f.is_required():
-                continue
-            default = f.get_default(call_default_factory=True)
-            if getattr(self, name) == default:
+            if name in defaults and getattr(self, name) == defaults[name]:
                 del data[name]
         return data
+
+
+_DEFAULTS: dict[type[BaseModel], dict[str, Any]] = {}
+
+
+def _defaults(cls: type[BaseModel]) -> dict[str, Any]:
+    """Each optional field's default, made once per class (only compared, never handed out):
+    asking pydantic for a factory's default inspects the factory's signature every time,
+    which made every save cost time in proportion to the campaign's length."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = {name: f.get_default(call_default_factory=True)
+                 for name, f in cls.model_fields.items() if not f.is_required()}
+        _DEFAULTS[cls] = found
+    return found
 
 
 class _Frozen(Compact):
