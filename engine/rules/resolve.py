@@ -138,13 +138,8 @@ def odds_text(spec: DiceSpec, modifier: int, bands: Sequence[s.Band],
               override: Override | None = None) -> dict[str, str]:
     """Exact odds of each band as percentages, counting what the dice may override."""
     if override is None:
-        return band_odds_text(spec, modifier, bands)
-
-    def forced(kept: tuple[int, ...], band: str) -> str | None:
-        found = override(kept, band)
-        return found.band if found is not None else None
-
-    return {b: percent(p) for b, p in band_odds_by_faces(spec, modifier, bands, forced).items()}
+        return band_odds_text(spec, modifier, bands)  # cached
+    return {b: percent(p) for b, p in chances(spec, modifier, bands, override).items()}
 
 
 def reband(roll: RollDict, amount: int, bands: Sequence[s.Band],
