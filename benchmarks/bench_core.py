@@ -1,23 +1,41 @@
 """Throughput of Masks move resolution, headless.
 
-Run: ``python benchmarks/bench_core.py``. Reports medians over several rounds, each against a
-baseline measured in the same run (a bare seeded 2d6 roll with a band lookup), so the ratio is
-meaningful on a noisy machine:
+Run: ``python benchmarks/bench_core.py [--rounds N] [--moves N] [--long]``. Each row runs in
+several rounds; every round first measures the baseline (a bare seeded 2d6 roll with a band
+lookup), so a row's ratio (its median over the baseline's median, both from this run) means
+something on a noisy machine:
 
 - resolve + apply the roll: every modifier with its source, the dice, the band, the exact
   odds, and the ``Rolled`` event applied to the state;
 - the same plus the outcome's effects applied (first options picked; GM moves on misses);
-- the full facade: trigger, roll, choices, each an autosaved action (in-memory store).
+- the full facade: trigger, roll, choices, each an autosaved action (in-memory store), in a
+  new campaign each round (``--moves`` moves);
+- growth: one campaign of 2,000 moves (``--long``: 10,000), its moves per second (of CPU
+  time) over the first 200 and over the last 200; a move's cost should not grow with the
+  campaign's length (a ratio near 1).
+
+Each row prints its median and 90th-percentile time per operation over the rounds (the p90 is
+the slow side: the 90th percentile of the rounds' time per operation), its median operations
+per second, and the ratio; the facade row also prints the 90th percentile of single moves. The
+load average (1 minute) is printed before and after the run. Targets (issue 25): the effects
+row at a ratio of at least 0.08, the facade at least 0.015, growth near 1.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from engine.content.loader import load_pack
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.content import schema as s
+from engine.content.loader import Pack, load_pack
 from engine.dice import DiceSpec, SeededDice
 from engine.game import Game
 from engine.odds import band_of
@@ -27,91 +45,175 @@ from engine.rules.resolve import resolve
 from engine.rules.state import CampaignState
 
 ROOT = Path(__file__).resolve().parent.parent
-ROUNDS = 7
+BASELINE_OPS = 50_000
+RESOLVE_OPS = 20_000
+EFFECTS_OPS = 10_000
+GROWTH_WINDOW = 200
 
 
-def per_second(fn: Callable[[int], None], n: int) -> float:
-    """Operations per second of ``fn(n)``."""
-    t = time.perf_counter()
-    fn(n)
-    return n / (time.perf_counter() - t)
+def quantile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
-def main() -> None:
-    """Print the table."""
-    pack = load_pack(ROOT / "content" / "masks")
-    game = Game.new(pack, name="bench", hero_name="Nova", archetype="signal_fire",
-                    npcs=[("Rosalind", "adult", ""), ("Dusk", "villain", "")], seed=1)
-    initial = game.state.model_dump()
-    rolled_moves = [m for m in pack.moves.values()
-                    if m.roll is not None and m.requires_flag is None and m.target == "none"]
-    bands = pack.system.bands["default"]
-    spec = DiceSpec.parse("2d6")
+class Bench:
+    """The Masks pack, a campaign's first state and the pieces each row runs."""
 
-    def baseline(n: int) -> None:
+    def __init__(self) -> None:
+        self.pack = load_pack(ROOT / "content" / "masks")
+        self.game = new_campaign(self.pack, seed=1, villain=True)
+        self.initial = self.game.state.model_dump()
+        self.moves = rolled_moves(self.pack)
+        self.bands = self.pack.system.bands["default"]
+        self.spec = DiceSpec.parse("2d6")
+
+    def baseline(self, n: int) -> None:
+        """A bare seeded 2d6 roll and its band, ``n`` times."""
         dice = SeededDice(1)
         for _ in range(n):
-            band_of(dice.roll(spec).total + 1, bands)
+            band_of(dice.roll(self.spec).total + 1, self.bands)
 
-    def resolve_only(n: int) -> None:
-        state = CampaignState.model_validate(initial)
+    def resolve_only(self, n: int) -> None:
+        """Resolve ``n`` rolls and apply each ``Rolled`` event."""
+        pack, rules = self.pack, self.game.rules
+        state = CampaignState.model_validate(self.initial)
         dice = SeededDice(state.seed)
         for i in range(n):
-            move = rolled_moves[i % len(rolled_moves)]
+            move = self.moves[i % len(self.moves)]
             roll = dice.roll(pack.dice_for(move))
-            ev.apply(state, resolve(state, pack, game.rules, move, None, roll, dice.position))
+            ev.apply(state, resolve(state, pack, rules, move, None, roll, dice.position))
 
-    def core(n: int) -> None:
-        state = CampaignState.model_validate(initial)
+    def effects(self, n: int) -> None:
+        """Resolve ``n`` rolls and apply them and their outcomes' effects (a new state every
+        50 moves)."""
+        pack, game = self.pack, self.game
+        state = CampaignState.model_validate(self.initial)
         dice = SeededDice(state.seed)
-        interp = game.interp
         for i in range(n):
             if i % 50 == 0:
-                state = CampaignState.model_validate(initial)
-            move = rolled_moves[i % len(rolled_moves)]
+                state = CampaignState.model_validate(self.initial)
+            move = self.moves[i % len(self.moves)]
             roll = dice.roll(pack.dice_for(move))
             rolled = resolve(state, pack, game.rules, move, None, roll, dice.position)
             ev.apply(state, rolled)
             queue = game.moves._outcome_items(move, f"outcomes.{rolled.band}", None)
             while queue:
-                res = interp.step(state, queue[0])
+                res = game.interp.step(state, queue[0])
                 if isinstance(res, Need):
                     ids = [o["id"] for o in res.options[: max(res.min, 1)]]
-                    queue = interp.answer(state, queue[0], ids) + queue[1:]
+                    queue = game.interp.answer(state, queue[0], ids) + queue[1:]
                     continue
                 for e in res.events:
                     ev.apply(state, e)
                 queue = res.push + queue[1:]
 
-    def facade(n: int) -> None:
-        g = Game.new(pack, name="bench", hero_name="Nova", archetype="signal_fire",
-                     npcs=[("Rosalind", "adult", "")], seed=2)
+    def facade(self, n: int, times: list[float] | None = None,
+               clock: Callable[[], float] = time.perf_counter) -> None:
+        """``n`` moves through the facade in a new campaign; each move's time into ``times``."""
+        g = new_campaign(self.pack, seed=2)
         for i in range(n):
-            if g.state.hero.taken_out or len(g.state.hero.conditions) >= 4:
-                g.end_scene(list(g.state.hero.conditions))
-                g.start_scene("next")
-            g.trigger(rolled_moves[i % len(rolled_moves)].id)
-            g.roll()
-            if g.state.flow.stage == "adjust":
-                g.adjust(None)
-            while g.state.flow.stage == "effects":
-                p = g.pending
-                usable = [o for o in p.options if not o.disabled]
-                g.choose([o.id for o in usable[: max(p.min, 1)]])
+            t = clock()
+            play_move(g, self.moves[i % len(self.moves)])
+            if times is not None:
+                times.append(clock() - t)
 
-    rows = []
-    for name, fn, n in (("resolve + apply the roll", resolve_only, 20_000),
-                        ("... + apply the outcome's effects", core, 20_000),
-                        ("full facade move (3 saved actions)", facade, 2_000)):
-        base, ours = [], []
-        for _ in range(ROUNDS):
-            base.append(per_second(baseline, 50_000))
-            ours.append(per_second(fn, n))
-        rows.append((name, statistics.median(ours), statistics.median(base)))
-    print(f"{'benchmark':38} {'median ops/s':>14} {'baseline ops/s':>15} {'ratio':>8}")
-    for name, ours_m, base_m in rows:
-        print(f"{name:38} {ours_m:14,.0f} {base_m:15,.0f} {ours_m / base_m:8.3f}")
-    print("baseline: a bare seeded 2d6 roll + band lookup, measured in the same rounds")
+
+def new_campaign(pack: Pack, seed: int, villain: bool = False) -> Game:
+    """A Masks campaign: Nova, an adult NPC (and a villain)."""
+    npcs = [("Rosalind", "adult", ""), *([("Dusk", "villain", "")] if villain else [])]
+    return Game.new(pack, name="bench", hero_name="Nova", archetype="signal_fire",
+                    npcs=npcs, seed=seed)
+
+
+def rolled_moves(pack: Pack) -> list[s.Move]:
+    """The moves that roll with no target and no flag needed."""
+    return [m for m in pack.moves.values()
+            if m.roll is not None and m.requires_flag is None and m.target == "none"]
+
+
+def play_move(g: Game, move: s.Move) -> None:
+    """One move through the facade: trigger, roll, keep, the first usable options (a new
+    scene first when the hero is out of the fight or has four conditions)."""
+    if g.state.hero.taken_out or len(g.state.hero.conditions) >= 4:
+        g.end_scene(list(g.state.hero.conditions))
+        g.start_scene("next")
+    g.trigger(move.id)
+    g.roll()
+    if g.state.flow.stage == "adjust":
+        g.adjust(None)
+    while g.state.flow.stage == "effects":
+        p = g.pending
+        usable = [o for o in p.options if not o.disabled]
+        g.choose([o.id for o in usable[: max(p.min, 1)]])
+
+
+def timed(fn: Callable[[int], Any], n: int) -> float:
+    """Seconds per operation of ``fn(n)``."""
+    t = time.perf_counter()
+    fn(n)
+    return (time.perf_counter() - t) / n
+
+
+def growth(bench: Bench, moves: int) -> tuple[float, float]:
+    """Moves per second of CPU time (the process's: other work on the machine changes it
+    less than the wall clock's) over the first and the last ``GROWTH_WINDOW`` moves of one
+    campaign."""
+    times: list[float] = []
+    bench.facade(moves, times, time.process_time)
+    return GROWTH_WINDOW / sum(times[:GROWTH_WINDOW]), GROWTH_WINDOW / sum(times[-GROWTH_WINDOW:])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7, help="rounds per row (7)")
+    parser.add_argument("--moves", type=int, default=300,
+                        help="facade moves per round, each round a new campaign (300)")
+    parser.add_argument("--long", action="store_true",
+                        help="the growth campaign plays 10,000 moves, not 2,000")
+    args = parser.parse_args(argv)
+    bench = Bench()
+    rows: list[tuple[str, Callable[[int], Any], int]] = [
+        ("resolve + apply the roll", bench.resolve_only, RESOLVE_OPS),
+        ("... + apply the outcome's effects", bench.effects, EFFECTS_OPS),
+        ("full facade move (3 saved actions)", bench.facade, args.moves),
+    ]
+    load = [os.getloadavg()[0]]
+    started = time.perf_counter()
+    bench.facade(20)  # warm up: the first campaign builds the caches
+    base: list[float] = []
+    ours: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    move_times: list[float] = []
+    for _ in range(args.rounds):
+        base.append(timed(bench.baseline, BASELINE_OPS))
+        for name, fn, n in rows:
+            if fn == bench.facade:  # the moves only, not making the campaign
+                times: list[float] = []
+                bench.facade(n, times)
+                ours[name].append(sum(times) / n)
+                move_times += times
+            else:
+                ours[name].append(timed(fn, n))
+    first, last = growth(bench, 10_000 if args.long else 2_000)
+    load.append(os.getloadavg()[0])
+    base_m = statistics.median(base)
+    print(f"{'benchmark':38} {'median us/op':>12} {'p90 us/op':>10} {'ops/s':>10} {'ratio':>7}")
+    print(f"{'baseline: seeded 2d6 + band lookup':38} {base_m * 1e6:12.2f}"
+          f" {quantile(base, 0.9) * 1e6:10.2f} {1 / base_m:10,.0f} {1:7.3f}")
+    for name, _, _ in rows:
+        med = statistics.median(ours[name])
+        print(f"{name:38} {med * 1e6:12.1f} {quantile(ours[name], 0.9) * 1e6:10.1f}"
+              f" {1 / med:10,.0f} {base_m / med:7.3f}")
+    print(f"single facade moves: median {statistics.median(move_times) * 1e3:.2f} ms,"
+          f" p90 {quantile(move_times, 0.9) * 1e3:.2f} ms,"
+          f" p95 {quantile(move_times, 0.95) * 1e3:.2f} ms ({len(move_times)} moves)")
+    print(f"growth: moves/s over the first {GROWTH_WINDOW} {first:,.0f}, over the last"
+          f" {GROWTH_WINDOW} of {10_000 if args.long else 2_000:,} {last:,.0f}"
+          f" (last/first {last / first:.2f})")
+    print(f"{args.rounds} rounds, {args.moves} facade moves a round, in"
+          f" {time.perf_counter() - started:.0f} s; load average (1 min) {load[0]:.2f} before,"
+          f" {load[1]:.2f} after; ratio = baseline median time / row median time")
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ class Game(FlatNames):
             raise IllegalAction(f"the campaign is for {state.system!r}, not {pack.id!r}")
         self.pack = pack
         self.rules = ruleset_for(pack)
-        self.tx = Transaction(state, store or MemoryStore(state.model_dump(mode="json")),
+        self.tx = Transaction(state, store or MemoryStore(state.saved()),
                               self.rules.registry, self._after_emit)
         """The all-or-nothing action: the state, and the one way to change it."""
         self.interp = Interpreter(pack, self.rules, self._gm, self._offer)
@@ -128,7 +128,7 @@ class Game(FlatNames):
         )
         meta = {"name": state.name, "system": pack.id, "system_name": pack.system.name,
                 "hero": hero.name, "scene": "", "seed": state.seed}
-        initial = state.model_dump(mode="json")
+        initial = state.saved()
         store = store_factory(meta, initial) if store_factory else MemoryStore(initial)
         game = cls(pack, state, store)
         with game._action("Campaign begins"):

@@ -38,7 +38,7 @@ class Transaction:
         self._events: list[dict[str, Any]] = []
         self._shown: list[Shown] = []
         self._new_chunk = False
-        self._saved: dict[str, Any] = state.model_dump(mode="json")
+        self._saved: dict[str, Any] = state.saved()
 
     @contextmanager
     def action(self, label: str) -> Iterator[None]:
@@ -54,7 +54,7 @@ class Transaction:
             self.emit(ev.ActionStarted(label=label))  # the next action (the log's "a" says)
             yield
             events = self._events
-            dump = self.state.model_dump(mode="json")
+            dump = self.state.saved()
             scene = self.state.scene
             self.store.save(events, dump, {"scene": f"{scene.number}. {scene.title}".strip(),
                                            "hero": ", ".join(h.name for h in
@@ -93,7 +93,7 @@ class Transaction:
         state = CampaignState.model_validate(base)
         for d in events:
             self.registry.apply(state, self.registry.decode(d))
-        dump = state.model_dump(mode="json")
+        dump = state.saved()
         self.store.truncate_from_action(a, dump)
         self.state = state
         self._saved = dump

@@ -67,7 +67,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from engine.errors import IllegalAction
 
@@ -107,9 +114,10 @@ class Compact(BaseModel):
     _full: ClassVar[bool] = False
 
     @model_serializer(mode="wrap")
-    def _compact(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _compact(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+                 ) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if self._full:
+        if self._full or info.exclude_defaults:  # with exclude_defaults pydantic left them out
             return data
         defaults = _defaults(type(self))
         for name in list(data):

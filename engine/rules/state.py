@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection
+from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic_core import to_jsonable_python
 
 from engine.dice import check_stream
 from engine.rules.encounter import Compact
@@ -260,7 +264,15 @@ class Threat(StateModel):
     confronted: int = Field(0, description="The last scene in which a move targeted its NPC.")
 
 
-class Thread(StateModel):
+class LedgerEntry(StateModel):
+    """A thread or a fact of the ledger: an immutable value (an edit replaces it in its list),
+    so the state's saved form dumps each one once (``CampaignState.saved``). Its lists are
+    not changed in place either."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Thread(LedgerEntry):
     """A story thread in the ledger: something the story still has to settle."""
 
     id: str
@@ -270,7 +282,7 @@ class Thread(StateModel):
     note: str = ""
 
 
-class Fact(StateModel):
+class Fact(LedgerEntry):
     """An established truth in the ledger (from a move, an oracle answer or by hand)."""
 
     id: str
@@ -297,6 +309,45 @@ class Flow(StateModel):
     roll: _Roll = None
     queue: _Queue = Field(default_factory=list)
     prompt: _Prompt = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Dumped:
+    """A ledger list's saved form, and the entries it was made from (held, so that their ids
+    stay theirs while the dump is kept)."""
+
+    items: tuple[LedgerEntry, ...]
+    ids: tuple[int, ...]
+    dump: list[dict[str, Any]]
+
+
+_LEDGER_LISTS = ("threads", "facts")
+_NOT_LEDGER = {"threads", "facts"}  # what the rest of the dump excludes
+
+
+def _dumped(cache: dict[str, _Dumped], key: str, items: list[LedgerEntry]
+            ) -> list[dict[str, Any]]:
+    """``items``' saved form (a new list whenever it changed: saved forms are never changed),
+    dumping only the entries not in ``cache[key]`` (the last dump of that list)."""
+    ids = tuple(map(id, items))
+    last = cache.get(key)
+    if last is not None and last.ids == ids:
+        return last.dump
+    if last is not None and ids[:len(last.ids)] == last.ids:  # entries added at the end
+        dump = last.dump + [e.model_dump(mode="json") for e in items[len(last.ids):]]
+    else:
+        known = {} if last is None else dict(zip(last.ids, last.dump, strict=True))
+        dump = [known[i] if i in known else e.model_dump(mode="json")
+                for i, e in zip(ids, items, strict=True)]
+    cache[key] = _Dumped(tuple(items), ids, dump)
+    return dump
+
+
+def _fresh(value: Any) -> Any:
+    """A saved default, not shared with another save (they are empty or scalar)."""
+    if isinstance(value, list | dict):
+        return copy.deepcopy(value) if value else type(value)()
+    return value
 
 
 class CampaignState(StateModel):
@@ -337,6 +388,8 @@ class CampaignState(StateModel):
     data: dict[str, Any] = Field(default_factory=dict)
     fight: Fight | None = Field(None, description="The fight under way (the d20 games).")
 
+    _ledger_dumps: dict[str, _Dumped] = PrivateAttr(default_factory=dict)
+
     @model_validator(mode="before")
     @classmethod
     def _migrate(cls, data: Any) -> Any:
@@ -350,6 +403,20 @@ class CampaignState(StateModel):
             if hid not in self.actors or self.actors[hid].kind != "hero":
                 raise ValueError(f"the party names {hid!r}, who is not a hero")
         return self
+
+    def saved(self) -> dict[str, Any]:
+        """The saved form, exactly ``model_dump(mode="json")``, made in a time that does not
+        grow with the ledger: its threads and facts are immutable, so each is dumped once and
+        a list that only grew since the last save reuses that save's dumps."""
+        # every model of the state is Compact, so pydantic's own exclude_defaults leaves out
+        # what Compact does, without a Python call per model; the top level keeps every key
+        data = self.model_dump(mode="json", exclude=_NOT_LEDGER, exclude_defaults=True)
+        for key in _LEDGER_LISTS:
+            items: list[LedgerEntry] = getattr(self, key)
+            data[key] = _dumped(self._ledger_dumps, key, items)
+        defaults = _top_defaults()
+        return {name: data[name] if name in data else _fresh(defaults[name])
+                for name in defaults}
 
     @property
     def hero(self) -> Actor:
@@ -395,3 +462,12 @@ class CampaignState(StateModel):
             if actor.kind in kinds and (actor.id == key or actor.name.lower() == key):
                 return actor
         return None
+
+
+@cache
+def _top_defaults() -> dict[str, Any]:
+    """The state's fields in order, each with its default's saved form (required ones: None,
+    never read: ``saved`` always has them)."""
+    return {name: None if f.is_required() else
+            to_jsonable_python(f.get_default(call_default_factory=True))
+            for name, f in CampaignState.model_fields.items()}

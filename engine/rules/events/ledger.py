@@ -34,9 +34,9 @@ class ThreadsChanged(Event):
 @applier("ThreadsChanged")
 def _threads(state: CampaignState, ev: ThreadsChanged) -> None:
     # the log's older form: texts added (new open threads) and removed (resolved)
-    for thread in state.threads:
+    for i, thread in enumerate(state.threads):
         if thread.status == "open" and thread.text in ev.removed:
-            thread.status = "resolved"
+            state.threads[i] = thread.model_copy(update={"status": "resolved"})
     for text in ev.added:
         if not any(t.status == "open" and t.text == text for t in state.threads):
             tid = state.next_ledger_id("t")
@@ -75,20 +75,19 @@ def _ledger(state: CampaignState, ev: LedgerChanged) -> None:
         else:
             entries.append(Fact(id=ev.id, text=ev.text, source=ev.source, about=list(ev.about)))
         return
-    found = next(e for e in entries if e.id == ev.id)
+    at = next(i for i, e in enumerate(entries) if e.id == ev.id)
+    found = entries[at]  # an immutable value: an edit puts a changed copy in its place
     match ev.op:
         case "edit":
-            found.text = ev.text or found.text
-            if ev.kind == "thread":
-                found.note = ev.note
-            else:
-                found.about = list(ev.about)
+            text = ev.text or found.text
+            more = {"note": ev.note} if ev.kind == "thread" else {"about": list(ev.about)}
+            entries[at] = found.model_copy(update={"text": text, **more})
         case "resolve":
-            found.status = "resolved"
+            entries[at] = found.model_copy(update={"status": "resolved"})
         case "reopen":
-            found.status = "open"
+            entries[at] = found.model_copy(update={"status": "open"})
         case "remove":
-            entries.remove(found)
+            del entries[at]
 
 
 __all__ = ["LEDGER_KINDS", "LEDGER_OPS", "LedgerChanged", "ThreadsChanged"]
