@@ -17,11 +17,13 @@ answers.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass
 
 from engine.content.loader import Pack
+from engine.gm.oracle import weighted_entry
 from engine.rules.base import gm_random
 from engine.rules.state import CampaignState
 from engine.rules.threats import threat_words
@@ -62,15 +64,14 @@ def _words(pack: Pack, rng: random.Random, kind: str) -> str:
     table = pack.tables.get(table_id)
     if table is None:
         return rng.choice(fallback)
-    entry = rng.choices(table.entries, weights=[e.weight for e in table.entries], k=1)[0]
-    return entry.text
+    return weighted_entry(rng, table.entries).text
 
 
 def _elsewhere(pack: Pack, rng: random.Random) -> str:
     table = pack.tables.get("locations")
     if table is None:
         return ""
-    return rng.choices(table.entries, weights=[e.weight for e in table.entries], k=1)[0].text
+    return weighted_entry(rng, table.entries).text
 
 
 def situation(pack: Pack, state: CampaignState, ctx: EffectContext, rng: random.Random
@@ -92,7 +93,7 @@ def situation(pack: Pack, state: CampaignState, ctx: EffectContext, rng: random.
     stance = ""  # only a stance an event set: a role's default says nothing about them
     if target_id and target_id in state.actors:
         stance = state.actors[target_id].stance.get(state.acting, "")
-    facts = [f.text for f in state.facts if target_id and target_id in f.about]
+    facts = [f.text for f in state.facts if target_id in f.about] if target_id else []
     return Situation(target=target, present=present, threat=name, threat_next=threat_next,
                      thread=rng.choice(threads) if threads else "",
                      place=state.scene.location, elsewhere=_elsewhere(pack, rng),
@@ -112,6 +113,7 @@ _KINDS: list[tuple[str, tuple[str, ...]]] = [
 """What a question asks for, from its words: read in order, the first that fits wins."""
 
 
+@functools.lru_cache(maxsize=1024)
 def question_kind(question: str) -> str:
     """What ``question`` asks about: where, danger, fear, plan, who, how, or what."""
     q = " " + re.sub(r"\s+", " ", question.lower()) + " "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.content import schema as s
@@ -23,7 +24,8 @@ from engine.systems import ruleset_class
 
 
 def _present(state: CampaignState, role: str | None = None) -> list[Actor]:
-    return [n for n in state.npcs.values() if n.present and (role is None or n.role == role)]
+    return [n for n in state.actors.values() if n.kind == "npc" and n.present
+            and (role is None or n.role == role)]
 
 
 def _free_conditions(pack: Pack, state: CampaignState) -> list[str]:
@@ -80,11 +82,26 @@ def _npc_test(test: NpcTest) -> Precondition:
     return lambda p, st: any(test(p, st, n) for n in _present(st))
 
 
+_NPC_TESTS: dict[tuple[int, type[Ruleset]], tuple[s.GMMoveDef, Pack, list[NpcTest]]] = {}
+
+
 def npc_tests(pack: Pack, move: s.GMMoveDef, rules: Ruleset | None = None
               ) -> list[NpcTest]:
     """The tests ``move``'s preconditions put on the NPC it is about: its roles
-    (``<role>_present``), the ruleset's focus tests (Masks's Influence), its stances."""
-    focus = dict(_rules(pack, rules).GM_FOCUS)
+    (``<role>_present``), the ruleset's focus tests (Masks's Influence), its stances. Made
+    once per loaded move and ruleset; do not change the list."""
+    cls = _rules(pack, rules)
+    cached = _NPC_TESTS.get((id(move), cls))
+    if cached is not None and cached[0] is move and cached[1] is pack:
+        return cached[2]
+    out = _npc_tests(pack, move, cls)
+    if len(_NPC_TESTS) < 4096:
+        _NPC_TESTS[(id(move), cls)] = (move, pack, out)
+    return out
+
+
+def _npc_tests(pack: Pack, move: s.GMMoveDef, cls: type[Ruleset]) -> list[NpcTest]:
+    focus = dict(cls.GM_FOCUS)
     roles = set(pack.system.roles)
     out: list[NpcTest] = []
     for w in move.when:
@@ -247,13 +264,20 @@ def lines(pack: Pack, move: s.GMMoveDef) -> list[tuple[str, str]]:
     return out
 
 
+_TEMPLATES: dict[tuple[int, str], tuple[Pack, str]] = {}
+
+
 def _template(pack: Pack, line_key: str) -> str:
     """The template behind a remembered ``move:key`` ("" if the content no longer has it)."""
+    cached = _TEMPLATES.get((id(pack), line_key))
+    if cached is not None and cached[0] is pack:
+        return cached[1]
     mid, _, key = line_key.partition(":")
     move = next((m for m in pack.gm_moves if m.id == mid), None)
-    if move is None:
-        return ""
-    return dict(lines(pack, move)).get(key, "")
+    out = "" if move is None else dict(lines(pack, move)).get(key, "")
+    if len(_TEMPLATES) < 16_384:
+        _TEMPLATES[(id(pack), line_key)] = (pack, out)
+    return out
 
 
 def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[str, str]:
@@ -267,18 +291,49 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[st
     used = [{p[slot] for p in mine if len(p) == 3} for slot in range(3)]
     hero_last = any(_template(pack, k).startswith("{hero}") for k in recent[-2:])
 
-    def cost(option: tuple[str, str]) -> tuple[int, int]:
-        key, text = option
-        said = age.get(f"{move.id}:{key}")
+    def cost(line: _Line) -> tuple[int, int]:
+        said = age.get(line.said_as)
         if said is not None:  # said already: only when nothing else is left, the oldest first
             return 1, LINE_MEMORY - said
-        shared = sum(1 for slot, i in enumerate(key.split(".")) if slot < 3 and i in used[slot])
-        return 0, shared + (2 if hero_last and text.startswith("{hero}") else 0)
+        shared = sum(1 for slot, i in enumerate(line.parts) if i in used[slot])
+        return 0, shared + (2 if hero_last and line.hero_first else 0)
 
-    costs = [cost(o) for o in options]
-    best = min(costs)
-    pool = [o for o, c in zip(options, costs, strict=True) if c == best]
+    parsed = _parsed(pack, move, options)
+    if options and not mine:  # none of its lines said lately: only the hero's name counts
+        pool = [o for o, line in zip(options, parsed, strict=True)
+                if not (hero_last and line.hero_first)] or list(options)
+    else:
+        costs = [cost(line) for line in parsed]
+        best = min(costs)
+        pool = [o for o, c in zip(options, costs, strict=True) if c == best]
     return gm_random(state, f"line:{move.id}").choice(pool)
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """What ``choose_line`` reads of one of a move's lines."""
+
+    said_as: str
+    """How ``gm_lines`` remembers it: ``move:key``."""
+    parts: tuple[str, ...]
+    """Its key's first three parts (the narration's open, act and stake)."""
+    hero_first: bool
+    """Its template opens on the hero's name."""
+
+
+_PARSED: dict[tuple[int, str], tuple[list[tuple[str, str]], list[_Line]]] = {}
+
+
+def _parsed(pack: Pack, move: s.GMMoveDef, options: list[tuple[str, str]]) -> list[_Line]:
+    """``options`` (``lines(pack, move)``, made once per loaded move) read once."""
+    cached = _PARSED.get((id(pack), move.id))
+    if cached is not None and cached[0] is options:
+        return cached[1]
+    out = [_Line(f"{move.id}:{key}", tuple(key.split(".")[:3]), text.startswith("{hero}"))
+           for key, text in options]
+    if len(_PARSED) < 4096:
+        _PARSED[(id(pack), move.id)] = (options, out)
+    return out
 
 
 def occasion(pack: Pack, ctx: EffectContext) -> str:

@@ -13,7 +13,9 @@ Every probability is exact (the 100 faces are enumerated) and is shown with the 
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -21,6 +23,19 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 
 TENSION_MIN, TENSION_MAX = 1, 9
+
+_CUMULATIVE: dict[int, tuple[list[s.TableEntry], list[float]]] = {}
+
+
+def weighted_entry(rng: random.Random, entries: list[s.TableEntry]) -> s.TableEntry:
+    """One of ``entries`` drawn by weight: exactly ``rng.choices(entries, weights=...)``, with
+    the running sums of a loaded table's weights made once (its entries never change)."""
+    hit = _CUMULATIVE.get(id(entries))
+    if hit is None or hit[0] is not entries:
+        hit = (entries, list(itertools.accumulate(e.weight for e in entries)))
+        if len(_CUMULATIVE) < 4096:
+            _CUMULATIVE[id(entries)] = hit
+    return rng.choices(entries, cum_weights=hit[1], k=1)[0]
 
 DEFAULT_LEVELS = [
     s.OracleLevel(id="impossible", name="Nearly impossible", chance=5),

@@ -12,7 +12,7 @@ import random
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.gm.oracle import clamp_tension, event_focus
+from engine.gm.oracle import clamp_tension, event_focus, weighted_entry
 from engine.gm.values import SceneProposal
 from engine.rules import events as ev
 from engine.rules.base import Step, effect_item, gm_random
@@ -26,7 +26,7 @@ def draw(pack: Pack, state: CampaignState, table_id: str, salt: str) -> s.TableE
     if table is None:
         return None
     rng = gm_random(state, f"table:{table_id}:{salt}")
-    return rng.choices(table.entries, weights=[e.weight for e in table.entries], k=1)[0]
+    return weighted_entry(rng, table.entries)
 
 
 def table_sides(table: s.Table) -> int:

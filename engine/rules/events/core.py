@@ -24,7 +24,10 @@ CORE = Registry("core")
 def named(e: E, acting: str) -> E:
     """``e`` with "hero" in its actor fields (``ACTORS``) replaced by ``acting``, the id of the
     hero acting now: what an event concerns is said by id, never left to the spotlight."""
-    changes = {f: acting for f in type(e).ACTORS if getattr(e, f) == HERO}
+    fields = e.ACTORS
+    if not fields:  # most events name no actor
+        return e
+    changes = {f: acting for f in fields if getattr(e, f) == HERO}
     return replace(e, **changes) if changes else e
 
 
