@@ -9,7 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
-from pydantic_core import to_jsonable_python
+from pydantic_core import SchemaSerializer, to_jsonable_python
 
 from engine.dice import check_stream
 from engine.rules.encounter import Compact
@@ -345,7 +345,7 @@ def _dumped(cache: dict[str, _Dumped], key: str, items: list[LedgerEntry]
 
 def _fresh(value: Any) -> Any:
     """A saved default, not shared with another save (they are empty or scalar)."""
-    if isinstance(value, list | dict):
+    if isinstance(value, (list, dict)):
         return copy.deepcopy(value) if value else type(value)()
     return value
 
@@ -409,11 +409,13 @@ class CampaignState(StateModel):
         grow with the ledger: its threads and facts are immutable, so each is dumped once and
         a list that only grew since the last save reuses that save's dumps."""
         # every model of the state is Compact, so pydantic's own exclude_defaults leaves out
-        # what Compact does, without a Python call per model; the top level keeps every key
-        data = self.model_dump(mode="json", exclude=_NOT_LEDGER, exclude_defaults=True)
+        # what Compact does, with no Python call per model; the top level keeps every key
+        data = _plain_serializer().to_python(self, mode="json", exclude=_NOT_LEDGER,
+                                             exclude_defaults=True)
+        cache = self._ledger_dumps
         for key in _LEDGER_LISTS:
             items: list[LedgerEntry] = getattr(self, key)
-            data[key] = _dumped(self._ledger_dumps, key, items)
+            data[key] = _dumped(cache, key, items)
         defaults = _top_defaults()
         return {name: data[name] if name in data else _fresh(defaults[name])
                 for name in defaults}
@@ -471,3 +473,26 @@ def _top_defaults() -> dict[str, Any]:
     return {name: None if f.is_required() else
             to_jsonable_python(f.get_default(call_default_factory=True))
             for name, f in CampaignState.model_fields.items()}
+
+
+@cache
+def _plain_serializer() -> SchemaSerializer:
+    """``CampaignState``'s serializer without ``Compact``'s own (a Python call per model):
+    asked for ``exclude_defaults``, pydantic leaves out the same fields by itself."""
+    schema = copy.deepcopy(CampaignState.__pydantic_core_schema__)
+    _drop_compact(schema)
+    return SchemaSerializer(schema)
+
+
+def _drop_compact(node: Any) -> None:
+    """Take ``Compact._compact`` out of every model schema under ``node`` (in place)."""
+    if isinstance(node, dict):
+        ser = node.get("serialization")
+        if (node.get("type") == "model" and isinstance(ser, dict)
+                and getattr(ser.get("function"), "__qualname__", "") == "Compact._compact"):
+            del node["serialization"]
+        for value in node.values():
+            _drop_compact(value)
+    elif isinstance(node, list):
+        for value in node:
+            _drop_compact(value)
