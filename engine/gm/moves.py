@@ -152,20 +152,28 @@ def preconditions(pack: Pack, rules: Ruleset | None = None) -> dict[str, Precond
 
 
 def legal(pack: Pack, state: CampaignState, move: s.GMMoveDef,
-          rules: Ruleset | None = None) -> bool:
+          rules: Ruleset | None = None, held: dict[str, bool] | None = None) -> bool:
     """Whether every precondition of ``move`` holds (unknown names fail closed), and, when
-    several are about the NPC it concerns, one present NPC passes them all."""
+    several are about the NPC it concerns, one present NPC passes them all. ``held``: the
+    preconditions already tested against this same state, by name (filled in as they are)."""
     known = preconditions(pack, rules)
-    if not all(name in known and known[name](pack, state) for name in move.when):
-        return False
+    memo: dict[str, bool] = {} if held is None else held
+    for name in move.when:
+        ok = memo.get(name)
+        if ok is None:
+            ok = memo[name] = name in known and known[name](pack, state)
+        if not ok:
+            return False
     return len(npc_tests(pack, move, rules)) < 2 or bool(fitting(pack, state, move, rules))
 
 
 def candidates(pack: Pack, state: CampaignState, kind: str,
-               rules: Ruleset | None = None) -> list[s.GMMoveDef]:
-    """GM moves of ``kind`` whose preconditions hold."""
+               rules: Ruleset | None = None, held: dict[str, bool] | None = None
+               ) -> list[s.GMMoveDef]:
+    """GM moves of ``kind`` whose preconditions hold (``held`` as ``legal`` takes it)."""
+    memo: dict[str, bool] = {} if held is None else held
     return [m for m in pack.gm_moves if (m.kind == kind or m.kind == "both")
-            and legal(pack, state, m, rules)]
+            and legal(pack, state, m, rules, memo)]
 
 
 def weight(state: CampaignState, move: s.GMMoveDef) -> float:
@@ -362,17 +370,18 @@ def missed(pack: Pack, ctx: EffectContext) -> s.Move | None:
 
 
 def called_for(pack: Pack, state: CampaignState, ctx: EffectContext,
-               rules: Ruleset | None = None) -> list[s.GMMoveDef]:
+               rules: Ruleset | None = None, held: dict[str, bool] | None = None
+               ) -> list[s.GMMoveDef]:
     """The GM moves a miss calls for (the failed move's ``miss_gm``, in its order) whose
     preconditions hold now; empty when the GM was not called by a miss. The GM makes the
     first of them it has not made in its last three moves (else any fitting move, so that
-    misses in a row still vary)."""
+    misses in a row still vary). ``held`` as ``legal`` takes it."""
     move = missed(pack, ctx)
     if move is None or not move.miss_gm:
         return []
     by_id = {m.id: m for m in pack.gm_moves}
     return [by_id[g] for g in move.miss_gm
-            if g in by_id and legal(pack, state, by_id[g], rules)]
+            if g in by_id and legal(pack, state, by_id[g], rules, held)]
 
 
 def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
@@ -381,13 +390,14 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     moves the failed move calls for (its ``miss_gm``) when one fits, about its target when
     the target fits."""
     # the first GM move the miss calls for that fits and was not among the GM's last three
-    called = [m for m in called_for(pack, state, ctx, rules)
+    held: dict[str, bool] = {}  # the preconditions tested so far: the state does not change
+    called = [m for m in called_for(pack, state, ctx, rules, held)
               if m.id not in state.gm_recent[-3:]][:1]
-    options = called or candidates(pack, state, kind, rules)
+    options = called or candidates(pack, state, kind, rules, held)
     weights = [weight(state, m) for m in options]
     if not options or sum(weights) == 0:
         options = [m for m in pack.gm_moves
-                   if (m.kind in (kind, "both")) and legal(pack, state, m, rules)]
+                   if (m.kind in (kind, "both")) and legal(pack, state, m, rules, held)]
         weights = [1.0] * len(options)
     if not options:
         text = "The GM lets the silence stretch; the situation tightens around you."
