@@ -9,7 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
-from pydantic_core import SchemaSerializer, to_jsonable_python
+from pydantic_core import SchemaSerializer
 
 from engine.dice import check_stream
 from engine.rules.encounter import Compact
@@ -343,13 +343,6 @@ def _dumped(cache: dict[str, _Dumped], key: str, items: list[LedgerEntry]
     return dump
 
 
-def _fresh(value: Any) -> Any:
-    """A saved default, not shared with another save (they are empty or scalar)."""
-    if isinstance(value, (list, dict)):
-        return copy.deepcopy(value) if value else type(value)()
-    return value
-
-
 class CampaignState(StateModel):
     """Everything a campaign is, at one moment (saved with every top-level key)."""
 
@@ -416,9 +409,7 @@ class CampaignState(StateModel):
         for key in _LEDGER_LISTS:
             items: list[LedgerEntry] = getattr(self, key)
             data[key] = _dumped(cache, key, items)
-        defaults = _top_defaults()
-        return {name: data[name] if name in data else _fresh(defaults[name])
-                for name in defaults}
+        return {name: data[name] for name in _field_names()}
 
     @property
     def hero(self) -> Actor:
@@ -467,21 +458,45 @@ class CampaignState(StateModel):
 
 
 @cache
-def _top_defaults() -> dict[str, Any]:
-    """The state's fields in order, each with its default's saved form (required ones: None,
-    never read: ``saved`` always has them)."""
-    return {name: None if f.is_required() else
-            to_jsonable_python(f.get_default(call_default_factory=True))
-            for name, f in CampaignState.model_fields.items()}
+def _field_names() -> tuple[str, ...]:
+    """The state's fields, in order."""
+    return tuple(CampaignState.model_fields)
 
 
 @cache
 def _plain_serializer() -> SchemaSerializer:
     """``CampaignState``'s serializer without ``Compact``'s own (a Python call per model):
-    asked for ``exclude_defaults``, pydantic leaves out the same fields by itself."""
+    asked for ``exclude_defaults``, pydantic leaves out the same fields by itself. Its own
+    fields have no defaults here, so that it keeps them all (``_full``), and comparing the
+    flow and the scene with fresh defaults costs nothing."""
     schema = copy.deepcopy(CampaignState.__pydantic_core_schema__)
     _drop_compact(schema)
+    fields = _model_fields(schema, CampaignState)
+    for field in fields.values():
+        if field["schema"]["type"] == "default":
+            field["schema"] = field["schema"]["schema"]
     return SchemaSerializer(schema)
+
+
+def _model_fields(node: Any, cls: type[BaseModel]) -> dict[str, Any]:
+    """The fields of ``cls``'s model schema under ``node``."""
+    if isinstance(node, dict):
+        if node.get("type") == "model" and node.get("cls") is cls:
+            inner = node["schema"]
+            while inner["type"] != "model-fields":
+                inner = inner["schema"]
+            fields: dict[str, Any] = inner["fields"]
+            return fields
+        for value in node.values():
+            found = _model_fields(value, cls)
+            if found:
+                return found
+    elif isinstance(node, list):
+        for value in node:
+            found = _model_fields(value, cls)
+            if found:
+                return found
+    return {}
 
 
 def _drop_compact(node: Any) -> None:
