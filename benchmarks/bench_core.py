@@ -21,6 +21,22 @@ median operations per second, and the ratio; single facade moves are also report
 clock (median, p90, p95: what a player waits for, load included). The
 load average (1 minute) is printed before and after the run. Targets (issue 25): the effects
 row at a ratio of at least 0.08, the facade at least 0.015, growth near 1.
+
+What the rows cost over those targets (measured on a quiet 2-core machine, CPU time):
+
+- effects, ~0.045 (~100 us a move against ~57 for 0.08): the GM answering the questions a move
+  lets the player ask (added in 6825045, where this row went from 0.061 to 0.037) is ~30 us a
+  move: an offer drawn from four weighted meaning tables and read against the situation
+  (target, present NPCs, the most pressing threat and its next step, a thread, a fact, a
+  place), a second prompt step, the answer journaled and recorded as a fact in the ledger.
+  GM moves chosen by situation (preconditions, NPC focus, stances) with composed lines that
+  do not repeat are ~20 us; resolving with every modifier and the exact odds in words ~17 us.
+- facade, ~0.009 (~500 us a move against ~300 for 0.015): a move is 3 to 4 actions and ~12
+  events. Each action saves a snapshot of the whole state (~25 us; ``CampaignState.saved``);
+  each event is applied and kept twice, in its saved form and in the full form front ends read
+  (``Shown``) (~3 us); each change of stage logs the whole flow (the pending queue, the roll,
+  the prompt) as a ``FlowChanged`` and validates it back into the state (~3 a move, ~10 us
+  each); the rest is the flow's own checks and prompts.
 """
 
 from __future__ import annotations
