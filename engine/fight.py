@@ -33,8 +33,10 @@ from engine.rules.fight.events import (
     DiceUsed,
     FightActed,
     FightEnded,
+    FoesCleared,
     RefereeDiceChanged,
 )
+from engine.rules.fight.foes import spent_foes
 from engine.rules.fight.state import Fight, Need, Pending
 from engine.rules.fight.step import require_fight
 from engine.rules.fight.values import (
@@ -300,6 +302,13 @@ class Fights:
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=words))
             self._remember(fight)
+            self._clear(fight)
+
+    def _clear(self, fight: Fight) -> None:
+        """The fight's minions that the story does not hold on to leave the state."""
+        spent = spent_foes(self._g.state, [p.actor for p in fight.encounter.participants])
+        if spent:
+            self._g._emit(FoesCleared(ids=spent))
 
     def _remember(self, fight: Fight) -> None:
         """What the story keeps of a fight: a thread for each villain who got away, a fact for
@@ -587,8 +596,11 @@ class Fights:
         """End the fight now (the story moved on)."""
         require_fight(self._g.state)
         with self._g._action("fight ends"):
+            fight = self._g.state.fight
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=result))
+            if fight is not None:
+                self._clear(fight)
         return self._g.last_events
 
 

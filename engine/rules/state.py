@@ -109,7 +109,10 @@ def migrate(data: Any) -> Any:
     (heroes and NPCs alike), the ``party`` and the ``acting`` hero, and keeps Influence in the
     actors' data where the Masks rules read it. Threads were plain texts; they are ledger
     entries now (``Thread``, ids t1, t2... in order). Format 3 keeps a fight under way as a
-    typed ``fight`` instead of JSON in ``data["fight"]``.
+    typed ``fight`` instead of JSON in ``data["fight"]``. Format 4 no longer keeps the minions
+    of finished fights (``FoesCleared``); a format-3 state sheds them when its campaign is
+    opened (``engine.rules.fight.foes.shed_spent_foes``), not here, so that undo replays a
+    log chunk's events on its base as they were saved.
     """
     data = _migrate_fight(_migrate_threads(_migrate_actors(data)))
     if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] < 3:
@@ -304,7 +307,7 @@ class CampaignState(StateModel):
 
     _full: ClassVar[bool] = True
 
-    version: int = 3
+    version: int = 4
     system: str
     name: str
     seed: int
