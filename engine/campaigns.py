@@ -50,8 +50,7 @@ def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *
                 text = f"the saved state is damaged at {where}: {describe(first)}"
             raise SaveError(f"{saves_dir / campaign_id / 'campaign.json'}: {text}. The file was"
                             f" left as it is.") from None
-        if state.version < 4:
-            shed_spent_foes(state)  # format 4: saved with the next action
+        shed_spent_foes(state)  # what older versions kept of finished fights (format 4)
         return Game(pack, state, store)
     except BaseException:
         store.close()

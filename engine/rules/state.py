@@ -110,13 +110,13 @@ def migrate(data: Any) -> Any:
     actors' data where the Masks rules read it. Threads were plain texts; they are ledger
     entries now (``Thread``, ids t1, t2... in order). Format 3 keeps a fight under way as a
     typed ``fight`` instead of JSON in ``data["fight"]``. Format 4 no longer keeps the minions
-    of finished fights (``FoesCleared``); a format-3 state sheds them when its campaign is
-    opened (``engine.rules.fight.foes.shed_spent_foes``), not here, so that undo replays a
-    log chunk's events on its base as they were saved.
+    of finished fights (``FoesCleared``); the state of a campaign sheds those an older version
+    kept when the campaign is opened (``engine.rules.fight.foes.shed_spent_foes``), not here,
+    so that undo replays a log chunk's events on its base as they were saved.
     """
     data = _migrate_fight(_migrate_threads(_migrate_actors(data)))
-    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] < 3:
-        data = {**data, "version": 3}
+    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] < 4:
+        data = {**data, "version": 4}
     return data
 
 

@@ -98,16 +98,17 @@ def spent_foes(state: CampaignState, among: Sequence[str]) -> list[str]:
 
 
 def shed_spent_foes(state: CampaignState) -> list[str]:
-    """Save format 4's step for a state saved before it, when the campaign is opened: the
-    minions of every finished fight (``spent_foes``) leave the state, as ``FoesCleared`` makes
-    them leave at a fight's end now; the ids that left. The state's ``version`` becomes 4.
+    """Save format 4's step for a state saved before it, done whenever a campaign is opened
+    (nothing to do for a state saved since): the minions of every finished fight
+    (``spent_foes``) leave the state, as ``FoesCleared`` makes them leave at a fight's end
+    now; the ids that left (saved with the next action).
 
-    Only the state opened is changed, never a log chunk's base: undo replays older events
-    from those as they were saved."""
+    Only the state opened is changed, never a log chunk's base: undo replays older events on
+    those as they were saved (a state undone to before format 4 sheds them at the next
+    open)."""
     ids = spent_foes(state, list(state.actors))
     if ids:
         FIGHT.apply(state, FoesCleared(ids=ids))
-    state.version = max(state.version, 4)
     return ids
 
 
