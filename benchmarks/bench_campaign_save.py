@@ -31,13 +31,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine.fight as engine_fight  # noqa: E402
-from bench_fight import CASES, MAX_STEPS, Case, answer, greedy  # noqa: E402
-from engine.campaigns import new_game  # noqa: E402
-from engine.content.loader import load_pack  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules.fight.values import ChoiceNeed  # noqa: E402
-from engine.store import CAMPAIGN_FILE, CampaignStore  # noqa: E402
+from bench_fight import CASES, MAX_STEPS, Case, answer, greedy
+
+import engine.fight as engine_fight
+from engine.campaigns import new_game
+from engine.content.loader import load_pack
+from engine.game import Game
+from engine.rules.fight.values import ChoiceNeed
+from engine.store import CAMPAIGN_FILE, CampaignStore
 
 
 @dataclass

@@ -19,10 +19,10 @@ FORMAT = 4
 of heroes and the NPCs) instead of one ``hero`` and ``npcs``. 3: a fight under way is the
 state's typed ``fight`` (not JSON in ``data["fight"]``), its log holds one event per change of
 the fight instead of ``FightUpdated`` snapshots, and saved models leave out the fields still at
-their defaults. 4: a finished fight's minions leave the state (``FoesCleared``; a format-3
-state sheds them when opened, ``engine.rules.fight.foes.shed_spent_foes``). Older formats are read and migrated forward (``engine.rules.state.migrate``);
-a newer save tells a Sidekick that reads only older formats that it was written by a newer
-version, instead of being misread."""
+their defaults. 4: a finished fight's minions leave the state (``FoesCleared``; an older
+state sheds them when opened, ``engine.rules.fight.foes.shed_spent_foes``). Older formats are
+read and migrated forward (``engine.rules.state.migrate``); a newer save tells a Sidekick that
+reads only older formats that it was written by a newer version, instead of being misread."""
 
 OLDEST_FORMAT = 1
 """The oldest save format this version still reads."""
