@@ -37,6 +37,10 @@ def _fsync_file(path: Path) -> None:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return  # replaced or removed since: its successor is flushed in its own turn
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return  # a link planted there since: not ours to flush (never followed)
+        raise
     try:
         os.fsync(fd)
     finally:

@@ -73,7 +73,8 @@ def add_foes(state: CampaignState, foes: Sequence[str], blocks: Mapping[str, Foe
 
 
 def spent_foes(state: CampaignState, among: Sequence[str]) -> list[str]:
-    """Which of ``among`` may leave the state once their fight is over (``FoesCleared``):
+    """Which of ``among`` (at a fight's end: those out of it) may leave the state once their
+    fight is over (``FoesCleared``):
     members of a group of foes (``FoeAdded`` with a group: minions a stat block brought in,
     never the cast, a hero or a named villain) that nothing holds on to: not in a fight under
     way, not the subject of a fact, not a threat's NPC, no whereabouts or note in the ledger,
