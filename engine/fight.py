@@ -33,8 +33,10 @@ from engine.rules.fight.events import (
     DiceUsed,
     FightActed,
     FightEnded,
+    FoesCleared,
     RefereeDiceChanged,
 )
+from engine.rules.fight.foes import spent_foes
 from engine.rules.fight.state import Fight, Need, Pending
 from engine.rules.fight.step import require_fight
 from engine.rules.fight.values import (
@@ -297,9 +299,23 @@ class Fights:
         if result is not None and fight is not None:
             words = {"heroes": "the heroes win", "villains": "the villains win",
                      "nobody": "nobody is left standing"}.get(result, result)
+            down = self._down(fight)
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=words))
             self._remember(fight)
+            self._clear(down)
+
+    def _down(self, fight: Fight) -> list[str]:
+        """Who is out of ``fight`` by its game's rule (down, fled, surrendered), at its end."""
+        out = self.conflict.step(self._g.state).out
+        return [p.actor for p in fight.encounter.participants if out(p.actor)]
+
+    def _clear(self, down: Sequence[str]) -> None:
+        """The minions out of the fight just ended that the story does not hold on to leave
+        the state (``FoesCleared``); those still standing stay in the scene."""
+        spent = spent_foes(self._g.state, down)
+        if spent:
+            self._g._emit(FoesCleared(ids=spent))
 
     def _remember(self, fight: Fight) -> None:
         """What the story keeps of a fight: a thread for each villain who got away, a fact for
@@ -587,8 +603,11 @@ class Fights:
         """End the fight now (the story moved on)."""
         require_fight(self._g.state)
         with self._g._action("fight ends"):
+            fight = self._g.state.fight
+            down = self._down(fight) if fight is not None else []
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=result))
+            self._clear(down)
         return self._g.last_events
 
 
