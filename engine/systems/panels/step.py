@@ -15,7 +15,7 @@ with the object's name), each lasting until an action ends it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +86,10 @@ def block_id(name: str) -> str:
     """A block's id: its name's words in lower case joined by ``_``."""
     return new_id(name, ())
 
-def block_of(pack: Pack, state: CampaignState, actor_id: str) -> Character | None:
-    """The actor's stat block (its own, else its archetype's), or None."""
+def block_of(pack: Pack, state: CampaignState, actor_id: str,
+             blocks: Mapping[str, Character] | None = None) -> Character | None:
+    """The actor's stat block (its own, else its archetype's), or None. ``blocks``: the
+    pack's blocks when the caller has them already (``characters``, read once per step)."""
     actor = state.actors[actor_id]
     ref = actor.data.get("statblock")
     if ref is None and actor.archetype and actor.archetype in pack.archetypes:
@@ -95,7 +97,7 @@ def block_of(pack: Pack, state: CampaignState, actor_id: str) -> Character | Non
     if ref is None:
         return None
     if isinstance(ref, str):
-        found = characters(pack).get(ref)
+        found = (characters(pack) if blocks is None else blocks).get(ref)
         if found is None:
             raise ContentError(f"{actor.name}: no panels stat block {ref!r} in"
                                f" {pack.path / CHARACTERS_FILE}")
@@ -120,11 +122,15 @@ class Ctx(Step):
     def __init__(self, conflict: TurnLoop, state: CampaignState, roll: Roll | None = None,
                  emit: Emit | None = None) -> None:
         super().__init__(conflict, state, roll, emit)
+        self._blocks: dict[str, Character] | None = None
 
     # -------------------------------------------------------------- reading
     def block(self, actor_id: str) -> Character:
-        """A character's stat block; ``IllegalAction`` when it has none."""
-        found = block_of(self.pack, self.state, actor_id)
+        """A character's stat block; ``IllegalAction`` when it has none. The pack's blocks
+        are read (their file's time checked) once per step, not at every look-up."""
+        if self._blocks is None:
+            self._blocks = characters(self.pack)
+        found = block_of(self.pack, self.state, actor_id, self._blocks)
         if found is None:
             raise IllegalAction(f"{self.name(actor_id)} has no panels stat block, so cannot"
                                 " fight")

@@ -23,15 +23,17 @@ from engine.systems.panels.damage import (
     Status,
     damage_dice,
     die_sides,
-    mean_of,
-    status_odds,
+    dist_key,
+    down_odds,
+    mean_damage,
 )
 from engine.systems.panels.responses import (
     apply_dodge,
     can_respond,
-    dodged_distribution,
     eligible,
-    parried_distribution,
+    expected_after_dodge,
+    expected_after_parry,
+    expected_total,
     parry_dice,
     parry_with_of,
     resolve_parry,
@@ -130,12 +132,12 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
     stunned = ctx.stunned(defender)
     cost = response_cost(ctx.block(attacker).significant)
     paid = "free" if cost == 0 else f"costs {cost} future panel"
-    kill, stun = mean_of(dist)
-    whole = kill + stun
+    key = dist_key(dist)  # each expectation below is computed once per distinct input
+    whole = expected_total(key)
     out = [ResponseOption("none", "Take it", f"expected damage {float(whole):.1f}", whole)]
     agi = blk.agility_modifier
     band = odds(agi, stunned)
-    left = sum(mean_of(dodged_distribution(dist, agi, stunned)), Fraction(0))
+    left = expected_after_dodge(key, agi, stunned)
     how = f"18+ avoids it all ({pct(band.complete)}), 15-17 halves it ({pct(band.minor)})"
     out.append(ResponseOption(
         "dodge", "Dodge", f"{how}; expected damage avoided {float(whole - left):.1f} of"
@@ -146,9 +148,8 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
         ok, _ = eligible(parry_with_of(f), form.delivery, blk.stops_bullets)
         if not ok:
             continue
-        after = parried_distribution(dist, dex, f, blk.significant,
-                                     blk.characteristics.strength, form.delivery, stunned)
-        left = sum(mean_of(after), Fraction(0))
+        left = expected_after_parry(key, dex, f, blk.significant,
+                                    blk.characteristics.strength, form.delivery, stunned)
         out.append(ResponseOption(
             f"parry:{form_id(f)}", f"Parry with {f.name}",
             f"15+ parries ({pct(pband.success)}), its damage off Kill first then Stun;"
@@ -356,7 +357,8 @@ def declared_target(ctx: Ctx, p: Pending) -> str:
 
 def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTarget:
     """Exact odds of an attack: the bands, the expected damage, the chance the foe goes down
-    (before any response)."""
+    (before any response). The parts are cached by their inputs (the bands by modifier, the
+    mean damage by dice, the chance to go down by dice and the Kill and Stun left)."""
     blk = ctx.block(actor)
     extra = sum(m for _, m in ctx.hit_modifiers(actor, form, target))
     band = odds(blk.dexterity_modifier + extra, ctx.stunned(actor))
@@ -366,10 +368,9 @@ def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTar
     for b, pb in ((Band.MINOR, band.minor), (Band.COMPLETE, band.complete)):
         if not pb:
             continue
-        dist = dice_for(ctx, actor, form, b).distribution()
-        exp += pb * sum(mean_of(dist), Fraction(0))
-        st = status_odds(health, dist)
-        down += pb * (st[Status.UNCONSCIOUS] + st[Status.DYING])
+        dice = damage_dice(form, blk.significant, b, blk.characteristics.strength)
+        exp += pb * sum(mean_damage(dice), Fraction(0))
+        down += pb * down_odds(health.kill.current, health.stun.current, dice)
     return FightTarget(id=target, name=ctx.name(target), hit=float(band.success),
                        minor=float(band.minor), complete=float(band.complete), critical=1 / 20,
                        expected_damage=round(float(exp), 2), down=float(down),
