@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
@@ -357,26 +358,41 @@ def declared_target(ctx: Ctx, p: Pending) -> str:
 
 def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTarget:
     """Exact odds of an attack: the bands, the expected damage, the chance the foe goes down
-    (before any response). The parts are cached by their inputs (the bands by modifier, the
-    mean damage by dice, the chance to go down by dice and the Kill and Stun left)."""
+    (before any response); the numbers computed once per distinct input (``attack_numbers``)."""
     blk = ctx.block(actor)
     extra = sum(m for _, m in ctx.hit_modifiers(actor, form, target))
-    band = odds(blk.dexterity_modifier + extra, ctx.stunned(actor))
     health = ctx.health(target)
+    strength = blk.characteristics.strength
+    hit, minor, complete, expected, down = attack_numbers(
+        blk.dexterity_modifier + extra, ctx.stunned(actor),
+        damage_dice(form, blk.significant, Band.MINOR, strength),
+        damage_dice(form, blk.significant, Band.COMPLETE, strength),
+        health.kill.current, health.stun.current)
+    return FightTarget(id=target, name=ctx.name(target), hit=hit, minor=minor,
+                       complete=complete, critical=1 / 20, expected_damage=expected, down=down,
+                       effect=hit, value=down)
+
+
+@lru_cache(maxsize=16384)
+def attack_numbers(modifier: int, stunned: bool, minor: DamageDice, complete: DamageDice,
+                   kill: int, stun: int) -> tuple[float, float, float, float, float]:
+    """An attack's odds as the options show them: the chance to hit, of a minor and of a
+    complete hit, the expected damage (to 2 places) and the chance the target (``kill`` Kill
+    and ``stun`` Stun left) goes down, from the exact Fractions (d20 + ``modifier``, the
+    ``minor`` and ``complete`` hits' dice); cached by those inputs."""
+    band = odds(modifier, stunned)
     exp = Fraction(0)
     down = Fraction(0)
-    for b, pb in ((Band.MINOR, band.minor), (Band.COMPLETE, band.complete)):
+    for dice, pb in ((minor, band.minor), (complete, band.complete)):
         if not pb:
             continue
-        dice = damage_dice(form, blk.significant, b, blk.characteristics.strength)
         exp += pb * sum(mean_damage(dice), Fraction(0))
-        down += pb * down_odds(health.kill.current, health.stun.current, dice)
-    return FightTarget(id=target, name=ctx.name(target), hit=float(band.success),
-                       minor=float(band.minor), complete=float(band.complete), critical=1 / 20,
-                       expected_damage=round(float(exp), 2), down=float(down),
-                       effect=float(band.success), value=float(down))
+        down += pb * down_odds(kill, stun, dice)
+    return (float(band.success), float(band.minor), float(band.complete),
+            round(float(exp), 2), float(down))
 
 
-__all__ = ["ResponseOption", "attack_odds", "crit_hit", "crit_miss", "declared_target",
-           "dice_for", "fighter", "form_of", "jammed_forms", "referee_response", "respond",
-           "response_options", "roll_damage", "situation", "strike", "take"]
+__all__ = ["ResponseOption", "attack_numbers", "attack_odds", "crit_hit", "crit_miss",
+           "declared_target", "dice_for", "fighter", "form_of", "jammed_forms",
+           "referee_response", "respond", "response_options", "roll_damage", "situation",
+           "strike", "take"]
