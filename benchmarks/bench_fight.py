@@ -27,9 +27,10 @@ load average before and after the run (``os.getloadavg``):
 - ``Game.suggest_fight`` (the actions the player's words suggest) in ms, asked at every turn
   of the greedy player with one of ``FICTIONS`` in turn, against the target of 2 ms median and
   5 ms p90; and its first call in a fight, with the matcher of the pack's action words
-  unlearnt (``first_suggestions``): at once when the fight starts (it waits for the rest of
-  the matcher's learning, which the fight begins in the background), and once the matcher
-  is learnt (the player took that long to type), with the learning's own time.
+  unlearnt (``first_suggestions``): at once when the fight starts and is shown (it waits for
+  the rest of the matcher's learning, which showing the fight's tracker begins in the
+  background), and once the matcher is learnt (the player took that long to type), with the
+  learning's own time.
 """
 
 from __future__ import annotations
@@ -294,6 +295,7 @@ def first_suggestions(pack: Pack) -> FirstSuggestions:
         getattr(fights, "_BY_CONTENT", {}).clear()
         game = new_game(pack, 1)
         game.start_fight(list(case_of(pack).foes))
+        game.tracker()  # the fight shown, as the app draws it (the learning begins)
         return game
 
     def wait(done: Callable[[], bool]) -> None:

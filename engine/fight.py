@@ -228,8 +228,10 @@ class Fights:
         return conflict.tracker(self._g.state)
 
     def _warm(self, conflict: Conflict[Any]) -> None:
-        """While the fight is shown, the matcher of the player's words is learnt in the
-        background (``warm_fight_matcher``), once per pack."""
+        """Once the fight is shown (its tracker drawn, as a front end does from the fight's
+        start), the matcher of the player's words is learnt in the background
+        (``warm_fight_matcher``), once per pack; a headless player (the lab) that never draws
+        the tracker never pays for it."""
         pack = self._g.pack
         if _built(pack) is not None or id(pack) in _WARMING:
             return
@@ -259,9 +261,7 @@ class Fights:
         who = actor or fight.encounter.acting
         if who is None:
             return []
-        conflict = self.conflict
-        self._warm(conflict)
-        return conflict.options(self._g.state, who)
+        return self.conflict.options(self._g.state, who)
 
     @property
     def request(self) -> RequestedFight | None:
@@ -429,7 +429,6 @@ class Fights:
                                     f" (short at {need.who})") from None
             self._used(roller)
             self._after_step()
-        self._warm(conflict)
         return self._g.last_events
 
     def _start_requested(self, foes: Sequence[str], surprised: Sequence[str]) -> None:
@@ -441,11 +440,9 @@ class Fights:
                                   value={"foes": list(foes), "surprised": list(surprised)}))
             return
         roller = self._roller()
-        conflict = self.conflict
-        conflict.start(self._g.state, list(foes), list(surprised), roller, self._g._emit)
+        self.conflict.start(self._g.state, list(foes), list(surprised), roller, self._g._emit)
         self._used(roller)
         self._after_step()
-        self._warm(conflict)
 
     def join(self, who: str, dice: Sequence[int] = ()) -> list[Shown]:
         """Bring a late joiner (an actor id or a stat block id) into the fight. Its initiative
@@ -668,8 +665,8 @@ def _fight_matcher(pack: Pack, words: Mapping[str, ActionWords]) -> Matcher:
 def warm_fight_matcher(pack: Pack, words: Mapping[str, ActionWords]) -> None:
     """Learn ``pack``'s fight matcher in a background thread, once, so that the player's first
     words in a fight (``Fights.suggest``) do not wait for it; a suggestion asked before it is
-    done waits for the rest. The fights call it when a fight starts or is shown. A build that
-    fails is left to the suggestion, which builds again and reports why."""
+    done waits for the rest. The fights call it when the fight is shown (``Fights.tracker``).
+    A build that fails is left to the suggestion, which builds again and reports why."""
     if _built(pack) is not None or id(pack) in _WARMING:
         return
     # what learning imports (the lemmatizer of engine/nlp/english.py) is imported here, not
