@@ -15,7 +15,7 @@ with the object's name), each lasting until an action ends it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,10 +86,8 @@ def block_id(name: str) -> str:
     """A block's id: its name's words in lower case joined by ``_``."""
     return new_id(name, ())
 
-def block_of(pack: Pack, state: CampaignState, actor_id: str,
-             blocks: Mapping[str, Character] | None = None) -> Character | None:
-    """The actor's stat block (its own, else its archetype's), or None. ``blocks``: the
-    pack's blocks when the caller has them already (``characters``, read once per step)."""
+def block_of(pack: Pack, state: CampaignState, actor_id: str) -> Character | None:
+    """The actor's stat block (its own, else its archetype's), or None."""
     actor = state.actors[actor_id]
     ref = actor.data.get("statblock")
     if ref is None and actor.archetype and actor.archetype in pack.archetypes:
@@ -97,7 +95,7 @@ def block_of(pack: Pack, state: CampaignState, actor_id: str,
     if ref is None:
         return None
     if isinstance(ref, str):
-        found = (characters(pack) if blocks is None else blocks).get(ref)
+        found = characters(pack).get(ref)
         if found is None:
             raise ContentError(f"{actor.name}: no panels stat block {ref!r} in"
                                f" {pack.path / CHARACTERS_FILE}")
@@ -122,18 +120,20 @@ class Ctx(Step):
     def __init__(self, conflict: TurnLoop, state: CampaignState, roll: Roll | None = None,
                  emit: Emit | None = None) -> None:
         super().__init__(conflict, state, roll, emit)
-        self._blocks: dict[str, Character] | None = None
+        self._blocks: dict[str, Character] = {}
 
     # -------------------------------------------------------------- reading
     def block(self, actor_id: str) -> Character:
-        """A character's stat block; ``IllegalAction`` when it has none. The pack's blocks
-        are read (their file's time checked) once per step, not at every look-up."""
-        if self._blocks is None:
-            self._blocks = characters(self.pack)
-        found = block_of(self.pack, self.state, actor_id, self._blocks)
+        """A character's stat block; ``IllegalAction`` when it has none. Looked up once per
+        step (as M&M's): the pack's file is not checked, nor a block of its own read, at
+        every look-up."""
+        found = self._blocks.get(actor_id)
         if found is None:
-            raise IllegalAction(f"{self.name(actor_id)} has no panels stat block, so cannot"
-                                " fight")
+            found = block_of(self.pack, self.state, actor_id)
+            if found is None:
+                raise IllegalAction(f"{self.name(actor_id)} has no panels stat block, so cannot"
+                                    " fight")
+            self._blocks[actor_id] = found
         return found
 
     def health(self, actor_id: str) -> Health:

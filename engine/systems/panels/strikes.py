@@ -5,7 +5,7 @@ to Kill and Stun; and the fight as the referee sees it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -161,19 +161,21 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
 
 
 def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
-    """A character as the referee sees it (its jammed forms left out)."""
+    """A character as the referee sees it (its jammed forms left out; held, it cannot flee),
+    made in one go (``rf.fighter_from``'s fields, then the fight's)."""
     blk = ctx.block(actor)
     p = ctx.enc.participant(actor)
     group = ctx.state.actors[actor].data.get("group")
-    f = rf.fighter_from(blk, actor, side_of(ctx.state, actor), health=ctx.health(actor),
-                        arrears=min(p.arrears, en.ARREARS_LIMIT), out=ctx.out(actor),
-                        group=str(group) if group else None)
+    h = ctx.health(actor)
+    ch = blk.characteristics
     jammed = jammed_forms(ctx, actor)
-    f = replace(f, attacks=tuple(a for fid, a in ctx.forms(actor).items()
-                                 if fid not in jammed))
     holder = ctx.holder_of(actor)
-    f = replace(f, held_by=holder, prone=ctx.prone(actor), can_flee=f.can_flee and holder is None)
-    return replace(f, name=ctx.name(actor))
+    return rf.Fighter(
+        actor, ctx.name(actor), side_of(ctx.state, actor), blk.significant, h.kill.current,
+        h.kill.maximum, h.stun.current, h.stun.maximum, ch.agility, ch.dexterity, ch.strength,
+        tuple(a for fid, a in ctx.forms(actor).items() if fid not in jammed),
+        min(p.arrears, en.ARREARS_LIMIT), ctx.out(actor), str(group) if group else None, None,
+        blk.stops_bullets, can_flee=holder is None, held_by=holder, prone=ctx.prone(actor))
 
 
 def situation(ctx: Ctx, actor: str) -> rf.Situation:
