@@ -136,32 +136,35 @@ async def _bench_moves(moves: int, profile: cProfile.Profile | None = None) -> d
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         journal = screen.query_one(Journal)
-        frames: list[tuple[float, Any]] = []
         display = app._display
+        watch: dict[str, Any] = {}
+        """``shown``: what the frame must show; ``at``: when the first such frame was painted."""
 
         def painted(on: Any, renderable: Any) -> None:
-            """Paint as a terminal would (headless skips it), then note the time and screen."""
+            """Paint as a terminal would (headless skips it); note the first frame the top
+            screen paints that shows what is watched for."""
             display(on, renderable)
-            if renderable is not None and hasattr(renderable, "render_segments"):
+            if renderable is None:
+                return
+            if hasattr(renderable, "render_segments"):
                 renderable.render_segments(app.console)
-            frames.append((time.perf_counter(), on))
+            shown = watch.get("shown")
+            if shown is not None and on is app.screen and shown():
+                watch["at"] = time.perf_counter()
+                watch["shown"] = None
 
         app._display = painted  # type: ignore[method-assign]
 
         async def press_until(key: str, shown: Any) -> float:
-            """Post ``key``; seconds until the top screen painted a frame after ``shown()``."""
+            """Post ``key``; seconds until the top screen painted a frame that shows it."""
+            watch.update(shown=shown, at=None)
             t0 = time.perf_counter()
             app._driver.send_message(events.Key(key, "\r" if key == "enter" else key))  # type: ignore[union-attr]
-            ready_at: float | None = None
-            while True:
-                await asyncio.sleep(0.0005)
-                if ready_at is None and shown():
-                    ready_at = time.perf_counter()
-                if ready_at is not None and frames and frames[-1][0] > ready_at \
-                        and frames[-1][1] is app.screen:
-                    return frames[-1][0] - t0
+            while watch["at"] is None:
+                await asyncio.sleep(0.001)
                 if time.perf_counter() - t0 > 5:
                     raise TimeoutError(key)
+            return float(watch["at"]) - t0
 
         def stage() -> str:
             return str(screen.game.flow.stage)
@@ -218,32 +221,31 @@ async def _bench_baseline(keys: int) -> list[float]:
     times: list[float] = []
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        frames: list[float] = []
         display = app._display
+        log = app.query_one("#log", VerticalScroll)
+        watch: dict[str, Any] = {}
 
         def painted(on: Any, renderable: Any) -> None:
             display(on, renderable)
-            if renderable is not None and hasattr(renderable, "render_segments"):
+            if renderable is None:
+                return
+            if hasattr(renderable, "render_segments"):
                 renderable.render_segments(app.console)
-            frames.append(time.perf_counter())
+            count = watch.get("count")
+            if count is not None and len(log.children) > count \
+                    and log.scroll_y >= log.max_scroll_y:
+                watch.update(count=None, at=time.perf_counter())
 
         app._display = painted  # type: ignore[method-assign]
-        log = app.query_one("#log", VerticalScroll)
         for _ in range(keys):
-            count = len(log.children)
+            watch.update(count=len(log.children), at=None)
             t0 = time.perf_counter()
             app._driver.send_message(events.Key("enter", "\r"))  # type: ignore[union-attr]
-            ready_at: float | None = None
-            while True:
-                await asyncio.sleep(0.0005)
-                if ready_at is None and len(log.children) > count \
-                        and log.scroll_y >= log.max_scroll_y:
-                    ready_at = time.perf_counter()
-                if ready_at is not None and frames and frames[-1] > ready_at:
-                    times.append(frames[-1] - t0)
-                    break
+            while watch["at"] is None:
+                await asyncio.sleep(0.001)
                 if time.perf_counter() - t0 > 5:
                     raise TimeoutError("baseline")
+            times.append(float(watch["at"]) - t0)
             await pilot.pause(0.05)
     return times
 
