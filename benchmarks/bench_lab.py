@@ -210,15 +210,16 @@ def report(r: Rounds, cases: dict[str, LabSpec], speedup: LabSpec) -> list[str]:
     lines = [f"Lab benchmark: {len(r.base_ms)} round(s), medians. Baseline: one Masks move"
              f" played through Game = {base:.3f} ms.",
              f"{'one core':34} {'campaigns':>9} {'moves/s':>9} {'steps/s':>9} {'ms/move':>8}"
-             f" {'ratio':>6}"]
+             f" {'slowest':>8} {'ratio':>6}"]
     for name, spec in cases.items():
         ms = r.cases[name]
         per_move = med(1000 / m.moves_per_s for m in ms if m.moves)
+        slowest = max((1000 / m.moves_per_s for m in ms if m.moves), default=0.0)
         what = f"{name} ({spec.scenes} sc" + (f" x {spec.moves} moves)" if "fights" not in name
                                                else ", a fight each)")
         failed = sum(m.campaigns - m.ok for m in ms)
         lines.append(f"{what:34} {ms[0].campaigns:9d} {med(m.moves_per_s for m in ms):9.0f}"
-                     f" {med(m.steps_per_s for m in ms):9.0f} {per_move:8.3f}"
+                     f" {med(m.steps_per_s for m in ms):9.0f} {per_move:8.3f} {slowest:8.3f}"
                      f" {per_move / base:6.2f}" + (f"  ({failed} failed)" if failed else ""))
     masks = r.cases.get("masks")
     if masks:
@@ -249,7 +250,8 @@ def report(r: Rounds, cases: dict[str, LabSpec], speedup: LabSpec) -> list[str]:
                      + (f" {med(quiet):.2f}x over {len(quiet)} of {len(ups)} rounds"
                         f" ({', '.join(f'{u:.2f}' for u in quiet)})" if quiet else
                         " none was quiet: run it again on a quiet machine"))
-    lines.append(f"ratio: ms per simulated move / the baseline's ms. Cores here:"
+    lines.append(f"ratio: ms per simulated move (median of the rounds; slowest: the slowest"
+                 f" round's) / the baseline's ms. Cores here:"
                  f" {runner.default_workers()}.")
     return lines
 

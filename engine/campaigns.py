@@ -16,6 +16,7 @@ from engine.content.loader import get_pack
 from engine.content.problems import describe
 from engine.errors import EngineError, IllegalAction, SaveError
 from engine.game import Game
+from engine.rules.fight.foes import shed_spent_foes
 from engine.rules.state import CampaignState
 from engine.store import CampaignExists, CampaignStore, unique_id
 from engine.systems import ruleset_for
@@ -49,6 +50,7 @@ def open_game(saves_dir: Path, campaign_id: str, content: Iterable[Path] = (), *
                 text = f"the saved state is damaged at {where}: {describe(first)}"
             raise SaveError(f"{saves_dir / campaign_id / 'campaign.json'}: {text}. The file was"
                             f" left as it is.") from None
+        shed_spent_foes(state)  # what older versions kept of finished fights (format 4)
         return Game(pack, state, store)
     except BaseException:
         store.close()

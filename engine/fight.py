@@ -13,14 +13,16 @@ when the dice came in.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
-from engine.errors import IllegalAction
+from engine.errors import ContentError, IllegalAction
 from engine.nlp.english import tokens
 from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
 from engine.rules.events.shown import Shown
@@ -33,8 +35,10 @@ from engine.rules.fight.events import (
     DiceUsed,
     FightActed,
     FightEnded,
+    FoesCleared,
     RefereeDiceChanged,
 )
+from engine.rules.fight.foes import spent_foes
 from engine.rules.fight.state import Fight, Need, Pending
 from engine.rules.fight.step import require_fight
 from engine.rules.fight.values import (
@@ -175,12 +179,15 @@ class Fights:
         acting = fight.encounter.acting
         if acting is None:
             return []
-        options = [o for o in self.conflict.options(self._g.state, acting) if o.allowed]
+        conflict = self.conflict
+        options = [o for o in conflict.options(self._g.state, acting) if o.allowed]
         allowed = {o.action for o in options}
         people = [(a, self._g.state.actors[a].name) for a in self._g.state.actors if a != acting]
-        said = {t.lemma for t in tokens(text) if not t.mark and not t.neg}
+        toks = tokens(text)
+        said = {t.lemma for t in toks if not t.mark and not t.neg}
+        lemmas = frozenset(t.lemma for t in toks if not t.mark)  # negated ones too
         named = people_named(text, people) or _group_named(said, people)
-        words = self.conflict.words()
+        words = conflict.words()
         out: list[FightSuggestion] = []
         # a power the words name ("I spread my glide cloak") is used, that power chosen
         for o in options:
@@ -194,7 +201,7 @@ class Fights:
             if o.action != "attack" or o.attack is None:
                 continue
             hit = sorted(w for w in _name_words(o.attack.name) if w in said)
-            best = _pick([o], named, text) if hit else None
+            best = _pick([o], named, text, lemmas) if hit else None
             if best is not None:
                 out.append(replace(best, words=tuple(hit), score=1.0))
         top = 0.0
@@ -208,7 +215,7 @@ class Fights:
                 out.append(FightSuggestion(action=None, name="Just fiction",
                                            words=tuple(sug.words)))
                 continue
-            best = _pick([o for o in options if o.action == sug.move], named, text)
+            best = _pick([o for o in options if o.action == sug.move], named, text, lemmas)
             if best is None or any(x.key == best.key for x in out):
                 continue
             found = words.get(sug.move)
@@ -218,7 +225,23 @@ class Fights:
 
     def tracker(self) -> list[TrackerRow]:
         """The initiative tracker: one row per character, in turn order."""
-        return self.conflict.tracker(self._g.state)
+        conflict = self.conflict
+        self._warm(conflict)
+        return conflict.tracker(self._g.state)
+
+    def _warm(self, conflict: Conflict[Any]) -> None:
+        """Once the fight is shown (its tracker drawn, as a front end does from the fight's
+        start), the matcher of the player's words is learnt in the background
+        (``warm_fight_matcher``), once per pack; a headless player (the lab) that never draws
+        the tracker never pays for it."""
+        pack = self._g.pack
+        if _built(pack) is not None or id(pack) in _WARMING:
+            return
+        try:
+            words = conflict.words()
+        except ContentError:
+            return  # the suggestion says why
+        warm_fight_matcher(pack, words)
 
     def odds(self, attack: str, target: str, maneuvers: Mapping[str, int] | None = None,
                    actor: str | None = None) -> FightTarget:
@@ -297,9 +320,23 @@ class Fights:
         if result is not None and fight is not None:
             words = {"heroes": "the heroes win", "villains": "the villains win",
                      "nobody": "nobody is left standing"}.get(result, result)
+            down = self._down(fight)
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=words))
             self._remember(fight)
+            self._clear(down)
+
+    def _down(self, fight: Fight) -> list[str]:
+        """Who is out of ``fight`` by its game's rule (down, fled, surrendered), at its end."""
+        out = self.conflict.step(self._g.state).out
+        return [p.actor for p in fight.encounter.participants if out(p.actor)]
+
+    def _clear(self, down: Sequence[str]) -> None:
+        """The minions out of the fight just ended that the story does not hold on to leave
+        the state (``FoesCleared``); those still standing stay in the scene."""
+        spent = spent_foes(self._g.state, down)
+        if spent:
+            self._g._emit(FoesCleared(ids=spent))
 
     def _remember(self, fight: Fight) -> None:
         """What the story keeps of a fight: a thread for each villain who got away, a fact for
@@ -587,12 +624,21 @@ class Fights:
         """End the fight now (the story moved on)."""
         require_fight(self._g.state)
         with self._g._action("fight ends"):
+            fight = self._g.state.fight
+            down = self._down(fight) if fight is not None else []
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=result))
+            self._clear(down)
         return self._g.last_events
 
 
 _MATCHERS: dict[int, tuple[Pack, Matcher]] = {}
+_BY_CONTENT: dict[tuple[object, ...], Matcher] = {}
+"""Matchers by what they learnt from (a pack loaded again reuses its matcher)."""
+_BUILDING = threading.Lock()
+"""One build at a time: a suggestion asked while the matcher is learnt waits for it."""
+_WARMING: set[int] = set()
+"""Packs (by id) whose matcher is being learnt in the background."""
 
 RANGE_WORDS = {
     "close": {"punch", "kick", "hit", "slug", "fist", "jab", "elbow", "headbutt", "knee",
@@ -604,17 +650,60 @@ RANGE_WORDS = {
 the attack a fiction means when it names none."""
 
 
-def _fight_matcher(pack: Pack, words: Mapping[str, ActionWords]) -> Matcher:
-    """A matcher of the fight actions, learnt from their words (built once per pack)."""
+def _built(pack: Pack) -> Matcher | None:
     cached = _MATCHERS.get(id(pack))
-    if cached is not None and cached[0] is pack:
-        return cached[1]
-    moves = [s.Move(id=aid, name=w.name, trigger=w.summary or w.name, examples=list(w.examples))
-             for aid, w in words.items() if w.kind == "action"
-             and (w.examples or w.summary)]  # none: internal steps
-    matcher = Matcher(moves, no_move=pack.examples.get("none", ()))
-    _MATCHERS[id(pack)] = (pack, matcher)
-    return matcher
+    return cached[1] if cached is not None and cached[0] is pack else None
+
+
+def _fight_matcher(pack: Pack, words: Mapping[str, ActionWords]) -> Matcher:
+    """A matcher of the fight actions, learnt from their words (built once per pack, and
+    once per content: about 0.2 s; ``warm_fight_matcher`` does it before it is asked)."""
+    found = _built(pack)
+    if found is not None:
+        return found
+    with _BUILDING:
+        found = _built(pack)  # learnt in the background meanwhile
+        if found is not None:
+            return found
+        moves = [s.Move(id=aid, name=w.name, trigger=w.summary or w.name,
+                        examples=list(w.examples))
+                 for aid, w in words.items() if w.kind == "action"
+                 and (w.examples or w.summary)]  # none: internal steps
+        no_move = tuple(pack.examples.get("none", ()))
+        key = (tuple((m.id, m.name, m.trigger, tuple(m.examples)) for m in moves), no_move)
+        matcher = _BY_CONTENT.get(key)
+        if matcher is None:
+            matcher = Matcher(moves, no_move=no_move)
+            if len(_BY_CONTENT) >= 8:
+                _BY_CONTENT.pop(next(iter(_BY_CONTENT)))
+            _BY_CONTENT[key] = matcher
+        _MATCHERS[id(pack)] = (pack, matcher)
+        return matcher
+
+
+def warm_fight_matcher(pack: Pack, words: Mapping[str, ActionWords]) -> None:
+    """Learn ``pack``'s fight matcher in a background thread, once, so that the player's first
+    words in a fight (``Fights.suggest``) do not wait for it; a suggestion asked before it is
+    done waits for the rest. The fights call it when the fight is shown (``Fights.tracker``).
+    A build that fails is left to the suggestion, which builds again and reports why."""
+    if _built(pack) is not None or id(pack) in _WARMING:
+        return
+    # what learning imports (the lemmatizer of engine/nlp/english.py) is imported here, not
+    # in the thread: a module imported in a thread is half made for a moment, and code that
+    # looks in sys.modules (pytest.approx looks for numpy) would find it so
+    import lemminflect  # noqa: F401
+
+    _WARMING.add(id(pack))
+
+    def build() -> None:
+        try:
+            _fight_matcher(pack, words)
+        except Exception:  # the suggestion builds it again and says why
+            pass
+        finally:
+            _WARMING.discard(id(pack))
+
+    threading.Thread(target=build, name="learn fight actions", daemon=True).start()
 
 
 STRONG = 0.5
@@ -622,11 +711,12 @@ STRONG = 0.5
 FAINT = 0.1
 
 
-def _name_words(name: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _name_words(name: str) -> frozenset[str]:
     """The words of an attack's or a power's name that the player may say for it: lemmas and
-    plain words longer than 3 letters ("Fighting Staff": fight, fighting, staff)."""
+    plain words longer than 3 letters ("Fighting Staff": fight, fighting, staff); cached."""
     found = {t.lemma for t in tokens(name) if not t.mark} | {w.casefold() for w in name.split()}
-    return {w for w in found if len(w) > 3 and w.islower()}
+    return frozenset(w for w in found if len(w) > 3 and w.islower())
 
 
 def _group_named(said: set[str], people: Sequence[tuple[str, str]]) -> list[str]:
@@ -640,16 +730,16 @@ def _group_named(said: set[str], people: Sequence[tuple[str, str]]) -> list[str]
     return out
 
 
-def _pick(choices: Sequence[FightOption], named: Sequence[str], text: str
-          ) -> FightSuggestion | None:
-    """The option (and target) of one action that fits the fiction: the attack whose name the
-    text uses, the target it names, else the best odds of hurting."""
+def _pick(choices: Sequence[FightOption], named: Sequence[str], text: str,
+          said: frozenset[str]) -> FightSuggestion | None:
+    """The option (and target) of one action that fits the fiction (``said``: the lemmas of
+    its words): the attack whose name the text uses, the target it names, else the best odds
+    of hurting."""
     if not choices:
         return None
     low = text.casefold()
     by_name = [c for c in choices if c.attack is not None
                and any(w in low for w in c.attack.name.casefold().split() if len(w) > 3)]
-    said = {t.lemma for t in tokens(text) if not t.mark}
     reach = [r for r, ws in RANGE_WORDS.items() if said & ws]
     by_range = [c for c in choices if c.attack is not None and c.attack.range in reach]
     pool = by_name or by_range or list(choices)

@@ -566,7 +566,7 @@ def spotlight(events: Iterable[dict[str, Any]], names: dict[str, str],
                        if e.get("type") == "HeroSwitched"), None) or None
     for e in events:
         t = e.get("type")
-        if t in ("NPCAdded", "HeroAdded"):
+        if t in ("NPCAdded", "HeroAdded", "FoeAdded"):  # a foe's: it may leave the state
             names[e["id"]] = e["name"]
             party = party or t == "HeroAdded"
         elif t == "HeroSwitched":

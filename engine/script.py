@@ -550,10 +550,7 @@ def _word(text: str) -> str:
 def _attack_id(game: Game, actor: str, attack: str) -> str:
     """The id of ``actor``'s attack named ``attack`` (its id or its name, case-blind)."""
     key = attack.strip().lower()
-    known: dict[str, str] = {}
-    for o in game.fight_options(actor):
-        if o.attack is not None:
-            known.setdefault(o.attack.id, o.attack.name)
+    known = {a.id: a.name for a in game.conflict.attacks(game.state, actor)}  # no odds needed
     for aid, name in known.items():
         if key in (aid, name.lower()) or _word(attack) == aid:
             return aid

@@ -133,7 +133,9 @@ DOWN = frozenset({"incapacitated", "dying", "dead", "unconscious"})
 
 def _standing(game: Game, actor: str, out: Mapping[str, str] | None = None) -> bool:
     """Whether ``actor`` is still in the fight (``out``: who left it, when it is over)."""
-    a = game.state.actors[actor]
+    a = game.state.actors.get(actor)
+    if a is None:
+        return False  # a minion the fight's end cleared from the state: it was out
     fight = game.fight
     gone = actor in (fight.out if fight is not None else out or {})
     return not gone and a.present and not (set(a.conditions) & DOWN) and not a.taken_out

@@ -113,11 +113,14 @@ def migrate(data: Any) -> Any:
     (heroes and NPCs alike), the ``party`` and the ``acting`` hero, and keeps Influence in the
     actors' data where the Masks rules read it. Threads were plain texts; they are ledger
     entries now (``Thread``, ids t1, t2... in order). Format 3 keeps a fight under way as a
-    typed ``fight`` instead of JSON in ``data["fight"]``.
+    typed ``fight`` instead of JSON in ``data["fight"]``. Format 4 no longer keeps the minions
+    of finished fights (``FoesCleared``); the state of a campaign sheds those an older version
+    kept when the campaign is opened (``engine.rules.fight.foes.shed_spent_foes``), not here,
+    so that undo replays a log chunk's events on its base as they were saved.
     """
     data = _migrate_fight(_migrate_threads(_migrate_actors(data)))
-    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] < 3:
-        data = {**data, "version": 3}
+    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] < 4:
+        data = {**data, "version": 4}
     return data
 
 
@@ -348,7 +351,7 @@ class CampaignState(StateModel):
 
     _full: ClassVar[bool] = True
 
-    version: int = 3
+    version: int = 4
     system: str
     name: str
     seed: int

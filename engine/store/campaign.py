@@ -36,6 +36,7 @@ from engine.store.layout import (
 from engine.store.locks import _acquire_lock, _release_lock
 from engine.store.recover import _recover, _with_advice
 from engine.store.storage import _open_db, _storage
+from engine.store.sync import _Syncer
 
 
 class CampaignStore:
@@ -58,6 +59,8 @@ class CampaignStore:
         self._final = final if final is not None else folder
         self._log_dir = folder / LOG_DIR
         self._lock_fd: int | None = lock_fd
+        self._syncer = _Syncer(campaign_id) if lock_fd is not None else None
+        """The fsyncs of this store's saves, done in the background (None: read-only)."""
         self._closed = False
         self._stale = True  # caches must be (re)loaded from disk before use
         self._campaign_db: TinyDB | None = None
@@ -139,6 +142,7 @@ class CampaignStore:
         if self.path == self._final:
             return
         self._ready()
+        self.flush()  # what was saved under the staged name is on disk before it moves
         saves_dir = self._final.parent
         if campaign_id is not None:
             self._final = _campaign_dir(saves_dir, campaign_id)
@@ -160,6 +164,9 @@ class CampaignStore:
     def discard(self) -> None:
         """Close a staged campaign that was never published and remove its folder."""
         if self.path != self._final and not self._closed:
+            if self._syncer is not None:
+                with contextlib.suppress(SaveError):
+                    self._syncer.close()
             with contextlib.suppress(OSError):
                 _remove_known_files(self.path)
                 self.path.rmdir()
@@ -243,7 +250,7 @@ class CampaignStore:
     def _load_campaign(self) -> None:
         """Read and check campaign.json."""
         path, backup = self.path / CAMPAIGN_FILE, self.path / BACKUP_FILE
-        db = _open_db(path, backup)
+        db = _open_db(path, backup, self._syncer)
         doc = _check_campaign(path, _storage(db).read())
         self._campaign_db = db
         self._meta = doc["meta"]
@@ -258,7 +265,7 @@ class CampaignStore:
             return
         for no in end.drop_chunks:
             self._remove_chunk(no)
-        db = _open_db(chunk.path)
+        db = _open_db(chunk.path, syncer=self._syncer, append_only=True)
         if end.drop_docs:
             db.table(TABLE).remove(doc_ids=end.drop_docs)
         self._set_current(chunk, db)
@@ -277,9 +284,12 @@ class CampaignStore:
         return self._log_dir / _chunk_name(no)
 
     def _remove_chunk(self, no: int) -> None:
-        """Delete log chunk ``no`` (only ever the last one) and flush the folder."""
+        """Delete log chunk ``no`` (only ever the last one); the folder is flushed after."""
         self._chunk_path(no).unlink()
-        _fsync_dir(self._log_dir)
+        if self._syncer is None:
+            _fsync_dir(self._log_dir)
+        else:
+            self._syncer.mark([], [self._log_dir])
 
     def _ready(self, write: bool = False) -> None:
         """SaveError if closed (or read-only, for a write); reload if the caches are unsure."""
@@ -412,8 +422,12 @@ class CampaignStore:
                 if path.exists():
                     raise SaveError(f"Cannot save: {path} already exists (the log was changed "
                                     f"outside Sidekick?).")
-                db = _open_db(path)
+                self.flush()  # the log so far is on disk before a chunk follows it
+                db = _open_db(path, append_only=True)  # written and flushed now (rare)
                 db.table(TABLE).insert_multiple([{"base": self._state}, *events_n])
+                _storage(db).syncer = self._syncer
+                assert self._campaign_db is not None
+                _storage(self._campaign_db).keep_backup = True  # the .bak: the state here
                 chunk = _Chunk(chunk_no, path, self._state, [])
                 self._set_current(chunk, db)
                 self._chunk_count = len(events_n)
@@ -501,7 +515,7 @@ class CampaignStore:
             if cut.no == self._chunk_no and self._chunk_db is not None:
                 db = self._chunk_db
             else:
-                db = _open_db(cut.path)
+                db = _open_db(cut.path, syncer=self._syncer, append_only=True)
             if cut_drop:
                 db.table(TABLE).remove(doc_ids=cut_drop)
             cut.events = kept
@@ -513,13 +527,26 @@ class CampaignStore:
 
     # ----------------------------------------------------------------- closing
 
+    def flush(self) -> None:
+        """Wait until every save and undo made so far is on disk (fsynced), not only in the
+        kernel's hands; SaveError if the disk refused. A save that returned survives the
+        process being killed already; this makes it survive a power loss too."""
+        if self._syncer is not None and not self._closed:
+            self._syncer.flush()
+
     def close(self) -> None:
-        """Release the lock. The store cannot be used afterwards; closing twice is harmless."""
-        if self._lock_fd is not None:
-            _release_lock(self._lock_fd)
-            self._lock_fd = None
-        self._closed = True
-        self._campaign_db = self._chunk_db = None
+        """Flush (see :meth:`flush`), end the background syncer and release the lock. The
+        store cannot be used afterwards; closing twice is harmless. SaveError (once the lock
+        is released) if the last saves could not be flushed to disk."""
+        try:
+            if self._syncer is not None:
+                self._syncer.close()
+        finally:
+            if self._lock_fd is not None:
+                _release_lock(self._lock_fd)
+                self._lock_fd = None
+            self._closed = True
+            self._campaign_db = self._chunk_db = None
 
     @property
     def closed(self) -> bool:

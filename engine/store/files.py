@@ -31,15 +31,32 @@ def _tmp_path(path: Path) -> Path:
     return path.with_name(f"{_TMP_PREFIX}{path.name}.{secrets.token_hex(4)}{_TMP_SUFFIX}")
 
 
-def _write_new_file(path: Path, data: bytes) -> None:
-    """Create ``path`` (must not exist) with ``data``, flushed and fsynced."""
+def _fsync_file(path: Path) -> None:
+    """Flush the file now at ``path`` to disk (never following a link; gone: nothing to do)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return  # replaced or removed since: its successor is flushed in its own turn
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return  # a link planted there since: not ours to flush (never followed)
+        raise
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_new_file(path: Path, data: bytes, sync: bool = True) -> None:
+    """Create ``path`` (must not exist) with ``data``, flushed and (with ``sync``) fsynced."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -59,15 +76,19 @@ def _backup(path: Path, backup: Path) -> None:
         raise
 
 
-def _atomic_write(path: Path, text: str, backup: Path | None = None) -> None:
+def _atomic_write(path: Path, text: str, backup: Path | None = None, *,
+                  durable: bool = True) -> None:
     """Replace ``path`` with ``text`` atomically; first link the old file to ``backup`` if given.
 
     The new content goes to a temporary file in the same folder, is fsynced, then renamed over
     ``path``; the folder is fsynced last. The old file is never truncated or written to.
+    Without ``durable`` both fsyncs are left to the caller (``sync._Syncer``): the file is
+    renamed into place all the same, so it survives the process being killed, not yet a
+    power loss.
     """
     tmp = _tmp_path(path)
     try:
-        _write_new_file(tmp, text.encode("utf-8"))
+        _write_new_file(tmp, text.encode("utf-8"), sync=durable)
         if backup is not None and path.exists():
             _backup(path, backup)
         os.replace(tmp, path)
@@ -75,7 +96,8 @@ def _atomic_write(path: Path, text: str, backup: Path | None = None) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def _clean_temp_files(folder: Path) -> None:

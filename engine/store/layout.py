@@ -14,14 +14,15 @@ more at most, and refuses to save an action of more than ``MAX_CHUNK_EVENTS - CH
 events, so a chunk holding more was not written by Sidekick (it is refused as damaged and
 Recover sets it aside)."""
 
-FORMAT = 3
+FORMAT = 4
 """Version of the save format, stored in campaign.json. 2: the state holds ``actors`` (a party
 of heroes and the NPCs) instead of one ``hero`` and ``npcs``. 3: a fight under way is the
 state's typed ``fight`` (not JSON in ``data["fight"]``), its log holds one event per change of
 the fight instead of ``FightUpdated`` snapshots, and saved models leave out the fields still at
-their defaults. Older formats are read and migrated forward (``engine.rules.state.migrate``);
-a newer save tells a Sidekick that reads only older formats that it was written by a newer
-version, instead of being misread."""
+their defaults. 4: a finished fight's minions leave the state (``FoesCleared``; an older
+state sheds them when opened, ``engine.rules.fight.foes.shed_spent_foes``). Older formats are
+read and migrated forward (``engine.rules.state.migrate``); a newer save tells a Sidekick that
+reads only older formats that it was written by a newer version, instead of being misread."""
 
 OLDEST_FORMAT = 1
 """The oldest save format this version still reads."""

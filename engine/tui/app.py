@@ -14,11 +14,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
 from engine.errors import EngineError
 from engine.store import default_saves_dir, unique_id
+from engine.tui.collector import IdleCollector
 from engine.tui.host import AppHost
 from engine.tui.screens.title import TitleScreen
 
@@ -31,6 +33,9 @@ if TYPE_CHECKING:
 
 EXIT_WHEN_READY = "SIDEKICK_EXIT_WHEN_READY"
 """If set, the app exits as soon as the title screen is up (for the launch benchmark)."""
+
+_PLAYER_INPUT = (events.Key, events.MouseDown, events.MouseUp, events.Paste,
+                 events.MouseScrollDown, events.MouseScrollUp, events.Resize)
 
 
 class SidekickApp(App[None]):
@@ -62,9 +67,18 @@ class SidekickApp(App[None]):
         self.games: list[Game] = []
         """Campaigns open in this app (closed on exit)."""
         self.theme = "tokyo-night"
+        self.collector = IdleCollector()
+        """Full garbage collections happen here, between keypresses (see its module)."""
+
+    async def on_event(self, event: events.Event) -> None:
+        """Note player input for the idle collector, then handle the event as Textual does."""
+        if isinstance(event, _PLAYER_INPUT):
+            self.collector.touched()
+        await super().on_event(event)
 
     async def on_mount(self) -> None:
         """Show the title screen, then open ``campaign`` if one was given."""
+        self.set_interval(0.2, self.collector.tick, name="idle-collector")
         await self.push_screen(TitleScreen())
         if self.initial_campaign:
             self.open_campaign(self.initial_campaign)
@@ -77,6 +91,7 @@ class SidekickApp(App[None]):
         """Release every campaign still open."""
         for game in list(self.games):
             self.close_game(game)
+        self.collector.release()
 
     # ------------------------------------------------------------------ campaigns
 

@@ -114,13 +114,24 @@ def test_the_report_has_each_number_and_its_ratio(bench: ModuleType, mm: Pack) -
     lines = bench.report(bench.CASES["mm3e"], [run], [0.5, 0.5])
     text = "\n".join(lines)
     for label in ("rounds per second", "steps per second", "referee: choose",
-                  "referee: resolve", "one referee turn", "baseline: one Masks move"):
+                  "referee: resolve", "one referee turn", "suggest_fight",
+                  "baseline: one Masks move"):
         assert label in text
+    assert run.suggest  # asked at each of the player's turns
     baseline = next(line for line in lines if "baseline" in line)
-    assert baseline.split()[-3:] == ["0.50", "0.50", "1.00"]  # median, p95, ratio
+    assert baseline.split()[-4:] == ["0.50", "0.50", "0.50", "1.00"]  # median, p90, p95, ratio
+
+
+def test_the_first_suggestion_is_reported(bench: ModuleType, panels: Pack) -> None:
+    first = bench.first_suggestions(panels)
+    assert first.at_once > 0 and first.learnt > 0 and first.learning > 0
+    lines = bench.report(bench.CASES["panels"], [bench.play(panels, 2, max_steps=20)],
+                         [0.5], first)
+    assert "first call" in lines[-1]
 
 
 def test_p95_is_the_nearest_rank(bench: ModuleType) -> None:
     assert bench.p95(list(range(1, 101))) == 95
+    assert bench.p90(list(range(1, 101))) == 90
     assert bench.p95([4.0]) == 4.0
     assert bench.p95([3, 1, 2]) == 3

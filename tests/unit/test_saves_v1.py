@@ -120,5 +120,5 @@ def test_a_migrated_save_is_written_in_the_new_format(saves: Path) -> None:
     finally:
         close_game(game)
     doc = json.loads((saves / MASKS / "campaign.json").read_text())["_default"]["1"]
-    assert doc["format"] == FORMAT == 3  # written again in today's format
+    assert doc["format"] == FORMAT == 4  # written again in today's format
     assert "actors" in doc["state"] and "hero" not in doc["state"]

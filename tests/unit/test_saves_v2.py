@@ -45,7 +45,7 @@ def test_the_fixtures_are_format_2_with_fights_in_data() -> None:
     for cid in (MM3E, PANELS):
         state = _doc(FIXTURES / cid)["state"]
         assert isinstance(state, dict) and "fight" in state["data"] and "fight" not in state
-    assert FORMAT == 3
+    assert FORMAT == 4
 
 
 @pytest.mark.parametrize("cid", [MASKS, COW])
@@ -87,7 +87,7 @@ def test_an_mm3e_fight_saved_mid_fight_plays_on_and_undoes(saves: Path) -> None:
     # saved again in today's format, and read back the same
     again = open_game(saves, MM3E)
     try:
-        assert _doc(saves / MM3E)["format"] == 3
+        assert _doc(saves / MM3E)["format"] == 4
         assert again.fight is not None
     finally:
         close_game(again)

@@ -235,13 +235,23 @@ def test_meta_only_save(saves: Path) -> None:
         assert store.state == camp.state
 
 
-def test_backup_is_previous_campaign_file(saves: Path) -> None:
+def test_backup_is_the_campaign_file_before_a_session_or_a_chunk(saves: Path) -> None:
     camp = new_campaign(saves)
-    camp.act(1)
+    first = (saves / "camp" / CAMPAIGN_FILE).read_bytes()
+    camp.act(1)  # the first save of a session keeps the .bak
+    assert (saves / "camp" / BACKUP_FILE).read_bytes() == first
+    camp.act(1)  # other saves leave it (one rename a save, not three)
+    assert (saves / "camp" / BACKUP_FILE).read_bytes() == first
     before = (saves / "camp" / CAMPAIGN_FILE).read_bytes()
-    camp.act(1)
+    camp.act(1, new_chunk=True)  # so does a save that starts a log chunk
     assert (saves / "camp" / BACKUP_FILE).read_bytes() == before
+    camp.act(1)
     camp.store.close()
+    before = (saves / "camp" / CAMPAIGN_FILE).read_bytes()
+    with CampaignStore.open(saves, "camp") as store:
+        camp.store = store
+        camp.act(1)
+        assert (saves / "camp" / BACKUP_FILE).read_bytes() == before
 
 
 # --------------------------------------------------------------------------- chunks and undo
@@ -610,10 +620,10 @@ def test_failed_write_loses_nothing(saves: Path, monkeypatch: pytest.MonkeyPatch
     camp.act(2)
     real_write = store_storage._atomic_write
 
-    def full_disk(path: Path, text: str, backup: Path | None = None) -> None:
+    def full_disk(path: Path, text: str, backup: Path | None = None, **kw: Any) -> None:
         if path.name == CAMPAIGN_FILE:
             raise OSError(28, "No space left on device", str(path))
-        real_write(path, text, backup)
+        real_write(path, text, backup, **kw)
 
     monkeypatch.setattr(store_storage, "_atomic_write", full_disk)
     events = action(camp.state, 3)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.content.loader import Pack, read_by_mtime, read_yaml
@@ -33,6 +34,7 @@ from engine.rules.fight.state import Pending
 from engine.rules.fight.step import Step, TurnLoop
 from engine.rules.fight.values import (
     ActionWords,
+    FightAttack,
     FightOption,
     FightTarget,
     FoeOption,
@@ -48,6 +50,10 @@ the fight is called stuck: enough for several rounds of side initiative."""
 
 ACTIONS_FILE = "actions.yaml"
 """The pack file with the words of a game's fight actions (and maneuvers)."""
+
+
+_WORDS: dict[tuple[type, Path], tuple[object, dict[str, ActionWords]]] = {}
+"""Each game's action words by its pack's file, with the file's contents they came from."""
 
 
 class Conflict(ABC, Generic[S]):
@@ -292,6 +298,16 @@ class Conflict(ABC, Generic[S]):
             out += self.option(step, actor, rule, mine)
         return self.adjust_options(step, actor, out)
 
+    def attacks(self, state: CampaignState, actor: str) -> list[FightAttack]:
+        """``actor``'s attacks as its options name them (``FightOption.attack``, each once, in
+        the options' order), without their odds: what a command or a script may name. The
+        base reads them off the options; a game lists them directly."""
+        found: dict[str, FightAttack] = {}
+        for o in self.options(state, actor):
+            if o.attack is not None:
+                found.setdefault(o.attack.id, o.attack)
+        return list(found.values())
+
     def row(self, step: S, actor: str, base: TrackerRow) -> TrackerRow:
         """``actor``'s tracker row with the game's columns (``base``: the common ones)."""
         return base
@@ -314,11 +330,17 @@ class Conflict(ABC, Generic[S]):
 
     def words(self) -> dict[str, ActionWords]:
         """Each action's (and maneuver's) name, summary and example fictions, from the
-        pack's actions.yaml; an action it does not name gets its id as its name."""
+        pack's actions.yaml; an action it does not name gets its id as its name. The file is
+        read (its time checked) once per ``Conflict``: the game makes one per command, whose
+        every option and tracker row names its actions."""
+        if self._words is not None:
+            return self._words[1]
         path = self.pack.path / ACTIONS_FILE
         loaded = read_by_mtime(path, read_yaml)
-        if self._words is not None and self._words[0] is loaded:
-            return self._words[1]
+        known = _WORDS.get((type(self), path))
+        if known is not None and known[0] is loaded:  # the same file's words, made before
+            self._words = known
+            return known[1]
         raw: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
         out: dict[str, ActionWords] = {}
         groups = (("action", tuple(self.actions.words_ids())), *self.word_groups)
@@ -333,7 +355,7 @@ class Conflict(ABC, Generic[S]):
                     summary=str(entry.get("summary") or ""),
                     examples=tuple(str(x) for x in entry.get("examples") or []),
                     kind="maneuver" if kind == "maneuver" else "action")
-        self._words = (loaded, out)
+        self._words = _WORDS[(type(self), path)] = (loaded, out)
         return out
 
     def action_name(self, action: str) -> str:

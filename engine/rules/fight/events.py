@@ -124,6 +124,25 @@ def _ended(state: CampaignState, ev: FightEnded) -> None:
 
 @event
 @dataclass(frozen=True, slots=True)
+class FoesCleared(Event):
+    """After a fight: the members of its foes' groups (minions brought in by a stat block)
+    that nothing in the story holds on to leave the campaign state, so the state does not grow
+    with every fight. Their names stay in the log's ``FoeAdded``, where the journal reads
+    them."""
+
+    ids: list[str]
+
+
+@applier("FoesCleared")
+def _foes_cleared(state: CampaignState, ev: FoesCleared) -> None:
+    gone = set(ev.ids)
+    for actor_id in ev.ids:
+        state.actors.pop(actor_id, None)
+    state.scene.present = [a for a in state.scene.present if a not in gone]
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class InitiativeRolled(Event):
     """Initiative: each entry {actor, name, natural, bonus, total, group, surprised}."""
 
@@ -609,13 +628,13 @@ def _fight_picked(rules: Any, state: CampaignState, eff: Any, ctx: Any, ids: lis
 
 
 @FIGHT.journal_line("FightStarted", "FightEnded", "InitiativeRolled", "TurnBegan", "FightActed",
-                    "CombatantLeft", *CHANGES)
+                    "CombatantLeft", "FoesCleared", *CHANGES)
 def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
     """The journal line of a fight's event (None: its bookkeeping, no line); a fight's roll
     is a ``Rolled``, whose line the journal writes as any roll's (``rolled_form``: an old
     ``FightRolled`` too)."""
     t = e["type"]
-    if t in CHANGES or t == "CombatantLeft":
+    if t in CHANGES or t in ("CombatantLeft", "FoesCleared"):
         return None
     if t == "FightStarted":
         return f"## ⚔ Fight! {e.get('text', '')}".rstrip()
@@ -650,7 +669,7 @@ __all__ = ["CHANGES", "FIGHT", "FIGHT_REQUEST", "ActionPending", "ActionReadied"
            "ArrearsOwed", "BudgetGranted", "BudgetLimited", "BudgetSpent", "CombatantJoined",
            "CombatantLeft", "ControlChanged", "DiceUsed", "EffectAdded", "EffectNoted",
            "EffectsEnded", "FightActed", "FightEnded", "FightNoted", "FightRequested",
-           "FightRolled", "FightStarted", "FightUpdated", "FoeAdded", "HoldSet",
+           "FightRolled", "FightStarted", "FightUpdated", "FoeAdded", "FoesCleared", "HoldSet",
            "InitiativeRolled", "ReadyTaken", "RecoveryUsed", "RefereeDiceChanged",
            "SteppedIn", "TurnAdvanced", "TurnBegan", "TurnDelayed", "TurnsUsed", "fight_line",
            "rolled_form"]

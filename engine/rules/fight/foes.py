@@ -10,7 +10,7 @@ from engine.content.loader import Pack
 from engine.errors import ContentError, IllegalAction
 from engine.rules.events import DataSet, Event
 from engine.rules.fight.dice import Emit
-from engine.rules.fight.events import FoeAdded
+from engine.rules.fight.events import FIGHT, FoeAdded, FoesCleared
 from engine.rules.fight.state import Fight
 from engine.rules.fight.values import FoeOption
 from engine.rules.state import Actor, CampaignState, new_id
@@ -69,6 +69,47 @@ def add_foes(state: CampaignState, foes: Sequence[str], blocks: Mapping[str, Foe
             nid = new_id(block.name, list(state.actors))
             emit(FoeAdded(id=nid, name=block.name, role=block.role, statblock=bid))
             ids.append(nid)
+    return ids
+
+
+def spent_foes(state: CampaignState, among: Sequence[str]) -> list[str]:
+    """Which of ``among`` (at a fight's end: those out of it) may leave the state once their
+    fight is over (``FoesCleared``):
+    members of a group of foes (``FoeAdded`` with a group: minions a stat block brought in,
+    never the cast, a hero or a named villain) that nothing holds on to: not in a fight under
+    way, not the subject of a fact, not a threat's NPC, no whereabouts or note in the ledger,
+    no bonus about them."""
+    fighting = ({p.actor for p in state.fight.encounter.participants}
+                if state.fight is not None else set())
+    held: set[str] = set(fighting)
+    for fact in state.facts:
+        held.update(fact.about)
+    held.update(t.npc for t in state.threats.values() if t.npc)
+    held.update(b.target for b in state.bonuses if b.target)
+    held.update(b.owner for b in state.bonuses if b.owner)
+    out: list[str] = []
+    for actor_id in among:
+        actor = state.actors.get(actor_id)
+        if (actor is None or actor.kind != "npc" or actor_id in state.party
+                or actor_id in held or not actor.data.get("group")
+                or actor.where or actor.note):
+            continue
+        out.append(actor_id)
+    return out
+
+
+def shed_spent_foes(state: CampaignState) -> list[str]:
+    """Save format 4's step for a state saved before it, done whenever a campaign is opened
+    (nothing to do for a state saved since): the minions of every finished fight
+    (``spent_foes``) leave the state, as ``FoesCleared`` makes them leave at a fight's end
+    now; the ids that left (saved with the next action).
+
+    Only the state opened is changed, never a log chunk's base: undo replays older events on
+    those as they were saved (a state undone to before format 4 sheds them at the next
+    open)."""
+    ids = spent_foes(state, list(state.actors))
+    if ids:
+        FIGHT.apply(state, FoesCleared(ids=ids))
     return ids
 
 
@@ -138,4 +179,4 @@ def foe_list(state: CampaignState, blocks: Callable[[], Mapping[str, Any]],
 
 
 __all__ = ["HEROES", "VILLAINS", "FoeBlock", "add_foes", "foe_list", "hero_blocks",
-           "npc_block", "side_of", "standing_side"]
+           "npc_block", "shed_spent_foes", "side_of", "spent_foes", "standing_side"]

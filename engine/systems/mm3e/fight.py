@@ -43,7 +43,7 @@ from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.conditions import CONDITIONS, action_budget
 from engine.systems.mm3e.fight_actions import release
 from engine.systems.mm3e.roster import block_of, characters
-from engine.systems.mm3e.statblock import Kind, StatBlock
+from engine.systems.mm3e.statblock import Attack, Kind, StatBlock
 from engine.systems.mm3e.step import ACTIONS, TRADES, C, Ctx, max_trade
 from engine.systems.mm3e.strikes import attack_of, odds_against, trade_values
 
@@ -82,6 +82,13 @@ def _downed_foe(ctx: Ctx, actor: str, target: str) -> bool:
 def _foe_detail(blk: StatBlock) -> str:
     what = f"{blk.count} minions" if blk.kind is Kind.MINION_GROUP else blk.kind.value
     return f"{what}, PL {blk.power_level}"
+
+
+def _attack(aid: str, atk: Attack) -> FightAttack:
+    """An attack as the options name it."""
+    return FightAttack(id=aid, name=atk.name, range=atk.range.value,
+                       rolls=atk.range in ("close", "ranged"), bonus=atk.bonus, rank=atk.rank,
+                       resisted_by=atk.resisted_by, effect=atk.effect.value)
 
 
 def _why_not(ctx: Ctx, actor: str, rule: ActionRule[Ctx], mine: bool) -> str:
@@ -281,10 +288,7 @@ class MM3EConflict(Conflict[Ctx]):
                 targets = tuple(odds_against(ctx, actor, t, atk, {}) for t in ctx.foes(actor))
                 rolled = atk.range in ("close", "ranged")
                 out.append(replace(entry, targets=targets, maneuvers=self._maneuvers(
-                    ctx, atk.range == "close", rolled), attack=FightAttack(
-                    id=aid_, name=atk.name, range=atk.range.value, rolls=rolled,
-                    bonus=atk.bonus, rank=atk.rank, resisted_by=atk.resisted_by,
-                    effect=atk.effect.value)))
+                    ctx, atk.range == "close", rolled), attack=_attack(aid_, atk)))
             return out
         if rule.target == "foe":
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
@@ -293,6 +297,10 @@ class MM3EConflict(Conflict[Ctx]):
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
                                                  for t in ctx.allies(actor)))
         return [entry]
+
+    def attacks(self, state: CampaignState, actor: str) -> list[FightAttack]:
+        """``actor``'s attacks (those the attack option lists), without their odds."""
+        return [_attack(aid, atk) for aid, atk in self.step(state).attacks(actor).items()]
 
     def _maneuvers(self, ctx: Ctx, close: bool, rolled: bool) -> tuple[Maneuver, ...]:
         """The maneuvers an attack may be declared with: the trades (an attack with no roll

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -129,15 +130,24 @@ def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
         hit, critical = 1.0, 0.0
     rparts, rdc = resist_parts(ctx, target, atk, traded.effect)
     mod = sum(v for _, v in rparts)
-    degrees = degree_odds(mod, rdc)
-    minion = ctx.minion(target)
-    resist = tuple(ResistDegree(d, float(p), *degree_result(d, atk.effect == "damage", minion))
-                   for d, p in sorted(degrees.items(), key=lambda kv: -kv[0]))
-    fail = sum((p for d, p in degrees.items() if d < 0), Fraction(0))
-    effect = float(Fraction(hit).limit_denominator(1000) * fail)
+    resist, effect = resist_numbers(hit, mod, rdc, atk.effect == "damage", ctx.minion(target))
     return FightTarget(id=target, name=ctx.name(target), hit=hit, critical=critical,
                        effect=effect, value=effect, defense_class=dc, resist_dc=rdc,
                        resist=resist)
+
+
+@lru_cache(maxsize=8192)
+def resist_numbers(hit: float, modifier: int, dc: int, damage: bool, minion: bool
+                   ) -> tuple[tuple[ResistDegree, ...], float]:
+    """The resistance check's degrees as the options show them (best for the target first)
+    and the chance the attack takes effect (it reaches the target with chance ``hit``, and the
+    check of d20 + ``modifier`` against ``dc`` fails), from the exact odds; cached by those
+    inputs, as the options ask them of every attack on every target at every step."""
+    degrees = degree_odds(modifier, dc)
+    resist = tuple(ResistDegree(d, float(p), *degree_result(d, damage, minion))
+                   for d, p in sorted(degrees.items(), key=lambda kv: -kv[0]))
+    fail = sum((p for d, p in degrees.items() if d < 0), Fraction(0))
+    return resist, float(Fraction(hit).limit_denominator(1000) * fail)
 
 def damage_state(ctx: Ctx, target: str) -> DamageState:
     conds = {C(c) for c in ctx.state.actors[target].conditions if c in
@@ -392,6 +402,6 @@ def spend_aim(ctx: Ctx, actor: str) -> None:
 
 
 __all__ = ["attack_of", "attack_parts", "attack_roll", "crit_possible", "damage_state",
-           "defense_words", "degree_result", "land", "odds_against", "resist_parts",
-           "situation_parts", "spend_aim", "strike", "targets_for_area", "trade_effects",
-           "trade_values"]
+           "defense_words", "degree_result", "land", "odds_against", "resist_numbers",
+           "resist_parts", "situation_parts", "spend_aim", "strike", "targets_for_area",
+           "trade_effects", "trade_values"]

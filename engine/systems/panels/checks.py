@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from engine.dice import d20_threshold, entered_die
 from engine.errors import IllegalAction
@@ -150,8 +151,10 @@ class BandOdds:
         return self.minor + self.complete
 
 
+@lru_cache(maxsize=1024)
 def odds(modifier: int, stunned: bool = False) -> BandOdds:
-    """The exact odds of each band for d20 + ``modifier`` (stunned: -5 first)."""
+    """The exact odds of each band for d20 + ``modifier`` (stunned: -5 first); cached (the
+    result is frozen)."""
     counts = {b: 0 for b in Band}
     for face in range(1, DIE_SIDES + 1):
         counts[check(face, modifier, stunned).band] += 1

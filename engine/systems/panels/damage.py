@@ -9,7 +9,8 @@ Dice come in as faces; exact distributions are available for the referee and the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -228,10 +229,44 @@ def damage_dice(form: AttackForm, significant: bool, band: Band,
     return DamageDice(kill, stun, sides, bonus, form.fist)
 
 
-def mean_of(dist: dict[Damage, Fraction]) -> tuple[Fraction, Fraction]:
-    """The exact mean Kill and Stun of a damage distribution."""
-    return (sum((p * d.kill for d, p in dist.items()), Fraction(0)),
-            sum((p * d.stun for d, p in dist.items()), Fraction(0)))
+def mean_of(dist: Mapping[Damage, Fraction]) -> tuple[Fraction, Fraction]:
+    """The exact mean Kill and Stun of a damage distribution (summed in whole numbers over
+    the common denominator: the same Fractions, without one per outcome)."""
+    den = math.lcm(*(p.denominator for p in dist.values()))
+    kill = stun = 0
+    for d, p in dist.items():
+        weight = p.numerator * (den // p.denominator)
+        kill += weight * d.kill
+        stun += weight * d.stun
+    return Fraction(kill, den), Fraction(stun, den)
+
+
+DistKey = tuple[tuple[int, int, int, int], ...]
+"""A distribution as whole numbers (Kill, Stun, numerator, denominator) in its order: a key
+for the caches of what is computed from a distribution, quick to hash (a Fraction's hash is
+not)."""
+
+
+def dist_key(dist: Mapping[Damage, Fraction]) -> DistKey:
+    """``dist`` as a ``DistKey``."""
+    return tuple((d.kill, d.stun, p.numerator, p.denominator) for d, p in dist.items())
+
+
+def from_key(key: DistKey) -> dict[Damage, Fraction]:
+    """The distribution of a ``DistKey`` (equal to the one it was made from, in its order)."""
+    return {Damage(k, s): Fraction(n, m) for k, s, n, m in key}
+
+
+@lru_cache(maxsize=65536)
+def down_odds(kill: int, stun: int, dice: DamageDice) -> Fraction:
+    """The exact chance that one hit of ``dice`` leaves a character with ``kill`` Kill and
+    ``stun`` Stun left out of the fight (at 0 Kill or 0 Stun: ``status_odds``'s unconscious
+    plus dying); cached, as the options ask it for every attack and target at every step."""
+    dist = _distribution(dice)
+    den = math.lcm(*(p.denominator for p in dist.values()))
+    out = sum(p.numerator * (den // p.denominator) for d, p in dist.items()
+              if d.kill >= kill or d.stun >= stun)
+    return Fraction(out, den)
 
 
 @lru_cache(maxsize=256)

@@ -39,7 +39,7 @@ from engine.rules.state import CampaignState
 from engine.systems.panels import fight_actions as fight_actions  # its actions, registered
 from engine.systems.panels import fight_more
 from engine.systems.panels import referee as rf
-from engine.systems.panels.damage import Health
+from engine.systems.panels.damage import AttackForm, Health
 from engine.systems.panels.fight_actions import dying_allies
 from engine.systems.panels.registry import TracksSet
 from engine.systems.panels.statblock import Character
@@ -113,6 +113,13 @@ def referee_choice(ctx: Ctx, actor: str) -> Pending:
     attack = block_id(choice.attack) if choice.attack else None
     return Pending(actor=actor, action=choice.action, target=choice.target, attack=attack,
                    options=options, why=choice.why, by="referee")
+
+
+def _attack(fid: str, form: AttackForm) -> FightAttack:
+    """An attack form as the options name it."""
+    return FightAttack(id=fid, name=form.name,
+                       range="close" if form.range == "melee" else "ranged",
+                       delivery=form.delivery, lethal=form.lethal)
 
 
 def _foe_detail(blk: Character) -> str:
@@ -234,9 +241,7 @@ class PanelsConflict(Conflict[Ctx]):
             out = []
             for fid, form in step.forms(actor).items():
                 targets = tuple(attack_odds(step, actor, form, t) for t in step.foes(actor))
-                e = replace(entry, targets=targets, attack=FightAttack(
-                    id=fid, name=form.name, range="close" if form.range == "melee" else "ranged",
-                    delivery=form.delivery, lethal=form.lethal))
+                e = replace(entry, targets=targets, attack=_attack(fid, form))
                 if fid in jammed:
                     e = replace(e, allowed=False, why="jammed until the round ends")
                 out.append(e)
@@ -246,6 +251,10 @@ class PanelsConflict(Conflict[Ctx]):
                 step, actor))
             entry = replace(entry, targets=targets, allowed=ok and bool(targets))
         return [entry]
+
+    def attacks(self, state: CampaignState, actor: str) -> list[FightAttack]:
+        """``actor``'s attack forms (those the attack option lists), without their odds."""
+        return [_attack(fid, form) for fid, form in self.step(state).forms(actor).items()]
 
     def adjust_options(self, step: Ctx, actor: str, out: list[FightOption]
                        ) -> list[FightOption]:

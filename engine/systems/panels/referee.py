@@ -56,6 +56,7 @@ target's likely response when scoring an attack (a prone fighter's -5 is counted
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -71,18 +72,20 @@ from engine.systems.panels.damage import (
     Damage,
     DamageDice,
     Delivery,
+    DistKey,
     Health,
     Status,
     Track,
     damage_dice,
     die_sides,
-    mean_of,
+    dist_key,
 )
 from engine.systems.panels.responses import (
     can_respond,
-    dodged_distribution,
     eligible,
-    parried_distribution,
+    expected_after_dodge,
+    expected_after_parry,
+    expected_total,
     parry_with_of,
     response_cost,
 )
@@ -296,18 +299,23 @@ def _distribution(dice: DamageDice) -> tuple[tuple[Damage, Fraction], ...]:
 @lru_cache(maxsize=16384)
 def _hit_outcome(kill: int, kill_max: int, stun: int, stun_max: int,
                  dice: DamageDice) -> tuple[Fraction, Fraction, Fraction]:
-    """P(out), P(newly stunned), E[largest share of a track taken] for one hit of ``dice``."""
+    """P(out), P(newly stunned), E[largest share of a track taken] for one hit of ``dice``
+    (exact, summed in whole numbers over the common denominator: the share of a track
+    min(taken, left) / left is compared and summed over kill * stun)."""
     health = Health(Track(kill, kill_max), Track(stun, stun_max))
     was_stunned = health.stunned
-    p_out = p_stun = wear = Fraction(0)
-    for d, p in _distribution(dice):
+    dist = _distribution(dice)
+    den = math.lcm(*(p.denominator for _, p in dist))
+    n_out = n_stun = n_wear = 0
+    for d, p in dist:
+        c = p.numerator * (den // p.denominator)
         status = health.take(d).status
         if status in (Status.UNCONSCIOUS, Status.DYING):
-            p_out += p
+            n_out += c
         elif status is Status.STUNNED and not was_stunned:
-            p_stun += p
-        wear += p * max(Fraction(min(d.kill, kill), kill), Fraction(min(d.stun, stun), stun))
-    return p_out, p_stun, wear
+            n_stun += c
+        n_wear += c * max(min(d.kill, kill) * stun, min(d.stun, stun) * kill)
+    return Fraction(n_out, den), Fraction(n_stun, den), Fraction(n_wear, den * kill * stun)
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,34 +520,16 @@ def _band(quality: Band | str) -> Band:
     return band
 
 
-def _total(dist: Mapping[Damage, Fraction]) -> Fraction:
-    kill, stun = mean_of(dict(dist))
-    return kill + stun
+def _dodge_avoided(key: DistKey, agility_modifier: int, stunned: bool) -> Fraction:
+    """Expected Kill + Stun a dodge avoids (``dist_key``'s distribution; cached below)."""
+    return expected_total(key) - expected_after_dodge(key, agility_modifier, stunned)
 
 
-_Dist = tuple[tuple[Damage, Fraction], ...]
-"""A distribution as a hashable, ordered tuple (for the caches below)."""
-
-
-def _frozen(dist: Mapping[Damage, Fraction]) -> _Dist:
-    return tuple(sorted(dist.items(), key=lambda t: (t[0].kill, t[0].stun)))
-
-
-@lru_cache(maxsize=2048)
-def _dodge_avoided(dist: _Dist, agility_modifier: int, stunned: bool) -> Fraction:
-    """Expected Kill + Stun a dodge avoids."""
-    whole = dict(dist)
-    return _total(whole) - _total(dodged_distribution(whole, agility_modifier, stunned))
-
-
-@lru_cache(maxsize=4096)
-def _parry_avoided(dist: _Dist, dexterity_modifier: int, form: AttackForm, significant: bool,
+def _parry_avoided(key: DistKey, dexterity_modifier: int, form: AttackForm, significant: bool,
                    strength: int, delivery: Delivery, stunned: bool) -> Fraction:
-    """Expected Kill + Stun a parry with ``form`` avoids."""
-    whole = dict(dist)
-    return _total(whole) - _total(parried_distribution(whole, dexterity_modifier, form,
-                                                       significant, strength, delivery,
-                                                       stunned))
+    """Expected Kill + Stun a parry with ``form`` avoids (cached below)."""
+    return expected_total(key) - expected_after_parry(key, dexterity_modifier, form,
+                                                      significant, strength, delivery, stunned)
 
 
 def _p_out(health: Health, dist: Mapping[Damage, Fraction]) -> Fraction:
@@ -554,7 +544,8 @@ def respond(defender: Fighter, attacker: Fighter, attack: AttackForm, quality: B
     band = _band(quality)
     if dist is None:
         dist = damage_dice(attack, attacker.significant, band, attacker.strength).distribution()
-    incoming = _total(dist)
+    key = dist_key(dist)
+    incoming = expected_total(key)
     what = f"{attacker.name}'s {attack.name} ({band.value} hit, expected {_num(incoming)}" \
            " Kill + Stun)"
     me = defender
@@ -568,7 +559,6 @@ def respond(defender: Fighter, attacker: Fighter, attack: AttackForm, quality: B
     cost = response_cost(attacker.significant)
     after = me.arrears + cost
     ag = skill_modifier(me.agility)
-    key = _frozen(dist)
     best: tuple[ResponseAction, str | None, Fraction, Fraction] = (
         "dodge", None, _dodge_avoided(key, ag, me.stunned), odds(ag, me.stunned).success)
     dodge_avoided = best[2]

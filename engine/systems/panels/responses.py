@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 from engine.errors import IllegalAction
@@ -26,7 +27,11 @@ from engine.systems.panels.damage import (
     Damage,
     DamageDice,
     Delivery,
+    DistKey,
     damage_dice,
+    dist_key,
+    from_key,
+    mean_of,
 )
 
 FILLED_IN = (
@@ -204,8 +209,7 @@ def parried_distribution(dist: dict[Damage, Fraction], dexterity_modifier: int,
     """The exact distribution of damage taken when parrying an attack distributed as ``dist``
     with ``form`` (the parry roll, then the parry's own damage dice by its band). Results are
     kept (``_PARRIED``): a fight asks the same question for every hit of the same attack."""
-    key = (frozenset(dist.items()), dexterity_modifier, form, significant, strength, delivery,
-           stunned)
+    key = (dist_key(dist), dexterity_modifier, form, significant, strength, delivery, stunned)
     found = _PARRIED.get(key)
     if found is None:
         if len(_PARRIED) >= _PARRIED_MAX:
@@ -258,6 +262,76 @@ def _parried(dist: dict[Damage, Fraction], dexterity_modifier: int, form: Attack
             counts[d] = counts.get(d, 0) + c * (scale // qden)
     total_den = den * scale * 20
     return {d: Fraction(c, total_den) for d, c in counts.items()}
+
+
+# ------------------------------------------------------------------ expected damage
+# What the response menus and the referee weigh: the Kill + Stun expected to get through,
+# exact, computed once per distinct distribution (``dist_key``) and defender's numbers.
+
+
+@lru_cache(maxsize=512)
+def expected_total(key: DistKey) -> Fraction:
+    """The exact Kill + Stun expected of the distribution of ``key``; cached."""
+    kill, stun = mean_of(from_key(key))
+    return kill + stun
+
+
+@lru_cache(maxsize=2048)
+def expected_after_dodge(key: DistKey, agility_modifier: int, stunned: bool = False
+                         ) -> Fraction:
+    """The exact Kill + Stun expected to get through a dodge of the distribution of ``key``
+    (``dodged_distribution``'s mean, summed in whole numbers); cached."""
+    den = math.lcm(*(m for _, _, _, m in key))
+    weights = [(Damage(k, s), n * (den // m)) for k, s, n, m in key]
+    faces: dict[Band, int] = {}
+    for face in range(1, 21):  # only the band of the dodge matters: count its faces
+        band = dodge_check(face, agility_modifier, stunned).band
+        faces[band] = faces.get(band, 0) + 1
+    total = sum(count * sum(w * apply_dodge(d, band).total for d, w in weights)
+                for band, count in faces.items())
+    return Fraction(total, den * 20)
+
+
+@lru_cache(maxsize=4096)
+def expected_after_parry(key: DistKey, dexterity_modifier: int, form: AttackForm,
+                         significant: bool, strength: int | None = None,
+                         delivery: Delivery = "melee", stunned: bool = False) -> Fraction:
+    """The exact Kill + Stun expected to get through a parry with ``form`` of the
+    distribution of ``key`` (``parried_distribution``'s mean); cached. Only totals matter:
+    a parry of total T leaves max(0, incoming total - T) (``apply_parry`` takes its points
+    off Kill, then Stun), or nothing when it destroys a missile."""
+    den = math.lcm(*(m for _, _, _, m in key))
+    incoming: dict[int, int] = {}
+    for k, s, n, m in key:
+        incoming[k + s] = incoming.get(k + s, 0) + n * (den // m)
+    faces: dict[Band, int] = {}
+    for face in range(1, 21):  # only the band of the parry roll matters: count its faces
+        band = parry_check(face, dexterity_modifier, stunned).band
+        faces[band] = faces.get(band, 0) + 1
+    out = Fraction(0)
+    for band, count in faces.items():
+        if band is Band.FAILURE:
+            whole = sum(c * t for t, c in incoming.items())
+            out += Fraction(count * whole, den * 20)
+            continue
+        qden, parries = _parry_totals(parry_dice(form, significant, band, strength), delivery)
+        left = sum(w * c * max(0, t - total) for total, destroyed, w in parries if not destroyed
+                   for t, c in incoming.items())
+        out += Fraction(count * left, den * qden * 20)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _parry_totals(dice: DamageDice, delivery: Delivery
+                  ) -> tuple[int, tuple[tuple[int, bool, int], ...]]:
+    """A parry's dice as (denominator, ((total, destroys the missile, weight), ...))."""
+    dist = dice.distribution()
+    den = math.lcm(*(p.denominator for p in dist.values()))
+    grouped: dict[tuple[int, bool], int] = {}
+    for parry, p in dist.items():
+        k = (parry.total, missile_destroyed(parry, delivery))
+        grouped[k] = grouped.get(k, 0) + p.numerator * (den // p.denominator)
+    return den, tuple((t, d, w) for (t, d), w in grouped.items())
 
 
 @dataclass(frozen=True, slots=True)

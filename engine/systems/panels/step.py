@@ -120,14 +120,20 @@ class Ctx(Step):
     def __init__(self, conflict: TurnLoop, state: CampaignState, roll: Roll | None = None,
                  emit: Emit | None = None) -> None:
         super().__init__(conflict, state, roll, emit)
+        self._blocks: dict[str, Character] = {}
 
     # -------------------------------------------------------------- reading
     def block(self, actor_id: str) -> Character:
-        """A character's stat block; ``IllegalAction`` when it has none."""
-        found = block_of(self.pack, self.state, actor_id)
+        """A character's stat block; ``IllegalAction`` when it has none. Looked up once per
+        step (as M&M's): the pack's file is not checked, nor a block of its own read, at
+        every look-up."""
+        found = self._blocks.get(actor_id)
         if found is None:
-            raise IllegalAction(f"{self.name(actor_id)} has no panels stat block, so cannot"
-                                " fight")
+            found = block_of(self.pack, self.state, actor_id)
+            if found is None:
+                raise IllegalAction(f"{self.name(actor_id)} has no panels stat block, so cannot"
+                                    " fight")
+            self._blocks[actor_id] = found
         return found
 
     def health(self, actor_id: str) -> Health:

@@ -5,8 +5,9 @@ to Kill and Stun; and the fight as the referee sees it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
@@ -23,15 +24,17 @@ from engine.systems.panels.damage import (
     Status,
     damage_dice,
     die_sides,
-    mean_of,
-    status_odds,
+    dist_key,
+    down_odds,
+    mean_damage,
 )
 from engine.systems.panels.responses import (
     apply_dodge,
     can_respond,
-    dodged_distribution,
     eligible,
-    parried_distribution,
+    expected_after_dodge,
+    expected_after_parry,
+    expected_total,
     parry_dice,
     parry_with_of,
     resolve_parry,
@@ -130,12 +133,12 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
     stunned = ctx.stunned(defender)
     cost = response_cost(ctx.block(attacker).significant)
     paid = "free" if cost == 0 else f"costs {cost} future panel"
-    kill, stun = mean_of(dist)
-    whole = kill + stun
+    key = dist_key(dist)  # each expectation below is computed once per distinct input
+    whole = expected_total(key)
     out = [ResponseOption("none", "Take it", f"expected damage {float(whole):.1f}", whole)]
     agi = blk.agility_modifier
     band = odds(agi, stunned)
-    left = sum(mean_of(dodged_distribution(dist, agi, stunned)), Fraction(0))
+    left = expected_after_dodge(key, agi, stunned)
     how = f"18+ avoids it all ({pct(band.complete)}), 15-17 halves it ({pct(band.minor)})"
     out.append(ResponseOption(
         "dodge", "Dodge", f"{how}; expected damage avoided {float(whole - left):.1f} of"
@@ -146,9 +149,8 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
         ok, _ = eligible(parry_with_of(f), form.delivery, blk.stops_bullets)
         if not ok:
             continue
-        after = parried_distribution(dist, dex, f, blk.significant,
-                                     blk.characteristics.strength, form.delivery, stunned)
-        left = sum(mean_of(after), Fraction(0))
+        left = expected_after_parry(key, dex, f, blk.significant,
+                                    blk.characteristics.strength, form.delivery, stunned)
         out.append(ResponseOption(
             f"parry:{form_id(f)}", f"Parry with {f.name}",
             f"15+ parries ({pct(pband.success)}), its damage off Kill first then Stun;"
@@ -159,19 +161,21 @@ def response_options(ctx: Ctx, attacker: str, defender: str, form: AttackForm,
 
 
 def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
-    """A character as the referee sees it (its jammed forms left out)."""
+    """A character as the referee sees it (its jammed forms left out; held, it cannot flee),
+    made in one go (``rf.fighter_from``'s fields, then the fight's)."""
     blk = ctx.block(actor)
     p = ctx.enc.participant(actor)
     group = ctx.state.actors[actor].data.get("group")
-    f = rf.fighter_from(blk, actor, side_of(ctx.state, actor), health=ctx.health(actor),
-                        arrears=min(p.arrears, en.ARREARS_LIMIT), out=ctx.out(actor),
-                        group=str(group) if group else None)
+    h = ctx.health(actor)
+    ch = blk.characteristics
     jammed = jammed_forms(ctx, actor)
-    f = replace(f, attacks=tuple(a for fid, a in ctx.forms(actor).items()
-                                 if fid not in jammed))
     holder = ctx.holder_of(actor)
-    f = replace(f, held_by=holder, prone=ctx.prone(actor), can_flee=f.can_flee and holder is None)
-    return replace(f, name=ctx.name(actor))
+    return rf.Fighter(
+        actor, ctx.name(actor), side_of(ctx.state, actor), blk.significant, h.kill.current,
+        h.kill.maximum, h.stun.current, h.stun.maximum, ch.agility, ch.dexterity, ch.strength,
+        tuple(a for fid, a in ctx.forms(actor).items() if fid not in jammed),
+        min(p.arrears, en.ARREARS_LIMIT), ctx.out(actor), str(group) if group else None, None,
+        blk.stops_bullets, can_flee=holder is None, held_by=holder, prone=ctx.prone(actor))
 
 
 def situation(ctx: Ctx, actor: str) -> rf.Situation:
@@ -356,26 +360,41 @@ def declared_target(ctx: Ctx, p: Pending) -> str:
 
 def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTarget:
     """Exact odds of an attack: the bands, the expected damage, the chance the foe goes down
-    (before any response)."""
+    (before any response); the numbers computed once per distinct input (``attack_numbers``)."""
     blk = ctx.block(actor)
     extra = sum(m for _, m in ctx.hit_modifiers(actor, form, target))
-    band = odds(blk.dexterity_modifier + extra, ctx.stunned(actor))
     health = ctx.health(target)
+    strength = blk.characteristics.strength
+    hit, minor, complete, expected, down = attack_numbers(
+        blk.dexterity_modifier + extra, ctx.stunned(actor),
+        damage_dice(form, blk.significant, Band.MINOR, strength),
+        damage_dice(form, blk.significant, Band.COMPLETE, strength),
+        health.kill.current, health.stun.current)
+    return FightTarget(id=target, name=ctx.name(target), hit=hit, minor=minor,
+                       complete=complete, critical=1 / 20, expected_damage=expected, down=down,
+                       effect=hit, value=down)
+
+
+@lru_cache(maxsize=16384)
+def attack_numbers(modifier: int, stunned: bool, minor: DamageDice, complete: DamageDice,
+                   kill: int, stun: int) -> tuple[float, float, float, float, float]:
+    """An attack's odds as the options show them: the chance to hit, of a minor and of a
+    complete hit, the expected damage (to 2 places) and the chance the target (``kill`` Kill
+    and ``stun`` Stun left) goes down, from the exact Fractions (d20 + ``modifier``, the
+    ``minor`` and ``complete`` hits' dice); cached by those inputs."""
+    band = odds(modifier, stunned)
     exp = Fraction(0)
     down = Fraction(0)
-    for b, pb in ((Band.MINOR, band.minor), (Band.COMPLETE, band.complete)):
+    for dice, pb in ((minor, band.minor), (complete, band.complete)):
         if not pb:
             continue
-        dist = dice_for(ctx, actor, form, b).distribution()
-        exp += pb * sum(mean_of(dist), Fraction(0))
-        st = status_odds(health, dist)
-        down += pb * (st[Status.UNCONSCIOUS] + st[Status.DYING])
-    return FightTarget(id=target, name=ctx.name(target), hit=float(band.success),
-                       minor=float(band.minor), complete=float(band.complete), critical=1 / 20,
-                       expected_damage=round(float(exp), 2), down=float(down),
-                       effect=float(band.success), value=float(down))
+        exp += pb * sum(mean_damage(dice), Fraction(0))
+        down += pb * down_odds(kill, stun, dice)
+    return (float(band.success), float(band.minor), float(band.complete),
+            round(float(exp), 2), float(down))
 
 
-__all__ = ["ResponseOption", "attack_odds", "crit_hit", "crit_miss", "declared_target",
-           "dice_for", "fighter", "form_of", "jammed_forms", "referee_response", "respond",
-           "response_options", "roll_damage", "situation", "strike", "take"]
+__all__ = ["ResponseOption", "attack_numbers", "attack_odds", "crit_hit", "crit_miss",
+           "declared_target", "dice_for", "fighter", "form_of", "jammed_forms",
+           "referee_response", "respond", "response_options", "roll_damage", "situation",
+           "strike", "take"]

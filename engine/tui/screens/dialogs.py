@@ -14,13 +14,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from engine.rules.base import Option as Choice
 from engine.tui.messages import ChoiceConfirmed
+from engine.tui.screens.backdrop import BackdropScreen
 from engine.tui.text import DIM, FG
 from engine.tui.widgets.keybar import KeyBar
 
@@ -33,7 +33,7 @@ def _field(placeholder: str, **kwargs: Any) -> Input:
     return Input(placeholder=placeholder, compact=True, **kwargs)
 
 
-class Dialog(ModalScreen[Any]):
+class Dialog(BackdropScreen[Any]):
     """Base dialog: a titled box; Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"),

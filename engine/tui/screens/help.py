@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from engine.tui.screens.backdrop import BackdropScreen
 from engine.tui.widgets.keybar import KeyBar
 
 HELP = """\
@@ -158,7 +158,7 @@ Mythic-like lists of what the story remembers. Every change is journaled and ^Z 
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(BackdropScreen[None]):
     """Keys and a short how-to-play."""
 
     BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]

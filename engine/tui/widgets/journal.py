@@ -41,6 +41,11 @@ class Journal(RichLog):
         self._height = 0
         self.can_focus = True
 
+    def on_mount(self) -> None:
+        """Stay at the end as the pane's height changes (laid out in the same frame), until
+        the player scrolls back; a new entry brings it to the end again."""
+        self.anchor()
+
     def _render_width(self) -> int:
         return max(self.scrollable_content_region.width, 20)
 

@@ -29,7 +29,7 @@ class Chronicle:
         included)."""
         if self._names_seen != len(self.events):
             for e in self.events[self._names_seen:]:
-                if e.get("type") in ("NPCAdded", "HeroAdded"):
+                if e.get("type") in ("NPCAdded", "HeroAdded", "FoeAdded"):
                     self._names[e["id"]] = e["name"]
             self._names_seen = len(self.events)
         return {**self._names, **{k: v.name for k, v in self.game.state.actors.items()}}
