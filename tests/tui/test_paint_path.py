@@ -5,6 +5,7 @@ collections happen between keypresses (engine/tui/screens/backdrop.py, engine/tu
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,9 @@ from engine.tui.screens.dialogs import MessageDialog
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.journal import Journal
 from tests.tui.conftest import SIZE, settle
+
+SEED = 1
+"""A seeded campaign whose first punch opens a choice (seeds 4 and 5 do too)."""
 
 
 def _cells(strips: list[Strip]) -> list[list[tuple[str, Style | None]]]:
@@ -176,3 +180,55 @@ async def test_the_app_collects_once_the_player_is_quiet_and_releases_on_exit(
         assert app.collector.settled > settled and not app.collector.pending
         assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
+
+
+async def test_a_result_is_painted_before_the_dialog_that_asks_about_it(
+        make_campaign: Callable[..., str], app_for: Callable[..., SidekickApp]) -> None:
+    from tests.tui.test_play import describe
+
+    app = app_for(make_campaign(dice_mode="seeded", seed=SEED))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await describe(pilot, "I punch the drones")
+        await pilot.press("enter")  # the suggested move
+        await settle(pilot)
+        painted: list[tuple[str, bool]] = []
+        display = app._display
+
+        def watch(on: Any, renderable: Any) -> None:
+            display(on, renderable)
+            if renderable is not None and on is app.screen:
+                drawn = renderable.render_segments(app.console)  # what a terminal gets
+                text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn)
+                painted.append((type(on).__name__, "2d6 [" in text))  # the roll's line
+
+        app._display = watch  # type: ignore[method-assign]
+        await pilot.press("enter")  # roll (seeded): a result, and a choice about it
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ChoiceDialog"
+        first_dialog = next(i for i, (name, _) in enumerate(painted) if name == "ChoiceDialog")
+        assert ("PlayScreen", True) in painted[:first_dialog]
+
+
+async def test_a_journal_at_its_end_stays_there_when_its_pane_shrinks(
+        make_campaign: Callable[..., str], app_for: Callable[..., SidekickApp]) -> None:
+    from textual.geometry import Size
+
+    app = app_for(make_campaign())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        journal = app.screen.query_one(Journal)
+        for i in range(60):
+            journal.write(f"line {i}")
+        journal.scroll_end(animate=False, immediate=True)
+        await settle(pilot)
+        assert journal.scroll_y == journal.max_scroll_y > 0
+        size = journal.size
+        smaller = Size(size.width, size.height - 5)
+        # the size a layout sets just before it paints: the end is kept at once, not on Resize
+        journal._size_updated(smaller, journal.virtual_size, smaller)
+        assert journal.scroll_y == journal.max_scroll_y
+        journal.scroll_to(y=0, animate=False, immediate=True)  # the player scrolled back
+        await settle(pilot)
+        journal._size_updated(size, journal.virtual_size, size)
+        assert journal.scroll_y == 0  # reading back stays where it was

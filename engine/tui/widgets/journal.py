@@ -9,6 +9,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import RichLog
 
 from engine.content.loader import Pack
@@ -42,9 +43,23 @@ class Journal(RichLog):
         self.can_focus = True
 
     def on_mount(self) -> None:
-        """Stay at the end as the pane's height changes (laid out in the same frame), until
-        the player scrolls back; a new entry brings it to the end again."""
+        """Stay at the end as new lines come, until the player scrolls back; a new entry
+        brings it to the end again."""
         self.anchor()
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """Keep a journal that was at its end at its end when its height changes, before the
+        frame is painted. (Textual's layout sets the new size just before painting and
+        sends the Resize after it: scrolling on Resize showed the result a frame late.)"""
+        at_end = self.is_anchored and self.scroll_y >= self.max_scroll_y
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if changed and at_end and self.scroll_y != self.max_scroll_y:
+            end = self.max_scroll_y
+            self.set_reactive(Widget.scroll_y, end)
+            self.set_reactive(Widget.scroll_target_y, end)
+            self.vertical_scrollbar.position = end
+        return changed
 
     def _render_width(self) -> int:
         return max(self.scrollable_content_region.width, 20)

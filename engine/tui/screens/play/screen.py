@@ -80,6 +80,8 @@ class PlayScreen(Screen[None]):
         self.prompter = Prompter(self, self.fight_menu, self.fight_dialogs, self.choices)
         self.moves = Moves(self)
         self.rolls = Rolls(self)
+        self._laid_out: list[Callable[[], object]] = []
+        """What waits for the next layout (``after_layout``)."""
         self.table = TableTalk(self)
         self._has_fights: bool | None = None
 
@@ -215,7 +217,23 @@ class PlayScreen(Screen[None]):
             self.call_after_refresh(self.fight_dialogs.ask_initiative, list(request.foes),
                                     list(request.surprised))
         elif self.game.pending.kind not in FLOW_KINDS:
-            self.call_after_refresh(self.choices.open)
+            self.after_layout(self.choices.open)
+
+    def after_layout(self, callback: Callable[[], object]) -> None:
+        """Run ``callback`` once this screen has laid out and painted what is pending: the
+        player sees a result before the dialog that asks about it opens, and the dialog's
+        backdrop is drawn from a screen already painted. (``call_after_refresh`` can run
+        before the layout a result needs, and the dialog then drew the result itself.)"""
+        self._laid_out.append(callback)
+        if len(self._laid_out) == 1:
+            self.screen_layout_refresh_signal.subscribe(self, self._run_laid_out)
+        self.refresh(layout=True)
+
+    def _run_laid_out(self, _screen: object) -> None:
+        self.screen_layout_refresh_signal.unsubscribe(self)
+        callbacks, self._laid_out = self._laid_out, []
+        for callback in callbacks:
+            callback()
 
     # ------------------------------------------------------------------ dialogs
 
