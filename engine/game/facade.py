@@ -216,8 +216,9 @@ class Game(FlatNames):
     def suggest(self, text: str, limit: int = 3, everything: bool = False
                 ) -> list[Suggestion]:
         """Moves the fiction suggests, best first (``move`` None: no move, when the fiction
-        reads as plain description), each with the words that led to it, the exact odds and
-        the character the fiction names or points at (``target``, ``target_name``).
+        reads as plain description), each with the words that led to it, the character the
+        fiction names or points at (``target``, ``target_name``) and the exact odds of the
+        roll on that target (the roll panel's odds).
 
         Only moves usable now, unless ``everything``."""
         st = self.state
@@ -225,26 +226,46 @@ class Game(FlatNames):
                                            if not m.hidden]
         others = [(a.id, a.name) for a in st.actors.values() if a.id != st.acting]
         names = [v for _i, n in others for v in name_variants(n)]
-        named = people_named(text, others)
-        if not named and mentions_someone(text):
-            here = [a.id for a in st.npcs.values() if a.present]
-            named = here if len(here) == 1 else []
+        named = self._named_in(text)
         out = []
         for sug in self.matcher.suggest(text, allowed, limit, names):
             d = sug.to_dict()
             d["target"] = d["target_name"] = None
             if sug.move is not None:
                 move = self.pack.moves[sug.move]
+                tid = self._target_among(move, named)
+                if tid is not None:
+                    d["target"], d["target_name"] = tid, st.actors[tid].name
                 if move.roll is not None and move.roll.stat != "choice":
-                    pv = self.preview(move.id)
+                    pv = self.preview(move.id, tid)
                     d["odds"], d["chances"] = pv.odds, pv.chances
-                if move.target != "none" and named:
-                    ok = {o.id for o in self.moves.targets_for(move)}
-                    tid = next((n for n in named if n in ok), None)
-                    if tid is not None:
-                        d["target"], d["target_name"] = tid, st.actors[tid].name
             out.append(Suggestion.of(d))
         return out
+
+    def named_target(self, move_id: str, text: str | None = None) -> str | None:
+        """The character ``text`` (the fiction of the beat under way by default) names or
+        points at who can be ``move_id``'s target; None if none is."""
+        fiction = self.state.flow.fiction if text is None else text
+        if not fiction:
+            return None
+        return self._target_among(self.moves._move(move_id), self._named_in(fiction))
+
+    def _named_in(self, text: str) -> list[str]:
+        """Ids of the characters ``text`` names, or the one present it points at ("her")."""
+        st = self.state
+        others = [(a.id, a.name) for a in st.actors.values() if a.id != st.acting]
+        named = people_named(text, others)
+        if not named and mentions_someone(text):
+            here = [a.id for a in st.npcs.values() if a.present]
+            named = here if len(here) == 1 else []
+        return named
+
+    def _target_among(self, move: s.Move, named: Sequence[str]) -> str | None:
+        """The first of ``named`` that can be ``move``'s target."""
+        if move.target == "none" or not named:
+            return None
+        ok = {o.id for o in self.moves.targets_for(move)}
+        return next((n for n in named if n in ok), None)
 
     def modifiers(self, move: s.Move, target: str | None, stat: str | None = None,
                   extras: Sequence[Sequence[Any]] = ()) -> tuple[list[list[Any]], int, int]:
@@ -294,9 +315,10 @@ class Game(FlatNames):
             else:
                 hint = next((x.get("target") for x in self.state.flow.suggestions
                              if x.get("move") == move_id and x.get("target")), None)
+                if not isinstance(hint, str):  # a move from the full list: the fiction's
+                    hint = self.named_target(move_id)
                 self.moves._begin_move(self.moves._move(move_id), target,
-                                       self.state.flow.fiction, [],
-                                       hint if isinstance(hint, str) else None)
+                                       self.state.flow.fiction, [], hint)
         return self.last_events
 
     def trigger(self, move_id: str, target: str | None = None, fiction: str = ""

@@ -98,9 +98,9 @@ class Moves:
             host.notify("Back: pick another move.", timeout=3)
 
     def use_move(self, move_id: str, target_hint: str | None = None) -> None:
-        """Use a move now: from the suggestions, the move list or the command palette. A
-        suggestion passes the target its fiction names (``target_hint``): when the move's
-        target is optional, that target comes first (highlighted) in the question."""
+        """Use a move now: from the suggestions, the move list or the command palette. The
+        target the fiction names (``target_hint``, a suggestion's, else found in the fiction)
+        comes first (highlighted) when the move's target is optional."""
         host = self.host
         game = host.game
         stage = game.flow.stage
@@ -115,6 +115,8 @@ class Moves:
             host.notify(why, title="Not now", severity="error")
             return
         targets = game.targets_for(move) if move.target == "optional" else []
+        if target_hint is None and stage == "move":  # from the full list: who the fiction names
+            target_hint = game.named_target(move_id)
         if targets:
             options = [Option(NOBODY, "No one in particular"), *targets]
             named = [o for o in options if target_hint and o.id == target_hint]
