@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
+from engine.clearing import ClearingHint, clearing_in
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.journal import result_label
@@ -143,6 +144,9 @@ class MovePrompt(_Base):
     """The player's words."""
     suggestions: tuple[Suggestion, ...] = ()
     """The moves the words suggest, best first (one may be "no move")."""
+    clearing: tuple[ClearingHint, ...] = ()
+    """Marked conditions whose clearing action the words describe (``took_clearing_action``
+    notes one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +388,8 @@ def pending_prompt(game: PromptHost) -> Prompt:
         sugs = tuple(Suggestion.of(x) for x in f.suggestions)
         options = tuple(Option.of(opt(x.move or "none", x.name, x.why)) for x in sugs)
         return MovePrompt("Which move does this trigger?", options, min=0, fiction=f.fiction,
-                          suggestions=sugs)
+                          suggestions=sugs,
+                          clearing=clearing_in(game.state, game.pack, f.fiction))
     move = game.pack.moves[f.move] if f.move else None
     if f.stage == "target":
         assert move is not None

@@ -422,6 +422,8 @@ class ConditionDef(Model):
     penalty: int = -2
     penalises: list[Id] = Field(default_factory=list)
     clear_by: str = ""
+    clear_cues: list[str] = Field(default_factory=list)
+    """Words (lemmas) of fiction that takes the clearing action: the engine offers it."""
     description: str = ""
 
 

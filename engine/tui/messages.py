@@ -19,9 +19,10 @@ class RollCommand(Message):
     kind: RollKind
 
 
-MenuKind = Literal["move", "all", "none", "target", "adjust", "back"]
+MenuKind = Literal["move", "all", "none", "target", "adjust", "back", "clear"]
 """The kinds of action-menu entry: a suggested move ("" its value: no move, just fiction),
-the full move list, no move, a target, a roll's adjustment, and Esc (back)."""
+the full move list, no move, a target, a roll's adjustment, Esc (back), and a condition whose
+clearing action the fiction takes (its id)."""
 
 
 @dataclass

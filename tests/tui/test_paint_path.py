@@ -232,3 +232,31 @@ async def test_a_journal_at_its_end_stays_there_when_its_pane_shrinks(
         await settle(pilot)
         journal._size_updated(size, journal.virtual_size, size)
         assert journal.scroll_y == 0  # reading back stays where it was
+
+
+async def test_a_clearing_action_in_the_fiction_is_offered_and_told_after_it(
+        make_campaign: Callable[..., str], app_for: Callable[..., SidekickApp]) -> None:
+    from engine.rules import events as ev
+    from engine.tui.widgets.action_menu import ActionMenu
+    from tests.conftest import Helpers
+    from tests.tui.conftest import game_of, journal_text
+    from tests.tui.test_play import describe
+
+    app = app_for(make_campaign())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        Helpers.setup(game, ev.ConditionMarked(who="hero", condition="angry"))
+        await describe(pilot, "Furious, I rip the reliquary off Dusk's belt and smash it")
+        menu = app.screen.query_one(ActionMenu)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        assert "clear:angry" in ids
+        entry = str(menu.get_option("clear:angry").prompt)
+        assert "That clears Angry" in entry and "“smash”" in entry
+        menu.highlighted = ids.index("clear:angry")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "angry" not in game.state.hero.conditions
+        assert game.flow.stage == "move"  # the moves are still on offer
+        text = journal_text(app)
+        assert text.index("smash it") < text.index("You cleared Angry")

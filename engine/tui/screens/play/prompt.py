@@ -86,6 +86,10 @@ class Prompter:
                 if key not in (k for k, _ in entries):
                     entries.append((key, suggestion_prompt(game.pack, len(entries) + 1, s,
                                                            width)))
+            for hint in p.clearing:
+                said = ", ".join(f"“{w}”" for w in hint.said)
+                entries.append((f"clear:{hint.condition}", plain_prompt(
+                    f"✚ That clears {hint.name}", f"its clearing action; you said {said}", "")))
             if entries:
                 entries.append(("-", ""))
             entries += [("all", plain_prompt("☰ All moves…", "the full list", "m")),
