@@ -57,6 +57,23 @@ class Moves:
             return "you are taken out until the next scene"
         return None
 
+    def why_not_now(self, move: s.Move) -> str | None:
+        """Why the player cannot take ``move`` now, or None: ``move_available``'s reasons, a
+        required target nobody can be, and the move's own ``require_*`` checks (rule effects
+        before the roll that only check, such as City of Whispers' scheme to run)."""
+        why = self.move_available(move)
+        if why:
+            return why
+        if move.target == "required" and not self.targets_for(move):
+            return "nobody here can be its target"
+        for eff in move.before:
+            if isinstance(eff, s.Rule) and eff.name.startswith("require_"):
+                try:
+                    self._g.rules.rule_effect(self._g.state, eff, {"move": move.id})
+                except IllegalAction as e:
+                    return e.message
+        return None
+
     def available_moves(self) -> list[s.Move]:
         """Moves the hero can use now, in content order."""
         return [m for m in self._g.pack.moves.values() if self.move_available(m) is None]

@@ -69,6 +69,8 @@ class Suggestion:
     chances: Mapping[str, float] = field(default_factory=dict)
     """The same chances as numbers (band id -> 0.41666...); read back from the flow (which
     keeps only the words), to the tenth of a percent shown."""
+    blocked: str = ""
+    """Why the move cannot be taken now ("" when it can): such moves come after the others."""
 
     @classmethod
     def of(cls, d: Mapping[str, Any]) -> Suggestion:
@@ -79,7 +81,8 @@ class Suggestion:
                    target=d.get("target") or None, target_name=str(d.get("target_name") or ""),
                    odds={str(k): str(v) for k, v in (d.get("odds") or {}).items()},
                    chances={str(k): float(v) for k, v in (d.get("chances") or {}).items()}
-                   or {str(k): from_percent(str(v)) for k, v in (d.get("odds") or {}).items()})
+                   or {str(k): from_percent(str(v)) for k, v in (d.get("odds") or {}).items()},
+                   blocked=str(d.get("blocked") or ""))
 
     def to_dict(self) -> dict[str, Any]:
         """The dict form the flow keeps (and scripts print): the odds in words only."""
@@ -88,6 +91,8 @@ class Suggestion:
                              "target": self.target, "target_name": self.target_name or None}
         if self.odds:
             d["odds"] = dict(self.odds)
+        if self.blocked:
+            d["blocked"] = self.blocked
         return d
 
     @property

@@ -218,17 +218,27 @@ class Game(FlatNames):
         """Moves the fiction suggests, best first (``move`` None: no move, when the fiction
         reads as plain description), each with the words that led to it, the character the
         fiction names or points at (``target``, ``target_name``) and the exact odds of the
-        roll on that target (the roll panel's odds).
+        roll on that target (the roll panel's odds), and why it cannot be taken now
+        (``blocked``; such moves come after those that can).
 
-        Only moves usable now, unless ``everything``."""
+        Only moves usable now, unless ``everything`` (then in the order of fit alone)."""
         st = self.state
+        locked = set() if everything else {
+            m.id for m in self.pack.moves.values()
+            if m.requires_flag and not m.hidden and m.requires_flag not in st.hero.flags}
         allowed = None if everything else [m.id for m in self.moves.available_moves()
-                                           if not m.hidden]
+                                           if not m.hidden] + sorted(locked)
         others = [(a.id, a.name) for a in st.actors.values() if a.id != st.acting]
         names = [v for _i, n in others for v in name_variants(n)]
         named = self._named_in(text)
         out = []
-        for sug in self.matcher.suggest(text, allowed, limit, names):
+        found = self.matcher.suggest(text, allowed, limit + len(locked), names)
+        # a locked move (Masks' adult moves) is hinted only when the words fit it best
+        hint = [x for x in found if x.move is not None][:1]
+        hint = hint if hint and hint[0].move in locked else []
+        usable = [x for x in found if x.move not in locked]
+        moves = [x for x in usable if x.move is not None][:limit]
+        for sug in hint + [x for x in usable if x.move is None or x in moves]:
             d = sug.to_dict()
             d["target"] = d["target_name"] = None
             if sug.move is not None:
@@ -239,8 +249,9 @@ class Game(FlatNames):
                 if move.roll is not None and move.roll.stat != "choice":
                     pv = self.preview(move.id, tid)
                     d["odds"], d["chances"] = pv.odds, pv.chances
+                d["blocked"] = self.moves.why_not_now(move) or ""
             out.append(Suggestion.of(d))
-        return out
+        return out if everything else sorted(out, key=lambda x: bool(x.blocked))
 
     def named_target(self, move_id: str, text: str | None = None) -> str | None:
         """The character ``text`` (the fiction of the beat under way by default) names or

@@ -426,7 +426,10 @@ def test_suggestions_carry_exact_odds(new_game: NewGame, masks: Pack) -> None:
 def test_locked_moves_are_not_suggested(new_game: NewGame, h: Any) -> None:
     game = new_game()
     text = "I finish them off with a knockout blow"
-    assert "overwhelm_foe" not in [s.move for s in game.suggest(text)]
+    # only as a locked hint, after every move that can be taken (issue 26)
+    locked = [s for s in game.suggest(text) if s.move == "overwhelm_foe"]
+    assert all("locked" in s.blocked for s in locked)
+    assert not locked or game.suggest(text)[-1].move == "overwhelm_foe"
     assert "overwhelm_foe" in [s.move for s in game.suggest(text, everything=True)]
     game2 = new_game()
     h.setup(game2, ev.FlagSet(flag="adult_moves"))

@@ -58,6 +58,8 @@ def suggestion_prompt(pack: Pack, index: int, sug: Suggestion,
     move = pack.moves.get(move_id) if move_id else None
     if move_id is None:  # one line, so the menu's own entries stay in view at 80x24
         below = Text()
+    elif sug.blocked:
+        below.append(f"✗ not now: {sug.blocked}", "italic " + DIM)
     elif odds:
         below.append_text(odds_text(odds, band_dicts(pack, move_id)))
     elif move is not None and move.roll is None:

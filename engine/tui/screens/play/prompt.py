@@ -66,35 +66,7 @@ class Prompter:
                                        if who else "Describe what your hero does, then Enter")
             box.show("fiction")
         elif isinstance(p, MovePrompt):
-            fiction = p.fiction
-            sugs = p.suggestions
-            if sugs and sugs[0].move is None:
-                message = "That reads as plain fiction. Keep it, or pick a move:"
-            elif any(s.move for s in sugs):
-                message = p.message
-            else:
-                message = "No move matched that. Pick one, or keep it as fiction."
-            width = self._fitted_width = box.menu_width()
-            head = Text(message, "bold " + ACCENT)
-            head.append("   Esc: back", DIM)
-            # one line: the whole fiction is in the journal just above; the menu needs the room
-            head.append(f"\n“{clip(fiction, max(width - 2, 20))}”", "italic " + DIM)
-            box.set_title(head)
-            entries: list[tuple[str, Text | str]] = []
-            for s in sugs:
-                key = f"move:{s.move or ''}"  # "move:" is "No move, just fiction"
-                if key not in (k for k, _ in entries):
-                    entries.append((key, suggestion_prompt(game.pack, len(entries) + 1, s,
-                                                           width)))
-            for hint in p.clearing:
-                said = ", ".join(f"“{w}”" for w in hint.said)
-                entries.append((f"clear:{hint.condition}", plain_prompt(
-                    f"✚ That clears {hint.name}", f"its clearing action; you said {said}", "")))
-            if entries:
-                entries.append(("-", ""))
-            entries += [("all", plain_prompt("☰ All moves…", "the full list", "m")),
-                        ("none", plain_prompt("✎ No move, just fiction", "", "n"))]
-            box.show_menu(entries)
+            self._draw_moves(p)
         elif isinstance(p, TargetPrompt):
             head = Text(p.message, "bold " + ACCENT)
             head.append("   Esc: back", DIM)
@@ -129,6 +101,40 @@ class Prompter:
             box.show("waiting")
             if open_dialogs:
                 self.choices.open()
+
+    def _draw_moves(self, p: MovePrompt) -> None:
+        """The suggested moves for the player's words (and the clearing actions they take)."""
+        game = self.host.game
+        box = self.host.prompt
+        fiction = p.fiction
+        sugs = p.suggestions
+        if sugs and sugs[0].move is None:
+            message = "That reads as plain fiction. Keep it, or pick a move:"
+        elif any(s.move for s in sugs):
+            message = p.message
+        else:
+            message = "No move matched that. Pick one, or keep it as fiction."
+        width = self._fitted_width = box.menu_width()
+        head = Text(message, "bold " + ACCENT)
+        head.append("   Esc: back", DIM)
+        # one line: the whole fiction is in the journal just above; the menu needs the room
+        head.append(f"\n“{clip(fiction, max(width - 2, 20))}”", "italic " + DIM)
+        box.set_title(head)
+        entries: list[tuple[str, Text | str]] = []
+        for s in sugs:
+            key = f"move:{s.move or ''}"  # "move:" is "No move, just fiction"
+            if key not in (k for k, _ in entries):
+                entries.append((key, suggestion_prompt(game.pack, len(entries) + 1, s,
+                                                       width)))
+        for hint in p.clearing:
+            said = ", ".join(f"“{w}”" for w in hint.said)
+            entries.append((f"clear:{hint.condition}", plain_prompt(
+                f"✚ That clears {hint.name}", f"its clearing action; you said {said}", "")))
+        if entries:
+            entries.append(("-", ""))
+        entries += [("all", plain_prompt("☰ All moves…", "the full list", "m")),
+                    ("none", plain_prompt("✎ No move, just fiction", "", "n"))]
+        box.show_menu(entries, {f"move:{x.move}" for x in sugs if x.move and x.blocked})
 
     def option_menu(self, kind: str, options: Sequence[Option]) -> None:
         """Show ``options`` in the inline menu; options that can do nothing are dimmed with
