@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from engine.content import schema as s
 from engine.content.loader import Pack
+from engine.nlp.beat import Beat, beat_of
 from engine.nlp.english import (
     PRONOUNS,
     STOPWORDS,
@@ -56,6 +57,16 @@ PERSON_W = 0.6
 SPEECH_W = 0.6
 WE_W = 0.6
 ORDER_W = 1.0
+BEAT_W = 1.5  # who does what to whom: the hero receiving a blow, dealing one, threatening...
+RECEIVE_GATE = 4.0  # log-score taken from a move learned from receiving lines (most of its
+# examples have the hero receive) when the line has the hero deal violence instead
+PRESSURE_LEAD = 1.0  # a line that threatens or belittles someone puts the moves learned
+# from social pressure (threats, taunts, insults) this far ahead of the best other move
+JIBE_BONUS = 2.5  # log-score added to those moves when someone is told something belittling
+PRESSURE_SHARE = 0.4  # ... the moves with at least this share of such training lines
+# (Masks: Provoke 76%, the next 21%; City of Whispers: none, its highest is 21%)
+RECEIVING_SHARE = 0.25  # a move is learned from receiving lines when this share of its
+# training lines have the hero receive (Masks: Take a powerful blow 37%, the next 11%)
 NAME_W = 2.0  # a move's name, as one training line
 TRIGGER_W = 1.0
 CUE_W = 1.0
@@ -82,9 +93,12 @@ class Feature:
     at: tuple[int, ...]
 
 
-def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
-    """The features of a tokenised line (see the module's docstring, step 2)."""
-    out: list[Feature] = []
+def features(toks: Sequence[Token], lexicon: Lexicon, beat: Beat | None = None
+             ) -> list[Feature]:
+    """The features of a tokenised line (see the module's docstring, step 2); ``beat``: its
+    reading, when already made."""
+    out: list[Feature] = beat_features(beat if beat is not None else beat_of(toks,
+                                                                           lexicon=lexicon))
     content: list[int] = []
     for i, t in enumerate(toks):
         if t.neg or t.stop or t.person:
@@ -115,6 +129,23 @@ def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
     said = next((i for i, t in enumerate(toks) if t.quoted), None)
     if said is not None:
         out.append(Feature("SAY", SPEECH_W, (said,)))
+    return out
+
+
+def beat_features(beat: Beat) -> list[Feature]:
+    """Features of who does what to whom: ``B:recv`` (the hero receives), ``B:deal`` (the
+    hero deals violence), ``B:threat``, ``B:jibe``, ``B:ask`` (a question put to someone)."""
+    out = []
+    if beat.receives:
+        out.append(Feature("B:recv", BEAT_W, ()))
+    if beat.deals_violence:
+        out.append(Feature("B:deal", BEAT_W, ()))
+    if beat.threat:
+        out.append(Feature("B:threat", BEAT_W, ()))
+    if beat.jibe:
+        out.append(Feature("B:jibe", BEAT_W, ()))
+    if beat.question and beat.touches:
+        out.append(Feature("B:ask", BEAT_W, ()))
     return out
 
 
@@ -174,6 +205,16 @@ class _Class:
     total: float = 0.0
     cues: list[tuple[str, str]] = field(default_factory=list)
     """(cue as written, its lemmas joined and padded with spaces, as looked for in a line)."""
+    lines: float = 0.0
+    received: float = 0.0
+    pressed: float = 0.0
+    """Training lines (weighed), those of them where the hero receives the action, and those
+    that put social pressure on someone."""
+
+    @property
+    def receiving(self) -> bool:
+        """Learned from lines where the hero is on the receiving end (``RECEIVING_SHARE``)."""
+        return self.lines > 0 and self.received / self.lines >= RECEIVING_SHARE
 
 
 class Matcher:
@@ -206,6 +247,10 @@ class Matcher:
         self._words.update(self.lexicon.words)
         # a word within one edit of an unknown word of 4..MAX_FIX letters has 3..MAX_FIX + 1
         self._fix_index = _deletes_index(w for w in self._words if 3 <= len(w) <= MAX_FIX + 1)
+        shares = {k: c.pressed / c.lines for k, c in self._classes.items()
+                  if c.lines and k != NO_MOVE}
+        self._pressing = frozenset(k for k, v in shares.items() if v >= PRESSURE_SHARE)
+        """The moves learned most from lines of social pressure (Masks: Provoke)."""
         self._logp: dict[str, tuple[dict[str, float], float]] = {}
         size = len(self._vocab) or 1
         mass = sum(c.total for c in self._classes.values()) / (len(self._classes) or 1)
@@ -223,7 +268,12 @@ class Matcher:
         return cls(moves, examples, examples.get(NO_MOVE, ()))
 
     def _learn(self, c: _Class, text: str, weight: float) -> None:
-        for f in features(tokens(text), self.lexicon):
+        toks = tokens(text)
+        beat = beat_of(toks, lexicon=self.lexicon)
+        c.lines += weight
+        c.received += weight * beat.receives
+        c.pressed += weight * ("pressure" in beat.kinds)
+        for f in features(toks, self.lexicon, beat):
             c.counts[f.key] = c.counts.get(f.key, 0.0) + f.weight * weight
             c.total += f.weight * weight
 
@@ -245,7 +295,8 @@ class Matcher:
                                                              list[Feature]]:
         """Each move's (and "none"'s) log-score, the tokens and the features read."""
         toks = self._fixed(tokens(text[:MAX_TEXT], list(names)))
-        feats = [f for f in features(toks, self.lexicon) if f.key in self._vocab]
+        beat = beat_of(toks, lexicon=self.lexicon)
+        feats = [f for f in features(toks, self.lexicon, beat) if f.key in self._vocab]
         allow = set(allowed) | {NO_MOVE} if allowed is not None else None
         out: dict[str, float] = {}
         joined = _joined(toks)
@@ -254,6 +305,17 @@ class Matcher:
                 continue
             score = sum(f.weight * logp.get(f.key, unseen) for f in feats)
             out[cid] = score + CUE_BONUS * len(self._cues_in(cid, joined))
+            if beat.jibe and cid in self._pressing:
+                out[cid] += JIBE_BONUS
+            if beat.deals_violence and self._classes[cid].receiving:
+                out[cid] -= RECEIVE_GATE  # "I punch him" is not "he punches me"
+        pressing = [k for k in out if k in self._pressing] if beat.threat else []
+        if pressing:  # "let her go or I bring the ceiling down": a threat, whatever the words
+            best = max((v for k, v in out.items() if k not in self._pressing), default=0.0)
+            best = max(best, out.get(NO_MOVE, best) + NONE_BIAS + NONE_PER * sum(
+                f.weight for f in feats))
+            for k in pressing:
+                out[k] = max(out[k], best + PRESSURE_LEAD)
         if NO_MOVE in out:
             out[NO_MOVE] += NONE_BIAS + NONE_PER * sum(f.weight for f in feats)
         elif out:  # a pack with no plain examples: "no move" only when no word is known
