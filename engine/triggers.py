@@ -62,7 +62,14 @@ RECEIVE_GATE = 4.0  # log-score taken from a move learned from receiving lines (
 # examples have the hero receive) when the line has the hero deal violence instead
 PRESSURE_LEAD = 1.0  # a line that threatens or belittles someone puts the moves learned
 # from social pressure (threats, taunts, insults) this far ahead of the best other move
-JIBE_BONUS = 2.5  # log-score added to those moves when someone is told something belittling
+OPEN_GATE = 4.0  # log-score taken from a move learned mostly from lines where a foe is
+OPEN_SHARE = 0.5  # already open (this share of them) when the line deals violence without
+# it; such a move is also put after the best other move
+DEAL_BONUS = 4.0  # log-score added to the moves learned most from lines where the hero deals
+DEAL_SHARE = 0.8  # violence (this share of the highest) when the line deals violence
+# (Masks: Directly engage, Enter battle; City of Whispers: Take a Big Risk and two faction
+# moves, which no measured line changed)
+JIBE_BONUS = 4.0  # log-score added to those moves when someone is told something belittling
 PRESSURE_SHARE = 0.4  # ... the moves with at least this share of such training lines
 # (Masks: Provoke 76%, the next 21%; City of Whispers: none, its highest is 21%)
 RECEIVING_SHARE = 0.25  # a move is learned from receiving lines when this share of its
@@ -208,6 +215,8 @@ class _Class:
     lines: float = 0.0
     received: float = 0.0
     pressed: float = 0.0
+    opened: float = 0.0
+    dealt: float = 0.0
     """Training lines (weighed), those of them where the hero receives the action, and those
     that put social pressure on someone."""
 
@@ -251,6 +260,16 @@ class Matcher:
                   if c.lines and k != NO_MOVE}
         self._pressing = frozenset(k for k, v in shares.items() if v >= PRESSURE_SHARE)
         """The moves learned most from lines of social pressure (Masks: Provoke)."""
+        dealt = {k: c.dealt / c.lines for k, c in self._classes.items() if c.lines
+                 and k != NO_MOVE}
+        top = max(dealt.values(), default=0.0)
+        self._dealing = frozenset(k for k, v in dealt.items() if top and v >= DEAL_SHARE * top)
+        """The moves learned most from lines where the hero deals violence (Masks: Directly
+        engage a threat)."""
+        self._opening = frozenset(k for k, c in self._classes.items()
+                                  if c.lines and k != NO_MOVE and c.opened / c.lines >= OPEN_SHARE)
+        """The moves learned mostly from lines where a foe is already open (Masks: Overwhelm a
+        vulnerable foe)."""
         self._logp: dict[str, tuple[dict[str, float], float]] = {}
         size = len(self._vocab) or 1
         mass = sum(c.total for c in self._classes.values()) / (len(self._classes) or 1)
@@ -273,6 +292,8 @@ class Matcher:
         c.lines += weight
         c.received += weight * beat.receives
         c.pressed += weight * ("pressure" in beat.kinds)
+        c.opened += weight * beat.foe_open
+        c.dealt += weight * beat.deals_violence
         for f in features(toks, self.lexicon, beat):
             c.counts[f.key] = c.counts.get(f.key, 0.0) + f.weight * weight
             c.total += f.weight * weight
@@ -305,22 +326,34 @@ class Matcher:
                 continue
             score = sum(f.weight * logp.get(f.key, unseen) for f in feats)
             out[cid] = score + CUE_BONUS * len(self._cues_in(cid, joined))
-            if beat.jibe and cid in self._pressing:
-                out[cid] += JIBE_BONUS
             if beat.deals_violence and self._classes[cid].receiving:
                 out[cid] -= RECEIVE_GATE  # "I punch him" is not "he punches me"
-        pressing = [k for k in out if k in self._pressing] if beat.threat else []
-        if pressing:  # "let her go or I bring the ceiling down": a threat, whatever the words
-            best = max((v for k, v in out.items() if k not in self._pressing), default=0.0)
-            best = max(best, out.get(NO_MOVE, best) + NONE_BIAS + NONE_PER * sum(
-                f.weight for f in feats))
-            for k in pressing:
-                out[k] = max(out[k], best + PRESSURE_LEAD)
+        self._beat_order(out, beat, NONE_BIAS + NONE_PER * sum(f.weight for f in feats))
         if NO_MOVE in out:
             out[NO_MOVE] += NONE_BIAS + NONE_PER * sum(f.weight for f in feats)
         elif out:  # a pack with no plain examples: "no move" only when no word is known
             out[NO_MOVE] = min(out.values()) - 1.0
         return out, toks, feats
+
+    def _beat_order(self, out: dict[str, float], beat: Beat, none_bias: float) -> None:
+        """Rank by who does what to whom, after the words: a threat puts the moves learned
+        from social pressure first, a jibe puts them before "no move" at least, and a blow
+        at a foe the line does not say is reeling puts the moves learned from open foes
+        after the best other move."""
+        none = out.get(NO_MOVE, -math.inf) + none_bias
+        others = [v for k, v in out.items() if k not in self._pressing]
+        if beat.threat or beat.jibe:
+            floor = max([*others, none]) if beat.threat else none
+            for k in self._pressing & out.keys():
+                out[k] = max(out[k] + (0.0 if beat.threat else JIBE_BONUS),
+                             floor + PRESSURE_LEAD)
+        if beat.deals_violence:
+            for k in (self._dealing - self._opening) & out.keys():
+                out[k] += DEAL_BONUS
+        if beat.deals_violence and not beat.foe_open:
+            rest = [v for k, v in out.items() if k not in self._opening and k != NO_MOVE]
+            for k in self._opening & out.keys():
+                out[k] = min(out[k] - OPEN_GATE, max(rest, default=out[k]) - PRESSURE_LEAD)
 
     def suggest(self, text: str, allowed: Iterable[str] | None = None, limit: int = 3,
                 names: Iterable[Sequence[str]] = ()) -> list[Suggestion]:

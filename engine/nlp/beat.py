@@ -69,6 +69,10 @@ _SPEECH = frozenset({"tell", "say", "yell", "shout", "call", "scream", "snap", "
                      "whisper", "warn", "remind", "inform"})
 _JIBES = _words("boring broke pathetic stupid ugly weak loser coward idiot useless lame "
                 "joke clown fake cheap washed dumb moron chicken pitiful")
+_OPEN = _words("reel daze dazed stun stunned helpless vulnerable open exposed weaken weakened "
+               "stagger finish already defenseless winded unconscious pin pinned down "
+               "falter wobble sprawl dizzy opening")
+"""Words that say a foe is already open or reeling ("finish him while he's dazed")."""
 _MENACE = frozenset({"threaten", "warn", "intimidate", "menace", "scare"})
 """Verbs that threaten the person after them ("I warn the Abbess")."""
 _THREAT_PAIRS = (("or", "i"), ("or", "we"), ("or", "you"), ("or", "else"), ("back", "off"),
@@ -98,6 +102,8 @@ class Beat:
     """A threat or an ultimatum ("let her go or I ...", "back off")."""
     jibe: bool = False
     """Someone is told something belittling ("tells her she must be broke and boring")."""
+    foe_open: bool = False
+    """The line says a foe is already open, reeling or down ("while he's dazed")."""
 
     @property
     def deals_violence(self) -> bool:
@@ -173,7 +179,9 @@ def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
                 kinds=frozenset(kinds), touches=touches,
                 negated=any(t.neg and not t.stop for t in toks),
                 question=any(t.question for t in toks) or _asks(toks, low),
-                threat=threat, jibe=jibe)
+                threat=threat, jibe=jibe,
+                foe_open=any(t.lemma in _OPEN or w in _OPEN for t, w in zip(toks, low, strict=True)
+                             if not t.neg))
 
 
 def _clauses(toks: Sequence[Token]) -> list[tuple[int, int]]:
