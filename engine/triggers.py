@@ -263,7 +263,10 @@ class Matcher:
         dealt = {k: c.dealt / c.lines for k, c in self._classes.items() if c.lines
                  and k != NO_MOVE}
         top = max(dealt.values(), default=0.0)
-        self._dealing = frozenset(k for k, v in dealt.items() if top and v >= DEAL_SHARE * top)
+        dealing = [k for k, v in dealt.items() if v >= DEAL_SHARE * top]
+        # only where dealing violence sets a few moves apart (not among fight actions, most
+        # of which deal it)
+        self._dealing = frozenset(dealing if len(dealing) <= len(dealt) / 6 else ())
         """The moves learned most from lines where the hero deals violence (Masks: Directly
         engage a threat)."""
         self._opening = frozenset(k for k, c in self._classes.items()
