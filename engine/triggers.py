@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from engine.content import schema as s
 from engine.content.loader import Pack
+from engine.nlp.beat import Beat, beat_of
 from engine.nlp.english import (
     PRONOUNS,
     STOPWORDS,
@@ -56,6 +57,23 @@ PERSON_W = 0.6
 SPEECH_W = 0.6
 WE_W = 0.6
 ORDER_W = 1.0
+BEAT_W = 1.5  # who does what to whom: the hero receiving a blow, dealing one, threatening...
+RECEIVE_GATE = 4.0  # log-score taken from a move learned from receiving lines (most of its
+# examples have the hero receive) when the line has the hero deal violence instead
+PRESSURE_LEAD = 1.0  # a line that threatens or belittles someone puts the moves learned
+# from social pressure (threats, taunts, insults) this far ahead of the best other move
+OPEN_GATE = 4.0  # log-score taken from a move learned mostly from lines where a foe is
+OPEN_SHARE = 0.5  # already open (this share of them) when the line deals violence without
+# it; such a move is also put after the best other move
+DEAL_BONUS = 4.0  # log-score added to the moves learned most from lines where the hero deals
+DEAL_SHARE = 0.8  # violence (this share of the highest) when the line deals violence
+# (Masks: Directly engage, Enter battle; City of Whispers: Take a Big Risk and two faction
+# moves, which no measured line changed)
+JIBE_BONUS = 4.0  # log-score added to those moves when someone is told something belittling
+PRESSURE_SHARE = 0.4  # ... the moves with at least this share of such training lines
+# (Masks: Provoke 76%, the next 21%; City of Whispers: none, its highest is 21%)
+RECEIVING_SHARE = 0.25  # a move is learned from receiving lines when this share of its
+# training lines have the hero receive (Masks: Take a powerful blow 37%, the next 11%)
 NAME_W = 2.0  # a move's name, as one training line
 TRIGGER_W = 1.0
 CUE_W = 1.0
@@ -82,9 +100,12 @@ class Feature:
     at: tuple[int, ...]
 
 
-def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
-    """The features of a tokenised line (see the module's docstring, step 2)."""
-    out: list[Feature] = []
+def features(toks: Sequence[Token], lexicon: Lexicon, beat: Beat | None = None
+             ) -> list[Feature]:
+    """The features of a tokenised line (see the module's docstring, step 2); ``beat``: its
+    reading, when already made."""
+    out: list[Feature] = beat_features(beat if beat is not None else beat_of(toks,
+                                                                           lexicon=lexicon))
     content: list[int] = []
     for i, t in enumerate(toks):
         if t.neg or t.stop or t.person:
@@ -115,6 +136,23 @@ def features(toks: Sequence[Token], lexicon: Lexicon) -> list[Feature]:
     said = next((i for i, t in enumerate(toks) if t.quoted), None)
     if said is not None:
         out.append(Feature("SAY", SPEECH_W, (said,)))
+    return out
+
+
+def beat_features(beat: Beat) -> list[Feature]:
+    """Features of who does what to whom: ``B:recv`` (the hero receives), ``B:deal`` (the
+    hero deals violence), ``B:threat``, ``B:jibe``, ``B:ask`` (a question put to someone)."""
+    out = []
+    if beat.receives:
+        out.append(Feature("B:recv", BEAT_W, ()))
+    if beat.deals_violence:
+        out.append(Feature("B:deal", BEAT_W, ()))
+    if beat.threat:
+        out.append(Feature("B:threat", BEAT_W, ()))
+    if beat.jibe:
+        out.append(Feature("B:jibe", BEAT_W, ()))
+    if beat.question and beat.touches:
+        out.append(Feature("B:ask", BEAT_W, ()))
     return out
 
 
@@ -174,6 +212,18 @@ class _Class:
     total: float = 0.0
     cues: list[tuple[str, str]] = field(default_factory=list)
     """(cue as written, its lemmas joined and padded with spaces, as looked for in a line)."""
+    lines: float = 0.0
+    received: float = 0.0
+    pressed: float = 0.0
+    opened: float = 0.0
+    dealt: float = 0.0
+    """Training lines (weighed), those of them where the hero receives the action, and those
+    that put social pressure on someone."""
+
+    @property
+    def receiving(self) -> bool:
+        """Learned from lines where the hero is on the receiving end (``RECEIVING_SHARE``)."""
+        return self.lines > 0 and self.received / self.lines >= RECEIVING_SHARE
 
 
 class Matcher:
@@ -206,6 +256,23 @@ class Matcher:
         self._words.update(self.lexicon.words)
         # a word within one edit of an unknown word of 4..MAX_FIX letters has 3..MAX_FIX + 1
         self._fix_index = _deletes_index(w for w in self._words if 3 <= len(w) <= MAX_FIX + 1)
+        shares = {k: c.pressed / c.lines for k, c in self._classes.items()
+                  if c.lines and k != NO_MOVE}
+        self._pressing = frozenset(k for k, v in shares.items() if v >= PRESSURE_SHARE)
+        """The moves learned most from lines of social pressure (Masks: Provoke)."""
+        dealt = {k: c.dealt / c.lines for k, c in self._classes.items() if c.lines
+                 and k != NO_MOVE}
+        top = max(dealt.values(), default=0.0)
+        dealing = [k for k, v in dealt.items() if v >= DEAL_SHARE * top]
+        # only where dealing violence sets a few moves apart (not among fight actions, most
+        # of which deal it)
+        self._dealing = frozenset(dealing if len(dealing) <= len(dealt) / 6 else ())
+        """The moves learned most from lines where the hero deals violence (Masks: Directly
+        engage a threat)."""
+        self._opening = frozenset(k for k, c in self._classes.items()
+                                  if c.lines and k != NO_MOVE and c.opened / c.lines >= OPEN_SHARE)
+        """The moves learned mostly from lines where a foe is already open (Masks: Overwhelm a
+        vulnerable foe)."""
         self._logp: dict[str, tuple[dict[str, float], float]] = {}
         size = len(self._vocab) or 1
         mass = sum(c.total for c in self._classes.values()) / (len(self._classes) or 1)
@@ -223,7 +290,14 @@ class Matcher:
         return cls(moves, examples, examples.get(NO_MOVE, ()))
 
     def _learn(self, c: _Class, text: str, weight: float) -> None:
-        for f in features(tokens(text), self.lexicon):
+        toks = tokens(text)
+        beat = beat_of(toks, lexicon=self.lexicon)
+        c.lines += weight
+        c.received += weight * beat.receives
+        c.pressed += weight * ("pressure" in beat.kinds)
+        c.opened += weight * beat.foe_open
+        c.dealt += weight * beat.deals_violence
+        for f in features(toks, self.lexicon, beat):
             c.counts[f.key] = c.counts.get(f.key, 0.0) + f.weight * weight
             c.total += f.weight * weight
 
@@ -245,7 +319,8 @@ class Matcher:
                                                              list[Feature]]:
         """Each move's (and "none"'s) log-score, the tokens and the features read."""
         toks = self._fixed(tokens(text[:MAX_TEXT], list(names)))
-        feats = [f for f in features(toks, self.lexicon) if f.key in self._vocab]
+        beat = beat_of(toks, lexicon=self.lexicon)
+        feats = [f for f in features(toks, self.lexicon, beat) if f.key in self._vocab]
         allow = set(allowed) | {NO_MOVE} if allowed is not None else None
         out: dict[str, float] = {}
         joined = _joined(toks)
@@ -254,11 +329,34 @@ class Matcher:
                 continue
             score = sum(f.weight * logp.get(f.key, unseen) for f in feats)
             out[cid] = score + CUE_BONUS * len(self._cues_in(cid, joined))
+            if beat.deals_violence and self._classes[cid].receiving:
+                out[cid] -= RECEIVE_GATE  # "I punch him" is not "he punches me"
+        self._beat_order(out, beat, NONE_BIAS + NONE_PER * sum(f.weight for f in feats))
         if NO_MOVE in out:
             out[NO_MOVE] += NONE_BIAS + NONE_PER * sum(f.weight for f in feats)
         elif out:  # a pack with no plain examples: "no move" only when no word is known
             out[NO_MOVE] = min(out.values()) - 1.0
         return out, toks, feats
+
+    def _beat_order(self, out: dict[str, float], beat: Beat, none_bias: float) -> None:
+        """Rank by who does what to whom, after the words: a threat puts the moves learned
+        from social pressure first, a jibe puts them before "no move" at least, and a blow
+        at a foe the line does not say is reeling puts the moves learned from open foes
+        after the best other move."""
+        none = out.get(NO_MOVE, -math.inf) + none_bias
+        others = [v for k, v in out.items() if k not in self._pressing]
+        if beat.threat or beat.jibe:
+            floor = max([*others, none]) if beat.threat else none
+            for k in self._pressing & out.keys():
+                out[k] = max(out[k] + (0.0 if beat.threat else JIBE_BONUS),
+                             floor + PRESSURE_LEAD)
+        if beat.deals_violence:
+            for k in (self._dealing - self._opening) & out.keys():
+                out[k] += DEAL_BONUS
+        if beat.deals_violence and not beat.foe_open:
+            rest = [v for k, v in out.items() if k not in self._opening and k != NO_MOVE]
+            for k in self._opening & out.keys():
+                out[k] = min(out[k] - OPEN_GATE, max(rest, default=out[k]) - PRESSURE_LEAD)
 
     def suggest(self, text: str, allowed: Iterable[str] | None = None, limit: int = 3,
                 names: Iterable[Sequence[str]] = ()) -> list[Suggestion]:

@@ -1,0 +1,262 @@
+"""A typed reading of one fiction line: who does what to whom (a "beat").
+
+``read_beat("Gravecourt punches me through the wall", cast=["Gravecourt"])`` reads who acts
+(the hero, a named character of the cast, someone else), whether the hero is on the receiving
+end ("he punches me", "I take a hit", "the blast slams into me", "I get thrown through a
+window"), what kinds of action it is (violence, powers, protection, social pressure, emotional
+support, reading people, perception, movement, stealth, risk), whom it touches (the cast
+names it names), whether it is negated and whether it is a question.
+
+Built from what the matcher already reads: ``engine.nlp.english`` tokens (lemmas, negation,
+people, questions) and the shipped lexicon's concepts, plus a few patterns of grammar around
+the verb: the subject before it ("I", a name, "the blast") and "me"/"my" after it. No parser
+and nothing downloaded: a dependency parser would be more general, but none small enough
+installs with its model from the package index, and these patterns cover the cases that
+decide a move (doing or receiving, threatening, taunting). Pure functions, linear in the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.nlp.english import STOPWORDS, Token, find_names, tokens, words
+from engine.nlp.lexicon import Lexicon, default_lexicon
+
+
+def _words(text: str) -> frozenset[str]:
+    """The set of the words of ``text``."""
+    return frozenset(text.split())
+
+
+HERO = "hero"
+CHARACTER = "character"
+SOMEONE = "someone"
+
+KINDS: Mapping[str, frozenset[str]] = {
+    "violence": _words("strike attack shoot stab tackle grapple overpower finish_off kill "
+    "charge_in weapon disarm destroy explosion"),
+    "powers": _words("use_power blast summon fire_heat cold_ice electricity light_glow "
+    "darkness_shadow levitate teleport transform telekinesis mind_powers "
+    "strength speed toughness magic ritual lose_control"),
+    "protection": _words("shield protect block shove_aside rescue"),
+    "pressure": _words("threaten taunt insult blackmail challenge"),
+    "support": _words("comfort listen_support empathy"),
+    "reading": _words("read_person lie motive want_desire really_truth inner_self"),
+    "perception": _words("look_closely notice search listen_in sense_danger situation"),
+    "movement": _words("travel cross navigate route leap climb chase flee arrive leave"),
+    "stealth": _words("sneak hide_out avoid disguise"),
+    "risk": _words("dare_risk steal break_in"),
+}
+"""Kinds of action, each the lexicon concepts that say it."""
+
+_HURT = _words("knocked_down impact pinned wounded winded")
+"""Concepts of being hurt: the hero said to do these ("I go down hard") receives."""
+_HITTING = KINDS["violence"] | frozenset({"throw", "blast", "explosion"}) | _HURT
+_HIT_WORDS = _words("hit clip catch slam smash crash throw fling hurl blast punch kick "
+    "knock send sweep hammer pound rock flatten floor drop bury pin crush "
+    "strike shoot stab slash cut burn zap shock blow beating bullet shot")
+_ME = frozenset({"me", "myself", "my"})
+_HERO_SUBJECT = frozenset({"i", "we"})
+_SUFFER = frozenset({"take", "get", "be", "catch", "eat", "absorb"})
+"""Verbs that, with the hero as subject, receive what follows ("I take a hit", "I get
+thrown", "I am knocked", "I catch a bullet")."""
+_CLAUSE_END = frozenset({",", ";", ".", "!", "?", ":", '"', "(", ")", "and", "but", "then",
+                         "while", "so", "as", "until", "before", "after", "because"})
+_ARTICLES = frozenset({"the", "a", "an", "someone", "something", "everyone"})
+_WH = frozenset({"who", "what", "why", "where", "when", "how", "which", "whose", "whether"})
+_SPEECH = frozenset({"tell", "say", "yell", "shout", "call", "scream", "snap", "sneer",
+                     "whisper", "warn", "remind", "inform"})
+_JIBES = _words("boring broke pathetic stupid ugly weak loser coward idiot useless lame "
+                "joke clown fake cheap washed dumb moron chicken pitiful")
+_OPEN = _words("reel daze dazed stun stunned helpless vulnerable open exposed weaken weakened "
+               "stagger finish already defenseless winded unconscious pin pinned down "
+               "falter wobble sprawl dizzy opening")
+"""Words that say a foe is already open or reeling ("finish him while he's dazed")."""
+_MENACE = frozenset({"threaten", "warn", "intimidate", "menace", "scare"})
+"""Verbs that threaten the person after them ("I warn the Abbess")."""
+_THREAT_PAIRS = (("or", "i"), ("or", "we"), ("or", "you"), ("or", "else"), ("back", "off"),
+                 ("i", "swear"))
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    """Who does what to whom in one fiction line."""
+
+    actor: str = HERO
+    """Who acts: ``hero`` (the acting hero, "I" or no subject), ``character`` (a character
+    of the cast named as the subject) or ``someone`` (anyone else: "the blast", "he")."""
+    actor_name: str = ""
+    """The acting character's name, when ``actor`` is ``character``."""
+    receives: bool = False
+    """The hero is on the receiving end of the action."""
+    kinds: frozenset[str] = frozenset()
+    """Kinds of action (keys of ``KINDS``)."""
+    touches: tuple[str, ...] = ()
+    """The cast names the line names, in order (the actor's excepted)."""
+    negated: bool = False
+    """Some of what is said is negated ("I don't attack")."""
+    question: bool = False
+    """The line asks something."""
+    threat: bool = False
+    """A threat or an ultimatum ("let her go or I ...", "back off")."""
+    jibe: bool = False
+    """Someone is told something belittling ("tells her she must be broke and boring")."""
+    foe_open: bool = False
+    """The line says a foe is already open, reeling or down ("while he's dazed")."""
+
+    @property
+    def deals_violence(self) -> bool:
+        """The hero (or whoever acts) does violence, rather than receiving it."""
+        return "violence" in self.kinds and not self.receives
+
+    def describe(self) -> str:
+        """A short reading for a suggestion's "why" ("you receive: violence")."""
+        who = {HERO: "you", CHARACTER: self.actor_name or "someone"}.get(self.actor, "someone")
+        verb = "receive" if self.receives else "act"
+        if self.receives and self.actor != HERO:
+            verb = "acts on you"
+        parts = sorted(self.kinds | ({"threat"} if self.threat else set())
+                       | ({"taunt"} if self.jibe else set()))
+        said = f"{who} {verb}"
+        if parts:
+            said += ": " + ", ".join(parts)
+        if self.touches:
+            said += " -> " + ", ".join(self.touches)
+        if self.question:
+            said += " (a question)"
+        if self.negated:
+            said += " (negated)"
+        return said
+
+
+def read_beat(text: str, cast: Sequence[str] = (), lexicon: Lexicon | None = None) -> Beat:
+    """The beat of ``text``; ``cast``: the names of the characters it may name."""
+    variants: list[tuple[str, ...]] = []
+    owner: list[str] = []
+    for name in cast:
+        ws = tuple(w.lower() for w in words(name) if w[:1].isalnum())
+        for v in [ws, *((w,) for w in ws if len(w) >= 3 and w not in STOPWORDS)]:
+            if v and v not in variants:
+                variants.append(v)
+                owner.append(name)
+    hits = find_names(words(text), variants)
+    named = {i: owner[k] for i, k in hits.items()}
+    return beat_of(tokens(text, variants), named, lexicon)
+
+
+def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
+            lexicon: Lexicon | None = None) -> Beat:
+    """The beat of a tokenised line; ``named``: token index -> the cast name it belongs to."""
+    lex = lexicon if lexicon is not None else default_lexicon()
+    named = named or {}
+    concepts: list[frozenset[str]] = [
+        frozenset(lex.concepts(t.lemma)) if not (t.neg or t.stop or t.person) else frozenset()
+        for t in toks]
+    lems = [t.lemma if not t.neg else "" for t in toks]
+    for c, at in lex.phrase_hits(lems):
+        for i in at:
+            concepts[i] = concepts[i] | {c}
+    kinds = {k for k, cs in KINDS.items() if any(cs & c for c in concepts)}
+    actor, actor_name, receives = HERO, "", False
+    first = True
+    for lo, hi in _clauses(toks):
+        who, name, recv = _clause(toks, concepts, named, lo, hi)
+        if who is None:
+            continue
+        if first:
+            actor, actor_name, first = who, name, False
+        receives = receives or recv
+    low = [t.text.lower() for t in toks]
+    threat = any(_pair(low, a, b) for a, b in _THREAT_PAIRS) or any(
+        t.lemma in _MENACE and not t.neg and any(x.person for x in toks[i + 1:i + 4])
+        for i, t in enumerate(toks))
+    jibe = _jibe(toks, low)
+    if threat or jibe:
+        kinds.add("pressure")
+    touches = tuple(dict.fromkeys(n for n in named.values() if n != actor_name))
+    return Beat(actor=actor, actor_name=actor_name, receives=receives,
+                kinds=frozenset(kinds), touches=touches,
+                negated=any(t.neg and not t.stop for t in toks),
+                question=any(t.question for t in toks) or _asks(toks, low),
+                threat=threat, jibe=jibe,
+                foe_open=any(t.lemma in _OPEN or w in _OPEN for t, w in zip(toks, low, strict=True)
+                             if not t.neg))
+
+
+def _clauses(toks: Sequence[Token]) -> list[tuple[int, int]]:
+    """(start, end) of each clause: the line cut at marks and joining words."""
+    out, lo = [], 0
+    for i, t in enumerate(toks):
+        if t.text.lower() in _CLAUSE_END:
+            if i > lo:
+                out.append((lo, i))
+            lo = i + 1
+    if lo < len(toks):
+        out.append((lo, len(toks)))
+    return out
+
+
+def _clause(toks: Sequence[Token], concepts: Sequence[frozenset[str]],
+            named: Mapping[int, str], lo: int, hi: int) -> tuple[str | None, str, bool]:
+    """Who acts in one clause (None: no verb-like word), their name, and whether the hero
+    receives the action."""
+    verb = next((i for i in range(lo, hi) if concepts[i] or (
+        not toks[i].stop and not toks[i].person and not toks[i].mark)), None)
+    if verb is None:
+        return None, "", False
+    head = [t.text.lower() for t in toks[lo:verb]]
+    if any(w in _HERO_SUBJECT for w in head):
+        who, name = HERO, ""
+    elif any(j in named for j in range(lo, verb)):
+        who, name = CHARACTER, named[next(j for j in range(lo, verb) if j in named)]
+    elif any(t.person or not t.stop or t.text.lower() in _ARTICLES for t in toks[lo:verb]):
+        who, name = SOMEONE, ""  # "he", "the blast", "Mara"
+    else:
+        who, name = HERO, ""  # "punch him": the player's own action, said bare
+    said_i = any(w in _HERO_SUBJECT for w in head)
+    return who, name, _receives(toks, concepts, who if said_i or who != HERO else "", lo, hi)
+
+
+def _receives(toks: Sequence[Token], concepts: Sequence[frozenset[str]], who: str,
+              lo: int, hi: int) -> bool:
+    """Whether the hero receives the action of a clause whose subject is ``who`` ("": the
+    hero, unsaid)."""
+    low = [t.text.lower() for t in toks]
+    hitting = [i for i in range(lo, hi) if not toks[i].neg and (
+        concepts[i] & _HITTING or toks[i].lemma in _HIT_WORDS)]
+    if who not in (HERO, ""):  # "he punches me", "the blast slams into me"
+        return any(low[j] in _ME for i in hitting for j in range(i + 1, min(hi, i + 4)))
+    if not who:
+        return False
+    for i in range(lo, hi):  # "I take a hit", "I get thrown", "I'm knocked flat"
+        if (toks[i].lemma in _SUFFER and low[max(lo, i - 2):i].count("i")
+                and any(j in hitting for j in range(i + 1, min(hi, i + 4)))):
+            return True
+    return any(concepts[i] & _HURT and not concepts[i] & KINDS["violence"]
+               and toks[i].lemma not in _HIT_WORDS
+               and low[i + 1:i + 2] not in (["the"], ["a"], ["an"], ["every"], ["his"], ["her"])
+               for i in hitting)  # "I go down hard", not "I black out the block"
+
+
+def _asks(toks: Sequence[Token], low: Sequence[str]) -> bool:
+    """A question put in reported speech ("ask Augustin who owned it")."""
+    return any(t.lemma in ("ask", "wonder") and any(w in _WH for w in low[i + 1:i + 5])
+               for i, t in enumerate(toks))
+
+
+def _pair(low: Sequence[str], a: str, b: str) -> bool:
+    """``a`` followed by ``b`` within three words."""
+    return any(w == a and b in low[i + 1:i + 4] for i, w in enumerate(low))
+
+
+def _jibe(toks: Sequence[Token], low: Sequence[str]) -> bool:
+    """Someone told something belittling: a speech verb, a person, then a jibe word."""
+    for i, t in enumerate(toks):
+        if (t.lemma in _SPEECH and any(x.person for x in toks[i + 1:i + 4])
+                and any(w in _JIBES for w in low[i + 1:])):
+            return True
+    return False
+
+
+__all__ = ["CHARACTER", "HERO", "KINDS", "SOMEONE", "Beat", "beat_of", "read_beat"]
