@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_fight import CASES, MAX_STEPS, Case, answer, greedy
+from bench_fight import CASES, MAX_STEPS, Case, answer, player_turn
 
 import engine.fight as engine_fight
 from engine.campaigns import new_game
@@ -65,15 +65,7 @@ def play_fight(game: Game, foes: Sequence[str]) -> None:
         elif game.referee_turn:
             game.referee_step()
         else:
-            pick = greedy(game)
-            if pick is None:
-                game.end_turn()
-            else:
-                action, attack, target = pick
-                game.fight_act(action, target=target, attack=attack)
-                now = game.fight
-                if now is not None and now.encounter.acting == acting and not game.fight_need:
-                    game.end_turn()
+            player_turn(game, acting)
         steps += 1
 
 

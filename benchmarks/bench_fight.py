@@ -158,6 +158,20 @@ def greedy(game: Game) -> tuple[str, str, str] | None:
     return best[1] if best else None
 
 
+
+def player_turn(game: Game, acting: str) -> None:
+    """The greedy player's turn for ``acting``: its best attack (then the end of the turn if
+    the fight still waits on it), or the end of the turn when it has none."""
+    pick = greedy(game)
+    if pick is None:
+        game.end_turn()
+        return
+    action, attack, target = pick
+    game.fight_act(action, target=target, attack=attack)
+    now = game.fight
+    if now is not None and now.encounter.acting == acting and not game.fight_need:
+        game.end_turn()
+
 def answer(need: ChoiceNeed) -> str:
     """The greedy player's answer to what the fight asks: to a hit, the response expected to
     avoid the most damage (each option's ``avoided``), taking it when none avoids any;
@@ -206,15 +220,7 @@ def play(pack: Pack, seed: int, max_steps: int = MAX_STEPS) -> FightRun:
             game.suggest_fight(FICTIONS[len(run.suggest) % len(FICTIONS)])
             run.suggest.append(clock() - t)
             t = clock()
-            pick = greedy(game)
-            if pick is None:
-                game.end_turn()
-            else:
-                action, attack, target = pick
-                game.fight_act(action, target=target, attack=attack)
-                now = game.fight
-                if now is not None and now.encounter.acting == acting and not game.fight_need:
-                    game.end_turn()
+            player_turn(game, acting)
             run.player.append(clock() - t)
         run.steps += 1
         now = game.fight

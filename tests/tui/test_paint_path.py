@@ -38,16 +38,22 @@ def _textual_backdrop(dialog: BackdropScreen[Any], below: PlayScreen) -> list[St
                             dialog.visual_style)
 
 
+async def _open_note(pilot: Any) -> tuple[PlayScreen, MessageDialog]:
+    """Over the play screen, a dialog (settled)."""
+    await settle(pilot)
+    play = pilot.app.screen
+    assert isinstance(play, PlayScreen)
+    dialog = MessageDialog("Note", "Something happened.")
+    pilot.app.push_screen(dialog)
+    await settle(pilot)
+    return play, dialog
+
+
 async def test_the_backdrop_is_the_picture_textual_would_draw(
         make_campaign: Callable[..., str], app_for: Callable[..., SidekickApp]) -> None:
     app = app_for(make_campaign())
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        play = app.screen
-        assert isinstance(play, PlayScreen)
-        dialog = MessageDialog("Note", "Something happened.")
-        app.push_screen(dialog)
-        await settle(pilot)
+        play, dialog = await _open_note(pilot)
         dialog._backdrop = None  # draw it now, beside Textual's (a cursor may blink between)
         ours = dialog._backdrop_lines()
         assert ours is not None and len(ours) == SIZE[1]
@@ -62,12 +68,7 @@ async def test_a_change_behind_a_dialog_does_not_redraw_the_backdrop(
         make_campaign: Callable[..., str], app_for: Callable[..., SidekickApp]) -> None:
     app = app_for(make_campaign())
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        play = app.screen
-        assert isinstance(play, PlayScreen)
-        dialog = MessageDialog("Note", "Something happened.")
-        app.push_screen(dialog)
-        await settle(pilot)
+        play, dialog = await _open_note(pilot)
         drawn: list[int] = []
         render_strips = play._compositor.render_strips
 
