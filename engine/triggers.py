@@ -476,10 +476,15 @@ TITLES = frozenset(_TITLE_TEXT.split())
 
 
 def name_variants(name: str) -> list[tuple[str, ...]]:
-    """How fiction may name someone: the full name, and each of its words but titles
-    ("Captain Renn Aldous": "captain renn aldous", "renn", "aldous")."""
+    """How fiction may name someone: the full name, each hyphenated part of it whole, and each
+    of its words but titles ("Captain Renn Aldous": "captain renn aldous", "renn", "aldous";
+    "Min-ji Seo": "min-ji seo", "min-ji", "seo")."""
     ws = tuple(w.lower() for w in words(name) if w[:1].isalnum())
     out = [ws] if ws else []
+    for raw in name.split():
+        joined = tuple(w.lower() for w in words(raw) if w[:1].isalnum())
+        if "-" in raw and len(joined) > 1 and joined not in out:
+            out.append(joined)
     out += [(w,) for w in ws if len(w) >= 3 and w not in TITLES and w not in STOPWORDS
             and (w,) not in out]
     return out

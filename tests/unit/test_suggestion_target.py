@@ -67,3 +67,15 @@ def test_no_named_target_when_the_fiction_names_nobody(new_game: Callable[..., G
     game.describe("I stare at the rain on the window")
     move = next(m for m in game.moves.available_moves() if m.target != "none")
     assert game.named_target(move.id) is None
+
+
+def test_a_hyphenated_name_is_one_name_not_a_word_of_the_fiction(
+        new_game: Callable[..., Game]) -> None:
+    from engine.triggers import name_variants, people_named
+
+    assert ("min", "ji") in name_variants("Min-ji Seo")
+    assert people_named("let Min-ji go", [("m", "Min-ji Seo")]) == ["m"]
+    game = new_game(npcs=NPCS)
+    line = "I warn the Abbess: let Min-ji go or I bring the whole ceiling down on your choir"
+    for sug in game.suggest(line):
+        assert "ji" not in sug.words and "Min" not in sug.words
