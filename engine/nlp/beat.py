@@ -145,6 +145,16 @@ def read_beat(text: str, cast: Sequence[str] = (), lexicon: Lexicon | None = Non
     return beat_of(tokens(text, variants), named, lexicon)
 
 
+def _shields(toks: Sequence[Token], low: Sequence[str]) -> bool:
+    """Whether the line puts the hero in someone's place: "instead of her", "in front of
+    Min-ji" (a person within two words after)."""
+    for i in range(len(low) - 1):
+        if (low[i], low[i + 1]) in (("instead", "of"), ("front", "of")) \
+                and any(t.person for t in toks[i + 2:i + 4]):
+            return True
+    return False
+
+
 def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
             lexicon: Lexicon | None = None) -> Beat:
     """The beat of a tokenised line; ``named``: token index -> the cast name it belongs to."""
@@ -168,6 +178,9 @@ def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
             actor, actor_name, first = who, name, False
         receives = receives or recv
     low = [t.text.lower() for t in toks]
+    if receives and _shields(toks, low):  # taking it in someone's place is protecting them
+        receives = False
+        kinds.add("protection")
     threat = any(_pair(low, a, b) for a, b in _THREAT_PAIRS) or any(
         t.lemma in _MENACE and not t.neg and any(x.person for x in toks[i + 1:i + 4])
         for i, t in enumerate(toks))

@@ -106,3 +106,15 @@ def test_receiving_a_blow_takes_it(game: Game, text: str) -> None:
 def test_comforting_comforts(game: Game) -> None:
     assert moves(game, "I hug Min-ji and tell her none of this is on her")[0] == \
         "comfort_support"
+
+
+def test_taking_a_blow_in_someones_place_is_protecting_them() -> None:
+    from engine.nlp.beat import read_beat
+
+    cast = ["The Quiet Abbess", "Min-ji Seo"]
+    shield = read_beat("I stand over Min-ji so the blow lands on me instead of her.", cast)
+    assert not shield.receives and "protection" in shield.kinds
+    front = read_beat("I throw myself in front of Min-ji and the blast slams into me", cast)
+    assert not front.receives and "protection" in front.kinds
+    hit = read_beat("The Abbess's blast throws me through the window", cast)
+    assert hit.receives
