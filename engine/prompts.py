@@ -16,6 +16,7 @@ from engine.clearing import ClearingHint, clearing_in
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.journal import result_label
+from engine.newcomers import newcomers
 from engine.odds import from_percent
 from engine.preview import RollPreview
 from engine.rules.base import Adjustment, Declaration, Option, Ruleset, opt, options_of
@@ -152,6 +153,8 @@ class MovePrompt(_Base):
     clearing: tuple[ClearingHint, ...] = ()
     """Marked conditions whose clearing action the words describe (``took_clearing_action``
     notes one)."""
+    newcomers: tuple[str, ...] = ()
+    """Names in the words of no one in the story yet (``add_npc`` brings one in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +397,8 @@ def pending_prompt(game: PromptHost) -> Prompt:
         options = tuple(Option.of(opt(x.move or "none", x.name, x.why)) for x in sugs)
         return MovePrompt("Which move does this trigger?", options, min=0, fiction=f.fiction,
                           suggestions=sugs,
-                          clearing=clearing_in(game.state, game.pack, f.fiction))
+                          clearing=clearing_in(game.state, game.pack, f.fiction),
+                          newcomers=newcomers(game.state, f.fiction))
     move = game.pack.moves[f.move] if f.move else None
     if f.stage == "target":
         assert move is not None

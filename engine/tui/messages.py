@@ -19,10 +19,11 @@ class RollCommand(Message):
     kind: RollKind
 
 
-MenuKind = Literal["move", "all", "none", "target", "adjust", "back", "clear"]
+MenuKind = Literal["move", "all", "none", "target", "adjust", "back", "clear", "newcomer"]
 """The kinds of action-menu entry: a suggested move ("" its value: no move, just fiction),
-the full move list, no move, a target, a roll's adjustment, Esc (back), and a condition whose
-clearing action the fiction takes (its id)."""
+the full move list, no move, a target, a roll's adjustment, Esc (back), a condition whose
+clearing action the fiction takes (its id), and a name the fiction gives of no one in the
+story (to add them)."""
 
 
 @dataclass

@@ -403,10 +403,12 @@ class DieDialog(DiceDialog):
 class AddNpcDialog(Dialog):
     """Name an NPC, give a role and a note."""
 
-    def __init__(self, roles: Sequence[str], submit: Submit) -> None:
+    def __init__(self, roles: Sequence[str], submit: Submit, name: str = "") -> None:
         super().__init__("Add an NPC")
         self.roles = list(roles)
         self.submit = submit
+        self.given_name = name
+        """The name filled in (one the fiction gave), or ""."""
 
     def compose(self) -> ComposeResult:
         """Name, role, note."""
@@ -415,7 +417,7 @@ class AddNpcDialog(Dialog):
             yield Label(self.dialog_title, classes="dialog-title")
             with Horizontal(classes="row"):
                 yield Label("Name", classes="row-label")
-                yield _field("e.g. Captain Vega", id="npc-name")
+                yield _field("e.g. Captain Vega", id="npc-name", value=self.given_name)
             with Horizontal(classes="row"):
                 yield Label("Role", classes="row-label")
                 yield Select([(r.capitalize(), r) for r in self.roles], value=self.roles[0],

@@ -54,6 +54,9 @@ class PlayHost(Protocol):
                     on_result: Callable[[Any], None] | None = None) -> None:
         """Show the dialog ``factory`` makes now, or once the play screen is on top again."""
 
+    def add_npc(self, name: str = "") -> None:
+        """Bring an NPC into the story, ``name`` filled in."""
+
     def redraw_prompt(self) -> None:
         """Draw the prompt again (no dialog opens)."""
 

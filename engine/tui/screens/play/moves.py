@@ -60,6 +60,8 @@ class Moves:
             host.perform(host.game.choose_target, value)
         elif kind == "clear":  # noted after the fiction; the moves stay on offer
             host.perform(host.game.took_clearing_action, value)
+        elif kind == "newcomer":
+            host.add_npc(value)
         elif kind == "adjust":
             host.perform(host.game.adjust, value)
         elif kind == "back":

@@ -126,6 +126,9 @@ class Prompter:
             if key not in (k for k, _ in entries):
                 entries.append((key, suggestion_prompt(game.pack, len(entries) + 1, s,
                                                        width)))
+        for name in p.newcomers:
+            entries.append((f"newcomer:{name}", plain_prompt(
+                f"＋ Add {name} to the cast", "named in your words, not in the story yet", "")))
         for hint in p.clearing:
             said = ", ".join(f"“{w}”" for w in hint.said)
             entries.append((f"clear:{hint.condition}", plain_prompt(

@@ -324,6 +324,10 @@ class PlayScreen(Screen[None]):
         """Bring an NPC into the story."""
         self.table.add_npc()
 
+    def add_npc(self, name: str = "") -> None:
+        """Bring an NPC into the story, ``name`` filled in (one the fiction gave)."""
+        self.table.add_npc(name)
+
     def action_end_scene(self) -> None:
         """End the scene, asking which clearing actions were taken."""
         self.table.end_scene()

@@ -55,12 +55,12 @@ class TableTalk:
         host.push_dialog(lambda: AddHeroDialog(game.pack, submit,
                                                taken=[h.name for h in game.state.heroes]))
 
-    def add_npc(self) -> None:
-        """Bring an NPC into the story."""
+    def add_npc(self, name: str = "") -> None:
+        """Bring an NPC into the story (``name``: the one the fiction gave, filled in)."""
         host = self.host
         host.push_dialog(lambda: AddNpcDialog(
             host.game.pack.system.roles,
-            lambda a: host.submit(host.game.add_npc, a[0], a[1], a[2])))
+            lambda a: host.submit(host.game.add_npc, a[0], a[1], a[2]), name=name))
 
     def end_scene(self) -> None:
         """End the scene, asking which clearing actions were taken."""
