@@ -128,7 +128,7 @@ class Prompter:
                                                        width)))
         for name in p.newcomers:
             entries.append((f"newcomer:{name}", plain_prompt(
-                f"＋ Add {name} to the cast", "named in your words, not in the story yet", "")))
+                f"＋ Add {name} to the cast", "new to the story", "")))
         for hint in p.clearing:
             said = ", ".join(f"“{w}”" for w in hint.said)
             entries.append((f"clear:{hint.condition}", plain_prompt(
