@@ -7,79 +7,54 @@ background repaints: when it opens, on the resize that follows, and whenever any
 it changes. That cost 11.6 ms a time at 120x40, five times per dialog on average.
 
 :class:`BackdropScreen` draws the screen below once, when the dialog first paints (and again
-only if the terminal's size changes), blending each distinct style once (:class:`Backdrop`),
-and replays that picture afterwards. The picture behind a dialog is the play screen as it was
-when the dialog opened; the play screen itself is live again the moment the dialog closes.
+only if the terminal's size changes), blending each distinct style once (``_tint``, the same
+colours as ``BackgroundScreen``), and replays that picture afterwards. The picture behind a
+dialog is the play screen as it was when the dialog opened; the play screen itself is live
+again the moment the dialog closes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Generic, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
 from textual.geometry import Size
-from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 
 _NULL = Style()
-_LIMIT = 4096
-"""Tinted styles kept (a theme has far fewer; the cache is cleared if it ever fills)."""
-
-_tinted: dict[tuple[Style | None, Color], Style] = {}
 
 _R = TypeVar("_R")
 
 
-def _tint(style: Style | None, color: Color) -> Style:
-    """``style`` without links or meta, with ``color`` blended into its colours."""
-    base = _NULL if style is None else style.clear_meta_and_links()
-    if color.a == 0:
-        return base
-    rich_fg = base.color
-    rich_bg = base.bgcolor
-    return base + Style.from_color(
-        (Color.from_rich_color(rich_fg) + color).rich_color if rich_fg is not None else None,
-        (Color.from_rich_color(rich_bg) + color).rich_color if rich_bg is not None else None,
-    )
+def _tint(style: Style | None, color: Color, base: Style) -> Style:
+    """``style`` as Textual draws it dimmed behind a dialog: without links or meta, with
+    ``color`` blended into its colours, over the dialog's ``base`` style."""
+    plain = _NULL if style is None else style.clear_meta_and_links()
+    if color.a:
+        fg, bg = plain.color, plain.bgcolor
+        plain += Style.from_color(
+            (Color.from_rich_color(fg) + color).rich_color if fg is not None else None,
+            (Color.from_rich_color(bg) + color).rich_color if bg is not None else None)
+    return base + plain
 
 
-def _over(base: Style, segments: Iterable[Segment],
-          cache: dict[Style | None, Style]) -> Iterable[Segment]:
-    """``segments`` over the ``base`` style (as Textual draws a widget's content)."""
-    for text, style, control in segments:
+def _dimmed(strip: Strip, color: Color, base: Style,
+            cache: dict[Style | None, Style]) -> Strip:
+    """``strip`` dimmed (``_tint``), each distinct style worked out once per ``cache``."""
+    out = []
+    for segment in strip:
+        text, style, control = segment
         if control:
-            yield Segment(text, style, control)
+            out.append(segment)
             continue
-        combined = cache.get(style)
-        if combined is None:
-            combined = cache[style] = base + style if style is not None else base
-        yield Segment(text, combined, control)
-
-
-class Backdrop(BackgroundScreen):
-    """``BackgroundScreen`` with a per-style cache of the tint (same output)."""
-
-    @classmethod
-    def process_segments(cls, segments: Iterable[Segment], color: Color) -> Iterable[Segment]:
-        """Tint ``segments`` with ``color``, each distinct style blended once."""
-        if len(_tinted) > _LIMIT:
-            _tinted.clear()
-        cache = _tinted
-        make = Segment
-        for segment in segments:
-            text, style, control = segment
-            if control:
-                yield segment
-                continue
-            key = (style, color)
-            tinted = cache.get(key)
-            if tinted is None:
-                tinted = cache[key] = _tint(style, color)
-            yield make(text, tinted, control)
+        tinted = cache.get(style)
+        if tinted is None:
+            tinted = cache[style] = _tint(style, color, base)
+        out.append(Segment(text, tinted, control))
+    return Strip(out, strip.cell_length)
 
 
 class BackdropScreen(ModalScreen[_R], Generic[_R]):
@@ -103,11 +78,9 @@ class BackdropScreen(ModalScreen[_R], Generic[_R]):
         kept = self._backdrop
         if kept is not None and kept[0] == self.size and kept[1] is below:
             return kept[2]
-        color = self.styles.background
-        base = self.visual_style.rich_style
-        over: dict[Style | None, Style] = {}
-        lines = [Strip(_over(base, Backdrop.process_segments(strip, color), over),
-                       strip.cell_length)
+        color, base = self.styles.background, self.visual_style.rich_style
+        styles: dict[Style | None, Style] = {}
+        lines = [_dimmed(strip, color, base, styles)
                  for strip in below._compositor.render_strips(self.size)]
         self._backdrop = (self.size, below, lines)
         return lines
