@@ -49,12 +49,22 @@ class Moves:
         (``triggered``: another move's effect, an option picked) is not the player's choice
         to act, so being taken out does not stop it (City of Whispers: a faction that lost
         cohesion still rolls to hold together)."""
-        if move.requires_flag and move.requires_flag not in self._g.state.hero.flags:
-            return f"{move.name} is locked (needs {move.requires_flag.replace('_', ' ')})"
+        if self.locked(move):
+            return f"{move.name} is locked (needs {(move.requires_flag or '').replace('_', ' ')})"
         if move.once_per and self._once_key(move) in self._g.state.used:
             return f"{move.name} was already used this {move.once_per}"
         if self._g.state.hero.taken_out and move.roll is not None and not triggered:
             return "you are taken out until the next scene"
+        return None
+
+    def locked(self, move: s.Move) -> bool:
+        """Whether ``move`` waits for a flag the hero has not earned (Masks' adult moves)."""
+        return bool(move.requires_flag) and move.requires_flag not in self._g.state.hero.flags
+
+    def _nobody_to_target(self, move: s.Move) -> str | None:
+        """Why ``move`` cannot start for want of a target, or None."""
+        if move.target == "required" and not self.targets_for(move):
+            return f"{move.name} needs a target, and there is no one to target; add an NPC first"
         return None
 
     def why_not_now(self, move: s.Move) -> str | None:
@@ -64,8 +74,9 @@ class Moves:
         why = self.move_available(move)
         if why:
             return why
-        if move.target == "required" and not self.targets_for(move):
-            return "nobody here can be its target"
+        why = self._nobody_to_target(move)
+        if why:
+            return why
         for eff in move.before:
             if isinstance(eff, s.Rule) and eff.name.startswith("require_"):
                 try:
@@ -143,9 +154,9 @@ class Moves:
                                 target=hint))
             return
         if move.target == "required" and tid is None:
-            if not self.targets_for(move):
-                raise IllegalAction(f"{move.name} needs a target, and there is no one to target;"
-                                    " add an NPC first")
+            why = self._nobody_to_target(move)
+            if why:
+                raise IllegalAction(why)
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return
         if tid is None and not nobody and self._bonus_targets(move):

@@ -224,8 +224,7 @@ class Game(FlatNames):
         Only moves usable now, unless ``everything`` (then in the order of fit alone)."""
         st = self.state
         locked = set() if everything else {
-            m.id for m in self.pack.moves.values()
-            if m.requires_flag and not m.hidden and m.requires_flag not in st.hero.flags}
+            m.id for m in self.pack.moves.values() if not m.hidden and self.moves.locked(m)}
         allowed = None if everything else [m.id for m in self.moves.available_moves()
                                            if not m.hidden] + sorted(locked)
         others = [(a.id, a.name) for a in st.actors.values() if a.id != st.acting]
