@@ -17,6 +17,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.journal import result_label
 from engine.newcomers import newcomers
+from engine.nlp.beat import Beat
 from engine.odds import from_percent
 from engine.preview import RollPreview
 from engine.rules.base import Adjustment, Declaration, Option, Ruleset, opt, options_of
@@ -72,6 +73,8 @@ class Suggestion:
     keeps only the words), to the tenth of a percent shown."""
     blocked: str = ""
     """Why the move cannot be taken now ("" when it can): such moves come after the others."""
+    reading: str = ""
+    """How the engine read the line (``Beat.describe``: "you act: violence -> Augustin")."""
 
     @classmethod
     def of(cls, d: Mapping[str, Any]) -> Suggestion:
@@ -83,7 +86,7 @@ class Suggestion:
                    odds={str(k): str(v) for k, v in (d.get("odds") or {}).items()},
                    chances={str(k): float(v) for k, v in (d.get("chances") or {}).items()}
                    or {str(k): from_percent(str(v)) for k, v in (d.get("odds") or {}).items()},
-                   blocked=str(d.get("blocked") or ""))
+                   blocked=str(d.get("blocked") or ""), reading=str(d.get("reading") or ""))
 
     def to_dict(self) -> dict[str, Any]:
         """The dict form the flow keeps (and scripts print): the odds in words only."""
@@ -94,6 +97,8 @@ class Suggestion:
             d["odds"] = dict(self.odds)
         if self.blocked:
             d["blocked"] = self.blocked
+        if self.reading:
+            d["reading"] = self.reading
         return d
 
     @property
@@ -103,6 +108,8 @@ class Suggestion:
         why = f"from: {', '.join(self.words)}" if self.words else f"cue: {self.cue}"
         if self.target_name:
             why += f"; target {self.target_name}"
+        if self.reading:
+            why += f"; read as: {self.reading}"
         return why
 
 
@@ -155,6 +162,8 @@ class MovePrompt(_Base):
     notes one)."""
     newcomers: tuple[str, ...] = ()
     """Names in the words of no one in the story yet (``add_npc`` brings one in)."""
+    reading: Beat | None = None
+    """The words read as who does what to whom (None in flows saved before it was kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +407,9 @@ def pending_prompt(game: PromptHost) -> Prompt:
         return MovePrompt("Which move does this trigger?", options, min=0, fiction=f.fiction,
                           suggestions=sugs,
                           clearing=clearing_in(game.state, game.pack, f.fiction),
-                          newcomers=newcomers(game.state, f.fiction))
+                          newcomers=newcomers(game.state, f.fiction),
+                          reading=Beat.from_dict(game.state.scene.reading)
+                          if game.state.scene.reading else None)
     move = game.pack.moves[f.move] if f.move else None
     if f.stage == "target":
         assert move is not None

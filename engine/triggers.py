@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from engine.content import schema as s
 from engine.content.loader import Pack
-from engine.nlp.beat import Beat, beat_of
+from engine.nlp.beat import Beat, beat_of, self_moved
 from engine.nlp.english import (
     PRONOUNS,
     STOPWORDS,
@@ -112,7 +112,8 @@ def features(toks: Sequence[Token], lexicon: Lexicon, beat: Beat | None = None
             continue
         content.append(i)
         out.append(Feature("w:" + t.lemma, WORD_W, (i,)))
-        out += [Feature("c:" + c, CONCEPT_W, (i,)) for c in lexicon.concepts(t.lemma)]
+        out += [Feature("c:" + c, CONCEPT_W, (i,))
+                for c in sorted(self_moved(toks, i, frozenset(lexicon.concepts(t.lemma))))]
     for a, b in itertools.pairwise(content):
         if b - a <= 2:
             out.append(Feature(f"b:{toks[a].lemma}_{toks[b].lemma}", BIGRAM_W, (a, b)))
@@ -352,7 +353,7 @@ class Matcher:
                              floor + PRESSURE_LEAD)
         if beat.deals_violence:
             for k in (self._dealing - self._opening) & out.keys():
-                out[k] += DEAL_BONUS
+                out[k] += DEAL_BONUS * (2 if beat.strikes else 1)
         if beat.deals_violence and not beat.foe_open:
             rest = [v for k, v in out.items() if k not in self._opening and k != NO_MOVE]
             for k in self._opening & out.keys():

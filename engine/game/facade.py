@@ -29,6 +29,7 @@ from engine.game.transaction import Transaction
 from engine.gm import answers, scenes
 from engine.gm.moves import make_gm_move
 from engine.heroes import HeroSeat, actor_id, hero_added, hero_problems, new_hero, validate_hero
+from engine.nlp.beat import Beat, read_beat
 from engine.persistence import MemoryStore, Persistence
 from engine.preview import RollPreview, dice_for, roll_preview
 from engine.prompts import Prompt, Suggestion, pending_prompt
@@ -232,6 +233,7 @@ class Game(FlatNames):
         named = self._named_in(text)
         out = []
         found = self.matcher.suggest(text, allowed, limit + len(locked), names)
+        reading = self.read(text).describe()
         # a locked move (Masks' adult moves) is hinted only when the words fit it best
         hint = [x for x in found if x.move is not None][:1]
         hint = hint if hint and hint[0].move in locked else []
@@ -240,6 +242,7 @@ class Game(FlatNames):
         for sug in hint + [x for x in usable if x.move is None or x in moves]:
             d = sug.to_dict()
             d["target"] = d["target_name"] = None
+            d["reading"] = reading
             if sug.move is not None:
                 move = self.pack.moves[sug.move]
                 tid = self._target_among(move, named)
@@ -251,6 +254,16 @@ class Game(FlatNames):
                 d["blocked"] = self.moves.why_not_now(move) or ""
             out.append(Suggestion.of(d))
         return out if everything else sorted(out, key=lambda x: bool(x.blocked))
+
+    def read(self, text: str) -> Beat:
+        """``text`` read as who does what to whom, the cast's names known (the acting hero
+        is "I")."""
+        st = self.state
+        return read_beat(text, [a.name for a in st.actors.values() if a.id != st.acting])
+
+    def _said(self, text: str) -> ev.Narrated:
+        """The player's line as an event, with its reading."""
+        return ev.Narrated(text=text, by="player", beat=self.read(text).to_dict())
 
     def named_target(self, move_id: str, text: str | None = None) -> str | None:
         """The character ``text`` (the fiction of the beat under way by default) names or
@@ -310,7 +323,7 @@ class Game(FlatNames):
             raise IllegalAction("describe what your hero does first")
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
-            self._emit(ev.Narrated(text=text, by="player"))
+            self._emit(self._said(text))
             self.moves._set_flow(Flow(stage="move", fiction=text,
                                 suggestions=[x.to_dict() for x in self.suggest(text)]))
         return self.last_events
@@ -338,7 +351,7 @@ class Game(FlatNames):
         move = self.moves._move(move_id)
         with self._action(f"move {move.id}"):
             if fiction.strip():
-                self._emit(ev.Narrated(text=fiction.strip(), by="player"))
+                self._emit(self._said(fiction.strip()))
             self.moves._begin_move(move, target, fiction, [])
         return self.last_events
 
@@ -681,7 +694,7 @@ class Game(FlatNames):
             raise IllegalAction("nothing to narrate")
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
-            self._emit(ev.Narrated(text=text.strip(), by="player"))
+            self._emit(self._said(text.strip()))
             self.moves._set_flow(Flow())
             self._quiet_beat()
         return self.last_events

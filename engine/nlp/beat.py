@@ -19,8 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine.nlp.english import STOPWORDS, Token, find_names, tokens, words
+from engine.nlp.english import (
+    STOPWORDS,
+    Token,
+    find_names,
+    is_adverb,
+    is_noun,
+    known,
+    tokens,
+    words,
+)
 from engine.nlp.lexicon import Lexicon, default_lexicon
 
 
@@ -75,6 +85,37 @@ _OPEN = _words("reel daze dazed stun stunned helpless vulnerable open exposed we
 """Words that say a foe is already open or reeling ("finish him while he's dazed")."""
 _MENACE = frozenset({"threaten", "warn", "intimidate", "menace", "scare"})
 """Verbs that threaten the person after them ("I warn the Abbess")."""
+PLACE_WORDS = _words(
+    "city town street avenue road lane square park bridge tower chapel church cathedral "
+    "station harbor harbour docks dock pier market hall house manor school academy hospital "
+    "museum bay island district quarter heights mall plaza building warehouse club bar cafe "
+    "diner library lab base headquarters hq river lake mountain forest alley garden gardens "
+    "tunnel tunnels mine rooftop rooftops sewer sewers subway basement vault crypt "
+    "shop store pawnshop apartment office factory yard gym arena stadium prison jail "
+    "precinct hideout lair temple shrine cemetery graveyard beach shore port ship")
+"""Words that name a place when they end a phrase ("the drowned chapel", "Halberd Bridge")."""
+_DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "their", "your", "its", "our",
+                          "this", "that"})
+_VAGUE = _words("way time moment thing lot bit rest end side kind sort while chance second "
+                "minute hour day night one best worst same other whole hand hands eye eyes "
+                "head face voice breath word words fist fists arm arms leg legs foot feet "
+                "jaw shoulder shoulders back chest knee knees elbow finger fingers teeth")
+"""Nouns that name no object worth keeping ("the way", "my fist")."""
+_PHRASE_MAX = 3
+_PLACE_PREPS = frozenset({"at", "to", "into", "in", "inside", "toward", "towards", "from",
+                          "near", "outside", "across", "through", "onto", "under", "behind",
+                          "past", "reach", "enter", "leave", "visit"})
+"""Words before "the <place>" that make it the scene's place, not a thing ("I rip the
+tower's antenna off" names no place; "I race to the chapel" does)."""
+_DRIVE = frozenset({"drive", "slam", "smash", "ram", "sink", "bury", "plant", "send", "hurl",
+                    "throw", "swing", "bring", "crash", "punch", "kick", "jam", "shove", "fire",
+                    "aim", "put", "hammer", "whip", "launch", "blast", "lay"})
+"""Verbs that deliver a blow into someone ("drive the gauntlet into the Abbess's jaw")."""
+_AT = frozenset({"into", "at", "across", "against", "onto", "upside", "on"})
+_REFLEXIVE = frozenset({"myself", "ourselves"})
+SELF_MOVED = _words("carry rescue shove_aside protect shield block")
+"""Concepts of moving or guarding someone that, said of oneself ("I haul myself out"), are
+the hero's own movement, not protecting anyone."""
 _THREAT_PAIRS = (("or", "i"), ("or", "we"), ("or", "you"), ("or", "else"), ("back", "off"),
                  ("i", "swear"))
 
@@ -104,6 +145,39 @@ class Beat:
     """Someone is told something belittling ("tells her she must be broke and boring")."""
     foe_open: bool = False
     """The line says a foe is already open, reeling or down ("while he's dazed")."""
+    strikes: bool = False
+    """The hero drives a blow into someone ("drive the gauntlet into the Abbess's jaw")."""
+    places: tuple[str, ...] = ()
+    """The places the line names, as written ("the drowned chapel", "Halberd Bridge")."""
+    objects: tuple[str, ...] = ()
+    """The things the line names, as written ("the gauntlet", "the silver reliquary")."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The saved form (JSON-ready; fields at their defaults left out)."""
+        d: dict[str, Any] = {}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if value == _DEFAULTS[name]:
+                continue
+            d[name] = sorted(value) if isinstance(value, frozenset) else (
+                list(value) if isinstance(value, tuple) else value)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Beat:
+        """A beat from its saved form; unknown keys and ill-typed values are ignored, so a
+        damaged or newer save still reads."""
+        out: dict[str, Any] = {}
+        for name, default in _DEFAULTS.items():
+            value = d.get(name, default)
+            if isinstance(default, bool):
+                out[name] = value if isinstance(value, bool) else default
+            elif isinstance(default, str):
+                out[name] = value if isinstance(value, str) else default
+            elif isinstance(value, list | tuple | frozenset):
+                items = [str(x) for x in value if isinstance(x, str)]
+                out[name] = frozenset(items) if isinstance(default, frozenset) else tuple(items)
+        return cls(**out)
 
     @property
     def deals_violence(self) -> bool:
@@ -114,8 +188,8 @@ class Beat:
         """A short reading for a suggestion's "why" ("you receive: violence")."""
         who = {HERO: "you", CHARACTER: self.actor_name or "someone"}.get(self.actor, "someone")
         verb = "receive" if self.receives else "act"
-        if self.receives and self.actor != HERO:
-            verb = "acts on you"
+        if self.actor != HERO:
+            verb = "acts on you" if self.receives else "acts"
         parts = sorted(self.kinds | ({"threat"} if self.threat else set())
                        | ({"taunt"} if self.jibe else set()))
         said = f"{who} {verb}"
@@ -123,11 +197,19 @@ class Beat:
             said += ": " + ", ".join(parts)
         if self.touches:
             said += " -> " + ", ".join(self.touches)
+        if self.places:
+            said += "; at " + ", ".join(self.places)
+        if self.objects:
+            said += "; with " + ", ".join(self.objects[:2])
         if self.question:
             said += " (a question)"
         if self.negated:
             said += " (negated)"
         return said
+
+
+_DEFAULTS: dict[str, Any] = {
+    name: getattr(Beat(), name) for name in Beat.__slots__}
 
 
 def read_beat(text: str, cast: Sequence[str] = (), lexicon: Lexicon | None = None) -> Beat:
@@ -161,8 +243,8 @@ def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
     lex = lexicon if lexicon is not None else default_lexicon()
     named = named or {}
     concepts: list[frozenset[str]] = [
-        frozenset(lex.concepts(t.lemma)) if not (t.neg or t.stop or t.person) else frozenset()
-        for t in toks]
+        self_moved(toks, i, frozenset(lex.concepts(t.lemma)))
+        if not (t.neg or t.stop or t.person) else frozenset() for i, t in enumerate(toks)]
     lems = [t.lemma if not t.neg else "" for t in toks]
     for c, at in lex.phrase_hits(lems):
         for i in at:
@@ -187,14 +269,82 @@ def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
     jibe = _jibe(toks, low)
     if threat or jibe:
         kinds.add("pressure")
+    strikes = not receives and _strikes(toks, low, named)
+    if strikes:
+        kinds.add("violence")
     touches = tuple(dict.fromkeys(n for n in named.values() if n != actor_name))
     return Beat(actor=actor, actor_name=actor_name, receives=receives,
                 kinds=frozenset(kinds), touches=touches,
                 negated=any(t.neg and not t.stop for t in toks),
                 question=any(t.question for t in toks) or _asks(toks, low),
-                threat=threat, jibe=jibe,
+                threat=threat, jibe=jibe, strikes=strikes,
                 foe_open=any(t.lemma in _OPEN or w in _OPEN for t, w in zip(toks, low, strict=True)
-                             if not t.neg))
+                             if not t.neg),
+                **_phrases(toks, low, named))
+
+
+def _place_word_after(low: Sequence[str], i: int) -> bool:
+    """Whether a place word ends the (up to three-word) run after ``i``."""
+    return any(w in PLACE_WORDS for w in low[i + 1:i + 1 + _PHRASE_MAX])
+
+
+def _phrases(toks: Sequence[Token], low: Sequence[str], named: Mapping[int, str]
+             ) -> dict[str, tuple[str, ...]]:
+    """The places and objects a line names: a determiner and up to three words after it
+    whose last is a noun ("the silver reliquary"), or a capitalised run ending in a place
+    word ("Halberd Bridge"); a phrase ending in a place word is a place."""
+    places: list[str] = []
+    objects: list[str] = []
+    i = 0
+    while i < len(toks):
+        caps = toks[i].text[:1].isupper() and low[i] != "i" and i not in named
+        if (low[i] not in _DETERMINERS and not caps) or (
+                not caps and (i == 0 or toks[i - 1].lemma not in _PLACE_PREPS)
+                and _place_word_after(low, i)):
+            i += 1
+            continue
+        start = i if caps else i + 1
+        j = start
+        while (j < len(toks) and j - start < _PHRASE_MAX and not toks[j].mark
+               and j not in named and (low[j] not in STOPWORDS or j == start == i)
+               and (not caps or toks[j].text[:1].isupper())):
+            j += 1
+        run = [k for k in range(start, j) if low[k] not in _DETERMINERS]
+        while run and low[run[-1]] not in PLACE_WORDS and (
+                not (is_noun(low[run[-1]]) or not known(low[run[-1]]))
+                or (len(run) > 1 and is_adverb(low[run[-1]]))):
+            run.pop()
+        if run:
+            head = low[run[-1]]
+            said = " ".join(toks[k].text for k in range(i, run[-1] + 1))
+            if head in PLACE_WORDS:
+                places.append(said)
+            elif not caps and head not in _VAGUE and (is_noun(head) or not known(head)):
+                objects.append(said)
+        i = max(j, i + 1)
+    return {"places": tuple(dict.fromkeys(places)), "objects": tuple(dict.fromkeys(objects))}
+
+
+def self_moved(toks: Sequence[Token], i: int, concepts: frozenset[str]) -> frozenset[str]:
+    """``concepts`` of word ``i``, less those of guarding or carrying someone when what it
+    moves is the hero ("I haul myself out of the glass")."""
+    if i + 1 < len(toks) and toks[i + 1].text.lower() in _REFLEXIVE and concepts & SELF_MOVED:
+        return concepts - SELF_MOVED
+    return concepts
+
+
+def _strikes(toks: Sequence[Token], low: Sequence[str], named: Mapping[int, str]) -> bool:
+    """A blow driven into someone: a verb of delivering, then "into"/"at" and a person."""
+    for i, t in enumerate(toks):
+        if t.lemma not in _DRIVE or t.neg:
+            continue
+        for j in range(i + 1, min(len(toks), i + 7)):
+            if toks[j].mark:
+                break
+            if low[j] in _AT and any(
+                    toks[k].person or k in named for k in range(j + 1, min(len(toks), j + 4))):
+                return True
+    return False
 
 
 def _clauses(toks: Sequence[Token]) -> list[tuple[int, int]]:
@@ -272,4 +422,5 @@ def _jibe(toks: Sequence[Token], low: Sequence[str]) -> bool:
     return False
 
 
-__all__ = ["CHARACTER", "HERO", "KINDS", "SOMEONE", "Beat", "beat_of", "read_beat"]
+__all__ = ["CHARACTER", "HERO", "KINDS", "PLACE_WORDS", "SELF_MOVED", "SOMEONE", "Beat", "beat_of",
+           "read_beat", "self_moved"]

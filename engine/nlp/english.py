@@ -113,6 +113,18 @@ def is_verb(word: str) -> bool:
     return "VERB" in _all_lemmas(word)
 
 
+@lru_cache(maxsize=65536)
+def is_noun(word: str) -> bool:
+    """Whether the dictionary knows this lower-case word as a noun."""
+    return "NOUN" in _all_lemmas(word)
+
+
+@lru_cache(maxsize=65536)
+def is_adverb(word: str) -> bool:
+    """Whether the dictionary knows this lower-case word as an adverb ("straight", "hard")."""
+    return "ADV" in _all_lemmas(word)
+
+
 def lemma(word: str) -> str:
     """The lemma of a word ("hiding" -> "hide"); the word itself when no dictionary knows it."""
     word = word.lower()

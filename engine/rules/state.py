@@ -249,6 +249,8 @@ class Scene(StateModel):
     misses: int = 0
     quiet: int = Field(0, description="Fiction beats in a row with no move or GM move.")
     beats: int = Field(0, description="Player fiction and moves so far in the scene.")
+    reading: dict[str, Any] | None = Field(
+        None, description="The last player line read as who does what to whom (a beat).")
 
 
 class Threat(StateModel):

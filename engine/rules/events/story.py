@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engine.nlp.beat import Beat
 from engine.rules.events.core import Event, applier, event
 from engine.rules.state import HERO, CampaignState, Flow
 
@@ -15,14 +16,25 @@ from engine.rules.state import HERO, CampaignState, Flow
 class Narrated(Event):
     """Fiction: what the player says their hero does, or what the GM or engine says."""
 
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("beat",)
+
     text: str
     by: str = "player"
+    beat: dict[str, Any] | None = None
+    """The player's line read as who does what to whom (``Beat.to_dict``); None for the
+    GM's and the engine's lines, and in logs saved before it was kept."""
+
+    @property
+    def reading(self) -> Beat | None:
+        """The saved reading of the line, if any."""
+        return Beat.from_dict(self.beat) if isinstance(self.beat, dict) else None
 
 
 @applier("Narrated")
 def _narrated(state: CampaignState, ev: Narrated) -> None:
     if ev.by == "player":
         state.scene.beats += 1
+        state.scene.reading = ev.beat if isinstance(ev.beat, dict) else None
 
 
 @event

@@ -117,8 +117,17 @@ class Prompter:
         width = self._fitted_width = box.menu_width()
         head = Text(message, "bold " + ACCENT)
         head.append("   Esc: back", DIM)
-        # one line: the whole fiction is in the journal just above; the menu needs the room
-        head.append(f"\n“{clip(fiction, max(width - 2, 20))}”", "italic " + DIM)
+        # one line: the whole fiction is in the journal just above; the menu needs the room.
+        # How the line was read comes first: it is what the suggestions rest on.
+        head.append("\n")
+        if p.reading is not None:
+            said = "read as: " + p.reading.describe()
+            head.append(clip(said, max(width - 2, 20)), DIM)
+            room = width - 2 - len(said) - 3
+            if room >= 12:
+                head.append(f" · “{clip(fiction, room)}”", "italic " + DIM)
+        else:
+            head.append(f"“{clip(fiction, max(width - 2, 20))}”", "italic " + DIM)
         box.set_title(head)
         entries: list[tuple[str, Text | str]] = []
         for s in sugs:
