@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -133,7 +134,9 @@ def _hero_block(args: argparse.Namespace) -> tuple[str, dict[str, int], dict[str
 def cmd_new(args: argparse.Namespace) -> int:
     """Create a campaign in the save folder."""
     from engine.campaigns import close_game, new_game
+    from engine.content.loader import get_pack
 
+    get_pack(args.system, _content(args))  # an unknown system is said first
     hero, stats, data = args.hero, _parse_stats(args.stats) if args.stats else None, None
     if args.statblock:
         name, stats, data = _hero_block(args)
@@ -581,15 +584,12 @@ def _lab_run(args: argparse.Namespace, spec: Any, label: str,
 
 
 def _width() -> int:
-    import shutil
-
     return max(40, min(120, shutil.get_terminal_size((80, 24)).columns))
 
 
 def _lab_failures(args: argparse.Namespace, spec: Any, results: list[Any],
                   write: Any = _out, limit: int = 10, errors: bool = False) -> None:
-    """The command that replays each failed campaign (with its error when ``errors``: the
-    report that lists them was not printed)."""
+    """The command that replays each failed campaign (with its error when ``errors``)."""
     failed = [r for r in results if not r["ok"]]
     if not failed:
         return
@@ -851,16 +851,23 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sidekick",
         description="Solo, GM-less tabletop role-playing in your terminal. With no command,"
                     " starts the app.")
-    p.add_argument("--saves", metavar="DIR",
-                   help="save folder (default: $SIDEKICK_SAVES or ./saves)")
-    p.add_argument("--content", metavar="DIR", action="append",
-                   help="extra content packs (repeatable; also $SIDEKICK_CONTENT)")
+    _folders(p, None)
     p.add_argument("--campaign", metavar="ID", help="open this campaign directly")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_play_commands, _add_campaign_commands, _add_dice_commands,
                 _add_content_commands, _add_script_command, _add_lab_command):
         add(sub)
+    for sp in sub.choices.values():  # "sidekick list --saves DIR" as well as before it
+        _folders(sp, argparse.SUPPRESS)
     return p
+
+
+def _folders(p: argparse.ArgumentParser, default: Any) -> None:
+    """--saves and --content (SUPPRESS after a command: keeps those given before it)."""
+    p.add_argument("--saves", metavar="DIR", default=default,
+                   help="save folder (default: $SIDEKICK_SAVES or ./saves)")
+    p.add_argument("--content", metavar="DIR", action="append", default=default,
+                   help="extra content packs (repeatable; also $SIDEKICK_CONTENT)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -869,8 +876,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fn = getattr(args, "fn", cmd_play)
     try:
-        code: int = fn(args)
-        return code
+        return int(fn(args))
     except UsageError as e:
         sys.stderr.write(f"sidekick: error: {e}\n")
         return EXIT_USAGE

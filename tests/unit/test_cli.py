@@ -92,6 +92,24 @@ def test_new_list_export(tmp_path: Path, capsys: Capsys) -> None:
     assert "Team +1 → 1 (start of session)" in lines
 
 
+def test_the_folders_may_follow_the_command(tmp_path: Path, capsys: Capsys) -> None:
+    saves = str(tmp_path / "saves")
+    ok(capsys, "new", "Night Shift", "--archetype", "signal_fire", "--seed", "3",
+       "--saves", saves)
+    assert ok(capsys, "list", "--saves", saves).startswith("night-shift")
+    # given before the command and not after, the one before still counts
+    assert ok(capsys, "--saves", saves, "list").startswith("night-shift")
+    assert ok(capsys, "--saves", str(tmp_path), "list", "--saves", saves).startswith(
+        "night-shift")
+
+
+def test_an_unknown_system_is_said_before_anything_else(tmp_path: Path,
+                                                        capsys: Capsys) -> None:
+    code, _, err = run(capsys, "--saves", str(tmp_path), "new", "Y", "--system", "dnd")
+    assert code != 0 and "unknown game system 'dnd'" in err and "masks" in err
+    assert "--archetype" not in err
+
+
 def test_list_with_no_campaigns(tmp_path: Path, capsys: Capsys) -> None:
     code, out, _ = run(capsys, "--saves", str(tmp_path), "list")
     assert code == 0 and out.startswith("No campaigns in")
