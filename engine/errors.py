@@ -32,6 +32,12 @@ class SaveError(EngineError):
     title = "Save error"
 
 
+class CampaignNotFound(SaveError):
+    """No campaign of that id in the save folder."""
+
+    title = "No such campaign"
+
+
 class IllegalAction(EngineError):
     """The player asked for something the rules or the current prompt do not allow."""
 

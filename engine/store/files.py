@@ -13,7 +13,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from engine.errors import SaveError
+from engine.errors import CampaignNotFound, SaveError
 from engine.store.layout import _TMP_PREFIX, _TMP_SUFFIX, MAX_FILE_BYTES
 
 
@@ -187,7 +187,9 @@ def _check_dir(path: Path, missing: str | None = None) -> None:
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError as exc:
-        raise SaveError(missing or f"{path} is missing.") from exc
+        if missing:
+            raise CampaignNotFound(missing) from exc
+        raise SaveError(f"{path} is missing.") from exc
     except OSError as exc:
         raise SaveError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
     if stat.S_ISLNK(mode):

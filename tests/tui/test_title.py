@@ -256,3 +256,32 @@ def test_the_apps_new_ids_skip_links_and_fit_the_byte_limit(saves: Path) -> None
     second = app.unique_id(gothic)
     assert second.endswith("-2") and len(second.encode("utf-8")) <= 200
     CampaignStore.create(saves, second, {}, {"event_no": 0}).close()  # a valid id
+
+
+async def test_long_names_leave_every_column_in_view(make_campaign: Callable[..., str],
+                                                     app_for: App) -> None:
+    make_campaign("Last Light of the Harbour District Chronicles",
+                  hero="Justinia Marchetti-Lowell")
+    app = app_for()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        row = [str(c) for c in table.get_row_at(0)]
+        assert row[0].startswith("Last Light of the") and row[0].endswith("…")
+        assert row[-1] != "" and "…" not in row[-1]  # last played, whole
+        used = sum(col.get_render_width(table) for col in table.columns.values())
+        assert used <= table.size.width
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        used = sum(col.get_render_width(table) for col in table.columns.values())
+        assert used <= table.size.width
+
+
+async def test_a_missing_campaign_is_said_so(app_for: App) -> None:
+    app = app_for("nope")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MessageDialog)
+        assert dialog.dialog_title == "No such campaign"
+        assert "No campaign 'nope'" in dialog.message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from rich.text import Text
@@ -16,7 +17,7 @@ from engine.errors import EngineError
 from engine.store import CampaignSummary, delete_campaign, list_campaigns
 from engine.tui.commands import TitleCommands
 from engine.tui.host import AppHost, TitleHost
-from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, PRIMARY, when
+from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, PRIMARY, clip, when
 from engine.tui.widgets.keybar import KeyBar
 
 LOGO = [
@@ -78,12 +79,6 @@ class TitleScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Fill the list."""
-        table = self.query_one(DataTable)
-        table.add_column("Campaign", key="name")
-        table.add_column("System", key="system")
-        table.add_column("Hero", key="hero")
-        table.add_column("Scene", key="scene")
-        table.add_column("Last played", key="played")
         self.reload()
 
     def on_screen_resume(self) -> None:
@@ -99,17 +94,7 @@ class TitleScreen(Screen[None]):
         except (OSError, EngineError) as e:
             self.campaigns = []
             self.notify(str(e), title="Cannot read the save folder", severity="error")
-        table.clear()
-        now = self.sidekick.clock()
-        for c in self.campaigns:
-            if c.error:
-                name = Text(f"⚠ {c.name}", "bold " + BAD)
-                system = Text("damaged", BAD)
-            else:
-                name = Text(c.name, "bold " + FG)
-                system = Text(c.system_name or c.system, DIM)
-            table.add_row(name, system, c.hero, c.scene, when(c.last_played, now) if
-                          c.last_played else "—", key=c.id)
+        self._fill(table)
         empty = not self.campaigns
         table.display = not empty
         self.query_one("#empty").display = empty
@@ -122,6 +107,35 @@ class TitleScreen(Screen[None]):
             table.focus()
             self._show_details()
         self.refresh_bindings()
+
+    def _fill(self, table: DataTable[object]) -> None:
+        """The table's rows, each column fitted to the screen's width (the columns made
+        anew: a column never narrows by itself)."""
+        table.clear(columns=True)
+        for head, key in zip(_HEADS, ("name", "system", "hero", "scene", "played"),
+                             strict=True):
+            table.add_column(head, key=key)
+        now = self.sidekick.clock()
+        rows = []
+        for c in self.campaigns:
+            played = when(c.last_played, now) if c.last_played else "—"
+            rows.append((f"⚠ {c.name}" if c.error else c.name,
+                         "damaged" if c.error else c.system_name or c.system,
+                         c.hero, c.scene, played))
+        widths = fit_columns(rows, self.size.width - _TABLE_FRAME)
+        for c, row in zip(self.campaigns, rows, strict=True):
+            cells = [clip(text, w) for text, w in zip(row, widths, strict=True)]
+            name = Text(cells[0], "bold " + (BAD if c.error else FG))
+            system = Text(cells[1], BAD if c.error else DIM)
+            table.add_row(name, system, *cells[2:], key=c.id)
+
+    def on_resize(self) -> None:
+        """Fit the columns to the new width."""
+        if self.campaigns:
+            table = self.query_one(DataTable)
+            keep = table.cursor_row
+            self._fill(table)
+            table.move_cursor(row=keep)
 
     def _welcome(self) -> Text:
         out = Text(justify="center")
@@ -258,6 +272,27 @@ class TitleScreen(Screen[None]):
             f"{c.error}\n\n{c.recovery}\n\nNothing is deleted: damaged files keep their "
             f"content under a new name in the campaign's folder.",
             yes="Recover", no="Not now"), answer)
+
+
+_HEADS = ("Campaign", "System", "Hero", "Scene", "Last played")
+_TABLE_FRAME = 16
+"""Cells the title screen's table frame and its cells' padding take from the screen."""
+_SHRINK = ((3, 12), (2, 12), (1, 12), (0, 12), (3, 6), (2, 6), (1, 6))
+"""The columns given up, in order, when the rows do not fit, each down to so many cells:
+the scene, the hero and the system before the campaign's name (the last played column is
+always whole)."""
+
+
+def fit_columns(rows: Sequence[Sequence[str]], room: int) -> list[int]:
+    """Widths for the columns of ``rows`` (headers included) that fit in ``room`` cells:
+    each as wide as its widest cell, then cut down in the order of ``_SHRINK``."""
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(_HEADS)]
+    for i, floor in _SHRINK:
+        over = sum(widths) - room
+        if over <= 0:
+            break
+        widths[i] = max(min(widths[i], floor), widths[i] - over)
+    return widths
 
 
 def _is_host(screen: TitleScreen) -> TitleHost:
