@@ -88,3 +88,40 @@ async def test_esc_closes_and_ctrl_r_brings_it_back(make_campaign: Callable[...,
         await pilot.press("enter")
         await settle(pilot)
         assert not panel.shown
+
+
+async def test_a_recap_longer_than_its_panel_says_so_and_pages(
+        make_campaign: Callable[..., str], app_for: App, saves: Path) -> None:
+    cid = make_campaign(dice_mode="seeded")
+    game = open_game(saves, cid)
+    try:
+        for line in ("I hover over the pier and look for Dusk",
+                     "I land on the crane and wait for the boats to come in",
+                     "I text Tin that the pier is quiet, too quiet"):
+            game.describe(line)
+            game.choose_move(None)  # plain fiction
+        game.trigger("assess_situation", fiction="I size up the pier")
+        game.roll()
+        while game.state.flow.stage != "fiction":
+            p = game.pending
+            game.choose([o.id for o in p.options if not o.disabled][:max(p.min, 1)])
+    finally:
+        close_game(game)
+    app = app_for(cid)
+    async with app.run_test(size=(60, 16)) as pilot:  # a small terminal: the recap runs over
+        await settle(pilot)
+        panel = _play_screen(app).query_one(RecapPanel)
+        assert isinstance(app.screen, PlayScreen)
+        assert panel.shown and panel.max_scroll_y > 0
+        assert str(panel.border_subtitle).startswith("PgDn/PgUp scroll")
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert panel.scroll_y > 0
+        for _ in range(panel.max_scroll_y):
+            await pilot.press("pagedown")
+        await settle(pilot)
+        assert panel.scroll_y == panel.max_scroll_y
+        assert str(panel.border_subtitle).startswith("end · ")
+        await pilot.press("pageup")
+        await settle(pilot)
+        assert panel.scroll_y < panel.max_scroll_y

@@ -82,7 +82,27 @@ class RecapPanel(Static):
             grid.add_row("•" if bullet else "", styled(line[2:] if bullet else line))
         self.update(grid)
         self.add_class("-shown")
+        self.scroll_home(animate=False)
+        self.call_after_refresh(self._say_more)
         return True
+
+    def _say_more(self) -> None:
+        """Say in the border when the recap runs past the panel, and how to read on."""
+        more = self.max_scroll_y > 0
+        self.border_subtitle = ("PgDn/PgUp scroll · " if more else "") + "Esc closes · ^R recap"
+
+    def page(self, direction: int) -> None:
+        """Scroll a page down (``direction`` 1) or up (-1); forced, since a Static with no
+        children does not count as scrollable."""
+        step = max(1, self.scrollable_content_region.height - 1)
+        self.scroll_relative(y=direction * step, animate=False, force=True)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        """At the end of the recap the hint says so."""
+        super().watch_scroll_y(old, new)
+        if self.max_scroll_y > 0:
+            end = "end · " if new >= self.max_scroll_y else ""
+            self.border_subtitle = f"{end}PgDn/PgUp scroll · Esc closes · ^R recap"
 
     def dismiss(self) -> None:
         """Hide the panel (harmless when hidden)."""

@@ -28,6 +28,8 @@ PLAY_BINDINGS: list[BindingType] = [
     Binding("f10", "leave", "Campaigns"),
     Binding("ctrl+r", "recap", "Recap", show=False),
     Binding("escape", "close_recap", show=False),
+    Binding("pageup", "page(-1)", "Scroll up", show=False),
+    Binding("pagedown", "page(1)", "Scroll down", show=False),
 ]
 """The play screen's keys, in the key bar's order."""
 

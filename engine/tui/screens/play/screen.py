@@ -382,6 +382,16 @@ class PlayScreen(Screen[None]):
         elif not panel.show_recap(self.events, self.game.state, self.game.pack):
             self.notify("Nothing to recap yet.", timeout=3)
 
+    def action_page(self, direction: int) -> None:
+        """PgUp/PgDn: scroll "Previously..." while it is shown, else the journal."""
+        panel = self.query_one(RecapPanel)
+        if panel.shown:
+            panel.page(direction)
+        elif direction > 0:
+            self.query_one(Journal).scroll_page_down(animate=False)
+        else:
+            self.query_one(Journal).scroll_page_up(animate=False)
+
     def action_close_recap(self) -> None:
         """Esc: close "Previously..." (in a fight, also back from saying what you do)."""
         self.query_one(RecapPanel).dismiss()
