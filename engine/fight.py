@@ -16,14 +16,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
 from engine.errors import ContentError, IllegalAction
-from engine.nlp.english import tokens
 from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
 from engine.rules.events.shown import Shown
 from engine.rules.fight.conflict import Conflict
@@ -39,6 +37,16 @@ from engine.rules.fight.events import (
     RefereeDiceChanged,
 )
 from engine.rules.fight.foes import spent_foes
+from engine.rules.fight.reading import (
+    Said,
+    every_foe,
+    group_named,
+    maneuvers_said,
+    name_words,
+    pick,
+    read,
+    with_maneuvers,
+)
 from engine.rules.fight.state import Fight, Need, Pending
 from engine.rules.fight.step import require_fight
 from engine.rules.fight.values import (
@@ -169,45 +177,36 @@ class Fights:
         """Whether a fight is under way."""
         return self._g.state.fight is not None
 
-    def suggest(self, text: str, limit: int = 3) -> list[FightSuggestion]:
+    def suggest(self, text: str, limit: int = 3, everything: bool = False
+                ) -> list[FightSuggestion]:
         """The acting character's actions the fiction suggests, best first, from the pack's
         action words (actions.yaml): each the fight option it would take, with its target and
-        the words that led to it. A target named in the text is chosen; otherwise, for an
-        attack, the foe it is likeliest to hurt. "Just fiction" (action None) when the words
-        read as no action."""
+        the words that led to it. An attack or power the words name comes first; maneuvers
+        they name are declared with the attack (``maneuvers``); words that cover every foe
+        ("all of them") or an area attack aim it at them all (``area``). A target named in
+        the text is chosen; otherwise, for an attack, the foe it is likeliest to hurt. "Just
+        fiction" (action None) when the words read as no action. Only the options allowed
+        now, unless ``everything``."""
         fight = require_fight(self._g.state)
         acting = fight.encounter.acting
         if acting is None:
             return []
         conflict = self.conflict
-        options = [o for o in conflict.options(self._g.state, acting) if o.allowed]
-        allowed = {o.action for o in options}
-        people = [(a, self._g.state.actors[a].name) for a in self._g.state.actors if a != acting]
-        toks = tokens(text)
-        said = {t.lemma for t in toks if not t.mark and not t.neg}
-        lemmas = frozenset(t.lemma for t in toks if not t.mark)  # negated ones too
-        named = people_named(text, people) or _group_named(said, people)
+        options = [o for o in conflict.options(self._g.state, acting)
+                   if o.allowed or everything]
+        actors = self._g.state.actors
+        people = [(a, actors[a].name) for a in actors if a != acting]
+        said = read(text)
+        named = people_named(text, people) or group_named(said, people)
         words = conflict.words()
-        out: list[FightSuggestion] = []
-        # a power the words name ("I spread my glide cloak") is used, that power chosen
-        for o in options:
-            for c in o.choices if o.needs == "power" else ():
-                hit = sorted(w for w in _name_words(c.name) if w in said)
-                if hit:
-                    out.append(FightSuggestion(action=o.action, name=o.name, words=tuple(hit),
-                                               score=1.0, option=o, named=c))
-        # an attack the words name ("I stomp..." for Faultline Stomp) comes first
-        for o in options:
-            if o.action != "attack" or o.attack is None:
-                continue
-            hit = sorted(w for w in _name_words(o.attack.name) if w in said)
-            best = _pick([o], named, text, lemmas) if hit else None
-            if best is not None:
-                out.append(replace(best, words=tuple(hit), score=1.0))
+        everyone = every_foe(said)
+        found = maneuvers_said(said, words)
+        out = _named_options(options, said, named, everyone)
         top = 0.0
+        names = [v for _, n in [*people, (acting, actors[acting].name)]
+                 for v in name_variants(n)]
         for sug in _fight_matcher(self._g.pack, words).suggest(
-                text, allowed=allowed, limit=limit,
-                names=[v for _, n in people for v in name_variants(n)]):
+                text, allowed={o.action for o in options}, limit=limit, names=names):
             if sug.move is not None and top >= STRONG and sug.score < top * FAINT:
                 continue  # a stray word's match under a clear one: noise
             top = max(top, sug.score)
@@ -215,13 +214,13 @@ class Fights:
                 out.append(FightSuggestion(action=None, name="Just fiction",
                                            words=tuple(sug.words)))
                 continue
-            best = _pick([o for o in options if o.action == sug.move], named, text, lemmas)
+            best = pick([o for o in options if o.action == sug.move], named, said, everyone)
             if best is None or any(x.key == best.key for x in out):
                 continue
-            found = words.get(sug.move)
-            out.append(replace(best, name=found.name if found else sug.move,
+            w = words.get(sug.move)
+            out.append(replace(best, name=w.name if w else sug.move,
                                words=tuple(sug.words), score=sug.score))
-        return out[:max(limit, 1) + 1]
+        return _with_maneuvers(out, found, options, named, said, everyone)[:max(limit, 1) + 1]
 
     def tracker(self) -> list[TrackerRow]:
         """The initiative tracker: one row per character, in turn order."""
@@ -640,16 +639,6 @@ _BUILDING = threading.Lock()
 _WARMING: set[int] = set()
 """Packs (by id) whose matcher is being learnt in the background."""
 
-RANGE_WORDS = {
-    "close": {"punch", "kick", "hit", "slug", "fist", "jab", "elbow", "headbutt", "knee",
-              "uppercut", "swing", "slap", "pummel", "tackle", "clobber", "deck", "smack"},
-    "ranged": {"shoot", "fire", "blast", "beam", "zap", "snipe", "throw", "hurl", "bolt"},
-    "area": {"everyone", "everybody", "all", "whole", "crowd", "around", "them"},
-}
-"""Words that say how an attack reaches (filled in: a punch is a close attack), used to pick
-the attack a fiction means when it names none."""
-
-
 def _built(pack: Pack) -> Matcher | None:
     cached = _MATCHERS.get(id(pack))
     return cached[1] if cached is not None and cached[0] is pack else None
@@ -711,50 +700,39 @@ STRONG = 0.5
 FAINT = 0.1
 
 
-@lru_cache(maxsize=4096)
-def _name_words(name: str) -> frozenset[str]:
-    """The words of an attack's or a power's name that the player may say for it: lemmas and
-    plain words longer than 3 letters ("Fighting Staff": fight, fighting, staff); cached."""
-    found = {t.lemma for t in tokens(name) if not t.mark} | {w.casefold() for w in name.split()}
-    return frozenset(w for w in found if len(w) > 3 and w.islower())
-
-
-def _group_named(said: set[str], people: Sequence[tuple[str, str]]) -> list[str]:
-    """Members of a numbered group ("The Foundry Crew 3") that the words name in lower case
-    ("the crew"), which a person's name would not be matched by."""
-    out = []
-    for pid, name in people:
-        base, _, num = name.rpartition(" ")
-        if num.isdigit() and base and _name_words(base) & said:
-            out.append(pid)
+def _named_options(options: Sequence[FightOption], said: Said, named: Sequence[str],
+                   everyone: bool) -> list[FightSuggestion]:
+    """The options the words name outright, best first: a power the words name used
+    ("I spread my glide cloak"), an attack named ("I stomp..." for Faultline Stomp)."""
+    out: list[FightSuggestion] = []
+    for o in options:
+        for c in o.choices if o.needs == "power" else ():
+            hit = sorted(name_words(c.name) & said.words)
+            if hit:
+                out.append(FightSuggestion(action=o.action, name=o.name, words=tuple(hit),
+                                           score=1.0, option=o, named=c))
+    for o in options:
+        if o.action != "attack" or o.attack is None:
+            continue
+        hit = sorted(name_words(o.attack.name) & said.words)
+        best = pick([o], named, said, everyone) if hit else None
+        if best is not None and not any(x.key == best.key for x in out):
+            out.append(replace(best, words=tuple(hit), score=1.0))
     return out
 
 
-def _pick(choices: Sequence[FightOption], named: Sequence[str], text: str,
-          said: frozenset[str]) -> FightSuggestion | None:
-    """The option (and target) of one action that fits the fiction (``said``: the lemmas of
-    its words): the attack whose name the text uses, the target it names, else the best odds
-    of hurting."""
-    if not choices:
-        return None
-    low = text.casefold()
-    by_name = [c for c in choices if c.attack is not None
-               and any(w in low for w in c.attack.name.casefold().split() if len(w) > 3)]
-    reach = [r for r, ws in RANGE_WORDS.items() if said & ws]
-    by_range = [c for c in choices if c.attack is not None and c.attack.range in reach]
-    pool = by_name or by_range or list(choices)
-    best: tuple[float, FightSuggestion] | None = None
-    for c in pool:
-        if not c.targets:
-            if best is None:
-                best = (-1.0, FightSuggestion(action=c.action, name=c.name, option=c))
-            continue
-        for t in c.targets:
-            score = (t.effect or 0.0) + (10.0 if t.id in named else 0.0)
-            if best is None or score > best[0]:
-                best = (score, FightSuggestion(action=c.action, name=c.name, option=c,
-                                               target=t))
-    return best[1] if best else None
+def _with_maneuvers(out: list[FightSuggestion], found: Sequence[tuple[str, str]],
+                    options: Sequence[FightOption], named: Sequence[str], said: Said,
+                    everyone: bool) -> list[FightSuggestion]:
+    """The suggestions with the maneuvers the words name declared on each attack; when the
+    words name a maneuver and no attack is suggested, the attack that fits comes first."""
+    if not found:
+        return out
+    if not any(s.attack is not None for s in out):
+        best = pick([o for o in options if o.action == "attack"], named, said, everyone)
+        if best is not None:
+            out.insert(0, replace(best, words=tuple(w for _m, w in found), score=1.0))
+    return [with_maneuvers(s, found) if s.attack is not None else s for s in out]
 
 
 def _declared(state: CampaignState, p: Pending, target: str) -> str:
