@@ -42,6 +42,7 @@ from engine.rules.fight.reading import (
     every_foe,
     group_named,
     maneuvers_said,
+    name_fit,
     name_words,
     pick,
     read,
@@ -196,7 +197,7 @@ class Fights:
                    if o.allowed or everything]
         actors = self._g.state.actors
         people = [(a, actors[a].name) for a in actors if a != acting]
-        said = read(text)
+        said = read(text, actors[acting].name)
         named = people_named(text, people) or group_named(said, people)
         words = conflict.words()
         everyone = every_foe(said)
@@ -220,7 +221,8 @@ class Fights:
             w = words.get(sug.move)
             out.append(replace(best, name=w.name if w else sug.move,
                                words=tuple(sug.words), score=sug.score))
-        return _with_maneuvers(out, found, options, named, said, everyone)[:max(limit, 1) + 1]
+        out = _with_maneuvers(out, found, options, named, said, everyone)
+        return _reordered(out, options, named, said, everyone)[:max(limit, 1) + 1]
 
     def tracker(self) -> list[TrackerRow]:
         """The initiative tracker: one row per character, in turn order."""
@@ -704,20 +706,36 @@ def _named_options(options: Sequence[FightOption], said: Said, named: Sequence[s
                    everyone: bool) -> list[FightSuggestion]:
     """The options the words name outright, best first: a power the words name used
     ("I spread my glide cloak"), an attack named ("I stomp..." for Faultline Stomp)."""
-    out: list[FightSuggestion] = []
+    out: list[tuple[tuple[float, int], FightSuggestion]] = []
     for o in options:
         for c in o.choices if o.needs == "power" else ():
             hit = sorted(name_words(c.name) & said.words)
             if hit:
-                out.append(FightSuggestion(action=o.action, name=o.name, words=tuple(hit),
-                                           score=1.0, option=o, named=c))
+                out.append((name_fit(c.name, said), FightSuggestion(
+                    action=o.action, name=o.name, words=tuple(hit), score=1.0, option=o,
+                    named=c)))
     for o in options:
         if o.action != "attack" or o.attack is None:
             continue
         hit = sorted(name_words(o.attack.name) & said.words)
         best = pick([o], named, said, everyone) if hit else None
-        if best is not None and not any(x.key == best.key for x in out):
-            out.append(replace(best, words=tuple(hit), score=1.0))
+        if best is not None:
+            out.append((name_fit(o.attack.name, said), replace(best, words=tuple(hit),
+                                                                score=1.0)))
+    # the name said best first ("crossbow stock" over "crossbow"), an attack before a power
+    out.sort(key=lambda fs: (-fs[0][0], -fs[0][1], fs[1].named is not None))
+    return [s for _f, s in out]
+
+
+def _reordered(out: list[FightSuggestion], options: Sequence[FightOption],
+               named: Sequence[str], said: Said, everyone: bool) -> list[FightSuggestion]:
+    """Words that cover every foe with no attack suggested offer the area attack second
+    (after the first reading: "I run from all of them" is still fleeing first)."""
+    if everyone and not any(s.attack is not None for s in out):
+        area = pick([o for o in options if o.action == "attack" and o.attack is not None
+                     and o.attack.range == "area"], named, said, everyone)
+        if area is not None:
+            out.insert(min(1, len(out)), area)
     return out
 
 
@@ -729,7 +747,8 @@ def _with_maneuvers(out: list[FightSuggestion], found: Sequence[tuple[str, str]]
     if not found:
         return out
     if not any(s.attack is not None for s in out):
-        best = pick([o for o in options if o.action == "attack"], named, said, everyone)
+        best = pick([o for o in options if o.action == "attack"], named, said, everyone,
+                    [m for m, _w in found])
         if best is not None:
             out.insert(0, replace(best, words=tuple(w for _m, w in found), score=1.0))
     return [with_maneuvers(s, found) if s.attack is not None else s for s in out]

@@ -19,7 +19,7 @@ RANGE_WORDS = {
               "uppercut", "swing", "slap", "pummel", "tackle", "clobber", "deck", "smack",
               "pound", "haymaker", "sucker"},
     "ranged": {"shoot", "fire", "blast", "beam", "zap", "snipe", "throw", "hurl", "bolt"},
-    "area": {"everyone", "everybody", "all", "whole", "crowd", "around", "them"},
+    "area": {"everyone", "everybody", "whole", "crowd", "around", "cone", "burst", "wave"},
 }
 """Words that say how an attack reaches (filled in: a punch is a close attack), used to pick
 the attack a fiction means when it names none."""
@@ -46,11 +46,13 @@ class Said:
     """Its plain words in lower case, in order, space around each."""
 
 
-def read(text: str) -> Said:
-    """``text`` read for the fight's suggestions."""
+def read(text: str, acting: str = "") -> Said:
+    """``text`` read for the fight's suggestions; the words of the acting character's name
+    (``acting``: "Slipstream darted in...") are not taken for an attack's or power's."""
     toks = [t for t in tokens(text) if not t.mark]
     words = {t.lemma.casefold() for t in toks if not t.neg}
     words |= {t.text.casefold() for t in toks if not t.neg}
+    words -= name_words(acting) if acting else frozenset()
     joined = " " + " ".join(t.lemma if t.lemma == "PERSON" else t.lemma.casefold()
                             for t in toks) + " "
     plain = " " + " ".join(t.text.casefold() for t in toks) + " "
@@ -112,26 +114,35 @@ def group_named(said: Said, people: Sequence[tuple[str, str]]) -> list[str]:
     return out
 
 
+def name_fit(name: str, said: Said) -> tuple[float, int]:
+    """How well the words say ``name``: the share of its words said, and how many."""
+    mine = name_words(name)
+    hit = len(mine & said.words)
+    return (hit / len(mine) if mine else 0.0), hit
+
+
 def pick(choices: Sequence[FightOption], named: Sequence[str], said: Said,
-         everyone: bool = False) -> FightSuggestion | None:
+         everyone: bool = False, wants: Sequence[str] = ()) -> FightSuggestion | None:
     """The option (and target) of one action that fits the fiction: the attack whose name
-    the words say, else one whose reach they say; the target they name, else the best odds
-    of affecting. An area attack whose words cover every foe (``everyone``), or that names
-    no one target, covers them all (``area``, no target)."""
+    the words say best, else one whose reach they say, else one that may be declared with
+    the maneuvers ``wants``; the target they name, else the best odds of affecting. An area
+    attack whose words cover every foe (``everyone``), or that names no one target, covers
+    them all (``area``, no target)."""
     if not choices:
         return None
-    by_name = [c for c in choices if c.attack is not None
-               and name_words(c.attack.name) & said.words]
-    reach = [r for r, ws in RANGE_WORDS.items() if said.words & ws]
-    if everyone:
-        reach = ["area"]
+    fits = {c.key: name_fit(c.attack.name, said) for c in choices if c.attack is not None}
+    most = max((f for f in fits.values() if f[1]), default=None)
+    by_name = [c for c in choices if most is not None and fits.get(c.key) == most]
+    reach = ["area"] if everyone else [r for r, ws in RANGE_WORDS.items() if said.words & ws]
     by_range = [c for c in choices if c.attack is not None and c.attack.range in reach]
     pool = by_name or by_range or list(choices)
+    able = [c for c in pool if set(wants) <= {m.id for m in c.maneuvers}]
+    pool = able or pool
     best: tuple[float, FightSuggestion] | None = None
     for c in pool:
         if c.attack is not None and c.attack.range == "area" and c.targets and (
                 everyone or len([t for t in c.targets if t.id in named]) != 1):
-            score = 20.0 + max((t.effect or 0.0) for t in c.targets)
+            score = (20.0 if everyone else 0.0) + max((t.effect or 0.0) for t in c.targets)
             if best is None or score > best[0]:
                 best = (score, FightSuggestion(action=c.action, name=c.name, option=c,
                                                area=True))
@@ -163,5 +174,5 @@ def with_maneuvers(sug: FightSuggestion, found: Sequence[tuple[str, str]]) -> Fi
                            maneuvers=ids, area=sug.area)
 
 
-__all__ = ["EVERY_FOE", "RANGE_WORDS", "Said", "every_foe", "group_named",
-           "maneuvers_said", "name_words", "pick", "read", "said_phrase", "with_maneuvers"]
+__all__ = ["EVERY_FOE", "RANGE_WORDS", "Said", "every_foe", "group_named", "maneuvers_said",
+           "name_fit", "name_words", "pick", "read", "said_phrase", "with_maneuvers"]
