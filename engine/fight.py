@@ -71,6 +71,10 @@ from engine.triggers import Matcher, name_variants, people_named
 MAX_FICTION = 4000
 """The longest fiction kept with a fight action (longer is cut)."""
 
+FIGHT_OPENING = "fight_opening"
+"""Campaign data: the attack the fiction made before a fight began (``Fights.plan``), taken
+on the hero's first turn: {"actor": id, "fiction": text}."""
+
 REFEREE_STEPS_LIMIT = 400
 """``referee_run`` stops after this many steps (a policy that never ends its turn)."""
 
@@ -223,6 +227,28 @@ class Fights:
                                words=tuple(sug.words), score=sug.score))
         out = _with_maneuvers(out, found, options, named, said, everyone)
         return _reordered(out, options, named, said, everyone)[:max(limit, 1) + 1]
+
+    def opening(self, text: str) -> RequestedFight | None:
+        """Outside a fight, the fight the fiction starts by attacking someone ("I blast the
+        gunman", "I punch Baron Blitz"): the foes it names (ids ``start_fight`` takes, a
+        character in the story or a stat block), none when it names no one who can be
+        fought, a fight is under way, or the game has none. ``plan`` keeps the fiction so
+        that the fight's first player turn takes that attack."""
+        c = self._g.rules.conflict()
+        if c is None or self._g.state.fight is not None:
+            return None
+        foes = c.foe_options(self._g.state)
+        said = read(text)
+        named = people_named(text, [(f.id, f.label) for f in foes]) or group_named(
+            said, [(f.id, f.label + " 1") for f in foes if f.group])
+        return RequestedFight(foes=tuple(dict.fromkeys(named))) if named else None
+
+    @property
+    def planned(self) -> str:
+        """The fiction of the attack planned before the fight (``plan``), taken on its
+        actor's first turn; "" : none."""
+        plan = self._g.state.data.get(FIGHT_OPENING)
+        return str(plan.get("fiction") or "") if isinstance(plan, dict) else ""
 
     def tracker(self) -> list[TrackerRow]:
         """The initiative tracker: one row per character, in turn order."""
@@ -446,7 +472,43 @@ class Fights:
                                     f" (short at {need.who})") from None
             self._used(roller)
             self._after_step()
+        return self._g.last_events + self.take_planned()
+
+    def plan(self, fiction: str) -> list[Shown]:
+        """Keep ``fiction`` (an attack said before the fight, ``opening``) as the acting
+        hero's first action: when the fight begins, its first turn that the player plays
+        takes what the words suggest (the attack, its target, its maneuvers); at once when
+        the hero acts first. "" forgets it."""
+        told = " ".join(fiction.split())[:MAX_FICTION]
+        with self._g._action("first action planned" if told else "first action dropped"):
+            self._g._emit(DataSet(scope="campaign", key=FIGHT_OPENING, value={
+                "actor": self._g.state.acting, "fiction": told} if told else None))
         return self._g.last_events
+
+    def take_planned(self) -> list[Shown]:
+        """The planned first action (``plan``), if it is its actor's turn (played by the
+        player, nothing awaited): ``start``, ``referee_step`` and ``referee_run`` call it
+        when they end, a front end after a move that started a fight. It is the first suggestion of its words aimed at someone (or every foe in an
+        area), taken with its maneuvers; forgotten first, so a refusal does not repeat."""
+        plan = self._g.state.data.get(FIGHT_OPENING)
+        fight = self._g.state.fight
+        if not isinstance(plan, dict) or fight is None or fight.pending is not None:
+            return []
+        if fight.encounter.acting != plan.get("actor") or self.referee_turn:
+            return []
+        fiction = str(plan.get("fiction") or "")
+        out = self.plan("")
+        sug = next((x for x in self.suggest(fiction) if x.action is not None
+                    and (x.target is not None or x.area)), None)
+        if sug is None:
+            return out
+        trades, switches = sug.declared()
+        try:
+            return out + self.act(sug.action or "", sug.target.id if sug.target else None,
+                                  sug.attack.id if sug.attack else None, trades, switches,
+                                  fiction=fiction)
+        except IllegalAction:
+            return out  # the fight changed what can be done: the player chooses
 
     def _start_requested(self, foes: Sequence[str], surprised: Sequence[str]) -> None:
         """A move's effect asked for a fight: start it inside the current action, or, when the
@@ -557,7 +619,7 @@ class Fights:
             return self._step(fight.pending.action.replace("_", " "), fight.pending)
         choice = self.conflict.referee(self._g.state, acting)
         if choice.action == "end_turn":  # says why itself; may await a die, as any step
-            return self._step("end of turn", choice)
+            return self._step("end of turn", choice) + self.take_planned()
         with self._g._action("referee chooses"):
             said = self._announce(acting, choice)
             if said is not None:
@@ -597,6 +659,7 @@ class Fights:
             if not self.fighting or not self.referee_turn or self.need:
                 return out
             out += self._referee_play()
+            out += self.take_planned()
         raise IllegalAction(f"the referee took {limit} steps without ending its turns")
 
     def take_over(self, actor: str, player: bool = True) -> list[Shown]:
@@ -742,15 +805,19 @@ def _reordered(out: list[FightSuggestion], options: Sequence[FightOption],
 def _with_maneuvers(out: list[FightSuggestion], found: Sequence[tuple[str, str]],
                     options: Sequence[FightOption], named: Sequence[str], said: Said,
                     everyone: bool) -> list[FightSuggestion]:
-    """The suggestions with the maneuvers the words name declared on each attack; when the
-    words name a maneuver and no attack is suggested, the attack that fits comes first."""
+    """The suggestions with the maneuvers the words name declared on each attack, the first
+    attack (or, with none suggested, the one that fits) first."""
     if not found:
         return out
-    if not any(s.attack is not None for s in out):
-        best = pick([o for o in options if o.action == "attack"], named, said, everyone,
-                    [m for m, _w in found])
-        if best is not None:
-            out.insert(0, replace(best, words=tuple(w for _m, w in found), score=1.0))
+    first = next((s for s in out if s.attack is not None), None)
+    if first is None:
+        first = pick([o for o in options if o.action == "attack"], named, said, everyone,
+                     [m for m, _w in found])
+        first = replace(first, score=1.0) if first is not None else None
+    else:
+        out.remove(first)
+    if first is not None:  # a maneuver named: the attack it is declared with comes first
+        out.insert(0, first)
     return [with_maneuvers(s, found) if s.attack is not None else s for s in out]
 
 
