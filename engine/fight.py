@@ -488,8 +488,9 @@ class Fights:
     def take_planned(self) -> list[Shown]:
         """The planned first action (``plan``), if it is its actor's turn (played by the
         player, nothing awaited): ``start``, ``referee_step`` and ``referee_run`` call it
-        when they end, a front end after a move that started a fight. It is the first suggestion of its words aimed at someone (or every foe in an
-        area), taken with its maneuvers; forgotten first, so a refusal does not repeat."""
+        when they end, a front end after a move that started a fight. It is the first
+        suggestion of its words aimed at someone (or every foe in an area), taken with its
+        maneuvers; forgotten first, so a refusal does not repeat."""
         plan = self._g.state.data.get(FIGHT_OPENING)
         fight = self._g.state.fight
         if not isinstance(plan, dict) or fight is None or fight.pending is not None:
