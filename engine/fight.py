@@ -16,14 +16,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
 from engine.errors import ContentError, IllegalAction
-from engine.nlp.english import tokens
 from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
 from engine.rules.events.shown import Shown
 from engine.rules.fight.conflict import Conflict
@@ -39,6 +37,17 @@ from engine.rules.fight.events import (
     RefereeDiceChanged,
 )
 from engine.rules.fight.foes import spent_foes
+from engine.rules.fight.reading import (
+    Said,
+    every_foe,
+    group_named,
+    maneuvers_said,
+    name_fit,
+    name_words,
+    pick,
+    read,
+    with_maneuvers,
+)
 from engine.rules.fight.state import Fight, Need, Pending
 from engine.rules.fight.step import require_fight
 from engine.rules.fight.values import (
@@ -61,6 +70,10 @@ from engine.triggers import Matcher, name_variants, people_named
 
 MAX_FICTION = 4000
 """The longest fiction kept with a fight action (longer is cut)."""
+
+FIGHT_OPENING = "fight_opening"
+"""Campaign data: the attack the fiction made before a fight began (``Fights.plan``), taken
+on the hero's first turn: {"actor": id, "fiction": text}."""
 
 REFEREE_STEPS_LIMIT = 400
 """``referee_run`` stops after this many steps (a policy that never ends its turn)."""
@@ -169,45 +182,36 @@ class Fights:
         """Whether a fight is under way."""
         return self._g.state.fight is not None
 
-    def suggest(self, text: str, limit: int = 3) -> list[FightSuggestion]:
+    def suggest(self, text: str, limit: int = 3, everything: bool = False
+                ) -> list[FightSuggestion]:
         """The acting character's actions the fiction suggests, best first, from the pack's
         action words (actions.yaml): each the fight option it would take, with its target and
-        the words that led to it. A target named in the text is chosen; otherwise, for an
-        attack, the foe it is likeliest to hurt. "Just fiction" (action None) when the words
-        read as no action."""
+        the words that led to it. An attack or power the words name comes first; maneuvers
+        they name are declared with the attack (``maneuvers``); words that cover every foe
+        ("all of them") or an area attack aim it at them all (``area``). A target named in
+        the text is chosen; otherwise, for an attack, the foe it is likeliest to hurt. "Just
+        fiction" (action None) when the words read as no action. Only the options allowed
+        now, unless ``everything``."""
         fight = require_fight(self._g.state)
         acting = fight.encounter.acting
         if acting is None:
             return []
         conflict = self.conflict
-        options = [o for o in conflict.options(self._g.state, acting) if o.allowed]
-        allowed = {o.action for o in options}
-        people = [(a, self._g.state.actors[a].name) for a in self._g.state.actors if a != acting]
-        toks = tokens(text)
-        said = {t.lemma for t in toks if not t.mark and not t.neg}
-        lemmas = frozenset(t.lemma for t in toks if not t.mark)  # negated ones too
-        named = people_named(text, people) or _group_named(said, people)
+        options = [o for o in conflict.options(self._g.state, acting)
+                   if o.allowed or everything]
+        actors = self._g.state.actors
+        people = [(a, actors[a].name) for a in actors if a != acting]
+        said = read(text, actors[acting].name)
+        named = people_named(text, people) or group_named(said, people)
         words = conflict.words()
-        out: list[FightSuggestion] = []
-        # a power the words name ("I spread my glide cloak") is used, that power chosen
-        for o in options:
-            for c in o.choices if o.needs == "power" else ():
-                hit = sorted(w for w in _name_words(c.name) if w in said)
-                if hit:
-                    out.append(FightSuggestion(action=o.action, name=o.name, words=tuple(hit),
-                                               score=1.0, option=o, named=c))
-        # an attack the words name ("I stomp..." for Faultline Stomp) comes first
-        for o in options:
-            if o.action != "attack" or o.attack is None:
-                continue
-            hit = sorted(w for w in _name_words(o.attack.name) if w in said)
-            best = _pick([o], named, text, lemmas) if hit else None
-            if best is not None:
-                out.append(replace(best, words=tuple(hit), score=1.0))
+        everyone = every_foe(said)
+        found = maneuvers_said(said, words)
+        out = _named_options(options, said, named, everyone)
         top = 0.0
+        names = [v for _, n in [*people, (acting, actors[acting].name)]
+                 for v in name_variants(n)]
         for sug in _fight_matcher(self._g.pack, words).suggest(
-                text, allowed=allowed, limit=limit,
-                names=[v for _, n in people for v in name_variants(n)]):
+                text, allowed={o.action for o in options}, limit=limit, names=names):
             if sug.move is not None and top >= STRONG and sug.score < top * FAINT:
                 continue  # a stray word's match under a clear one: noise
             top = max(top, sug.score)
@@ -215,13 +219,36 @@ class Fights:
                 out.append(FightSuggestion(action=None, name="Just fiction",
                                            words=tuple(sug.words)))
                 continue
-            best = _pick([o for o in options if o.action == sug.move], named, text, lemmas)
+            best = pick([o for o in options if o.action == sug.move], named, said, everyone)
             if best is None or any(x.key == best.key for x in out):
                 continue
-            found = words.get(sug.move)
-            out.append(replace(best, name=found.name if found else sug.move,
+            w = words.get(sug.move)
+            out.append(replace(best, name=w.name if w else sug.move,
                                words=tuple(sug.words), score=sug.score))
-        return out[:max(limit, 1) + 1]
+        out = _with_maneuvers(out, found, options, named, said, everyone)
+        return _reordered(out, options, named, said, everyone)[:max(limit, 1) + 1]
+
+    def opening(self, text: str) -> RequestedFight | None:
+        """Outside a fight, the fight the fiction starts by attacking someone ("I blast the
+        gunman", "I punch Baron Blitz"): the foes it names (ids ``start_fight`` takes, a
+        character in the story or a stat block), none when it names no one who can be
+        fought, a fight is under way, or the game has none. ``plan`` keeps the fiction so
+        that the fight's first player turn takes that attack."""
+        c = self._g.rules.conflict()
+        if c is None or self._g.state.fight is not None:
+            return None
+        foes = c.foe_options(self._g.state)
+        said = read(text)
+        named = people_named(text, [(f.id, f.label) for f in foes]) or group_named(
+            said, [(f.id, f.label + " 1") for f in foes if f.group])
+        return RequestedFight(foes=tuple(dict.fromkeys(named))) if named else None
+
+    @property
+    def planned(self) -> str:
+        """The fiction of the attack planned before the fight (``plan``), taken on its
+        actor's first turn; "" : none."""
+        plan = self._g.state.data.get(FIGHT_OPENING)
+        return str(plan.get("fiction") or "") if isinstance(plan, dict) else ""
 
     def tracker(self) -> list[TrackerRow]:
         """The initiative tracker: one row per character, in turn order."""
@@ -445,7 +472,44 @@ class Fights:
                                     f" (short at {need.who})") from None
             self._used(roller)
             self._after_step()
+        return self._g.last_events + self.take_planned()
+
+    def plan(self, fiction: str) -> list[Shown]:
+        """Keep ``fiction`` (an attack said before the fight, ``opening``) as the acting
+        hero's first action: when the fight begins, its first turn that the player plays
+        takes what the words suggest (the attack, its target, its maneuvers); at once when
+        the hero acts first. "" forgets it."""
+        told = " ".join(fiction.split())[:MAX_FICTION]
+        with self._g._action("first action planned" if told else "first action dropped"):
+            self._g._emit(DataSet(scope="campaign", key=FIGHT_OPENING, value={
+                "actor": self._g.state.acting, "fiction": told} if told else None))
         return self._g.last_events
+
+    def take_planned(self) -> list[Shown]:
+        """The planned first action (``plan``), if it is its actor's turn (played by the
+        player, nothing awaited): ``start``, ``referee_step`` and ``referee_run`` call it
+        when they end, a front end after a move that started a fight. It is the first
+        suggestion of its words aimed at someone (or every foe in an area), taken with its
+        maneuvers; forgotten first, so a refusal does not repeat."""
+        plan = self._g.state.data.get(FIGHT_OPENING)
+        fight = self._g.state.fight
+        if not isinstance(plan, dict) or fight is None or fight.pending is not None:
+            return []
+        if fight.encounter.acting != plan.get("actor") or self.referee_turn:
+            return []
+        fiction = str(plan.get("fiction") or "")
+        out = self.plan("")
+        sug = next((x for x in self.suggest(fiction) if x.action is not None
+                    and (x.target is not None or x.area)), None)
+        if sug is None:
+            return out
+        trades, switches = sug.declared()
+        try:
+            return out + self.act(sug.action or "", sug.target.id if sug.target else None,
+                                  sug.attack.id if sug.attack else None, trades, switches,
+                                  fiction=fiction)
+        except IllegalAction:
+            return out  # the fight changed what can be done: the player chooses
 
     def _start_requested(self, foes: Sequence[str], surprised: Sequence[str]) -> None:
         """A move's effect asked for a fight: start it inside the current action, or, when the
@@ -556,7 +620,7 @@ class Fights:
             return self._step(fight.pending.action.replace("_", " "), fight.pending)
         choice = self.conflict.referee(self._g.state, acting)
         if choice.action == "end_turn":  # says why itself; may await a die, as any step
-            return self._step("end of turn", choice)
+            return self._step("end of turn", choice) + self.take_planned()
         with self._g._action("referee chooses"):
             said = self._announce(acting, choice)
             if said is not None:
@@ -596,6 +660,7 @@ class Fights:
             if not self.fighting or not self.referee_turn or self.need:
                 return out
             out += self._referee_play()
+            out += self.take_planned()
         raise IllegalAction(f"the referee took {limit} steps without ending its turns")
 
     def take_over(self, actor: str, player: bool = True) -> list[Shown]:
@@ -639,16 +704,6 @@ _BUILDING = threading.Lock()
 """One build at a time: a suggestion asked while the matcher is learnt waits for it."""
 _WARMING: set[int] = set()
 """Packs (by id) whose matcher is being learnt in the background."""
-
-RANGE_WORDS = {
-    "close": {"punch", "kick", "hit", "slug", "fist", "jab", "elbow", "headbutt", "knee",
-              "uppercut", "swing", "slap", "pummel", "tackle", "clobber", "deck", "smack"},
-    "ranged": {"shoot", "fire", "blast", "beam", "zap", "snipe", "throw", "hurl", "bolt"},
-    "area": {"everyone", "everybody", "all", "whole", "crowd", "around", "them"},
-}
-"""Words that say how an attack reaches (filled in: a punch is a close attack), used to pick
-the attack a fiction means when it names none."""
-
 
 def _built(pack: Pack) -> Matcher | None:
     cached = _MATCHERS.get(id(pack))
@@ -711,50 +766,60 @@ STRONG = 0.5
 FAINT = 0.1
 
 
-@lru_cache(maxsize=4096)
-def _name_words(name: str) -> frozenset[str]:
-    """The words of an attack's or a power's name that the player may say for it: lemmas and
-    plain words longer than 3 letters ("Fighting Staff": fight, fighting, staff); cached."""
-    found = {t.lemma for t in tokens(name) if not t.mark} | {w.casefold() for w in name.split()}
-    return frozenset(w for w in found if len(w) > 3 and w.islower())
+def _named_options(options: Sequence[FightOption], said: Said, named: Sequence[str],
+                   everyone: bool) -> list[FightSuggestion]:
+    """The options the words name outright, best first: a power the words name used
+    ("I spread my glide cloak"), an attack named ("I stomp..." for Faultline Stomp)."""
+    out: list[tuple[tuple[float, int], FightSuggestion]] = []
+    for o in options:
+        for c in o.choices if o.needs == "power" else ():
+            hit = sorted(name_words(c.name) & said.words)
+            if hit:
+                out.append((name_fit(c.name, said), FightSuggestion(
+                    action=o.action, name=o.name, words=tuple(hit), score=1.0, option=o,
+                    named=c)))
+    for o in options:
+        if o.action != "attack" or o.attack is None:
+            continue
+        hit = sorted(name_words(o.attack.name) & said.words)
+        best = pick([o], named, said, everyone) if hit else None
+        if best is not None:
+            out.append((name_fit(o.attack.name, said), replace(best, words=tuple(hit),
+                                                                score=1.0)))
+    # the name said best first ("crossbow stock" over "crossbow"), an attack before a power
+    out.sort(key=lambda fs: (-fs[0][0], -fs[0][1], fs[1].named is not None))
+    return [s for _f, s in out]
 
 
-def _group_named(said: set[str], people: Sequence[tuple[str, str]]) -> list[str]:
-    """Members of a numbered group ("The Foundry Crew 3") that the words name in lower case
-    ("the crew"), which a person's name would not be matched by."""
-    out = []
-    for pid, name in people:
-        base, _, num = name.rpartition(" ")
-        if num.isdigit() and base and _name_words(base) & said:
-            out.append(pid)
+def _reordered(out: list[FightSuggestion], options: Sequence[FightOption],
+               named: Sequence[str], said: Said, everyone: bool) -> list[FightSuggestion]:
+    """Words that cover every foe with no attack suggested offer the area attack second
+    (after the first reading: "I run from all of them" is still fleeing first)."""
+    if everyone and not any(s.attack is not None for s in out):
+        area = pick([o for o in options if o.action == "attack" and o.attack is not None
+                     and o.attack.range == "area"], named, said, everyone)
+        if area is not None:
+            out.insert(min(1, len(out)), area)
     return out
 
 
-def _pick(choices: Sequence[FightOption], named: Sequence[str], text: str,
-          said: frozenset[str]) -> FightSuggestion | None:
-    """The option (and target) of one action that fits the fiction (``said``: the lemmas of
-    its words): the attack whose name the text uses, the target it names, else the best odds
-    of hurting."""
-    if not choices:
-        return None
-    low = text.casefold()
-    by_name = [c for c in choices if c.attack is not None
-               and any(w in low for w in c.attack.name.casefold().split() if len(w) > 3)]
-    reach = [r for r, ws in RANGE_WORDS.items() if said & ws]
-    by_range = [c for c in choices if c.attack is not None and c.attack.range in reach]
-    pool = by_name or by_range or list(choices)
-    best: tuple[float, FightSuggestion] | None = None
-    for c in pool:
-        if not c.targets:
-            if best is None:
-                best = (-1.0, FightSuggestion(action=c.action, name=c.name, option=c))
-            continue
-        for t in c.targets:
-            score = (t.effect or 0.0) + (10.0 if t.id in named else 0.0)
-            if best is None or score > best[0]:
-                best = (score, FightSuggestion(action=c.action, name=c.name, option=c,
-                                               target=t))
-    return best[1] if best else None
+def _with_maneuvers(out: list[FightSuggestion], found: Sequence[tuple[str, str]],
+                    options: Sequence[FightOption], named: Sequence[str], said: Said,
+                    everyone: bool) -> list[FightSuggestion]:
+    """The suggestions with the maneuvers the words name declared on each attack, the first
+    attack (or, with none suggested, the one that fits) first."""
+    if not found:
+        return out
+    first = next((s for s in out if s.attack is not None), None)
+    if first is None:
+        first = pick([o for o in options if o.action == "attack"], named, said, everyone,
+                     [m for m, _w in found])
+        first = replace(first, score=1.0) if first is not None else None
+    else:
+        out.remove(first)
+    if first is not None:  # a maneuver named: the attack it is declared with comes first
+        out.insert(0, first)
+    return [with_maneuvers(s, found) if s.attack is not None else s for s in out]
 
 
 def _declared(state: CampaignState, p: Pending, target: str) -> str:

@@ -315,7 +315,8 @@ async def test_say_what_you_do_in_a_fight(mm_campaign: Callable[..., str],
         await pilot.press("escape")
         await settle(pilot)
         assert menu_ids(app)[0] == "fight:attack/light_lance"
-        # an attack said with its target goes straight to Go, with the odds on that target
+        # an attack said with its target asks for the target, that one highlighted, with the
+        # odds on each (issue 26: no longer taken at once)
         await pilot.press("d")
         await settle(pilot)
         await fill(pilot, "#fight-say", "I blast the Tallyman with my light lance")
@@ -326,8 +327,9 @@ async def test_say_what_you_do_in_a_fight(mm_campaign: Callable[..., str],
                      if "Light Lance → The Tallyman" in str(menu.get_option(i).prompt))
         await pilot.press(str(ids.index(lance) + 1))
         await settle(pilot)
-        assert menu_ids(app)[0] == "fgo"
-        assert "hit 55%" in str(menu.get_option("fgo").prompt)
+        ids = menu_ids(app)
+        assert menu.highlighted is not None and ids[menu.highlighted] == "ftarget:the_tallyman"
+        assert "hit 55%" in str(menu.get_option("ftarget:the_tallyman").prompt)
         await pilot.press("escape", "escape")
         await settle(pilot)
         await pilot.press("d")
@@ -577,3 +579,60 @@ async def test_a_step_that_asks_the_player_offers_the_choices(
             assert game_of(app).pending.kind == "fight"
     finally:
         MM3EConflict.actions = saved
+
+
+async def test_a_suggestion_asks_for_its_target_and_one_enter_takes_it(
+        mm_campaign: Callable[..., str], mm_app: Callable[[str], SidekickApp]) -> None:
+    """Issue 26: a fight suggestion asks for its target, the one the words named highlighted,
+    and one Enter takes it with the maneuvers the words named; an area attack said for all of
+    them highlights everyone in the area."""
+    app = mm_app(mm_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        assert game.fight is not None and game.fight.encounter.acting == "lamplight"
+        menu = app.screen.query_one(FightList)
+        await pilot.press("d")
+        await settle(pilot)
+        await fill(pilot, "#fight-say", "Power attack: I lance the Tallyman")
+        await pilot.press("enter")
+        await settle(pilot)
+        first = str(menu.get_option("fsug:0").prompt)
+        assert "Light Lance → The Tallyman (power attack" in first, first
+        await pilot.press("1")
+        await settle(pilot)
+        assert game_of(app).fight is not None  # nothing taken yet: the target is asked
+        ids = menu_ids(app)
+        assert menu.highlighted is not None and ids[menu.highlighted] == "ftarget:the_tallyman"
+        await pilot.press("enter")
+        await settle(pilot)
+        rolled = [e for e in game_of(app).last_events if e["type"] == "Rolled"]
+        assert rolled and "Light Lance" in rolled[0]["what"]
+        text = " ".join(journal_text(app).split())
+        assert "Power attack: I lance the Tallyman" in text
+
+
+async def test_an_area_attack_said_for_everyone_covers_them_all(
+        mm_campaign: Callable[..., str], mm_app: Callable[[str], SidekickApp]) -> None:
+    app = mm_app(mm_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        menu = app.screen.query_one(FightList)
+        await pilot.press("d")
+        await settle(pilot)
+        await fill(pilot, "#fight-say",
+                   "I sweep a blinding Flashpoint cone across all the gunmen at once")
+        await pilot.press("enter")
+        await settle(pilot)
+        first = str(menu.get_option("fsug:0").prompt)
+        assert "Flashpoint → all 7 foes" in first, first
+        await pilot.press("1")
+        await settle(pilot)
+        ids = menu_ids(app)
+        assert menu.highlighted is not None and ids[menu.highlighted] == "ftarget:*"
+        assert "Everyone in the area (7 foes)" in str(menu.get_option("ftarget:*").prompt)
+        await pilot.press("enter")
+        await settle(pilot)
+        dodged = {e["actor"] for e in game_of(app).last_events
+                  if e["type"] == "Rolled" and "dodges Flashpoint" in e.get("what", "")}
+        assert len(dodged) == 7, dodged

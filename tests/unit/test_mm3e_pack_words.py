@@ -85,11 +85,13 @@ def test_no_example_line_belongs_to_two_actions(words: dict[str, Any]) -> None:
             seen[key] = aid
 
 
-def test_every_maneuver_has_a_name_and_summary(words: dict[str, Any]) -> None:
+def test_every_maneuver_has_a_name_a_summary_and_cues(words: dict[str, Any]) -> None:
     assert sorted(words["maneuvers"]) == word_ids()["maneuvers"]  # the conflict's maneuvers
     for mid, entry in words["maneuvers"].items():
-        assert set(entry) == {"name", "summary"}, mid
+        assert set(entry) == {"name", "summary", "cues"}, mid  # cues: the player's words
         assert entry["name"].strip() and 0 < len(entry["summary"]) < 60, mid
+        cues = [c.lower() for c in entry["cues"]]
+        assert cues and all(c.strip() for c in cues) and len(set(cues)) == len(cues), mid
 
 
 def test_the_rules_actions_all_have_words(words: dict[str, Any]) -> None:

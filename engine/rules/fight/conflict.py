@@ -354,6 +354,7 @@ class Conflict(ABC, Generic[S]):
                     id=aid, name=str(entry.get("name") or aid.replace("_", " ").capitalize()),
                     summary=str(entry.get("summary") or ""),
                     examples=tuple(str(x) for x in entry.get("examples") or []),
+                    cues=tuple(str(x) for x in entry.get("cues") or []),
                     kind="maneuver" if kind == "maneuver" else "action")
         self._words = _WORDS[(type(self), path)] = (loaded, out)
         return out

@@ -37,6 +37,9 @@ class ActionWords:
     """Example fictions that mean it (what the matcher of ``suggest_fight`` learns from)."""
     kind: Literal["action", "maneuver"] = "action"
     """An action, or a maneuver declared with an attack."""
+    cues: tuple[str, ...] = ()
+    """Words a player says for it, found word for word (a maneuver's: "all-out", "sucker
+    punch"); a maneuver they name is declared with the attack suggested."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,11 +246,38 @@ class FightSuggestion:
     its odds; None when the option has none."""
     named: NamedChoice | None = None
     """What the words named that the option needs (a power), taken as it is."""
+    maneuvers: tuple[str, ...] = ()
+    """The maneuvers the words name that the option may be declared with (ids of its
+    ``maneuvers``): a trade at its most, a switch on (``declared``)."""
+    area: bool = False
+    """An area attack aimed at no one target: it covers every foe in the area (``target``
+    is None; ``covers`` lists them)."""
 
     @property
     def key(self) -> str:
         """The key of the option it would take ("" for just fiction)."""
         return self.option.key if self.option is not None else ""
+
+    @property
+    def covers(self) -> tuple[FightTarget, ...]:
+        """Whom it reaches: every target of its option for an area attack covering them
+        all, else its one target (none without)."""
+        if self.area and self.option is not None:
+            return self.option.targets
+        return (self.target,) if self.target is not None else ()
+
+    def declared(self) -> tuple[dict[str, int], dict[str, bool]]:
+        """Its maneuvers as ``fight_act`` takes them: the trades (at their most) for
+        ``maneuvers``, the switches (on) for ``options``."""
+        trades: dict[str, int] = {}
+        switches: dict[str, bool] = {}
+        for m in self.option.maneuvers if self.option is not None else ():
+            if m.id in self.maneuvers:
+                if m.switch:
+                    switches[m.id] = True
+                else:
+                    trades[m.id] = m.most
+        return trades, switches
 
     @property
     def attack(self) -> FightAttack | None:

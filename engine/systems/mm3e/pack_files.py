@@ -55,10 +55,13 @@ class ActionWords(Model):
 
 
 class ManeuverWords(Model):
-    """A maneuver's words (declared with an attack; no examples of its own)."""
+    """A maneuver's words (declared with an attack; no examples of its own): its name, a
+    one-line summary, and cues, the words a player says for it (found word for word, so the
+    attack suggested is declared with it)."""
 
     name: Phrase = Field(min_length=1)
     summary: Phrase = ""
+    cues: list[Phrase] = Field(default_factory=list)
 
 
 class ActionsFile(Model):

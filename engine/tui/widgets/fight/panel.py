@@ -42,6 +42,9 @@ from engine.tui.widgets.fight.view import (
     RefereeTurn,
 )
 
+AREA = "ftarget:*"
+"""The target entry of an area attack that covers every foe (no one target)."""
+
 
 class FightPanel(Vertical):
     """The fight's title line and menu (or the input for saying what the acting character
@@ -349,11 +352,19 @@ class FightPanel(Vertical):
             self._draw_actions(turn, width)
             return
         what = o.attack.name if o.attack is not None else o.name
+        declared = [m.name for m in o.maneuvers if m.id in self.pick.maneuvers
+                    or m.id in self.pick.switches] if self.pick.suggested else []
+        if declared:
+            what += f" ({', '.join(declared).lower()})"
         head = Text(f"{turn.name}: {what} — at whom?", "bold " + ACCENT)
         if head.cell_len + 12 <= width:
             head.append("   Esc: back", DIM)
         self._title(head)
         entries: list[Entry] = []
+        if o.attack is not None and o.attack.range == "area" and len(o.targets) > 1:
+            line = Text("1. ", DIM)
+            line.append(f"Everyone in the area ({len(o.targets)} foes)", "bold " + FG)
+            entries.append(Entry(AREA, line, self._targeted(o, None), numbered=True))
         for t in o.targets:
             line = Text(f"{len(entries) + 1}. " if len(entries) < 9 else "   ", DIM)
             line.append(t.name, "bold " + FG)
@@ -363,6 +374,11 @@ class FightPanel(Vertical):
             entries.append(Entry(f"ftarget:{t.id}", line, self._targeted(o, t.id),
                                  numbered=True))
         self.menu.set_entries(entries)
+        if self.pick.suggested and self.pick.target is not None:  # what the words aimed at
+            want = f"ftarget:{self.pick.target}" if self.pick.target else AREA
+            ids = [str(x.id) if x.id else "" for x in self.menu.options]
+            if want in ids:
+                self.menu.highlighted = ids.index(want)
 
     def _draw_needs(self, turn: PlayerTurn, width: int) -> None:
         """What an action needs named: the engine's ``choices`` when the option lists them
@@ -441,12 +457,18 @@ class FightPanel(Vertical):
             elif sug.named is not None:
                 label = f"{label}: {sug.named.name}"
             line.append(label, "bold " + ACCENT)
-            if sug.target is not None:
+            if sug.area:
+                line.append(f" → all {len(sug.covers)} foes", FG)
+            elif sug.target is not None:
                 line.append(f" → {sug.target.name}", FG)
+            o = turn.option(sug.key)
+            names = [m.name.lower() for m in (o.maneuvers if o is not None else ())
+                     if m.id in sug.maneuvers]
+            if names:
+                line.append(f" ({', '.join(names)})", FG)
             if sug.words:
                 line.append("  you said " + ", ".join(f"“{w}”" for w in sug.words[:3]), DIM)
             line.truncate(width, overflow="ellipsis")
-            o = turn.option(sug.key)
             t = o.target_named(sug.target.id) if o is not None and sug.target else None
             if o is not None and o.attack is not None and t is not None:
                 line.append("\n   ")
@@ -487,9 +509,12 @@ class FightPanel(Vertical):
             return
         self._act(o, None)
 
-    def _targeted(self, o: FightOption, target: str) -> Chosen:
+    def _targeted(self, o: FightOption, target: str | None) -> Chosen:
         def chosen() -> None:
-            if o.attack is not None and not o.maneuvers:
+            if self.pick.suggested or target is None:  # said (or everyone in the area)
+                self._act(o, target, {k: v for k, v in self.pick.maneuvers.items() if v},
+                          dict.fromkeys(sorted(self.pick.switches), True))
+            elif o.attack is not None and not o.maneuvers:
                 self._act(o, target)
             elif o.attack is not None:
                 self._go_to(Pick(stage="maneuver", key=o.key, target=target,
@@ -528,20 +553,25 @@ class FightPanel(Vertical):
         return lambda: self.take_suggestion(sug)
 
     def take_suggestion(self, sug: FightSuggestion) -> None:
-        """A matched action: an attack goes to its maneuvers with the target it named (or to
-        the targets), another action with its target is taken, one without asks for it."""
+        """A matched action: one aimed at someone asks for its target, the one the words
+        aimed at highlighted (every foe in an area for an area attack covering them all),
+        and Enter takes it with the maneuvers the words named; a power named on nobody is
+        used at once; another asks what it needs, or is taken."""
         turn = self._turn()
         o = turn.option(sug.key) if turn is not None else None
         if o is None:
             return
         said = self.pick.text
-        target = sug.target.id if sug.target is not None else None
-        if sug.named is not None:  # what the words named (a power): taken as it is
-            self._act(o, target, options={o.needs or "power": sug.named.id}, fiction=said)
-        elif target and o.attack is not None and o.maneuvers:
-            self._go_to(Pick(stage="maneuver", key=o.key, target=target, said=said))
-        elif target:
-            self._act(o, target, fiction=said)
+        if o.target in ("foe", "ally") or o.attack is not None:
+            if not o.targets:
+                self.notify("No one to target.", title="Not now", severity="warning")
+                return
+            trades, switches = sug.declared()
+            aim = "" if sug.area else sug.target.id if sug.target is not None else None
+            self._go_to(Pick(stage="target", key=o.key, target=aim, said=said,
+                             maneuvers=trades, switches=frozenset(switches), suggested=True))
+        elif sug.named is not None:  # what the words named (a power): taken as it is
+            self._act(o, None, options={o.needs or "power": sug.named.id}, fiction=said)
         else:
             self.choose_option(o.key)
             if self.pick.stage:

@@ -43,6 +43,10 @@ class Pick:
     """The switches turned on (finishing, intent to kill), by id."""
     keep: bool = False
     """Keep the highlighted entry when drawn again (a maneuver changed)."""
+    suggested: bool = False
+    """The action comes from what the player said (the "target" stage): its target is
+    highlighted (``target``; "" for every foe in an area) and Enter on one takes it at once,
+    with the maneuvers and switches the words named."""
 
 
 @dataclass(frozen=True)
