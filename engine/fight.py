@@ -27,6 +27,7 @@ from engine.rules.events.shown import Shown
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import SIDE_DIE, Die, NeedChoice, NeedDie
 from engine.rules.fight.events import (
+    FIGHT_OPENING,
     FIGHT_REQUEST,
     ActionPending,
     ControlChanged,
@@ -71,9 +72,12 @@ from engine.triggers import Matcher, name_variants, people_named
 MAX_FICTION = 4000
 """The longest fiction kept with a fight action (longer is cut)."""
 
-FIGHT_OPENING = "fight_opening"
-"""Campaign data: the attack the fiction made before a fight began (``Fights.plan``), taken
-on the hero's first turn: {"actor": id, "fiction": text}."""
+def starts_fight(move: s.Move) -> bool:
+    """Whether ``move`` starts a fight (its result runs the ``start_fight`` rule)."""
+    effects = move.result.effects if move.result is not None else []
+    return any(getattr(e, "type", "") == "rule" and getattr(e, "name", "") == "start_fight"
+               for e in effects)
+
 
 REFEREE_STEPS_LIMIT = 400
 """``referee_run`` stops after this many steps (a policy that never ends its turn)."""
@@ -479,11 +483,20 @@ class Fights:
         hero's first action: when the fight begins, its first turn that the player plays
         takes what the words suggest (the attack, its target, its maneuvers); at once when
         the hero acts first. "" forgets it."""
-        told = " ".join(fiction.split())[:MAX_FICTION]
-        with self._g._action("first action planned" if told else "first action dropped"):
-            self._g._emit(DataSet(scope="campaign", key=FIGHT_OPENING, value={
-                "actor": self._g.state.acting, "fiction": told} if told else None))
+        with self._g._action("first action planned" if fiction.strip()
+                             else "first action dropped"):
+            self._g._emit(self.planned_event(fiction))
         return self._g.last_events
+
+    def planned_event(self, fiction: str) -> DataSet:
+        """The event that keeps ``fiction`` as the acting hero's first action, with the foes
+        it names (``opening``), which a move that starts the fight then fights without
+        asking; "" forgets it."""
+        told = " ".join(fiction.split())[:MAX_FICTION]
+        opening = self.opening(told) if told else None
+        return DataSet(scope="campaign", key=FIGHT_OPENING, value={
+            "actor": self._g.state.acting, "fiction": told,
+            "foes": list(opening.foes) if opening else []} if told else None)
 
     def take_planned(self) -> list[Shown]:
         """The planned first action (``plan``), if it is its actor's turn (played by the

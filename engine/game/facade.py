@@ -18,7 +18,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import STREAM_VERSION, DiceSpec, Roll, SeededDice, check_faces, entered_die
 from engine.errors import IllegalAction
-from engine.fight import Fights
+from engine.fight import Fights, starts_fight
 from engine.flow import Moves
 from engine.game.aliases import FlatNames
 from engine.game.edits import HandEdits
@@ -251,9 +251,19 @@ class Game(FlatNames):
                 if move.roll is not None and move.roll.stat != "choice":
                     pv = self.preview(move.id, tid)
                     d["odds"], d["chances"] = pv.odds, pv.chances
+                elif starts_fight(move):
+                    d["target_name"] = self._opening_names(text)
                 d["blocked"] = self.moves.why_not_now(move) or ""
             out.append(Suggestion.of(d))
         return out if everything else sorted(out, key=lambda x: bool(x.blocked))
+
+    def _opening_names(self, text: str) -> str | None:
+        """The foes an attack in ``text`` names, to fight first ("Gunman 1, Gunman 2")."""
+        opening = self.fights.opening(text)
+        if opening is None:
+            return None
+        labels = {f.id: f.label for f in self.fights.foe_options()}
+        return ", ".join(labels.get(f, f) for f in opening.foes) or None
 
     def read(self, text: str) -> Beat:
         """``text`` read as who does what to whom, the cast's names known (the acting hero
@@ -329,8 +339,11 @@ class Game(FlatNames):
         return self.last_events
 
     def choose_move(self, move_id: str | None, target: str | None = None) -> list[Shown]:
-        """Pick the move the fiction triggers (None: no move, just fiction)."""
+        """Pick the move the fiction triggers (None: no move, just fiction). A move that
+        starts a fight, with fiction that attacks someone, fights them and takes that attack
+        on the hero's first turn."""
         self.moves._require_stage("fiction", "move")
+        opens = False
         with self._action("move" if move_id else "no move"):
             if move_id is None:
                 self.moves._set_flow(Flow())
@@ -340,9 +353,19 @@ class Game(FlatNames):
                              if x.get("move") == move_id and x.get("target")), None)
                 if not isinstance(hint, str):  # a move from the full list: the fiction's
                     hint = self.named_target(move_id)
-                self.moves._begin_move(self.moves._move(move_id), target,
-                                       self.state.flow.fiction, [], hint)
-        return self.last_events
+                move = self.moves._move(move_id)
+                opens = self._plan_opening(move, self.state.flow.fiction)
+                self.moves._begin_move(move, target, self.state.flow.fiction, [], hint)
+        return self.last_events + (self.fights.take_planned() if opens else [])
+
+    def _plan_opening(self, move: s.Move, fiction: str) -> bool:
+        """Before a move that starts a fight, the attack its fiction makes on someone is kept
+        as the hero's first action (``Fights.planned_event``): the fight is against them,
+        and their first turn takes it. Whether it was."""
+        if not (starts_fight(move) and fiction.strip() and self.fights.opening(fiction)):
+            return False
+        self._emit(self.fights.planned_event(fiction))
+        return True
 
     def trigger(self, move_id: str, target: str | None = None, fiction: str = ""
                 ) -> list[Shown]:
@@ -352,8 +375,9 @@ class Game(FlatNames):
         with self._action(f"move {move.id}"):
             if fiction.strip():
                 self._emit(self._said(fiction.strip()))
+            opens = self._plan_opening(move, fiction)
             self.moves._begin_move(move, target, fiction, [])
-        return self.last_events
+        return self.last_events + (self.fights.take_planned() if opens else [])
 
     def choose_target(self, target: str) -> list[Shown]:
         """Name the move's target (an NPC id or name)."""

@@ -22,7 +22,7 @@ from engine.dice import Degrees, degrees_vs_dc
 from engine.errors import IllegalAction
 from engine.rules import events as ev
 from engine.rules.fight.conflict import Conflict
-from engine.rules.fight.events import FightRequested
+from engine.rules.fight.events import FIGHT_OPENING, FightRequested
 from engine.rules.registry import Registry
 from engine.rules.sheet import Section, default_sheet
 from engine.rules.state import HERO, Actor, CampaignState
@@ -526,6 +526,11 @@ class Ruleset:
         if not options:
             return Step([ev.Narrated(text="Nobody here has a stat block to fight: add"
                                           f" {self.FOES_HINT} first.", by="engine")])
+        planned = state.data.get(FIGHT_OPENING)
+        named = planned.get("foes") if isinstance(planned, dict) else None
+        known = {o["id"] for o in options}
+        if isinstance(named, list) and named and all(f in known for f in named):
+            return Step([FightRequested(foes=[str(f) for f in named])])  # the words said who
         return Need("pick", "Who are you fighting?", options, 1, len(options),
                     title="Start a fight")
 

@@ -137,3 +137,21 @@ def test_no_opening_without_a_foe_named_or_in_a_fight(lamplight: Game) -> None:
     assert g.fights.opening("I blast the dockside crew") == RequestedFight(
         foes=("dockside_crew",))  # a group, by its name in lower case
     assert lamplight.fights.opening("I blast the Tallyman") is None
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_the_start_a_fight_suggestion_fights_whom_the_words_attack(seed: int) -> None:
+    text = "I blast the Tallyman with my light lance"
+    g = Game.new(get_pack("mutants-and-masterminds"), name="t", hero_name="Lamplight",
+                 archetype="lamplight", seed=seed)
+    g.describe(text)
+    sug = next(s for s in g.pending.suggestions if s.move == "start_fight")
+    assert sug.target_name == "The Tallyman"
+    shown = g.choose_move("start_fight")
+    while g.referee_turn:
+        shown = g.referee_run()
+    assert g.fight is not None  # no "who are you fighting?": the words said
+    assert [a for a in g.fight.encounter.order if a != "lamplight"] == ["the_tallyman"]
+    rolled = [s.to_dict()["what"] for s in shown if s.to_dict()["type"] == "Rolled"]
+    assert "attack on The Tallyman with Light Lance" in rolled, rolled
+    assert g.fights.planned == ""

@@ -32,6 +32,9 @@ applier = FIGHT.applier
 
 FIGHT_REQUEST = "fight_request"
 """Campaign data: a fight a move asked for, waiting for its initiative dice (physical dice)."""
+FIGHT_OPENING = "fight_opening"
+"""Campaign data: an attack said before a fight ({"actor", "fiction", "foes"}), taken on
+that actor's first turn of the fight it starts."""
 
 
 def _fight(state: CampaignState) -> Fight:
@@ -665,7 +668,7 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
 
 
 
-__all__ = ["CHANGES", "FIGHT", "FIGHT_REQUEST", "ActionPending", "ActionReadied",
+__all__ = ["CHANGES", "FIGHT", "FIGHT_OPENING", "FIGHT_REQUEST", "ActionPending", "ActionReadied",
            "ArrearsOwed", "BudgetGranted", "BudgetLimited", "BudgetSpent", "CombatantJoined",
            "CombatantLeft", "ControlChanged", "DiceUsed", "EffectAdded", "EffectNoted",
            "EffectsEnded", "FightActed", "FightEnded", "FightNoted", "FightRequested",
