@@ -75,6 +75,9 @@ class Suggestion:
     """Why the move cannot be taken now ("" when it can): such moves come after the others."""
     reading: str = ""
     """How the engine read the line (``Beat.describe``: "you act: violence -> Augustin")."""
+    opens: bool = False
+    """A move that starts a fight against the foes the words attack (``target_name``), with
+    that attack as the hero's first action."""
 
     @classmethod
     def of(cls, d: Mapping[str, Any]) -> Suggestion:
@@ -86,7 +89,8 @@ class Suggestion:
                    odds={str(k): str(v) for k, v in (d.get("odds") or {}).items()},
                    chances={str(k): float(v) for k, v in (d.get("chances") or {}).items()}
                    or {str(k): from_percent(str(v)) for k, v in (d.get("odds") or {}).items()},
-                   blocked=str(d.get("blocked") or ""), reading=str(d.get("reading") or ""))
+                   blocked=str(d.get("blocked") or ""), reading=str(d.get("reading") or ""),
+                   opens=bool(d.get("opens")))
 
     def to_dict(self) -> dict[str, Any]:
         """The dict form the flow keeps (and scripts print): the odds in words only."""
@@ -99,6 +103,8 @@ class Suggestion:
             d["blocked"] = self.blocked
         if self.reading:
             d["reading"] = self.reading
+        if self.opens:
+            d["opens"] = True
         return d
 
     @property

@@ -253,6 +253,7 @@ class Game(FlatNames):
                     d["odds"], d["chances"] = pv.odds, pv.chances
                 elif starts_fight(move):
                     d["target_name"] = self._opening_names(text)
+                    d["opens"] = bool(d["target_name"])
                 d["blocked"] = self.moves.why_not_now(move) or ""
             out.append(Suggestion.of(d))
         return out if everything else sorted(out, key=lambda x: bool(x.blocked))
@@ -269,7 +270,10 @@ class Game(FlatNames):
         """``text`` read as who does what to whom, the cast's names known (the acting hero
         is "I")."""
         st = self.state
-        return read_beat(text, [a.name for a in st.actors.values() if a.id != st.acting])
+        cast = [a.name for a in st.actors.values() if a.id != st.acting]
+        if self.rules.conflict() is not None:  # the foes a fight may be against, too
+            cast += [f.label for f in self.fights.foe_options()]
+        return read_beat(text, cast)
 
     def _said(self, text: str) -> ev.Narrated:
         """The player's line as an event, with its reading."""

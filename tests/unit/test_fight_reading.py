@@ -146,7 +146,7 @@ def test_the_start_a_fight_suggestion_fights_whom_the_words_attack(seed: int) ->
                  archetype="lamplight", seed=seed)
     g.describe(text)
     sug = next(s for s in g.pending.suggestions if s.move == "start_fight")
-    assert sug.target_name == "The Tallyman"
+    assert sug.target_name == "The Tallyman" and sug.opens
     shown = g.choose_move("start_fight")
     while g.referee_turn:
         shown = g.referee_run()

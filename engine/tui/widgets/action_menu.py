@@ -60,6 +60,8 @@ def suggestion_prompt(pack: Pack, index: int, sug: Suggestion,
         below = Text()
     elif sug.blocked:
         below.append(f"✗ not now: {sug.blocked}", "italic " + DIM)
+    elif sug.opens:
+        below.append("the fight starts, and this attack is your first action", DIM)
     elif odds:
         below.append_text(odds_text(odds, band_dicts(pack, move_id)))
     elif move is not None and move.roll is None:
