@@ -80,11 +80,11 @@ async def test_the_oracle_in_a_mixed_campaign_rolls_for_you_or_takes_yours(
             await pilot.press("ctrl+o")
             await settle(pilot)
             await fill(pilot, "#question", "Does anyone follow")
-            await pilot.press("enter", "enter")
+            await pilot.press("enter")  # to the likelihoods
             await settle(pilot)
-            if d100:
+            if d100:  # your own d100: typed before asking
                 await fill(pilot, "#d100", d100)
-            await pilot.press("enter")
+            await pilot.press("enter")  # one Enter asks (empty: rolled for you)
             await settle(pilot)
             assert isinstance(app.screen, PlayScreen)
         first, second = _oracle_answers(app)

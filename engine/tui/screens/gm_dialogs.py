@@ -68,7 +68,9 @@ class OracleDialog(Dialog):
                                   f" {self.tension}{self.tension}.", DIM))
                 yield Input(placeholder="e.g. Is the ferry still running?", id="question",
                             compact=True)
-                yield Label("How likely is yes? (↑↓, Enter asks)")
+                yield Label("How likely is yes? (↑↓, Enter asks" + (
+                    "; Tab to type your own d100 first)" if self.dice_mode == "mixed"
+                    else ")"))
                 yield OptionList(*[Option(_level_prompt(lv), id=lv.id)
                                    for lv in self.levels], id="levels")
                 yield Label(_dice_hint(self.dice_mode, "d100"))
@@ -90,10 +92,11 @@ class OracleDialog(Dialog):
 
     @on(OptionList.OptionSelected, "#levels")
     def _to_dice(self) -> None:
-        """Seeded dice ask at once; otherwise the d100 field comes next (empty: rolled for
-        you, unless the campaign uses physical dice)."""
+        """Enter on a likelihood asks at once (a d100 typed first is used, and with seeded or
+        mixed dice an empty one is rolled for you); only physical dice go on to the d100
+        field when it is empty."""
         d100 = self.query_one("#d100", Input)
-        if self.dice_mode != "seeded" and not d100.value.strip():
+        if self.dice_mode == "physical" and not d100.value.strip():
             d100.focus()
             return
         self._ask()
