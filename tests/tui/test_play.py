@@ -405,3 +405,40 @@ async def test_resize_keeps_layout(make_campaign: Callable[..., str], app_for: A
         await settle(pilot)
         await describe(pilot, "I punch the drones")
         assert game_of(app).flow.stage == "move"
+
+
+async def test_writing_a_scene_marks_the_cast_with_a_sign_and_enter_starts_it(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    from engine.tui.widgets.marklist import MARKED, UNMARKED, MarkList
+
+    app = app_for(make_campaign())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("enter")  # end the scene (nothing marked)
+        await settle(pilot)
+        await pilot.press("w")  # write my own
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, SceneDialog)
+        await type_text(pilot, "Blackout at the pier")
+        cast = dialog.query_one(MarkList)
+        cast.focus()
+        await settle(pilot)
+        before = set(cast.selected)
+        boxes = [cast.render_line(i).text[1] for i in range(cast.option_count)]
+        assert boxes == [MARKED if cast.get_option_at_index(i).value in before else UNMARKED
+                         for i in range(cast.option_count)]
+        first = cast.get_option_at_index(0).value
+        await pilot.press("space")  # marks (or unmarks) the first
+        await settle(pilot)
+        assert (first in cast.selected) != (first in before)
+        assert cast.render_line(0).text[1] == (MARKED if first in cast.selected else UNMARKED)
+        chosen = set(cast.selected)
+        await pilot.press("enter")  # Enter starts the scene, it does not toggle
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert game.state.scene.title == "Blackout at the pier"
+        assert set(game.state.scene.present) == chosen

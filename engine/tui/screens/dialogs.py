@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Input, Label, OptionList, Select, SelectionList, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
@@ -23,6 +23,7 @@ from engine.tui.messages import ChoiceConfirmed
 from engine.tui.screens.backdrop import BackdropScreen
 from engine.tui.text import DIM, FG
 from engine.tui.widgets.keybar import KeyBar
+from engine.tui.widgets.marklist import MarkList
 
 Submit = Callable[[Any], str | None]
 """A dialog's callback: act on the answer; return an error message, or None when it worked."""
@@ -470,10 +471,9 @@ class SceneDialog(Dialog):
                     yield Label("At stake", classes="row-label")
                     yield _field("what could go wrong?", id="scene-stakes")
                 if self.npcs:
-                    yield Label("Who is there (space marks)")
-                    yield SelectionList[str](*[Selection(name, nid, present)
-                                               for nid, name, present in self.npcs],
-                                             id="scene-cast")
+                    yield Label("Who is there (Space marks ✓, Enter starts)")
+                    yield MarkList(*[Selection(name, nid, present)
+                                     for nid, name, present in self.npcs], id="scene-cast")
             yield self.error_line()
             yield self.ok_cancel("Start (enter)", "Not yet (esc)")
 
@@ -482,9 +482,10 @@ class SceneDialog(Dialog):
         self.query_one("#scene-title").focus()
 
     @on(Input.Submitted)
+    @on(MarkList.Submitted)
     @on(Button.Pressed, "#ok")
     def _submit(self) -> None:
-        cast = list(self.query_one("#scene-cast", SelectionList).selected) if self.npcs else []
+        cast = list(self.query_one("#scene-cast", MarkList).selected) if self.npcs else []
         answer = {"title": self.query_one("#scene-title", Input).value,
                   "location": self.query_one("#scene-where", Input).value,
                   "stakes": self.query_one("#scene-stakes", Input).value,
