@@ -72,6 +72,8 @@ class Declaration:
     id: str
     label: str
     detail: str = ""
+    group: str = ""
+    """Declarations of one group exclude each other (one per roll); "" : none."""
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from engine.campaigns import close_game, new_game, open_game
+from engine.errors import IllegalAction
 from engine.tui.app import SidekickApp
 from engine.tui.screens.answer import AnswerDialog
-from engine.tui.screens.dialogs import ChoiceDialog
+from engine.tui.screens.dialogs import ChoiceDialog, ChoiceList
 from engine.tui.screens.gm_dialogs import (
     FramedSceneDialog,
     OracleDialog,
@@ -175,28 +177,34 @@ def _cow_roll(saves: Path) -> str:
     return cid
 
 
-async def test_a_refused_declaration_changes_nothing_and_speaks_in_names(
+async def test_one_declaration_of_a_kind_swaps_and_a_refusal_speaks_in_names(
         saves: Path, app_for: App) -> None:
     app = app_for(_cow_roll(saves))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         game = game_of(app)
         assert game.flow.stage == "roll"
-        offered = [d["id"] for d in [vars(d) for d in game.pending.declarations]]
+        offered = [d.id for d in game.pending.declarations]
         assert offered[:3] == ["offer:peril", "offer:value", "offer:logic"]
+        assert {d.group for d in game.pending.declarations[:3]} == {"offer"}
         await pilot.press("d")
         await settle(pilot)
-        assert isinstance(app.screen, ChoiceDialog)
-        await pilot.press("space", "down", "space", "enter")  # two offers: one too many
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert "one of each kind" in str(dialog.query_one("#count").render())
+        await pilot.press("space", "down", "space")  # a second offer takes the first's place
         await settle(pilot)
-        assert isinstance(app.screen, ChoiceDialog)
-        error = _error(app)
-        assert "Offer value cannot be declared: Offer peril is declared already" in error
-        assert "offer:" not in error
-        assert game.flow.declared == []
-        await pilot.press("up", "space", "enter")  # only Offer value
+        assert dialog.query_one(ChoiceList).selected == ["offer:value"]
+        assert _error(app) == ""
+        await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
+        assert game.flow.declared == ["offer:value"]
+        # the rules still refuse two of a kind asked for outright, in names
+        with pytest.raises(IllegalAction) as refused:
+            game.set_declarations(["offer:value", "offer:peril"])
+        assert "Offer peril cannot be declared: Offer value is declared already" in str(
+            refused.value) and "offer:" not in str(refused.value)
         assert game.flow.declared == ["offer:value"]
 
 

@@ -7,6 +7,7 @@ lowest).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 from engine.content import schema as s
@@ -79,8 +80,9 @@ class DeclarationRules(CityBase):
     def declarations(self, state: CampaignState, move: s.Move) -> list[Declaration]:
         """Use Belief, Use a Secret, an asset, a connection, a Tie, an offer, a scheme or a
         faction; once one of a kind is declared, only it is listed (to withdraw it)."""
-        return self._one_per_group(self._every_declaration(state, move),
-                                   self._declared(state, move))
+        return [replace(d, group=kind) if (kind := d.id.split(":", 1)[0]) in GROUPS else d
+                for d in self._one_per_group(self._every_declaration(state, move),
+                                             self._declared(state, move))]
 
     def _every_declaration(self, state: CampaignState, move: s.Move) -> list[Declaration]:
         """Every declaration this roll allows, before the one-of-a-kind rule."""

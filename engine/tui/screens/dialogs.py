@@ -174,9 +174,12 @@ class ChoiceList(OptionList):
         """An option could not be marked: the limit is reached."""
 
     def __init__(self, options: Sequence[tuple[str, Text]], marked: Sequence[str], limit: int,
-                 blocked: Collection[str] = (), **kwargs: Any) -> None:
+                 blocked: Collection[str] = (), groups: Mapping[str, str] | None = None,
+                 **kwargs: Any) -> None:
         self.prompts = dict(options)
         self.blocked = set(blocked)
+        self.groups = dict(groups or {})
+        """Option id -> its group: marking one unmarks the other of its group."""
         """Options shown (dimmed, with their reason) but never marked."""
         self.selected: list[str] = [k for k, _ in options
                                     if k in set(marked) and k not in self.blocked]
@@ -202,8 +205,14 @@ class ChoiceList(OptionList):
         key = option.id
         if key in self.blocked:
             return
+        group = self.groups.get(key)
+        rival = next((k for k in self.selected if group and k != key
+                      and self.groups.get(k) == group), None)
         if key in self.selected:
             self.selected.remove(key)
+        elif rival is not None:  # one of a group: the new one takes the other's place
+            self.selected[self.selected.index(rival)] = key
+            self.replace_option_prompt(rival, self._prompt(rival))
         elif len(self.selected) >= self.limit:
             self.post_message(self.Refused())
             return
@@ -227,14 +236,18 @@ class ChoiceDialog(Dialog):
     def __init__(self, title: str, message: str | Text,
                  options: Sequence[Choice | Mapping[str, Any]], lo: int, hi: int,
                  submit: Submit, preselect: Sequence[str] = (),
-                 cancel_label: str = "Later") -> None:
+                 cancel_label: str = "Later", groups: Mapping[str, str] | None = None) -> None:
         super().__init__(title)
+        self.groups = dict(groups or {})
+        """Option id -> its group, of which one may be picked (marking another swaps)."""
         self.message = message
         self.options = [o if isinstance(o, Choice) else Choice.of(o) for o in options]
         self.blocked: set[str] = {o.id for o in self.options if o.disabled}
         """Options that can do nothing now: shown dimmed with the reason, never sent."""
         usable = len(self.options) - len(self.blocked)
-        self.lo, self.hi = min(lo, usable), hi
+        ids = [o.id for o in self.options if o.id not in self.blocked]
+        most = len({self.groups.get(i, f"\0{i}") for i in ids})  # one per group at most
+        self.lo, self.hi = min(lo, usable), min(hi, most) if self.groups else hi
         self.submit = submit
         self.single = self.lo == self.hi == 1
         self.preselect = set(preselect) - self.blocked
@@ -264,7 +277,8 @@ class ChoiceDialog(Dialog):
                                    for o in self.options], id="choices")
             else:
                 yield ChoiceList([(o.id, self._prompt(o)) for o in self.options],
-                                 list(self.preselect), self.hi, self.blocked, id="choices")
+                                 list(self.preselect), self.hi, self.blocked, self.groups,
+                                 id="choices")
             yield Static(self._count_text(), id="count")
             yield self.error_line()
             with Horizontal(classes="buttons"):
@@ -295,7 +309,8 @@ class ChoiceDialog(Dialog):
         if self.single:
             return "↑↓ to move, Enter to choose"
         n = len(self.preselect) if not self.is_mounted else len(self._selected())
-        return f"Picked {n} — pick {self._want()}.  Space marks, Enter confirms."
+        kinds = "; one of each kind" if self.groups else ""
+        return f"Picked {n} — pick {self._want()}{kinds}.  Space marks, Enter confirms."
 
     def _selected(self) -> list[str]:
         lists = self.query(ChoiceList)

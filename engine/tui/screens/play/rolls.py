@@ -81,7 +81,8 @@ class Rolls:
 
             host.push_dialog(lambda: ChoiceDialog(
                 "Declare before the roll", "Mark what you bring into play (space toggles).",
-                options, 0, len(options), declare, preselect=sorted(declared)))
+                options, 0, len(options), declare, preselect=sorted(declared),
+                groups={d.id: d.group for d in p.declarations if d.group}))
         elif kind == "params":
             gm = game.pack.system.gm_title
             options = [Option(f"{prm.id}={v}", f"{prm.name}: {v}", prm.help)
