@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.content import schema as s
 from engine.errors import IllegalAction
+from engine.newcomers import described_person, newcomers
 from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import Item, Need, Option, effect_item
@@ -32,6 +33,9 @@ class MoveHost(GameView, Protocol):
     @property
     def pending_message(self) -> str:
         """The message of what the engine waits for (for refusals)."""
+
+    def _add_npc(self, name: str, role: str, note: str = "") -> str:
+        """Add an NPC (inside an action); its id."""
 
 
 class Moves:
@@ -146,6 +150,9 @@ class Moves:
         why = self.move_available(move, triggered)
         if why:
             raise IllegalAction(why)
+        met = self._meet(move, target, fiction, hint) if not triggered else None
+        if met is not None:  # the person the move meets joins the story: the target
+            target, hint = met, None
         nobody = self._no_target(move, target)  # "none": the player said no one
         tid = self._resolve_target(move, target) if target and not nobody else None
         if (tid is None and not nobody and hint is not None
@@ -164,6 +171,30 @@ class Moves:
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return
         self._start(move, tid, fiction, rest)
+
+    def _meet(self, move: s.Move, target: str | None, fiction: str, hint: str | None
+              ) -> str | None:
+        """For a move that meets someone new (``meets``, City of Whispers' Meet Someone New):
+        the id of the person it meets, added to the cast now with the move's role. That is
+        the target named when no one in the story has that name; with no target named and no
+        one of the cast in the fiction (``hint``), the first name in the fiction of no one in
+        the story, else the person it describes ("the new harbormaster"). None: the move
+        meets someone already in the story, or no one (no words to name them by)."""
+        st = self._g.state
+        if move.meets is None:
+            return None
+        if target is not None:
+            if self._no_target(move, target) or st.actor_by_name(target) or target in st.actors:
+                return None
+            name = target
+        elif hint is not None:
+            return None
+        else:
+            found = newcomers(st, fiction)
+            name = found[0] if found else described_person(fiction)
+            if not name or st.npc_by_name(name):
+                return None
+        return self._g._add_npc(name, move.meets, f"met: {move.name}")
 
     def _no_target(self, move: s.Move, target: str | None) -> bool:
         """Whether ``target`` is the answer "none" (no one) to a move that may go without."""

@@ -311,6 +311,7 @@ class Game(FlatNames):
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
             self._emit(ev.Narrated(text=text, by="player"))
+            self.ledger._heard(text)
             self.moves._set_flow(Flow(stage="move", fiction=text,
                                 suggestions=[x.to_dict() for x in self.suggest(text)]))
         return self.last_events
@@ -339,6 +340,7 @@ class Game(FlatNames):
         with self._action(f"move {move.id}"):
             if fiction.strip():
                 self._emit(ev.Narrated(text=fiction.strip(), by="player"))
+                self.ledger._heard(fiction)
             self.moves._begin_move(move, target, fiction, [])
         return self.last_events
 
@@ -682,6 +684,7 @@ class Game(FlatNames):
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
             self._emit(ev.Narrated(text=text.strip(), by="player"))
+            self.ledger._heard(text)
             self.moves._set_flow(Flow())
             self._quiet_beat()
         return self.last_events
