@@ -21,6 +21,7 @@ from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import Flow
 from engine.rules.types import EffectContext, RollDict, item_ctx
 from engine.rules.view import GameView
+from engine.triggers import people_named
 
 
 class MoveHost(GameView, Protocol):
@@ -150,7 +151,7 @@ class Moves:
         why = self.move_available(move, triggered)
         if why:
             raise IllegalAction(why)
-        met = self._meet(move, target, fiction, hint) if not triggered else None
+        met = self._meet(move, target, fiction) if not triggered else None
         if met is not None:  # the person the move meets joins the story: the target
             target, hint = met, None
         nobody = self._no_target(move, target)  # "none": the player said no one
@@ -172,28 +173,34 @@ class Moves:
             return
         self._start(move, tid, fiction, rest)
 
-    def _meet(self, move: s.Move, target: str | None, fiction: str, hint: str | None
-              ) -> str | None:
+    def meeting(self, move: s.Move, fiction: str, target: str | None = None) -> str:
         """For a move that meets someone new (``meets``, City of Whispers' Meet Someone New):
-        the id of the person it meets, added to the cast now with the move's role. That is
-        the target named when no one in the story has that name; with no target named and no
-        one of the cast in the fiction (``hint``), the first name in the fiction of no one in
-        the story, else the person it describes ("the new harbormaster"). None: the move
-        meets someone already in the story, or no one (no words to name them by)."""
+        the name of the person it would meet, who joins the cast as it starts; "" when it
+        meets someone already in the story, or no one. That is ``target`` when no one in the
+        story has that name; with no target, the first name in ``fiction`` of no one in the
+        story, else (when the fiction names no one of the cast) the person it describes ("the
+        new harbormaster"). A pronoun ("size her up") does not make it someone already met."""
         st = self._g.state
         if move.meets is None:
-            return None
+            return ""
         if target is not None:
-            if self._no_target(move, target) or st.actor_by_name(target) or target in st.actors:
-                return None
-            name = target
-        elif hint is not None:
+            known = self._no_target(move, target) or st.actor_by_name(target) is not None
+            return "" if known or target in st.actors else target.strip()
+        found = newcomers(st, fiction)
+        if found:
+            return found[0]
+        if people_named(fiction, [(a.id, a.name) for a in st.actors.values()
+                                  if a.id != st.acting]):
+            return ""
+        name = described_person(fiction)
+        return "" if not name or st.npc_by_name(name) else name
+
+    def _meet(self, move: s.Move, target: str | None, fiction: str) -> str | None:
+        """The id of the person ``move`` meets (``meeting``), added to the cast now with the
+        move's role; None when it meets no one new."""
+        name = self.meeting(move, fiction, target)
+        if not name or move.meets is None:
             return None
-        else:
-            found = newcomers(st, fiction)
-            name = found[0] if found else described_person(fiction)
-            if not name or st.npc_by_name(name):
-                return None
         return self._g._add_npc(name, move.meets, f"met: {move.name}")
 
     def _no_target(self, move: s.Move, target: str | None) -> bool:

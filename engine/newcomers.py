@@ -64,12 +64,23 @@ PERSON_WORDS = frozenset({
     "journalist", "cop", "agent", "soldier", "mercenary", "bodyguard", "driver", "pilot",
     "hacker", "artist", "singer", "dancer", "musician", "poet", "actor", "actress", "player",
     "teacher", "stallholder", "landlord", "landlady", "tenant", "neighbor", "neighbour",
-    "traveller", "traveler", "pilgrim", "veteran", "youth", "elder", "old-timer", "local"})
+    "traveller", "traveler", "pilgrim", "veteran", "youth", "elder", "old-timer", "local",
+    "doorman", "chairman", "alderman", "councilman", "policeman", "fireman", "nobleman",
+    "craftsman", "tradesman", "henchman", "gunman", "lamplighter", "men", "women"})
 """Words that end a description of a person ("the new harbormaster", "a masked guest")."""
+_PERSON_ENDINGS = ("seller", "keeper", "monger", "maker", "master", "smith", "woman",
+                   "swain", "wright")
+"""Endings of words for a kind of person ("lamp-seller", "shopkeeper", "bargeman")."""
 _RAW = re.compile(r"[A-Za-z0-9]+(?:['-][A-Za-z]+)*|[^\sA-Za-z0-9]")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 _DESCRIBE_OPENERS = frozenset({"the", "a", "an", "this", "that"})
 _MAX_DESCRIPTION = 5
+
+
+def _person_word(word: str) -> bool:
+    """Whether ``word`` (lower case) names a kind of person ("clerk", "lamp-seller")."""
+    last = word.rsplit("-", 1)[-1]
+    return last in PERSON_WORDS or last.endswith(_PERSON_ENDINGS)
 
 
 def described_person(text: str) -> str:
@@ -78,7 +89,7 @@ def described_person(text: str) -> str:
     ws = _RAW.findall(text.translate(_QUOTES))
     for i, w in enumerate(ws):
         low = w.lower()
-        if low not in PERSON_WORDS or (i + 1 < len(ws) and ws[i + 1].lower() in PERSON_WORDS):
+        if not _person_word(low) or (i + 1 < len(ws) and _person_word(ws[i + 1].lower())):
             continue
         start = i
         while start > 0 and i - start < _MAX_DESCRIPTION and ws[start - 1][:1].isalpha() \

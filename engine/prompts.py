@@ -63,7 +63,8 @@ class Suggestion:
     target: str | None = None
     """The character the words named, if any (its id)."""
     target_name: str = ""
-    """That character's name."""
+    """That character's name (with no ``target``: the person a move that meets someone new
+    would meet, not in the story yet)."""
     odds: Mapping[str, str] = field(default_factory=dict)
     """The exact chance of each band of the move now (band id -> "41.7%"), when it rolls
     with a stat known in advance."""

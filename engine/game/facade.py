@@ -243,6 +243,9 @@ class Game(FlatNames):
             if sug.move is not None:
                 move = self.pack.moves[sug.move]
                 tid = self._target_among(move, named)
+                new = self.moves.meeting(move, text)  # a move that meets someone new
+                if new:
+                    tid, d["target_name"] = None, new
                 if tid is not None:
                     d["target"], d["target_name"] = tid, st.actors[tid].name
                 if move.roll is not None and move.roll.stat != "choice":

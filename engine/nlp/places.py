@@ -49,7 +49,7 @@ _DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your"})
 _OTHERS = frozenset({"his", "her", "their", "its", "this", "that", "these", "those", "some",
                      "any", "every", "each", "no", "another", "which", "what", "whose"})
 """Openers that leave it unclear which place, or whose: no scene's place then."""
-_THERE = frozenset({"to", "into", "at", "in", "inside", "toward", "towards", "onto",
+_THERE = frozenset({"to", "2", "into", "at", "in", "inside", "toward", "towards", "onto",
                     "reach", "reaches", "reached", "reaching", "enter", "enters", "entered",
                     "entering"})
 """Words after which a place is where the hero goes or is."""
@@ -78,7 +78,7 @@ _ENDERS = frozenset({
     "after", "until", "with", "without", "to", "for", "of", "on", "in", "at", "by", "into",
     "from", "across", "through", "over", "under", "up", "down", "off", "out", "around",
     "again", "now", "fast", "first", "too", "just", "tonight", "myself", "ourselves", "is",
-    "was", "are", "were", "i", "we", "he", "she", "they", "it", "that", "which", "who"})
+    "was", "are", "were", "i", "we", "he", "she", "they", "it", "that", "which", "who", "lol"})
 """Words that may follow a place's last word (anything else continues the phrase: "the bar
 owner" is a person, not the bar)."""
 _MAX_BEFORE = 3
@@ -118,6 +118,9 @@ def _phrase(ws: list[str], end: int) -> tuple[int, bool] | None:
     start = end
     while start > 0 and end - start < _MAX_BEFORE and _nice(ws[start - 1]):
         start -= 1
+    if start == 0 or ws[start - 1].lower() not in _DETERMINERS:
+        while start < end and not ws[start][:1].isupper():  # "ask about Halberd Bridge"
+            start += 1
     opener = ws[start - 1].lower() if start > 0 else ""
     if opener in _DETERMINERS:
         return start - 1, True
