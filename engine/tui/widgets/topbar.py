@@ -12,7 +12,7 @@ from engine.game import Game
 from engine.tui.fight_view import fight_round
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD
 
-PLACE_WIDTH = 32
+PLACE_WIDTH = 20
 """The scene's place is cut to this many characters on the bar."""
 
 
@@ -43,11 +43,11 @@ def topbar_text(game: Game) -> Text:
     for track in game.pack.system.tracks:  # the campaign's pools (Masks: Team)
         if track.scope == "campaign" and track.id in st.pools:
             out.append(f" · {track.name} {st.pools[track.id]}", GOOD)
-    scene = (f"Scene {st.scene.number}: {st.scene.title}" if st.scene.open
-             else f"after scene {st.scene.number}")
+    where = st.scene.location if st.scene.open else ""
+    scene = (f"Scene {st.scene.number}" + ("" if where else f": {st.scene.title}")
+             if st.scene.open else f"after scene {st.scene.number}")
     out.append(f"  ·  Session {st.session} · {scene}", FG)
-    if st.scene.open and st.scene.location:  # where the scene is (the fiction may move it)
-        where = st.scene.location
+    if where:  # where the scene is now (the fiction moves it); its title is in the journal
         where = where if len(where) <= PLACE_WIDTH else where[:PLACE_WIDTH - 1] + "…"
         out.append(f" · 📍 {where}", ACCENT)
     out.append(f"  ·  {game.pack.system.name}", DIM)
