@@ -72,7 +72,8 @@ _CLAUSE = frozenset({",", ";", ".", "!", "?", ":", '"', "(", ")", "and", "but", 
                      "while", "so", "until", "before", "after", "because", "when", "where"})
 _NEGATIONS = frozenset({"not", "never", "no", "nor", "cannot"})
 _WH = frozenset({"who", "what", "why", "where", "when", "how", "which", "whose", "is", "are",
-                 "do", "does", "did", "can", "could", "will", "would", "should"})
+                 "do", "does", "did", "can", "could", "will", "would", "should", "whats",
+                 "wheres", "whos", "hows", "what's", "where's", "who's", "how's"})
 _ENDERS = frozenset({
     "and", "or", "but", "then", "so", "as", "while", "when", "where", "because", "before",
     "after", "until", "with", "without", "to", "for", "of", "on", "in", "at", "by", "into",

@@ -45,6 +45,7 @@ def test_a_place_the_words_put_the_hero_in(line: str, place: str) -> None:
     "I run into her apartment",  # whose?
     "I slam him into the wall",  # no place
     "I leave the docks",
+    "whats the biggest threat to the Tallow Exchange in this room",  # asked, no "?"
 ])
 def test_words_that_put_the_hero_nowhere_new(line: str) -> None:
     assert scene_place(line) is None
