@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.content import schema as s
 from engine.errors import IllegalAction
+from engine.newcomers import described_person, newcomers
 from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import Item, Need, Option, effect_item
@@ -20,6 +21,7 @@ from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.state import Flow
 from engine.rules.types import EffectContext, RollDict, item_ctx
 from engine.rules.view import GameView
+from engine.triggers import people_named
 
 
 class MoveHost(GameView, Protocol):
@@ -32,6 +34,9 @@ class MoveHost(GameView, Protocol):
     @property
     def pending_message(self) -> str:
         """The message of what the engine waits for (for refusals)."""
+
+    def _add_npc(self, name: str, role: str, note: str = "") -> str:
+        """Add an NPC (inside an action); its id."""
 
 
 class Moves:
@@ -146,6 +151,9 @@ class Moves:
         why = self.move_available(move, triggered)
         if why:
             raise IllegalAction(why)
+        met = self._meet(move, target, fiction) if not triggered else None
+        if met is not None:  # the person the move meets joins the story: the target
+            target, hint = met, None
         nobody = self._no_target(move, target)  # "none": the player said no one
         tid = self._resolve_target(move, target) if target and not nobody else None
         if (tid is None and not nobody and hint is not None
@@ -164,6 +172,36 @@ class Moves:
             self._set_flow(Flow(stage="target", move=move.id, fiction=fiction, queue=rest))
             return
         self._start(move, tid, fiction, rest)
+
+    def meeting(self, move: s.Move, fiction: str, target: str | None = None) -> str:
+        """For a move that meets someone new (``meets``, City of Whispers' Meet Someone New):
+        the name of the person it would meet, who joins the cast as it starts; "" when it
+        meets someone already in the story, or no one. That is ``target`` when no one in the
+        story has that name; with no target, the first name in ``fiction`` of no one in the
+        story, else (when the fiction names no one of the cast) the person it describes ("the
+        new harbormaster"). A pronoun ("size her up") does not make it someone already met."""
+        st = self._g.state
+        if move.meets is None:
+            return ""
+        if target is not None:
+            known = self._no_target(move, target) or st.actor_by_name(target) is not None
+            return "" if known or target in st.actors else target.strip()
+        found = newcomers(st, fiction)
+        if found:
+            return found[0]
+        if people_named(fiction, [(a.id, a.name) for a in st.actors.values()
+                                  if a.id != st.acting]):
+            return ""
+        name = described_person(fiction)
+        return "" if not name or st.npc_by_name(name) else name
+
+    def _meet(self, move: s.Move, target: str | None, fiction: str) -> str | None:
+        """The id of the person ``move`` meets (``meeting``), added to the cast now with the
+        move's role; None when it meets no one new."""
+        name = self.meeting(move, fiction, target)
+        if not name or move.meets is None:
+            return None
+        return self._g._add_npc(name, move.meets, f"met: {move.name}")
 
     def _no_target(self, move: s.Move, target: str | None) -> bool:
         """Whether ``target`` is the answer "none" (no one) to a move that may go without."""

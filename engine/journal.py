@@ -330,6 +330,11 @@ def _scene_started(c: _Line) -> str | None:
     return f"\n## Scene {e['number']}: {scene_heading(e)}{stakes}"
 
 
+def _scene_moved(c: _Line) -> str | None:
+    """The fiction takes the scene somewhere else."""
+    return f"📍 The scene moves to {c.e['location']}."
+
+
 def _scene_ended(c: _Line) -> str | None:
     """A scene ends."""
     return f"_Scene {c.e['number']} ends._"
@@ -477,6 +482,7 @@ LINES: dict[str, LineMaker] = {
     "HeroSwitched": _hero_switched,
     "NPCPresence": _npc_presence,
     "SceneStarted": _scene_started,
+    "SceneMoved": _scene_moved,
     "SceneEnded": _scene_ended,
     "Recovered": _recovered,
     "SessionStarted": _session_started,

@@ -64,7 +64,8 @@ class Suggestion:
     target: str | None = None
     """The character the words named, if any (its id)."""
     target_name: str = ""
-    """That character's name."""
+    """That character's name (with no ``target``: the person a move that meets someone new
+    would meet, not in the story yet)."""
     odds: Mapping[str, str] = field(default_factory=dict)
     """The exact chance of each band of the move now (band id -> "41.7%"), when it rolls
     with a stat known in advance."""
@@ -399,6 +400,12 @@ def _choice_prompt(game: PromptHost) -> Prompt:
                         roll=roll, gm=gm)
 
 
+def _foe_names(game: PromptHost) -> list[str]:
+    """The names of those a fight may be against (none in a game without fights)."""
+    c = game.rules.conflict()
+    return [] if c is None else [f.label for f in c.foe_options(game.state)]
+
+
 def pending_prompt(game: PromptHost) -> Prompt:
     """What the engine waits for now."""
     f = game.state.flow
@@ -413,7 +420,7 @@ def pending_prompt(game: PromptHost) -> Prompt:
         return MovePrompt("Which move does this trigger?", options, min=0, fiction=f.fiction,
                           suggestions=sugs,
                           clearing=clearing_in(game.state, game.pack, f.fiction),
-                          newcomers=newcomers(game.state, f.fiction),
+                          newcomers=newcomers(game.state, f.fiction, _foe_names(game)),
                           reading=Beat.from_dict(game.state.scene.reading)
                           if game.state.scene.reading else None)
     move = game.pack.moves[f.move] if f.move else None

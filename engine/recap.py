@@ -134,6 +134,8 @@ def _last_scenes(events: list[dict[str, Any]], state: CampaignState, names: dict
                 out.stakes = str(e["stakes"])
             continue
         current.append(e)
+        if t == "SceneMoved" and out.scene is not None:  # where the scene is now
+            out.scene = {**out.scene, "location": e.get("location", "")}
         if t in ("SessionEnded", "SessionStarted"):
             out.session_ended = t == "SessionEnded"
         if t in ACTED or (t == "Narrated" and e.get("by") == "player"):

@@ -175,10 +175,17 @@ def _stance_role_problems(pack: Pack) -> list[str]:
 
 
 def _move_reference_problems(pack: Pack, where: str, m: s.Move) -> list[str]:
-    """A move's target roles and miss GM moves that name nothing."""
+    """A move's target roles, the role it meets someone new as, and miss GM moves that name
+    nothing."""
     gm_ids = [g.id for g in pack.gm_moves]
     problems = [f"{where}.target_roles: unknown role {role!r}"
                 for role in m.target_roles if role not in pack.system.roles]
+    if m.meets is not None and m.meets not in pack.system.roles:
+        problems.append(f"{where}.meets: unknown role {m.meets!r}"
+                        f" (roles: {', '.join(pack.system.roles)})")
+    if m.meets is not None and m.target == "none":
+        problems.append(f"{where}.meets: the move meets someone, so it needs a target"
+                        " ('optional' or 'required')")
     problems += [f"{where}.miss_gm: unknown GM move {gid!r}"
                  f" (GM moves: {', '.join(gm_ids) or 'none'})"
                  for gid in m.miss_gm if gid not in gm_ids]

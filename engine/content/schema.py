@@ -380,6 +380,11 @@ class Move(Model):
     target_when: list[Id] = Field(
         default_factory=list, description="Only characters for whom all of these tests (named by"
         " the ruleset, e.g. Masks's hero_has_influence) hold are targets.")
+    meets: Id | None = Field(
+        None, description="The move meets someone new, who joins the cast with this role (one"
+        " of the system's roles) and is its target: a target named who is not in the story, or"
+        " (no target named) the first name in the fiction of no one in the story, else the"
+        " person the fiction describes ('the new harbormaster').")
     before: list[Effect] = Field(
         default_factory=list, description="Effects applied before rolling."
     )

@@ -246,6 +246,9 @@ class Game(FlatNames):
             if sug.move is not None:
                 move = self.pack.moves[sug.move]
                 tid = self._target_among(move, named)
+                new = self.moves.meeting(move, text)  # a move that meets someone new
+                if new:
+                    tid, d["target_name"] = None, new
                 if tid is not None:
                     d["target"], d["target_name"] = tid, st.actors[tid].name
                 if move.roll is not None and move.roll.stat != "choice":
@@ -338,6 +341,7 @@ class Game(FlatNames):
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
             self._emit(self._said(text))
+            self.ledger._heard(text)
             self.moves._set_flow(Flow(stage="move", fiction=text,
                                 suggestions=[x.to_dict() for x in self.suggest(text)]))
         return self.last_events
@@ -379,6 +383,7 @@ class Game(FlatNames):
         with self._action(f"move {move.id}"):
             if fiction.strip():
                 self._emit(self._said(fiction.strip()))
+                self.ledger._heard(fiction)
             opens = self._plan_opening(move, fiction)
             self.moves._begin_move(move, target, fiction, [])
         return self.last_events + (self.fights.take_planned() if opens else [])
@@ -723,6 +728,7 @@ class Game(FlatNames):
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
             self._emit(self._said(text.strip()))
+            self.ledger._heard(text)
             self.moves._set_flow(Flow())
             self._quiet_beat()
         return self.last_events

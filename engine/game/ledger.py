@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from engine.errors import IllegalAction
 from engine.game.host import Host
+from engine.nlp.places import scene_place
 from engine.rules import events as ev
 from engine.rules.events.shown import Shown
 from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
@@ -24,7 +25,7 @@ class StoryLedger:
         facts and threats with their clocks, as typed entries (engine/rules/ledger.py)."""
         return ledger_of(self._g.state)
 
-    def _ledger(self, label: str, e: ev.LedgerChanged) -> list[Shown]:
+    def _ledger(self, label: str, e: ev.LedgerChanged | ev.SceneMoved) -> list[Shown]:
         with self._g._action(label):
             self._g._emit(e)
         return self._g.last_events
@@ -119,3 +120,40 @@ class StoryLedger:
                                 if place else f"{found.name}'s whereabouts are unknown already")
         return self._ledger("whereabouts", ev.LedgerChanged(
             kind="where", op="set", id=found.id, text=place, was=found.where))
+
+    def move_scene(self, place: str) -> list[Shown]:
+        """The scene's place is ``place`` now (the open scene's; a ``SceneMoved`` event)."""
+        where = " ".join(place.split())
+        if not where:
+            raise IllegalAction("name the place the scene moves to")
+        if len(where) > MAX_TEXT:
+            raise IllegalAction(f"a place is at most {MAX_TEXT} characters")
+        if not self._g.state.scene.open:
+            raise IllegalAction("no scene is open")
+        if _same_place(where, self._g.state.scene.location):
+            raise IllegalAction(f"the scene is at {where} already")
+        return self._ledger("move scene", ev.SceneMoved(
+            location=where, was=self._g.state.scene.location))
+
+    def _heard(self, text: str) -> None:
+        """The fiction ``text`` was just told (inside its action): a place it puts the hero in
+        becomes the open scene's place ("I race to the Drowned Chapel")."""
+        st = self._g.state
+        where = scene_place(text) if st.scene.open else None
+        if where is None:
+            return
+        first, _, rest = where.partition(" ")
+        if first.lower() == "my":  # the journal speaks of the acting hero by name or "you"
+            where = f"{st.hero.name}'s {rest}"
+        elif first.lower() == "our":
+            where = f"your {rest}"
+        if not _same_place(where, st.scene.location):
+            self._g._emit(ev.SceneMoved(location=where, was=st.scene.location))
+
+
+def _same_place(a: str, b: str) -> bool:
+    """Whether two places are the same words (case, "the" and spacing aside)."""
+    def key(x: str) -> list[str]:
+        ws = x.casefold().replace(",", " ").split()
+        return ws[1:] if ws[:1] == ["the"] else ws
+    return key(a) == key(b)

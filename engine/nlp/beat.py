@@ -32,6 +32,7 @@ from engine.nlp.english import (
     words,
 )
 from engine.nlp.lexicon import Lexicon, default_lexicon
+from engine.nlp.places import PLACE_WORDS
 
 
 def _words(text: str) -> frozenset[str]:
@@ -85,15 +86,6 @@ _OPEN = _words("reel daze dazed stun stunned helpless vulnerable open exposed we
 """Words that say a foe is already open or reeling ("finish him while he's dazed")."""
 _MENACE = frozenset({"threaten", "warn", "intimidate", "menace", "scare"})
 """Verbs that threaten the person after them ("I warn the Abbess")."""
-PLACE_WORDS = _words(
-    "city town street avenue road lane square park bridge tower chapel church cathedral "
-    "station harbor harbour docks dock pier market hall house manor school academy hospital "
-    "museum bay island district quarter heights mall plaza building warehouse club bar cafe "
-    "diner library lab base headquarters hq river lake mountain forest alley garden gardens "
-    "tunnel tunnels mine rooftop rooftops sewer sewers subway basement vault crypt "
-    "shop store pawnshop apartment office factory yard gym arena stadium prison jail "
-    "precinct hideout lair temple shrine cemetery graveyard beach shore port ship")
-"""Words that name a place when they end a phrase ("the drowned chapel", "Halberd Bridge")."""
 _DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "their", "your", "its", "our",
                           "this", "that"})
 _VAGUE = _words("way time moment thing lot bit rest end side kind sort while chance second "

@@ -155,3 +155,13 @@ def test_the_start_a_fight_suggestion_fights_whom_the_words_attack(seed: int) ->
     rolled = [s.to_dict()["what"] for s in shown if s.to_dict()["type"] == "Rolled"]
     assert "attack on The Tallyman with Light Lance" in rolled, rolled
     assert g.fights.planned == ""
+
+
+def test_a_foe_of_the_pack_is_no_newcomer() -> None:
+    g = Game.new(get_pack("mutants-and-masterminds"), name="t", hero_name="Lamplight",
+                 archetype="lamplight", seed=3)
+    g.describe("I blast the Tallyman with my light lance")
+    assert g.pending.newcomers == ()
+    g.undo()
+    g.describe("I ask Marguerite Vance about the Tallyman")
+    assert g.pending.newcomers == ("Marguerite Vance",)

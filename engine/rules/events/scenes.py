@@ -49,6 +49,22 @@ def _scene_start(state: CampaignState, ev: SceneStarted) -> None:
 
 @event
 @dataclass(frozen=True, slots=True)
+class SceneMoved(Event):
+    """The scene's place changes in the middle of the scene: the fiction took the hero
+    somewhere else ("I race to the Drowned Chapel")."""
+
+    location: str
+    was: str = ""
+    """The place it was before ("" when the scene had none)."""
+
+
+@applier("SceneMoved")
+def _scene_moved(state: CampaignState, ev: SceneMoved) -> None:
+    state.scene.location = ev.location
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class ClearingActionTaken(Event):
     """The hero took the action that clears a condition at the scene's end (saves made before
     clearing actions cleared at once still hold these; nothing emits it now)."""
@@ -111,6 +127,7 @@ __all__ = [
     "ClearingActionTaken",
     "OnceUsed",
     "SceneEnded",
+    "SceneMoved",
     "SceneStarted",
     "SessionEnded",
     "SessionStarted",

@@ -1,5 +1,5 @@
 """The play screen's top bar: the campaign, who acts (in a fight, whose turn it is), the
-campaign's pools, the session and scene, the game system and who rolls the dice."""
+campaign's pools, the session, the scene and its place, the game system and who rolls the dice."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from textual.widgets import Static
 from engine.game import Game
 from engine.tui.fight_view import fight_round
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD
+
+PLACE_WIDTH = 20
+"""The scene's place is cut to this many characters on the bar."""
 
 
 def topbar_text(game: Game) -> Text:
@@ -40,9 +43,13 @@ def topbar_text(game: Game) -> Text:
     for track in game.pack.system.tracks:  # the campaign's pools (Masks: Team)
         if track.scope == "campaign" and track.id in st.pools:
             out.append(f" · {track.name} {st.pools[track.id]}", GOOD)
-    scene = (f"Scene {st.scene.number}: {st.scene.title}" if st.scene.open
-             else f"after scene {st.scene.number}")
+    where = st.scene.location if st.scene.open else ""
+    scene = (f"Scene {st.scene.number}" + ("" if where else f": {st.scene.title}")
+             if st.scene.open else f"after scene {st.scene.number}")
     out.append(f"  ·  Session {st.session} · {scene}", FG)
+    if where:  # where the scene is now (the fiction moves it); its title is in the journal
+        where = where if len(where) <= PLACE_WIDTH else where[:PLACE_WIDTH - 1] + "…"
+        out.append(f" · 📍 {where}", ACCENT)
     out.append(f"  ·  {game.pack.system.name}", DIM)
     if st.dice_mode == "physical":
         out.append(" · your dice", DIM)

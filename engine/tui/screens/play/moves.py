@@ -15,6 +15,9 @@ from engine.tui.text import ACCENT, DIM, odds_text
 
 NOBODY = "__nobody__"
 """The option id for 'no one in particular' when a target is optional."""
+SOMEONE_NEW = "__new__"
+"""The option id for the person a move that meets someone new would meet (they join the
+story as it starts)."""
 
 
 class Moves:
@@ -121,13 +124,21 @@ class Moves:
         targets = game.targets_for(move) if move.target == "optional" else []
         if target_hint is None and stage == "move":  # from the full list: who the fiction names
             target_hint = game.named_target(move_id)
+        fiction = game.flow.fiction if stage == "move" else host.prompt.fiction.value
+        new = game.moves.meeting(move, fiction)
         if targets:
             options = [Option(NOBODY, "No one in particular"), *targets]
-            named = [o for o in options if target_hint and o.id == target_hint]
+            if new:  # a move that meets someone new: the one the fiction names, first
+                options.insert(0, Option(SOMEONE_NEW, new, "someone new: joins the story as a"
+                                         f" {move.meets}"))
+            first = SOMEONE_NEW if new else target_hint
+            named = [o for o in options if first and o.id == first]
             options = named + [o for o in options if o not in named]
+            nobody = "none" if move.meets else None  # no one at all: no one met either
             host.push_dialog(lambda: ChoiceDialog(
                 move.name, "Is someone in particular the target?", options, 1, 1,
-                lambda ids: self.start_move(move_id, None if ids[0] == NOBODY else ids[0])))
+                lambda ids: self.start_move(move_id, nobody if ids[0] == NOBODY
+                                            else None if ids[0] == SOMEONE_NEW else ids[0])))
             return
         error = self.start_move(move_id, None)
         if error:
