@@ -1,0 +1,186 @@
+"""Issue 27, the ledger remembers: fights leave threads and facts, a scene-long fight with a
+villain confronts its threat, threads carry Ironsworn-style progress (vows), and the recap
+tells the campaign so far."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.content.loader import Pack, load_pack
+from engine.game import Game
+from engine.errors import IllegalAction
+from engine.journal import render_all
+from engine.rules.ledger import MAX_TICKS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def mm() -> Pack:
+    return load_pack(ROOT / "content" / "mutants-and-masterminds")
+
+
+def mm_game(pack: Pack) -> Game:
+    return Game.new(pack, name="vows", hero_name="Keystone", archetype="keystone", seed=1,
+                    dice_mode="physical")
+
+
+def finish(g: Game) -> None:
+    """Answer every choice the move leaves open with its first options."""
+    while g.state.flow.stage in ("effects", "adjust"):
+        if g.state.flow.stage == "adjust":
+            g.adjust(None)
+            continue
+        p = g.pending
+        usable = [o for o in p.options if not o.disabled]
+        g.choose([o.id for o in usable[: max(p.min, 1)]])
+
+
+def journal(game: Game) -> str:
+    names = {a.id: a.name for a in game.state.actors.values()}
+    return "\n".join(render_all(game.store.events(), game.pack, names))
+
+
+# ------------------------------------------------------------------ fights leave their mark
+
+
+def test_a_lost_fight_leaves_a_thread_and_a_fact(mm: Pack) -> None:
+    g = mm_game(mm)
+    g.start_fight(["the_tallyman"], dice=[19, 1])
+    g.fight_act("surrender")
+    threads = [t.text for t in g.state.open_threads]
+    facts = [f.text for f in g.state.facts]
+    assert threads == [f"Track down The Tallyman, who beat Keystone at {g.state.scene.location}"]
+    assert facts == [f"Keystone surrendered to The Tallyman at {g.state.scene.location}"]
+    assert g.state.facts[0].about == ["keystone"]
+
+
+def test_a_fight_called_off_leaves_the_standing_villain_as_a_thread(mm: Pack) -> None:
+    g = mm_game(mm)
+    g.start_fight(["the_tallyman"], dice=[19, 1])
+    g.end_fight("called off")
+    assert [t.text for t in g.state.open_threads] == [
+        "Track down The Tallyman, still standing when the fight with Keystone ended"
+        f" at {g.state.scene.location}"]
+
+
+def test_a_fled_villain_is_a_thread_and_a_surrender_a_fact(mm: Pack) -> None:
+    g = mm_game(mm)
+    g.start_fight(["the_tallyman", "madame_undertow"], dice=[1, 19, 15])
+    g.set_fight_dice("physical")
+    g.take_over("the_tallyman")
+    g.take_over("madame_undertow")
+    g.fight_act("flee")
+    g.fight_act("surrender")
+    assert not g.fighting
+    assert [t.text for t in g.state.open_threads] == ["Track down The Tallyman, who fled the fight"]
+    assert [f.text for f in g.state.facts] == [
+        f"Madame Undertow surrendered to Keystone at {g.state.scene.location}"]
+
+
+def test_a_scene_long_fight_with_the_villain_confronts_its_threat(mm: Pack) -> None:
+    g = mm_game(mm)
+    g.start_fight(["the_tallyman"], dice=[19, 1])
+    g.add_threat(mm.gm.threats[0].id, npc="the_tallyman")
+    g.end_fight("called off")
+    threat = next(iter(g.state.threats.values()))
+    clock = threat.clock
+    g.end_scene()
+    assert "Nobody stood against" not in journal(g)
+    assert g.state.threats[threat.id].clock == clock
+    assert g.state.threats[threat.id].ignored == 0
+
+
+# ------------------------------------------------------------------ vows
+
+
+@pytest.fixture(scope="module")
+def masks() -> Pack:
+    return load_pack(ROOT / "content" / "masks")
+
+
+def masks_game(pack: Pack, seed: int = 4) -> Game:
+    return Game.new(pack, name="Vows", hero_name="Wren", archetype="signal_fire", seed=seed,
+                    npcs=[("Min-ji Seo", "teammate", ""), ("The Quiet Abbess", "villain", "")])
+
+
+def test_a_thread_sworn_as_a_vow_carries_progress_marked_by_hand(masks: Pack) -> None:
+    g = masks_game(masks)
+    g.ledger.add_thread("Free Min-ji Seo from the drowned chapel")
+    g.ledger.swear_vow("t1", "dangerous")
+    t = g.ledger().open_threads[0]
+    assert (t.vow, t.rank, t.ticks, t.score) == (True, "dangerous", 0, 0)
+    g.ledger.mark_progress("t1")
+    g.ledger.mark_progress("t1", 2)
+    t = g.ledger().open_threads[0]
+    assert (t.ticks, t.score) == (24, 6)  # three marks of a dangerous vow: two boxes each
+    assert "🗡 Sworn as a dangerous vow: Free Min-ji Seo" in journal(g)
+    assert "+16 ticks, ■■■■■■□□□□ 6/10" in journal(g)
+    g.undo()
+    assert g.ledger().open_threads[0].ticks == 8
+    with pytest.raises(IllegalAction):
+        g.ledger.swear_vow("t1", "legendary")
+    g.ledger.mark_progress("t1", -5)  # progress taken back, down to an empty track
+    assert g.ledger().open_threads[0].ticks == 0
+    with pytest.raises(IllegalAction):
+        g.ledger.mark_progress("t1", -1)
+    g.ledger.mark_progress("t1", 100)
+    assert g.ledger().open_threads[0].ticks == MAX_TICKS
+
+
+def test_a_hit_on_a_vows_people_marks_its_progress_by_play(masks: Pack) -> None:
+    g = masks_game(masks)
+    g.ledger.add_thread("Free Min-ji Seo from the drowned chapel")
+    g.ledger.swear_vow("t1", "formidable")
+    g.describe("I pry the bars of the drowned chapel apart to reach Min-ji Seo")
+    move = next(m for m in masks.moves.values() if m.roll is not None and m.target == "none")
+    g.trigger(move.id)
+    g.roll([6, 6])
+    finish(g)
+    marks = [e for e in g.store.events() if e.get("op") == "progress"]
+    assert [(e["ticks"], e["delta"], e["source"]) for e in marks] == [(4, 4, "by play")]
+    g.ledger.add_thread("Unmask the Quiet Abbess")
+    g.ledger.swear_vow("t2", "epic")
+    g.describe("I shrug and walk off")
+    g.trigger(move.id)
+    g.roll([6, 6])  # a hit that names neither vow's people marks nothing
+    assert len([e for e in g.store.events() if e.get("op") == "progress"]) == 1
+
+
+def test_a_miss_marks_no_progress(masks: Pack) -> None:
+    g = masks_game(masks)
+    g.ledger.add_thread("Free Min-ji Seo from the drowned chapel")
+    g.ledger.swear_vow("t1", "formidable")
+    g.describe("I pry the bars apart to reach Min-ji Seo")
+    move = next(m for m in masks.moves.values() if m.roll is not None and m.target == "none")
+    g.trigger(move.id)
+    g.roll([1, 1])
+    assert not [e for e in g.store.events() if e.get("op") == "progress"]
+
+
+@pytest.mark.parametrize("dice, band, resolved", [([3, 4], "strong", True),
+                                                  ([3, 9], "weak", True),
+                                                  ([5, 9], "miss", False)])
+def test_fulfilling_a_vow_is_a_progress_roll(masks: Pack, dice: list[int], band: str,
+                                             resolved: bool) -> None:
+    g = masks_game(masks)
+    g.ledger.add_thread("Free Min-ji Seo from the drowned chapel")
+    g.ledger.swear_vow("t1", "formidable")
+    g.ledger.mark_progress("t1", 5)  # five boxes: a score of 5
+    shown = g.ledger.fulfil_vow("t1", dice)
+    rolled = [e for e in shown if e["type"] == "ProgressRolled"]
+    assert [(e["score"], e["challenge"], e["band"]) for e in rolled] == [(5, dice, band)]
+    assert (g.state.threads[0].status == "resolved") is resolved
+    assert f"progress 5 against {dice[0]} and {dice[1]}" in journal(g)
+
+
+def test_a_seeded_progress_roll_moves_the_dice(masks: Pack) -> None:
+    g = masks_game(masks)
+    g.ledger.add_thread("Free Min-ji Seo")
+    g.ledger.swear_vow("t1")
+    before = g.state.dice_position
+    g.ledger.fulfil_vow("t1")
+    assert g.state.dice_position == before + 2
+    assert g.state.threads[0].status == "open"  # a score of 0 never beats a die
