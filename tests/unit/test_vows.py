@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.content.loader import Pack, load_pack
-from engine.game import Game
 from engine.errors import IllegalAction
+from engine.game import Game
 from engine.journal import render_all
 from engine.rules.ledger import MAX_TICKS
 
