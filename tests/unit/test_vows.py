@@ -12,6 +12,7 @@ from engine.content.loader import Pack, load_pack
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.journal import render_all
+from engine.recap import recap
 from engine.rules.ledger import MAX_TICKS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,3 +185,43 @@ def test_a_seeded_progress_roll_moves_the_dice(masks: Pack) -> None:
     g.ledger.fulfil_vow("t1")
     assert g.state.dice_position == before + 2
     assert g.state.threads[0].status == "open"  # a score of 0 never beats a die
+
+
+# ------------------------------------------------------------------ the recap
+
+
+def play_move(g: Game, text: str, faces: list[int]) -> None:
+    g.describe(text)
+    move = next(m for m in g.pack.moves.values() if m.roll is not None and m.target == "none")
+    g.trigger(move.id)
+    g.roll(faces)
+    finish(g)
+
+
+def test_the_recap_tells_a_two_session_campaign_not_only_its_last_scene(masks: Pack) -> None:
+    g = masks_game(masks)
+    g.start_scene("The drowned chapel", "the drowned chapel", "Can Wren reach Min-ji?")
+    g.ledger.add_thread("Free Min-ji Seo from the drowned chapel", source="the GM")
+    g.ledger.swear_vow("t1", "formidable")
+    play_move(g, "I pry the bars apart to reach Min-ji Seo", [6, 6])
+    g.end_scene()
+    g.end_session()
+    finish(g)
+    g.start_scene("The roof", "the old cinema roof", "Who follows Wren?")
+    play_move(g, "I climb to the roof", [2, 3])
+    g.end_scene()
+    g.start_scene("The flood gates", "the flood gates")
+    g.ledger.resolve_thread("t1")
+    g.ledger.add_thread("Unmask the Quiet Abbess")
+    g.ledger.swear_vow("t2", "epic")
+    play_move(g, "I kick the gate open", [1, 2])
+    lines = recap(g.store.events(markers=True), g.state, g.pack)
+    text = "\n".join(lines)
+    so_far = next(line for line in lines if line.startswith("- So far"))
+    assert "2 sessions, 3 scenes" in so_far
+    assert "a new thread, Free Min-ji Seo from the drowned chapel (scene 1)" in so_far
+    assert "settled: Free Min-ji Seo from the drowned chapel (scene 3)" in so_far
+    assert "🗡 Unmask the Quiet Abbess (epic vow, progress 0/10)" in text
+    assert text.count("Miss (0)") == 1  # the last roll, said once (on its miss)
+    assert "Where you left off: “I kick the gate open”: Directly engage a threat." in text
+    assert 3 <= len(lines) <= 10
