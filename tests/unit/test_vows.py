@@ -225,3 +225,24 @@ def test_the_recap_tells_a_two_session_campaign_not_only_its_last_scene(masks: P
     assert text.count("Miss (0)") == 1  # the last roll, said once (on its miss)
     assert "Where you left off: “I kick the gate open”: Directly engage a threat." in text
     assert 3 <= len(lines) <= 10
+
+
+def test_a_script_swears_marks_and_fulfils_a_vow(tmp_path: Path) -> None:
+    from engine.campaigns import close_game, new_game, open_game
+    from engine.script import run_script
+
+    game = new_game(tmp_path, system="masks", name="Scripted vow", hero_name="Wren",
+                    archetype="signal_fire", seed=3)
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    run_script({"steps": [{"do": "add_thread", "text": "Bring Tin home"},
+                          {"do": "swear_vow", "thread": "t1", "rank": "formidable"},
+                          {"do": "mark_progress", "thread": "t1", "delta": 3},
+                          {"do": "fulfil_vow", "thread": "t1", "dice": [2, 5]}]},
+               saves=tmp_path, content=[], campaign=cid, emit=lambda e: None)
+    game = open_game(tmp_path, cid)
+    try:
+        t = game.state.threads[0]
+        assert (t.rank, t.ticks, t.status) == ("formidable", 12, "resolved")  # beats 2: weak
+    finally:
+        close_game(game)
