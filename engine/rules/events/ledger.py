@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rules.events.core import Event, applier, event
 from engine.rules.state import CampaignState, Fact, Thread
@@ -53,6 +53,8 @@ class LedgerChanged(Event):
     its words before; ``source`` who wrote it; ``about`` the actors a fact concerns. A thread
     sworn as a vow (op "vow") gets ``rank`` ("" : a vow no more) and ``ticks``; its progress
     marked (op "progress") has ``ticks`` (the total now) and ``delta`` (the ticks marked)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("rank", "ticks", "delta")
 
     kind: str
     op: str
