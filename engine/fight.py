@@ -55,7 +55,7 @@ from engine.rules.fight.values import (
     RequestedFight,
     TrackerRow,
 )
-from engine.rules.ledger import fight_notes
+from engine.rules.ledger import fight_notes, marks_by_play
 from engine.rules.state import CampaignState
 from engine.rules.view import ActionHost
 from engine.triggers import Matcher, name_variants, people_named
@@ -349,6 +349,13 @@ class Fights:
         for threat in state.threats.values():  # who stood against whom this scene
             if threat.active and threat.npc in there and threat.confronted != state.scene.number:
                 self._g._emit(ThreatConfronted(threat=threat.id, npc=threat.npc, by=heroes))
+        if result == "the heroes win":  # a fight won against a vow's people marks it
+            marked: set[str] = set()
+            for foe in there:
+                for mark in marks_by_play(state, "good", foe):
+                    if mark.id not in marked:
+                        marked.add(mark.id)
+                        self._g._emit(replace(mark, source="the fight"))
         for note in fight_notes(state, fight, result):
             if note.kind == "thread":
                 if any(t.text == note.text for t in state.open_threads):

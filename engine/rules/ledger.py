@@ -241,7 +241,9 @@ def fight_notes(state: CampaignState, fight: Fight, result: str) -> list[FightNo
 
 
 def _words(text: str) -> set[str]:
-    return {w.strip(".,;:!?'\"()").lower() for w in text.split()} - {""}
+    """The words of ``text``, lower case, without punctuation or a possessive 's."""
+    words = (w.strip(".,;:!?'\"()“”’").lower() for w in text.split())
+    return {w.removesuffix("'s").removesuffix("’s") for w in words} - {""}
 
 
 def vow_marks(state: CampaignState, target: str | None, reading: dict[str, Any] | None

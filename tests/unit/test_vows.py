@@ -246,3 +246,18 @@ def test_a_script_swears_marks_and_fulfils_a_vow(tmp_path: Path) -> None:
         assert (t.rank, t.ticks, t.status) == ("formidable", 12, "resolved")  # beats 2: weak
     finally:
         close_game(game)
+
+
+def test_a_fight_won_against_a_vows_villain_marks_its_progress(mm: Pack) -> None:
+    g = mm_game(mm)
+    g.ledger.add_thread("Break the Tallyman's hold on the docks")
+    g.ledger.swear_vow("t1", "dangerous")
+    g.start_fight(["the_tallyman"], dice=[19, 1])
+    g.set_fight_dice("physical")
+    g.take_over("the_tallyman")
+    g.end_turn()
+    g.fight_act("surrender")
+    assert not g.fighting
+    assert g.state.threads[0].ticks == 8
+    marks = [e for e in g.store.events() if e.get("op") == "progress"]
+    assert [e["source"] for e in marks] == ["the fight"]
