@@ -40,6 +40,9 @@ ACTED = {"MoveTriggered", "OracleAnswered", "GMMoveMade"}
 """Events that mean play happened (and the player's own fiction): a campaign that has none
 has nothing to recap."""
 
+TURNS = frozenset({"LedgerChanged", "FightEnded", "ProgressRolled", "DoomStruck", "TakenOut"})
+"""The events that may be a turning point of the campaign (``_turning_point``)."""
+
 STANCES = ("hostile", "wary", "neutral", "warm", "devoted")
 """NPC stances from worst to best: a turn for the worse is a setback (unknown words are not)."""
 
@@ -141,7 +144,7 @@ def _last_scenes(events: list[dict[str, Any]], state: CampaignState, names: dict
     scene = 0
     for e in spotlight(events, names, first):
         t = e.get("type")
-        turn = _turning_point(e, names)
+        turn = _turning_point(e, names) if t in TURNS else ""
         if turn:
             out.turns.append((scene, str(t), turn))
         if t == "SessionStarted":
@@ -271,7 +274,10 @@ def _turning_point(e: dict[str, Any], names: dict[str, str]) -> str:
     """The words of a turning point of the campaign ("" when ``e`` is none): a thread the
     story opened (not by hand) or one settled, what a fight left, a fight's end, a vow's
     progress roll, a doom, a hero taken out."""
-    t, text = e.get("type"), clip(str(e.get("text", "")), 90)
+    t = e.get("type")
+    if t == "LedgerChanged" and e.get("kind") == "where":
+        return ""
+    text = clip(str(e.get("text", "")), 90)
     if t == "LedgerChanged" and e.get("kind") == "thread":
         if e.get("op") == "open" and e.get("source") not in (None, "", "by hand"):
             return f"a new thread, {text}"
