@@ -22,7 +22,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
 from engine.errors import ContentError, IllegalAction
-from engine.rules.events import DataSet, Event, LedgerChanged, Narrated
+from engine.rules.events import DataSet, Event, LedgerChanged, Narrated, ThreatConfronted
 from engine.rules.events.shown import Shown
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import SIDE_DIE, Die, NeedChoice, NeedDie
@@ -65,6 +65,7 @@ from engine.rules.fight.values import (
     RequestedFight,
     TrackerRow,
 )
+from engine.rules.ledger import fight_notes, marks_by_play
 from engine.rules.state import CampaignState
 from engine.rules.view import ActionHost
 from engine.triggers import Matcher, name_variants, people_named
@@ -354,7 +355,7 @@ class Fights:
             down = self._down(fight)
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=words))
-            self._remember(fight)
+            self._remember(fight, words)
             self._clear(down)
 
     def _down(self, fight: Fight) -> list[str]:
@@ -369,32 +370,34 @@ class Fights:
         if spent:
             self._g._emit(FoesCleared(ids=spent))
 
-    def _remember(self, fight: Fight) -> None:
-        """What the story keeps of a fight: a thread for each villain who got away, a fact for
-        each who surrendered (the GM draws on both)."""
-        where = self._g.state.scene.location or self._g.state.scene.title
-        outcome = dict(fight.out)
-        for p in fight.encounter.participants:
-            conds = set(self._g.state.actors[p.actor].conditions)
-            if p.actor not in outcome and conds & {"incapacitated", "dying", "dead"}:
-                outcome[p.actor] = "dead" if "dead" in conds else "defeated"
-        for actor_id, how in outcome.items():
-            actor = self._g.state.actors[actor_id]
-            if actor.kind == "hero" or actor.role == "minion":
-                continue
-            if how == "fled":
+    def _remember(self, fight: Fight, result: str) -> None:
+        """What the story keeps of a fight (``fight_notes``): a thread for each villain who got
+        away, a fact for each who surrendered or fell and for each hero who fled or fell (the
+        GM, framing and the recap draw on them)."""
+        state = self._g.state
+        there = [p.actor for p in fight.encounter.participants]
+        heroes = [a for a in there if a in state.actors and state.actors[a].kind == "hero"]
+        for threat in state.threats.values():  # who stood against whom this scene
+            if threat.active and threat.npc in there and threat.confronted != state.scene.number:
+                self._g._emit(ThreatConfronted(threat=threat.id, npc=threat.npc, by=heroes))
+        if result == "the heroes win":  # a fight won against a vow's people marks it
+            marked: set[str] = set()
+            for foe in there:
+                for mark in marks_by_play(state, "good", foe):
+                    if mark.id not in marked:
+                        marked.add(mark.id)
+                        self._g._emit(replace(mark, source="the fight"))
+        for note in fight_notes(state, fight, result):
+            if note.kind == "thread":
+                if any(t.text == note.text for t in state.open_threads):
+                    continue
                 self._g._emit(LedgerChanged(kind="thread", op="open",
-                                         id=self._g.state.next_ledger_id("t"),
-                                         text=f"Track down {actor.name}, who fled the fight",
+                                         id=state.next_ledger_id("t"), text=note.text,
                                          source="the fight"))
             else:
-                what = {"surrendered": "surrendered to the heroes", "dead": "died in the fight",
-                        "defeated": "was beaten in the fight"}[how]
                 self._g._emit(LedgerChanged(kind="fact", op="record",
-                                         id=self._g.state.next_ledger_id("f"),
-                                         text=f"{actor.name} {what}"
-                                         + (f" at {where}" if where else ""),
-                                         source="the fight", about=[actor_id]))
+                                         id=state.next_ledger_id("f"), text=note.text,
+                                         source="the fight", about=list(note.about)))
 
     def _step(self, label: str, pending: Pending, announce: Event | None = None
               ) -> list[Shown]:
@@ -706,6 +709,8 @@ class Fights:
             down = self._down(fight) if fight is not None else []
             self.conflict.ended(self._g.state, self._g._emit)
             self._g._emit(FightEnded(result=result))
+            if fight is not None:
+                self._remember(fight, result)
             self._clear(down)
         return self._g.last_events
 

@@ -18,6 +18,7 @@ from engine.rules import events as ev
 from engine.rules import resolve
 from engine.rules.base import Item, Need, Option, effect_item
 from engine.rules.effects import Interpreter, outcome_for
+from engine.rules.ledger import marks_by_play
 from engine.rules.state import Flow
 from engine.rules.types import EffectContext, RollDict, item_ctx
 from engine.rules.view import GameView
@@ -284,6 +285,8 @@ class Moves:
         table = "vs_teammate" if self._g.rules.uses_vs_teammate(self._g.state, move, target) \
             else "outcomes"
         first = self._g.rules.after_roll(self._g.state, move, roll)
+        for mark in marks_by_play(self._g.state, str(roll.get("tone", "")), target):
+            self._g._emit(mark)  # a hit on a vow's people marks its progress
         self._run(first + self._outcome_items(move, f"{table}.{band}", target,
                                               self._g.state.flow.fiction) + rest, roll=roll)
 

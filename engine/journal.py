@@ -14,6 +14,7 @@ from engine.content.loader import Pack
 from engine.rules.events import CORE
 from engine.rules.fight.dice import ROUTINE
 from engine.rules.fight.events import rolled_form
+from engine.rules.ledger import progress_bar, progress_score
 from engine.rules.registry import Registry
 from engine.rules.text import upper_first as upper_first  # re-exported: its old home
 from engine.systems import RULESETS, ruleset_class
@@ -400,6 +401,23 @@ def _threat_ignored(c: _Line) -> str | None:
     return f"⏳ Nobody stood against {name} this scene ({runs})"
 
 
+def _threat_confronted(c: _Line) -> str | None:
+    """Heroes stood against a threat's NPC in a fight."""
+    e = c.e
+    by = [c.who(h) for h in e.get("by", [])]
+    who = (", ".join(by[:-1]) + " and " + by[-1] if len(by) > 1 else by[0]) if by else "you"
+    return f"⚔ {upper_first(who)} stood against {c.who(e['npc'])} this scene"
+
+
+def _progress_rolled(c: _Line) -> str | None:
+    """A progress roll on a vow: the score, the challenge dice and the result."""
+    e = c.e
+    word = {"strong": "Strong hit", "weak": "Weak hit", "miss": "Miss"}.get(e["band"], e["band"])
+    dice = " and ".join(str(d) for d in e["challenge"])
+    return (f"🎯 Progress roll on the vow _{e['text']}_: progress {e['score']} against"
+            f" {dice} — **{word}**")
+
+
 def _doom_struck(c: _Line) -> str | None:
     """A threat's doom."""
     return f"☠ **Doom:** {c.e['text']}"
@@ -494,6 +512,8 @@ LINES: dict[str, LineMaker] = {
     "StanceChanged": _stance_changed,
     "ThreatIgnored": _threat_ignored,
     "DoomStruck": _doom_struck,
+    "ThreatConfronted": _threat_confronted,
+    "ProgressRolled": _progress_rolled,
     "ThreadsChanged": _threads_changed,
     "LedgerChanged": _ledger_changed,
     "OracleAnswered": _oracle_answered,
@@ -546,6 +566,11 @@ def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:
             "resolve": f"🧵 Thread resolved: ~~{text}~~",
             "reopen": f"🧵 Thread open again: {text}",
             "remove": f"🧵 Thread struck from the ledger: {was}",
+            "vow": f"🗡 Sworn as a {e.get('rank')} vow: {text}" if e.get("rank")
+            else f"🗡 No longer a vow: {text}",
+            "progress": f"🗡 Progress on the vow _{text}_: {int(e.get('delta', 0)):+d} ticks,"
+            f" {progress_bar(int(e.get('ticks', 0)))} {progress_score(int(e.get('ticks', 0)))}/10"
+            f"{by}",
         }.get(op)
     if kind == "fact":
         about = [names.get(a, a) for a in e.get("about", [])]

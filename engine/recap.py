@@ -1,9 +1,12 @@
 """"Previously...": a short recap of a campaign, for resuming play.
 
-Built from the event log and the state alone, procedurally: the scene where play stopped and
-what is at stake, where the player left off, what went wrong lately (misses and the GM's
-answers, dooms, heroes taken out), the conditions the heroes carry, the open threads and the
-most pressing threat clocks. No randomness and no language model: the same log gives the
+Built from the event log and the state alone, procedurally: the campaign so far (sessions,
+scenes and its turning points: fights won, lost or fled, threads opened by the story and
+settled, vows fulfilled, dooms and heroes taken out before the last two scenes), the scene where
+play stopped and what is at stake, where the player left off (its roll said once), what went
+wrong lately (misses and the GM's answers, dooms, heroes taken out), the wounds and conditions
+the heroes carry, the open threads (a vow with its progress) and the most pressing threat
+clocks. No randomness and no language model: the same log gives the
 same recap, line for line.
 """
 
@@ -17,7 +20,8 @@ from typing import Any
 from engine.content.loader import Pack
 from engine.journal import result_label, scene_heading, spotlight, upper_first
 from engine.rules.events import is_fight_roll
-from engine.rules.state import CampaignState, Threat
+from engine.rules.ledger import progress_score
+from engine.rules.state import CampaignState, Thread, Threat
 
 MAX_SETBACKS = 2
 """The most recent setbacks a recap names."""
@@ -25,12 +29,19 @@ MAX_THREADS = 3
 """Open threads named (the newest); the rest are counted."""
 MAX_CLOCKS = 2
 """Threat clocks named, the most pressing first."""
+MAX_TURNS = 3
+"""Turning points named (the latest); the rest are counted."""
+MAX_LINES = 10
+"""The most lines a recap has (its heading included)."""
 CLIP = 140
 """Quoted text (fiction, a GM line) is cut to about this many characters."""
 
 ACTED = {"MoveTriggered", "OracleAnswered", "GMMoveMade"}
 """Events that mean play happened (and the player's own fiction): a campaign that has none
 has nothing to recap."""
+
+TURNS = frozenset({"LedgerChanged", "FightEnded", "ProgressRolled", "DoomStruck", "TakenOut"})
+"""The events that may be a turning point of the campaign (``_turning_point``)."""
 
 STANCES = ("hostile", "wary", "neutral", "warm", "devoted")
 """NPC stances from worst to best: a turn for the worse is a setback (unknown words are not)."""
@@ -63,8 +74,18 @@ class _Reading:
     result: str = ""
     """The result of the roll where play stopped ("Weak hit (8)"), if any."""
     setbacks: list[_Setback] = field(default_factory=list)
+    window: set[int] = field(default_factory=set)
+    """The numbers of the last two scenes (the recap's window)."""
     moved: dict[str, int] = field(default_factory=dict)
     """Threat id -> how far its clock moved in the last two scenes."""
+    left_miss: _Setback | None = None
+    """The miss of the roll where play stopped (its result is said there once)."""
+    sessions: int = 0
+    """Sessions begun (SessionStarted), at least the one under way."""
+    scenes: set[int] = field(default_factory=set)
+    """The numbers of the scenes played."""
+    turns: list[tuple[int, str, str]] = field(default_factory=list)
+    """The campaign's turning points, oldest first: (scene number, event type, words)."""
 
 
 def clip(text: str, limit: int = CLIP) -> str:
@@ -120,9 +141,17 @@ def _last_scenes(events: list[dict[str, Any]], state: CampaignState, names: dict
     # who acted first: the hero the first switch of the spotlight is from (as the journal)
     first = next((str(e["was"]) for e in events if e.get("type") == "HeroSwitched"
                   and e.get("was")), state.party[0] if state.party else None)
+    scene = 0
     for e in spotlight(events, names, first):
         t = e.get("type")
+        turn = _turning_point(e, names) if t in TURNS else ""
+        if turn:
+            out.turns.append((scene, str(t), turn))
+        if t == "SessionStarted":
+            out.sessions += 1
         if t == "SceneStarted":
+            scene = int(e.get("number", scene) or scene)
+            out.scenes.add(scene)
             reframed = (out.scene is not None and out.scene.get("number") == e.get("number")
                         and not any(x.get("type") in ACTED for x in current))
             if reframed:  # framed anew before anything happened: the same scene
@@ -176,6 +205,7 @@ class _Walk:
         if t == "Narrated" and e.get("by") == "player":
             self.fiction = str(e.get("text", ""))
             out.left_off, out.result = f"{hero}“{clip(self.fiction, 70)}”", ""
+            out.left_miss = None
         elif t == "MoveTriggered" and self.end_move and e.get("move") == self.end_move:
             self.move = None  # the session's closing move: the scene line says it ended
             self.fiction = ""
@@ -186,18 +216,21 @@ class _Walk:
             target = f" → {self.who(e['target'], e)}" if e.get("target") else ""
             said = hero + (f"“{clip(self.fiction, 70)}”: " if self.fiction else "")
             out.left_off = f"{said}{e.get('name', e.get('move', ''))}{target}"
-            out.result = ""
+            out.result, out.left_miss = "", None
             self.fiction = ""
         elif t == "Rolled" and self.move is not None and not is_fight_roll(e):
             out.result = _result(e)
             if e.get("tone") == "bad":
-                out.setbacks.append(_Setback(_missed(self.move, e, self.who), miss=True))
+                out.left_miss = _Setback(_missed(self.move, e, self.who), miss=True)
+                out.setbacks.append(out.left_miss)
         elif t == "RollAdjusted" and self.move is not None and e.get("tone") and e.get("was"):
             out.result = f"{out.result}, now {_result(e)}" if out.result else _result(e)
             if e["was"] == "bad" and e["tone"] != "bad" and last is not None and last.miss:
                 out.setbacks.pop()  # the roll was pulled out of the miss
+                out.left_miss = None
             elif e["tone"] == "bad" and e["was"] != "bad":
-                out.setbacks.append(_Setback(_missed(self.move, e, self.who), miss=True))
+                out.left_miss = _Setback(_missed(self.move, e, self.who), miss=True)
+                out.setbacks.append(out.left_miss)
 
     def _trouble(self, e: dict[str, Any], t: Any, last: _Setback | None) -> None:
         """The GM's moves (a miss's answers), clocks moving, dooms, stances turned for the
@@ -232,10 +265,76 @@ def _read(events: Iterable[dict[str, Any]], state: CampaignState, gm: str,
     names = {a.id: a.name for a in state.actors.values()}
     out = _Reading()
     window = _last_scenes(list(events), state, names, out)
+    out.window = {int(e.get("number", 0)) for e in window if e.get("type") == "SceneStarted"}
     walk = _Walk(out, names, gm, end_move)
     for e in window:
         walk.step(e)
     return out
+
+
+def _turning_point(e: dict[str, Any], names: dict[str, str]) -> str:
+    """The words of a turning point of the campaign ("" when ``e`` is none): a thread the
+    story opened (not by hand) or one settled, what a fight left, a fight's end, a vow's
+    progress roll, a doom, a hero taken out."""
+    t = e.get("type")
+    if t == "LedgerChanged" and e.get("kind") == "where":
+        return ""
+    text = clip(str(e.get("text", "")), 90)
+    if t == "LedgerChanged" and e.get("kind") == "thread":
+        if e.get("op") == "open" and e.get("source") not in (None, "", "by hand"):
+            return f"a new thread, {text}"
+        return f"settled: {text}" if e.get("op") == "resolve" else ""
+    if t == "LedgerChanged" and e.get("kind") == "fact" and e.get("op") == "record":
+        return text if e.get("source") == "the fight" else ""
+    if t == "FightEnded" and e.get("result") not in (None, "", "called off"):
+        return f"a fight ended: {e['result']}"
+    if t == "ProgressRolled":
+        kept = e.get("band") != "miss"
+        return f"{'a vow kept' if kept else 'a vow fell short'}: {text}"
+    if t == "DoomStruck":
+        return f"☠ {text}"
+    if t == "TakenOut" and e.get("out", True) and e.get("who") not in (None, "", "hero"):
+        return f"{names.get(str(e['who']), str(e['who']))} was taken out"
+    return ""
+
+
+def _so_far(r: _Reading, state: CampaignState, window: set[int]) -> str:
+    """The campaign so far, as one line: sessions, scenes and the latest turning points
+    (dooms and heroes taken out in the last two scenes are said as setbacks instead); ""
+    for a campaign of one scene with no turning point."""
+    turns = [f"{words} (scene {n})" if n else words for n, kind, words in r.turns
+             if not (n in window and kind in ("DoomStruck", "TakenOut"))]
+    sessions = max(r.sessions, state.session, 1)
+    scenes = len(r.scenes)
+    if scenes <= 1 and not turns:
+        return ""
+    head = (f"{sessions} session{'s' if sessions != 1 else ''},"
+            f" {scenes} scene{'s' if scenes != 1 else ''}")
+    if not turns:
+        return f"- So far: {head}."
+    shown = turns[-MAX_TURNS:]
+    more = f" (and {len(turns) - len(shown)} earlier)" if len(turns) > len(shown) else ""
+    return f"- So far ({head}): " + "; ".join(shown) + more + "."
+
+
+def _threads_line(state: CampaignState) -> str:
+    """The open threads, the newest first (a vow with its rank and progress), as one line."""
+    vows = {t.text.strip(): t for t in state.threads if isinstance(t, Thread) and t.rank}
+    threads = open_threads(state)
+    if not threads:
+        return ""
+    shown = threads[-MAX_THREADS:][::-1]
+    vowed = [t for t in threads if t in vows and t not in shown]
+    shown = (vowed[-1:] + shown)[:MAX_THREADS + 1]  # a vow is named even when it is older
+
+    def one(text: str) -> str:
+        v = vows.get(text)
+        if v is None:
+            return clip(text, 80)
+        return f"🗡 {clip(text, 70)} ({v.rank} vow, progress {progress_score(v.ticks)}/10)"
+
+    more = f" (and {len(threads) - len(shown)} more)" if len(threads) > len(shown) else ""
+    return "- Open threads: " + "; ".join(one(t) for t in shown) + more + "."
 
 
 def _worse(stance: str, was: str) -> bool:
@@ -292,7 +391,7 @@ def _clock_line(threats: list[Threat], moved: dict[str, int]) -> str:
 
 def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | None = None
           ) -> list[str]:
-    """"Previously...": 3 to 8 Markdown lines recapping the campaign from its log
+    """"Previously...": 3 to 10 Markdown lines recapping the campaign from its log
     (``events``: the event dicts, as ``store.events()`` gives them) and its ``state``; an
     empty list when nothing has been played yet. The first line is the heading; the others
     are list items."""
@@ -301,6 +400,9 @@ def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | N
     if not r.acted:
         return []
     lines = [f"**Previously on {state.name}** (session {max(state.session, 1)})"]
+    so_far = _so_far(r, state, r.window)
+    if so_far:
+        lines.append(so_far)
     if r.scene is not None:
         head = f"Scene {r.scene.get('number', state.scene.number)}: {scene_heading(r.scene)}"
         ended = "" if state.scene.open else " (it has ended)"
@@ -314,20 +416,20 @@ def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | N
         else:
             head += ended + "."
         lines.append(f"- {head}")
-    if r.left_off:
-        result = f" — {r.result}" if r.result else ""
+    setbacks = r.setbacks[-MAX_SETBACKS:]
+    if r.left_off:  # the roll said once: on the miss below when it is one
+        said = r.left_miss is not None and any(s is r.left_miss for s in setbacks)
+        result = f" — {r.result}" if r.result and not said else ""
         lines.append(f"- Where you left off: {r.left_off}{result}.")
-    for s in r.setbacks[-MAX_SETBACKS:]:
+    for s in setbacks:
         answer = f"; {s.answers[0]}" if s.answers else ""  # the GM's first answer
         lines.append(f"- {s.text}{answer}")
     conditions = _conditions(state, pack)
     if conditions:
         lines.append(conditions)
-    threads = open_threads(state)
+    threads = _threads_line(state)
     if threads:
-        shown = threads[-MAX_THREADS:][::-1]
-        more = f" (and {len(threads) - len(shown)} more)" if len(threads) > len(shown) else ""
-        lines.append("- Open threads: " + "; ".join(clip(t, 80) for t in shown) + more + ".")
+        lines.append(threads)
     threats = pressing(state)
     if threats:
         # the nearest to its doom, then those that moved lately, then any under way
@@ -335,4 +437,4 @@ def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | N
         named = [threats[0], *[t for t in rest if r.moved.get(t.id) or t.clock > 0]]
         named = named[:MAX_CLOCKS]
         lines.append(_clock_line(named, r.moved))
-    return lines[:8]
+    return lines[:MAX_LINES]

@@ -32,7 +32,8 @@ ACTIONS = {"end_scene", "start_scene", "end_session", "ask_gm", "undo", "narrate
            "took_clearing_action", "enter", "leave", "oracle", "frame_scene", "add_threat",
            "advance_threat", "add_thread", "resolve_thread", "dice_mode", "switch_hero",
            "add_hero", "edit", "edit_thread", "reopen_thread", "remove_thread", "add_fact",
-           "edit_fact", "remove_fact", "whereabouts", "stance"}
+           "edit_fact", "remove_fact", "whereabouts", "stance", "swear_vow", "mark_progress",
+           "fulfil_vow"}
 FIGHT_KEYS = ("fight", "act", "end_turn", "referee", "take_over", "hand_back", "join_fight",
               "end_fight", "die")
 """The keys of a fight step (one of them a step, ``die`` also beside ``act`` or ``referee``)."""
@@ -177,6 +178,8 @@ class Step(_Strict):
     where: Text | None = Field(None, description="An NPC's whereabouts ('' unknown).")
     stance: Text | None = Field(None, description="do: stance: hostile, wary, neutral, warm or"
                                 " devoted (toward `hero`, else the acting hero).")
+    rank: Text | None = Field(None, description="do: swear_vow: troublesome, dangerous,"
+                              " formidable, extreme or epic ('' : no vow).")
     # a fight (engine/fight.py)
     fight: FightSpec | None = None
     act: ActSpec | None = None
@@ -329,6 +332,15 @@ def parse_campaign(data: Any) -> CampaignSpec:
     return spec
 
 
+def _fulfil_vow(game: Game, step: Step) -> list[Shown]:
+    """do: fulfil_vow: the progress roll (``dice``: your two d10s)."""
+    faces = _as_list(step.dice)
+    if faces and isinstance(faces[0], list):
+        faces = faces[0]  # one roll's faces, given as a list of rolls
+    return game.ledger.fulfil_vow(step.thread or step.text or "",
+                                  [int(f) for f in faces] if faces else None)
+
+
 def _named(key: str | None, what: str) -> str:
     """The ``thread``/``fact`` key of an edit step, required."""
     if not key:
@@ -422,6 +434,11 @@ DO: dict[str, Callable[[Game, Step], Events]] = {
     "edit_thread": lambda game, step: game.edit_thread(_named(step.thread, "thread"),
                                                        step.text, step.note),
     "remove_thread": lambda game, step: game.remove_thread(step.thread or step.text or ""),
+    "swear_vow": lambda game, step: game.ledger.swear_vow(
+        step.thread or step.text or "", "dangerous" if step.rank is None else step.rank),
+    "mark_progress": lambda game, step: game.ledger.mark_progress(
+        step.thread or step.text or "", 1 if step.delta is None else step.delta),
+    "fulfil_vow": _fulfil_vow,
     "add_fact": lambda game, step: game.add_fact(step.text or "", _as_list(step.about)),
     "edit_fact": _edit_fact,
     "remove_fact": lambda game, step: game.remove_fact(step.fact or step.text or ""),

@@ -1,17 +1,28 @@
-"""The story ledger by hand: threads, facts and whereabouts. Each change is one undoable
-action (a ``LedgerChanged`` event, journaled), allowed at any stage; threads and facts are named
-by id (t1, f2) or by their words. Calling the part reads the whole ledger."""
+"""The story ledger by hand: threads (and vows on them), facts and whereabouts. Each change is
+one undoable action (a ``LedgerChanged`` event, journaled), allowed at any stage; threads and
+facts are named by id (t1, f2) or by their words. Calling the part reads the whole ledger."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.dice import DiceSpec, SeededDice, check_faces
 from engine.errors import IllegalAction
 from engine.game.host import Host
 from engine.nlp.places import scene_place
 from engine.rules import events as ev
 from engine.rules.events.shown import Shown
-from engine.rules.ledger import MAX_TEXT, Ledger, clean_text, find_entry, ledger_of
+from engine.rules.ledger import (
+    MAX_TEXT,
+    MAX_TICKS,
+    RANKS,
+    Ledger,
+    clean_text,
+    find_entry,
+    ledger_of,
+    progress_band,
+    progress_score,
+)
 
 
 class StoryLedger:
@@ -120,6 +131,60 @@ class StoryLedger:
                                 if place else f"{found.name}'s whereabouts are unknown already")
         return self._ledger("whereabouts", ev.LedgerChanged(
             kind="where", op="set", id=found.id, text=place, was=found.where))
+
+    def swear_vow(self, thread: str, rank: str = "dangerous") -> list[Shown]:
+        """Make an open thread (by id or words) a vow of ``rank`` (troublesome, dangerous,
+        formidable, extreme, epic; Ironsworn's) with an empty progress track, or change the
+        rank of a vow (its progress stays); ``rank`` "" makes it a plain thread again."""
+        t = find_entry(self._g.state.open_threads, thread, "open thread")
+        rank = rank.strip().lower()
+        if rank and rank not in RANKS:
+            raise IllegalAction(f"a vow's rank is one of {', '.join(RANKS)}, not {rank!r}")
+        if rank == t.rank:
+            raise IllegalAction(f"thread {t.id} is {'a ' + rank + ' vow' if rank else 'no vow'}"
+                                " already")
+        return self._ledger("swear vow" if rank else "forsake vow", ev.LedgerChanged(
+            kind="thread", op="vow", id=t.id, text=t.text, rank=rank,
+            ticks=t.ticks if rank else 0))
+
+    def mark_progress(self, thread: str, times: int = 1) -> list[Shown]:
+        """Mark progress on an open vow by hand: ``times`` marks of its rank's ticks (a
+        dangerous vow fills two boxes a mark), up to a full track; a negative number takes
+        progress back."""
+        t = find_entry([x for x in self._g.state.open_threads if x.rank], thread, "open vow")
+        ticks = min(max(t.ticks + RANKS[t.rank] * times, 0), MAX_TICKS)
+        if times == 0 or ticks == t.ticks:
+            raise IllegalAction(f"the vow {t.id}'s track is {'full' if ticks else 'empty'}"
+                                " already" if times else "mark at least once")
+        return self._ledger("mark progress", ev.LedgerChanged(
+            kind="thread", op="progress", id=t.id, text=t.text, ticks=ticks,
+            delta=ticks - t.ticks, source="by hand"))
+
+    def fulfil_vow(self, thread: str, dice: Sequence[int] | None = None) -> list[Shown]:
+        """The progress roll that settles a vow: its progress score (boxes filled) against two
+        challenge d10s (``dice``: your own, required with physical dice). A hit (beating one
+        die or both) keeps the vow and resolves the thread; a miss leaves it open, for the
+        story to push back (raise its rank with ``swear_vow`` to recommit)."""
+        t = find_entry([x for x in self._g.state.open_threads if x.rank], thread, "open vow")
+        g = self._g
+        spec = DiceSpec(2, 10)
+        position = g.state.dice_position
+        if dice is not None:
+            faces = check_faces(spec, list(dice))
+        elif g.state.dice_mode == "physical":
+            raise IllegalAction("this campaign uses physical dice: enter your two d10s")
+        else:
+            source = SeededDice(g.state.seed, position, g.state.dice_stream)
+            faces = list(source.roll(spec).faces)
+            position = source.position
+        score = progress_score(t.ticks)
+        band = progress_band(score, faces)
+        with g._action("fulfil vow"):
+            g._emit(ev.ProgressRolled(thread=t.id, text=t.text, score=score, challenge=faces,
+                                      band=band, entered=dice is not None, position=position))
+            if band != "miss":
+                g._emit(ev.LedgerChanged(kind="thread", op="resolve", id=t.id, text=t.text))
+        return g.last_events
 
     def move_scene(self, place: str) -> list[Shown]:
         """The scene's place is ``place`` now (the open scene's; a ``SceneMoved`` event)."""

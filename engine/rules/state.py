@@ -285,6 +285,8 @@ class Thread(LedgerEntry):
     status: Literal["open", "resolved"] = "open"
     source: str = Field("", description="Who or what opened it (a GM move, 'by hand').")
     note: str = ""
+    rank: str = Field("", description="A vow's rank (troublesome ... epic; '' : no vow).")
+    ticks: int = Field(0, description="A vow's progress in ticks (4 a box, 40 at most).")
 
 
 class Fact(LedgerEntry):

@@ -13,7 +13,13 @@ from textual.widgets import Input, OptionList, Static
 from engine.tui.app import SidekickApp
 from engine.tui.commands import PlayCommands
 from engine.tui.screens.dialogs import ConfirmDialog
-from engine.tui.screens.ledger import FieldsDialog, LedgerScreen, StanceDialog, clock_dots
+from engine.tui.screens.ledger import (
+    FieldsDialog,
+    LedgerScreen,
+    RankDialog,
+    StanceDialog,
+    clock_dots,
+)
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.keybar import KeyBar
 from engine.tui.widgets.sheet import Sheet
@@ -253,6 +259,35 @@ async def test_threat_clock_moves_and_undoes(make_campaign: Callable[..., str],
         await pilot.press("ctrl+z", "ctrl+z")  # from play: back to 2, then to 1
         await settle(pilot)
         assert game.state.threats[threat.id].clock == 1
+
+
+async def test_a_thread_sworn_as_a_vow_marked_and_fulfilled(make_campaign: Callable[..., str],
+                                                             app_for: App) -> None:
+    app = app_for(make_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        game.ledger.add_thread("Bring Tin home")
+        await open_ledger(pilot, app)
+        await pilot.press("v")
+        await settle(pilot)
+        assert isinstance(app.screen, RankDialog)
+        await pilot.press("down", "down", "enter")  # formidable
+        await settle(pilot)
+        assert isinstance(app.screen, LedgerScreen)
+        assert (game.state.threads[0].rank, game.state.threads[0].ticks) == ("formidable", 0)
+        await pilot.press("plus", "plus", "plus", "minus")
+        await settle(pilot)
+        assert game.state.threads[0].ticks == 8
+        assert "formidable vow ■■□□□□□□□□ 2/10" in rows(app)[0]
+        assert "progress 2" in detail(app)
+        await pilot.press("f")  # physical dice: the challenge dice are asked for
+        await settle(pilot)
+        assert isinstance(app.screen, FieldsDialog)
+        await fill(pilot, "#field-dice", "1 1")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert game.state.threads[0].status == "resolved"
 
 
 async def test_add_a_threat_and_an_npc(make_campaign: Callable[..., str],

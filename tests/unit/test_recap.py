@@ -48,7 +48,7 @@ def test_masks_recap_names_stakes_last_miss_threads_and_clock(saves: Path) -> No
     finally:
         close_game(game)
     text = _text(lines)
-    assert 3 <= len(lines) <= 8
+    assert 3 <= len(lines) <= 10
     assert lines[0] == "**Previously on The Long Night at Pier 9** (session 1)"
     assert all(line.startswith("- ") for line in lines[1:])
     assert "At stake: _Will Tin forgive Nova?_" in text  # the last scene's stakes
@@ -71,7 +71,7 @@ def test_cow_recap_uses_the_systems_words_and_the_stakes_still_open(saves: Path)
     finally:
         close_game(game)
     text = _text(lines)
-    assert 3 <= len(lines) <= 8
+    assert 3 <= len(lines) <= 10
     # the last scene named no stakes: the latest stakes of the campaign stand
     assert "Scene 5: The morning after — Lantern Row. Still at stake: _Who took the Quiet" \
            " Ledger's missing book" in text
@@ -151,7 +151,9 @@ def test_a_party_names_who_missed(saves: Path) -> None:
     ]
     text = _text(recap(events, state, pack))
     assert "✗ Bolt missed **Directly engage a threat** — Miss (4)" in text
-    assert "Where you left off: Bolt: Directly engage a threat — Miss (4)." in text
+    # the roll is said once (issue 27): on the miss, not again where play stopped
+    assert "Where you left off: Bolt: Directly engage a threat." in text
+    assert text.count("Miss (4)") == 1
 
 
 def test_a_stance_turned_for_the_worse_is_a_setback(saves: Path) -> None:

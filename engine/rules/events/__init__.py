@@ -60,7 +60,14 @@ from engine.rules.events.gm import (
     ThreatAdded,
     ThreatIgnored,
 )
-from engine.rules.events.ledger import LEDGER_KINDS, LEDGER_OPS, LedgerChanged, ThreadsChanged
+from engine.rules.events.ledger import (
+    LEDGER_KINDS,
+    LEDGER_OPS,
+    LedgerChanged,
+    ProgressRolled,
+    ThreadsChanged,
+    ThreatConfronted,
+)
 from engine.rules.events.rolls import DiceModeChanged, RollAdjusted, Rolled, is_fight_roll
 from engine.rules.events.scenes import (
     ClearingActionTaken,
@@ -117,6 +124,7 @@ __all__ = [
     "OptionsChosen",
     "OracleAnswered",
     "OutcomeReached",
+    "ProgressRolled",
     "QuestionAnswered",
     "QuestionsAsked",
     "QuietBeat",
@@ -133,6 +141,7 @@ __all__ = [
     "TensionChanged",
     "ThreadsChanged",
     "ThreatAdded",
+    "ThreatConfronted",
     "ThreatIgnored",
     "TrackChanged",
     "applier",

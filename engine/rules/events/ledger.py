@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rules.events.core import Event, applier, event
 from engine.rules.state import CampaignState, Fact, Thread
 
 LEDGER_KINDS = {"thread": "t", "fact": "f", "where": ""}
 """Ledger kinds and the prefix of their ids (``where``: an actor's whereabouts, by its id)."""
-LEDGER_OPS = {"thread": ("open", "edit", "resolve", "reopen", "remove"),
+LEDGER_OPS = {"thread": ("open", "edit", "resolve", "reopen", "remove", "vow", "progress"),
               "fact": ("record", "edit", "remove"), "where": ("set",)}
 """What each kind of ledger entry can undergo."""
 
@@ -50,7 +50,11 @@ class LedgerChanged(Event):
     """The story ledger changed: a thread opened, edited, resolved, reopened or removed; a fact
     recorded, edited or removed; an NPC's whereabouts set (``kind`` "where", ``id`` the
     actor). ``text`` is the entry's words now (for "where": the place, "" unknown), ``was``
-    its words before; ``source`` who wrote it; ``about`` the actors a fact concerns."""
+    its words before; ``source`` who wrote it; ``about`` the actors a fact concerns. A thread
+    sworn as a vow (op "vow") gets ``rank`` ("" : a vow no more) and ``ticks``; its progress
+    marked (op "progress") has ``ticks`` (the total now) and ``delta`` (the ticks marked)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("rank", "ticks", "delta")
 
     kind: str
     op: str
@@ -60,6 +64,9 @@ class LedgerChanged(Event):
     source: str = ""
     note: str = ""
     about: list[str] = field(default_factory=list)
+    rank: str = ""
+    ticks: int = 0
+    delta: int = 0
 
 
 @applier("LedgerChanged")
@@ -86,8 +93,53 @@ def _ledger(state: CampaignState, ev: LedgerChanged) -> None:
             entries[at] = found.model_copy(update={"status": "resolved"})
         case "reopen":
             entries[at] = found.model_copy(update={"status": "open"})
+        case "vow":
+            entries[at] = found.model_copy(update={"rank": ev.rank, "ticks": ev.ticks})
+        case "progress":
+            entries[at] = found.model_copy(update={"ticks": ev.ticks})
         case "remove":
             del entries[at]
 
 
-__all__ = ["LEDGER_KINDS", "LEDGER_OPS", "LedgerChanged", "ThreadsChanged"]
+@event
+@dataclass(frozen=True, slots=True)
+class ProgressRolled(Event):
+    """A progress roll on a vow (Ironsworn's): its ``score`` (boxes filled) against two
+    challenge d10s, and the result ("strong", "weak", "miss"). ``entered``: the player's own
+    dice; ``position``: the campaign's dice after a seeded roll."""
+
+    thread: str
+    text: str
+    score: int
+    challenge: list[int]
+    band: str
+    entered: bool = False
+    position: int = 0
+
+
+@applier("ProgressRolled")
+def _progress_rolled(state: CampaignState, ev: ProgressRolled) -> None:
+    if not ev.entered:
+        state.dice_position = ev.position
+
+
+@event
+@dataclass(frozen=True, slots=True)
+class ThreatConfronted(Event):
+    """Heroes (``by``, ids) stood against a threat's NPC this scene (in a fight): the threat
+    was confronted, so the scene's end counts it as neither left alone nor ignored."""
+
+    threat: str
+    npc: str
+    by: list[str] = field(default_factory=list)
+
+
+@applier("ThreatConfronted")
+def _confronted(state: CampaignState, ev: ThreatConfronted) -> None:
+    threat = state.threats.get(ev.threat)
+    if threat is not None:
+        threat.confronted = state.scene.number
+
+
+__all__ = ["LEDGER_KINDS", "LEDGER_OPS", "LedgerChanged", "ProgressRolled", "ThreadsChanged",
+           "ThreatConfronted"]

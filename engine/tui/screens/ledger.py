@@ -5,7 +5,9 @@ The screen never changes the state itself: every change goes through ``run`` (th
 screen's way of acting, so the journal and the sheet below follow), and a refusal from the
 Game shows inline in the dialog or as a notification. Keys: 1-4 or ←/→ switch list, ↑/↓
 move, ``a`` add, ``e`` edit, ``r`` resolve/reopen, ``x`` remove, ``w`` whereabouts,
-``s`` stance, ``p`` in/out of the scene, ``+``/``-`` a threat's clock, ^Z undo, Esc back.
+``s`` stance, ``p`` in/out of the scene, ``+``/``-`` a threat's clock or a vow's progress,
+``v`` swear a thread as a vow (or change its rank), ``f`` fulfil a vow (a progress roll), ^Z
+undo, Esc back.
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ from textual.widgets.option_list import Option
 
 from engine.game import Game
 from engine.rules.events.shown import Shown
-from engine.rules.ledger import CharacterEntry, FactEntry, ThreadEntry, ThreatEntry
+from engine.rules.ledger import (
+    RANKS,
+    CharacterEntry,
+    FactEntry,
+    ThreadEntry,
+    ThreatEntry,
+    progress_bar,
+)
 from engine.rules.stance import STANCES
 from engine.tui.screens.dialogs import AddNpcDialog, ChoiceDialog, ConfirmDialog, Dialog
 from engine.tui.text import ACCENT, BAD, DIM, FG, GOOD, PRIMARY, clip
@@ -185,6 +194,19 @@ class StanceDialog(ChoiceDialog):
         self.query_one("#choices", OptionList).highlighted = STANCES.index(self.now)
 
 
+class RankDialog(ChoiceDialog):
+    """Pick a vow's rank (or no vow at all) for a thread."""
+
+    def __init__(self, thread: str, now: str, submit: Callable[[list[str]], str | None]
+                 ) -> None:
+        options = [{"id": r, "label": f"{r.capitalize()}: {RANKS[r]} ticks a mark"
+                    + ("  (now)" if r == now else "")} for r in RANKS]
+        if now:
+            options.append({"id": "plain", "label": "No vow: a plain thread again"})
+        super().__init__("Swear a vow", f"How hard will it be to see through? “{clip(thread)}”",
+                         options, 1, 1, submit, cancel_label="Cancel")
+
+
 # ---------------------------------------------------------------------- the screen
 
 
@@ -204,6 +226,8 @@ class LedgerScreen(Screen[None]):
         Binding("a", "add", "Add"),
         Binding("e", "edit", "Edit"),
         Binding("r", "resolve", "Resolve/reopen"),
+        Binding("v", "vow", "Vow", show=False),
+        Binding("f", "fulfil", "Fulfil vow", show=False),
         Binding("x", "remove", "Remove"),
         Binding("w", "where", "Where"),
         Binding("s", "stance", "Stance"),
@@ -310,6 +334,10 @@ class LedgerScreen(Screen[None]):
             out.append(entry.text, DIM if done else FG)
             if done:
                 out.append("  resolved", "italic " + DIM)
+            if entry.vow:
+                out.append(f"\n   {entry.rank} vow ", DIM)
+                out.append(progress_bar(entry.ticks), DIM if done else GOOD)
+                out.append(f" {entry.score}/10", DIM)
             return out
         if isinstance(entry, CharacterEntry):
             return self._character_row(entry)
@@ -356,6 +384,11 @@ class LedgerScreen(Screen[None]):
         out = Text()
         if isinstance(e, ThreadEntry):
             out.append(f"{e.id} · {e.status}", FG)
+            if e.vow:
+                out.append(f" · {e.rank} vow, {e.ticks} ticks (progress {e.score})", FG)
+                out.append("\n+/- mark progress · f fulfil it (a progress roll) · v rank", DIM)
+            elif e.status == "open":
+                out.append(" · v swears it as a vow", DIM)
             out.append(_source(e.source), DIM)
             if e.note:
                 out.append(f"\nnote: {e.note}", DIM)
@@ -413,9 +446,16 @@ class LedgerScreen(Screen[None]):
                 return False
             return True if isinstance(e, CharacterEntry) and e.kind == "npc" else None
         if action == "clock":
-            if kind != "threats":
+            if kind not in ("threats", "threads"):
                 return False
+            if kind == "threads":  # a vow's progress: shown on an open vow only
+                return isinstance(e, ThreadEntry) and e.vow and e.status == "open"
             return True if isinstance(e, ThreatEntry) and e.active else None
+        if action in ("vow", "fulfil"):
+            if kind != "threads":
+                return False
+            usable = isinstance(e, ThreadEntry) and e.status == "open"
+            return True if usable and (action == "vow" or e.vow) else None
         return True
 
     # ------------------------------------------------------------------ acting
@@ -573,9 +613,42 @@ class LedgerScreen(Screen[None]):
         if isinstance(e, CharacterEntry) and e.kind == "npc":
             self.act_or_notify(self.game.set_presence, e.id, not e.present, keep=e.id)
 
-    def action_clock(self, delta: int) -> None:
-        """Move the threat's clock by ``delta`` (the doom strikes when it fills)."""
+    def action_vow(self) -> None:
+        """Swear the open thread as a vow, or change its rank (or make it a thread again)."""
         e = self.highlighted
+        if not (isinstance(e, ThreadEntry) and e.status == "open"):
+            return
+
+        def submit(ids: list[str]) -> str | None:
+            rank = "" if ids[0] == "plain" else ids[0]
+            if rank == e.rank:
+                return None
+            return self.act(self.game.ledger.swear_vow, e.id, rank, keep=e.id)
+
+        self.open_dialog(RankDialog(e.text, e.rank, submit))
+
+    def action_fulfil(self) -> None:
+        """Try to fulfil the vow: a progress roll (your two d10s with physical dice)."""
+        e = self.highlighted
+        if not (isinstance(e, ThreadEntry) and e.vow and e.status == "open"):
+            return
+        if self.game.state.dice_mode != "physical":
+            self.act_or_notify(self.game.ledger.fulfil_vow, e.id, keep=e.id)
+            return
+        self.open_dialog(FieldsDialog(
+            f"Fulfil vow {e.id}: progress {e.score}",
+            [FieldSpec("dice", "Challenge dice", "", "your two d10s, e.g. 3 8")],
+            lambda v: self.act(self.game.ledger.fulfil_vow, e.id,
+                               [int(x) for x in v["dice"].replace(",", " ").split()
+                                if x.isdigit()], keep=e.id)))
+
+    def action_clock(self, delta: int) -> None:
+        """Move the threat's clock by ``delta`` (the doom strikes when it fills), or mark a
+        vow's progress (``-``: take a mark back)."""
+        e = self.highlighted
+        if isinstance(e, ThreadEntry) and e.vow:
+            self.act_or_notify(self.game.ledger.mark_progress, e.id, delta, keep=e.id)
+            return
         if isinstance(e, ThreatEntry):
             if delta < 0 and e.clock == 0:
                 self.notify(f"{e.name}'s clock is empty already.", severity="warning")
