@@ -207,6 +207,12 @@ async def test_characters_whereabouts_stance_presence(make_campaign: Callable[..
         rosalind = game.state.actors["rosalind_okafor_haig"]
         assert rosalind.where == "the weather station"
         assert "where: the weather station" in rows(app)[1]
+        await pilot.press("w")  # typed over: the new place replaces the old, not appended
+        await settle(pilot)
+        await type_text(pilot, "the drowned chapel")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert rosalind.where == "the drowned chapel"
 
         await pilot.press("s")
         await settle(pilot)

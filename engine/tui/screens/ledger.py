@@ -23,6 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from engine.game import Game
@@ -103,10 +104,11 @@ class FieldsDialog(Dialog):
             yield self.ok_cancel(f"{self.ok} (enter)")
 
     def on_mount(self) -> None:
-        """Focus the first field, the cursor at its end."""
+        """Focus the first field with what it says selected: typing replaces it (a new
+        whereabouts is not appended to the old one), an arrow key keeps it to edit."""
         first = self.query_one(f"#field-{self.fields[0].key}", Input)
         first.focus()
-        first.cursor_position = len(first.value)
+        first.selection = Selection(0, len(first.value))
 
     def values(self) -> dict[str, str]:
         """What the fields say now."""
