@@ -138,11 +138,7 @@ class Game(FlatNames):
                 game._emit(hero_added(pack, new_hero(pack, h_name, h_arche, h_stats,
                                                        taken=list(game.state.actors))))
             for npc_name, role, note in npcs:
-                nid = game._add_npc(npc_name, role, note)
-                if role == "villain":
-                    threat = scenes.threat_for_villain(pack, game.state, nid)
-                    if threat is not None:
-                        game._emit(threat)
+                game._add_npc(npc_name, role, note)
             if not location.strip():
                 # the GM sets the opening scene somewhere from the pack's places
                 place = scenes.draw(pack, game.state, "locations", "opening")
@@ -200,6 +196,10 @@ class Game(FlatNames):
         self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note))
         for e in self.rules.npc_added(self.state, nid, role):
             self._emit(e)
+        if role == "villain":  # each villain brings its threat, at the start or later
+            threat = scenes.threat_for_villain(self.pack, self.state, nid)
+            if threat is not None:
+                self._emit(threat)
         return nid
 
     # ------------------------------------------------------------------ queries

@@ -487,3 +487,17 @@ def test_a_typed_stat_line_is_parsed_once_for_both_forms(masks: Pack) -> None:
     assert stats == {"danger": 2, "superior": 0}
     assert problems[0] == "Freak: 'x' is not a whole number"
     assert any(p.startswith("missing") for p in problems[1:])
+
+
+def test_a_villain_added_later_brings_a_threat(new_game: Any) -> None:
+    game = new_game()
+    before = {t.npc for t in game.state.threats.values()}
+    game.add_npc("Baron Blitz", "villain")
+    threats = [t for t in game.state.threats.values() if t.npc not in before]
+    assert [t.npc for t in threats] == ["baron_blitz"] and threats[0].name.startswith(
+        "Baron Blitz")
+    game.add_npc("Dani", "bystander")
+    assert len(game.state.threats) == len(before) + 1  # only villains bring one
+    game.undo()
+    game.undo()
+    assert {t.npc for t in game.state.threats.values()} == before
