@@ -82,21 +82,44 @@ class StoryLedger:
         return self._ledger("remove thread", ev.LedgerChanged(
             kind="thread", op="remove", id=t.id, was=t.text))
 
+    def _who(self, who: str) -> str | None:
+        """The id of the character ``who`` (a name, an id or "hero"), None if none."""
+        st = self._g.state
+        found = st.actor_by_name(who) or st.actors.get(who) or (
+            st.hero if who == "hero" else None)
+        return found.id if found is not None else None
+
+    def unknown(self, names: Sequence[str]) -> list[str]:
+        """The ``names`` of no character in the story yet (a fact may bring them in)."""
+        return [n for n in names if n.strip() and self._who(n) is None]
+
     def _about(self, about: Sequence[str]) -> list[str]:
         out: list[str] = []
         for who in about:
-            found = (self._g.state.actor_by_name(who) or self._g.state.actors.get(who)
-                     or (self._g.state.hero if who == "hero" else None))
+            found = self._who(who)
             if found is None:
-                raise IllegalAction(f"no character called {who!r}")
-            if found.id not in out:
-                out.append(found.id)
+                raise IllegalAction(f"no character called {who!r}: add them to the cast, or"
+                                    " give the role they join as")
+            if found not in out:
+                out.append(found)
         return out
 
-    def add_fact(self, text: str, about: Sequence[str] = (), source: str = "by hand"
-                 ) -> list[Shown]:
-        """Record an established fact, about some characters (names or ids)."""
+    def add_fact(self, text: str, about: Sequence[str] = (), source: str = "by hand",
+                 new_role: str | None = None) -> list[Shown]:
+        """Record an established fact, about some characters (names or ids); with
+        ``new_role`` the names of no one in the story yet join the cast in that role, in
+        the same action."""
         words = clean_text(text, "fact")
+        newcomers = self.unknown(about) if new_role else []
+        if newcomers:
+            with self._g._action("add fact"):
+                for name in newcomers:
+                    self._g._add_npc(name, str(new_role))
+                self._g._emit(ev.LedgerChanged(kind="fact", op="record",
+                                               id=self._g.state.next_ledger_id("f"),
+                                               text=words, source=source,
+                                               about=self._about(about)))
+            return self._g.last_events
         return self._ledger("add fact", ev.LedgerChanged(
             kind="fact", op="record", id=self._g.state.next_ledger_id("f"), text=words,
             source=source, about=self._about(about)))

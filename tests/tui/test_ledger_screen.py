@@ -12,7 +12,7 @@ from textual.widgets import Input, OptionList, Static
 
 from engine.tui.app import SidekickApp
 from engine.tui.commands import PlayCommands
-from engine.tui.screens.dialogs import ConfirmDialog
+from engine.tui.screens.dialogs import ChoiceDialog, ConfirmDialog
 from engine.tui.screens.ledger import (
     FieldsDialog,
     LedgerScreen,
@@ -144,11 +144,15 @@ async def test_facts_add_edit_remove(make_campaign: Callable[..., str], app_for:
         await settle(pilot)
         await fill(pilot, "#field-text", "The drones carry a mark")
         await fill(pilot, "#field-about", "Dusk Meridian, Bob")
-        await pilot.press("enter")  # nobody called Bob: refused inline, nothing changes
+        await pilot.press("enter")  # nobody called Bob: offered as a newcomer
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "New to the story: Bob" in app.screen.dialog_title
+        await pilot.press("escape")  # back: the fact's dialog, as typed, nothing changed
         await settle(pilot)
         assert isinstance(app.screen, FieldsDialog)
         assert "Bob" in str(app.screen.query_one("#dialog-error").render())
-        assert game.state.facts == []
+        assert game.state.facts == [] and game.state.npc_by_name("Bob") is None
         await fill(pilot, "#field-about", "Dusk Meridian")
         await pilot.press("enter")
         await settle(pilot)
@@ -179,6 +183,35 @@ async def test_facts_add_edit_remove(make_campaign: Callable[..., str], app_for:
         await pilot.press("ctrl+z")  # undo works here too
         await settle(pilot)
         assert [f.id for f in game.state.facts] == ["f1"]
+
+
+async def test_a_fact_about_a_newcomer_brings_them_in(make_campaign: Callable[..., str],
+                                                      app_for: App) -> None:
+    app = app_for(make_campaign())
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        await open_ledger(pilot, app)
+        await pilot.press("3", "a")
+        await settle(pilot)
+        await fill(pilot, "#field-text", "Sister Marguerite pawned the gauntlet")
+        await fill(pilot, "#field-about", "Sister Marguerite")
+        await pilot.press("enter")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        roles = [str(o.id) for o in dialog.options]
+        assert roles == list(game.pack.system.roles)
+        await pilot.press(*["down"] * roles.index("bystander"), "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, LedgerScreen)
+        marguerite = game.state.npc_by_name("Sister Marguerite")
+        assert marguerite is not None and marguerite.role == "bystander"
+        assert [(f.text, f.about) for f in game.state.facts] == [
+            ("Sister Marguerite pawned the gauntlet", [marguerite.id])]
+        await pilot.press("ctrl+z")  # one action: the fact and the newcomer go together
+        await settle(pilot)
+        assert game.state.facts == [] and game.state.npc_by_name("Sister Marguerite") is None
 
 
 async def test_characters_whereabouts_stance_presence(make_campaign: Callable[..., str],

@@ -27,6 +27,7 @@ from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from engine.game import Game
+from engine.rules.base import Option as Choice
 from engine.rules.events.shown import Shown
 from engine.rules.ledger import (
     RANKS,
@@ -462,6 +463,32 @@ class LedgerScreen(Screen[None]):
 
     # ------------------------------------------------------------------ acting
 
+    def _record_fact(self, v: dict[str, str]) -> str | None:
+        """Record the fact; names of no one in the story yet are offered as newcomers (a
+        role to pick, over the fact's dialog, which stays open until one is picked)."""
+        game = self.game
+        names = _names(v["about"])
+        unknown = game.ledger.unknown(names)
+        if not unknown:
+            return self.act(game.add_fact, v["text"], names,
+                            keep=game.state.next_ledger_id("f"))
+        who = ", ".join(unknown)
+        fields = self.app.screen
+        roles = [Choice(r, r.capitalize()) for r in game.pack.system.roles]
+
+        def join(ids: list[str]) -> str | None:
+            error = self.act(game.ledger.add_fact, v["text"], names, "by hand", ids[0],
+                             keep=game.state.next_ledger_id("f"))
+            if error is None and isinstance(fields, Dialog):
+                self.call_after_refresh(fields.finish, None)
+            return error
+
+        self.app.push_screen(ChoiceDialog(
+            f"New to the story: {who}", f"{who} {'is' if len(unknown) == 1 else 'are'} not in"
+            " the cast yet. Add them with the fact, as:", roles, 1, 1, join,
+            cancel_label="Back"))
+        return f"{who}: new to the story (pick a role, or Back to change the names)"
+
     def act(self, fn: Callable[..., list[Shown]], *args: Any,
             keep: str | None = None, **kwargs: Any) -> str | None:
         """Run one Game action through the play screen; redraw; the error, or None."""
@@ -523,8 +550,7 @@ class LedgerScreen(Screen[None]):
                 "Record a fact",
                 [FieldSpec("text", "Fact", placeholder="e.g. The mayor owes Dusk a favour"),
                  FieldSpec("about", "About", placeholder="names, comma-separated (optional)")],
-                lambda v: self.act(game.add_fact, v["text"], _names(v["about"]),
-                                   keep=game.state.next_ledger_id("f")), ok="Record"))
+                self._record_fact, ok="Record"))
         elif self.kind == "characters":
             self.open_dialog(AddNpcDialog(
                 game.pack.system.roles,
