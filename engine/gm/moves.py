@@ -8,12 +8,14 @@ the narration from the scene's own names, and says why it chose what it chose. P
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.content import schema as s
 from engine.content.loader import Pack
+from engine.gm import fit
 from engine.rules import events as ev
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
 from engine.rules.stance import STANCES, rank, stance_of
@@ -288,11 +290,20 @@ def _template(pack: Pack, line_key: str) -> str:
     return out
 
 
-def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[str, str]:
-    """The line the GM says for ``move``, as (key, template): never one said in the last
+def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef,
+                names: Mapping[str, object] | None = None) -> tuple[str, str]:
+    """The line the GM says for ``move``, as (key, template): only lines whose placeholders
+    ``names`` all fills (when given, and some line can); never one said in the last
     ``LINE_MEMORY`` GM moves while another is left; among the rest, the ones sharing the fewest
     parts with the move's recent lines, and not opening on the hero's name twice running."""
-    options = lines(pack, move)
+    every = lines(pack, move)
+    parsed_all = _parsed(pack, move, every)
+    if names is not None:
+        keep = [i for i, line in enumerate(parsed_all) if line.needs <= names.keys()]
+        if keep and len(keep) < len(every):
+            every = [every[i] for i in keep]
+            parsed_all = [parsed_all[i] for i in keep]
+    options = every
     recent = state.gm_lines[-(LINE_MEMORY - 1):] if LINE_MEMORY > 1 else []
     age = {k: n for n, k in enumerate(reversed(recent))}  # 0: the line just said
     mine = [k.partition(":")[2].split(".") for k in recent if k.startswith(f"{move.id}:")]
@@ -306,7 +317,7 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[st
         shared = sum(1 for slot, i in enumerate(line.parts) if i in used[slot])
         return 0, shared + (2 if hero_last and line.hero_first else 0)
 
-    parsed = _parsed(pack, move, options)
+    parsed = parsed_all
     if options and not mine:  # none of its lines said lately: only the hero's name counts
         pool = [o for o, line in zip(options, parsed, strict=True)
                 if not (hero_last and line.hero_first)] or list(options)
@@ -327,7 +338,11 @@ class _Line:
     """Its key's first three parts (the narration's open, act and stake)."""
     hero_first: bool
     """Its template opens on the hero's name."""
+    needs: frozenset[str] = frozenset()
+    """The placeholders it fills ({them}, {object}...)."""
 
+
+_PLACEHOLDER = re.compile(r"\{(\w+)")
 
 _PARSED: dict[tuple[int, str], tuple[list[tuple[str, str]], list[_Line]]] = {}
 
@@ -337,7 +352,8 @@ def _parsed(pack: Pack, move: s.GMMoveDef, options: list[tuple[str, str]]) -> li
     cached = _PARSED.get((id(pack), move.id))
     if cached is not None and cached[0] is options:
         return cached[1]
-    out = [_Line(f"{move.id}:{key}", tuple(key.split(".")[:3]), text.startswith("{hero}"))
+    out = [_Line(f"{move.id}:{key}", tuple(key.split(".")[:3]), text.startswith("{hero}"),
+                 frozenset(m.group(1) for m in _PLACEHOLDER.finditer(text)))
            for key, text in options]
     if len(_PARSED) < 4096:
         _PARSED[(id(pack), move.id)] = (options, out)
@@ -384,21 +400,43 @@ def called_for(pack: Pack, state: CampaignState, ctx: EffectContext,
             if g in by_id and legal(pack, state, by_id[g], rules, held)]
 
 
-def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
-                 rules: Ruleset | None = None) -> Step:
-    """Choose and make a GM move of ``kind`` ("hard" or "soft"): after a miss, one of the GM
-    moves the failed move calls for (its ``miss_gm``) when one fits, about its target when
-    the target fits."""
-    # the first GM move the miss calls for that fits and was not among the GM's last three
+def _options(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
+             rules: Ruleset | None) -> tuple[list[s.GMMoveDef], list[float], list[s.GMMoveDef],
+                                             frozenset[str]]:
+    """The GM moves to choose among and their weights, the ones the miss calls for, and the
+    kinds of action the failed move was. Moves that fit those kinds come first (the one the
+    miss calls for first among them); a fitting move repeats rather than give way to one
+    that does not fit."""
     held: dict[str, bool] = {}  # the preconditions tested so far: the state does not change
-    called = [m for m in called_for(pack, state, ctx, rules, held)
-              if m.id not in state.gm_recent[-3:]][:1]
-    options = called or candidates(pack, state, kind, rules, held)
+    kinds = fit.action_kinds(pack, state, ctx) if fit.after_roll(pack, ctx) else frozenset()
+    called_all = called_for(pack, state, ctx, rules, held)
+    pool = candidates(pack, state, kind, rules, held)
+    if kinds:
+        fitting = [m for m in [*called_all, *pool] if fit.fits(m, kinds)]
+        fitting = list(dict.fromkeys(fitting))  # once each, called ones first
+        if fitting:
+            called = [m for m in fitting if m in called_all
+                      and m.id not in state.gm_recent[-3:]][:1]
+            options = called or fitting
+            return options, [max(weight(state, m), 0.05) for m in options], called, kinds
+    # the first GM move the miss calls for that fits and was not among the GM's last three
+    called = [m for m in called_all if m.id not in state.gm_recent[-3:]][:1]
+    options = called or pool
     weights = [weight(state, m) for m in options]
     if not options or sum(weights) == 0:
         options = [m for m in pack.gm_moves
                    if (m.kind in (kind, "both")) and legal(pack, state, m, rules, held)]
         weights = [1.0] * len(options)
+    return options, weights, called, kinds
+
+
+def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
+                 rules: Ruleset | None = None) -> Step:
+    """Choose and make a GM move of ``kind`` ("hard" or "soft"): after a miss, one that fits
+    the kind of action that failed (``fit``), else one of the GM moves the failed move calls
+    for (its ``miss_gm``) when one fits, about its target when the target fits; its line names
+    the people, place and object of the fiction when it has a line that can."""
+    options, weights, called, kinds = _options(pack, state, kind, ctx, rules)
     if not options:
         text = "The GM lets the silence stretch; the situation tightens around you."
         return Step([ev.GMMoveMade(move="pressure", name="Tighten the screws", kind=kind,
@@ -407,16 +445,21 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     move = rng.choices(options, weights=weights, k=1)[0]
     target = ctx.get("target")
     names = _names(pack, state, move, rules, target if isinstance(target, str) else None)
-    line_key, template = choose_line(pack, state, move)
+    names.update(fit.fiction_names(state, ctx))
+    line_key, template = choose_line(pack, state, move, names)
     text = fill(template, names)
     why = occasion(pack, ctx)
+    fitted = fit.fits(move, kinds)
+    if fitted:
+        why += "; it answers " + " and ".join(sorted(kinds & set(move.fits)))
     if move in called:
         why += "; the miss calls for it"
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
                                template=int(line_key) if line_key.isdigit() else 0,
-                               line="" if line_key.isdigit() else line_key)])
+                               line="" if line_key.isdigit() else line_key,
+                               fit=("fits" if fitted else "off") if kinds else "")])
     sub_ctx: EffectContext = {
         "source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
         "target": names.get("npc_id") or None,

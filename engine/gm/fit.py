@@ -1,0 +1,77 @@
+"""Which GM moves fit what just happened: the failed move's kind of action and its fiction.
+
+Content says it (data, not code): ``gm.yaml``'s ``action_kinds`` gives each player move its
+kinds of action (Provoke is ``pressure``, Comfort is ``support``), each GM move's ``fits``
+lists the kinds it answers (a rebuff answers ``pressure`` and ``support``, a counterblow
+``violence``). The fiction line that led to the roll (``state.scene.reading``, a typed
+``Beat``) adds the kinds it was read as, and gives the names a consequence should use: the
+person acted on, the place and the object the line named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from engine.content import schema as s
+from engine.content.loader import Pack
+from engine.nlp.beat import Beat
+from engine.rules.state import CampaignState
+from engine.rules.types import EffectContext
+
+FIGHTING = frozenset({"violence"})
+"""Kinds a counterblow answers: a failed attack is answered by the one attacked."""
+
+
+def reading(state: CampaignState) -> Beat | None:
+    """The reading of the fiction line that led to the roll, if the scene has one."""
+    raw = state.scene.reading
+    return Beat.from_dict(raw) if raw else None
+
+
+def action_kinds(pack: Pack, state: CampaignState, ctx: EffectContext) -> frozenset[str]:
+    """The kinds of action the move behind ``ctx`` is: the move's own (``action_kinds``),
+    else what the fiction line was read as (the hero's own action: not what they received)."""
+    move = str(ctx.get("move") or "")
+    own = frozenset(pack.gm.action_kinds.get(move, ()))
+    if own:
+        return own
+    beat = reading(state)
+    if beat is None or beat.receives or beat.actor != "hero" or not move:
+        return frozenset()
+    return beat.kinds | ({"pressure"} if beat.threat or beat.jibe else frozenset())
+
+
+def fits(move: s.GMMoveDef, kinds: Collection[str]) -> bool:
+    """Whether ``move`` answers one of ``kinds`` (a move with no ``fits`` answers none)."""
+    return bool(kinds) and any(k in kinds for k in move.fits)
+
+
+def fiction_names(state: CampaignState, ctx: EffectContext) -> dict[str, str]:
+    """The names a consequence may use from the fiction: ``them`` (the one acted on: the
+    move's target, else the first named in the line), ``place`` and ``object`` (as the line
+    wrote them). Only what is known is given (lines needing the rest are not said)."""
+    out: dict[str, str] = {}
+    target = ctx.get("target")
+    if isinstance(target, str) and target in state.actors:
+        out["them"] = state.actors[target].name
+    beat = reading(state)
+    if beat is None:
+        return out
+    if "them" not in out:
+        named = [n for n in beat.touches if state.npc_by_name(n) is not None]
+        if named:
+            out["them"] = named[0]
+    if beat.places:
+        out["place"] = beat.places[0]
+    if beat.objects:
+        out["object"] = beat.objects[0]
+    return out
+
+
+def after_roll(pack: Pack, ctx: EffectContext) -> bool:
+    """Whether the GM moves because a roll went less than well (a miss or a mixed band)."""
+    move = pack.moves.get(str(ctx.get("move") or ""))
+    band = str(ctx.get("band") or "")
+    if move is None or move.roll is None or not band:
+        return False
+    return any(b.id == band and b.tone != "good" for b in pack.bands_for(move))
