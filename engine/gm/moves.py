@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.content import schema as s
+from engine.content import templates
 from engine.content.loader import Pack
 from engine.gm import fit
 from engine.rules import events as ev
@@ -296,15 +297,8 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef,
     ``names`` all fills (when given, and some line can); never one said in the last
     ``LINE_MEMORY`` GM moves while another is left; among the rest, the ones sharing the fewest
     parts with the move's recent lines, and not opening on the hero's name twice running."""
-    every = lines(pack, move)
-    parsed_all = _parsed(pack, move, every)
-    if names is not None:
-        keep = [i for i, line in enumerate(parsed_all) if line.needs <= names.keys()]
-        if keep and len(keep) < len(every):
-            every = [every[i] for i in keep]
-            parsed_all = [parsed_all[i] for i in keep]
-    options = every
     recent = state.gm_lines[-(LINE_MEMORY - 1):] if LINE_MEMORY > 1 else []
+    options, parsed = _usable(pack, move, names, set(recent))
     age = {k: n for n, k in enumerate(reversed(recent))}  # 0: the line just said
     mine = [k.partition(":")[2].split(".") for k in recent if k.startswith(f"{move.id}:")]
     used = [{p[slot] for p in mine if len(p) == 3} for slot in range(3)]
@@ -317,7 +311,6 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef,
         shared = sum(1 for slot, i in enumerate(line.parts) if i in used[slot])
         return 0, shared + (2 if hero_last and line.hero_first else 0)
 
-    parsed = parsed_all
     if options and not mine:  # none of its lines said lately: only the hero's name counts
         pool = [o for o, line in zip(options, parsed, strict=True)
                 if not (hero_last and line.hero_first)] or list(options)
@@ -326,6 +319,30 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef,
         best = min(costs)
         pool = [o for o, c in zip(options, costs, strict=True) if c == best]
     return gm_random(state, f"line:{move.id}").choice(pool)
+
+
+FICTION_NAMES = templates.FICTION_NAMES
+"""The placeholders filled from the fiction line (``fit.fiction_names``): a line using one
+is preferred when the fiction gave it."""
+
+
+def _usable(pack: Pack, move: s.GMMoveDef, names: Mapping[str, object] | None,
+            recent: set[str]) -> tuple[list[tuple[str, str]], list[_Line]]:
+    """``move``'s lines, with what ``choose_line`` reads of them, that ``names`` can fill
+    (all of them when ``names`` is not given or fills none); of those, the ones naming the
+    fiction's own people, place or thing and not said lately, when there are such."""
+    options = lines(pack, move)
+    parsed = _parsed(pack, move, options)
+    if names is None:
+        return options, parsed
+    keys = names.keys()
+    keep = [i for i, line in enumerate(parsed) if line.needs <= keys]
+    own = FICTION_NAMES & keys
+    told = [i for i in keep if own & parsed[i].needs and parsed[i].said_as not in recent]
+    pick = told or keep
+    if not pick or len(pick) == len(options):
+        return options, parsed
+    return [options[i] for i in pick], [parsed[i] for i in pick]
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,10 +429,10 @@ def _options(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
     called_all = called_for(pack, state, ctx, rules, held)
     pool = candidates(pack, state, kind, rules, held)
     if kinds:
-        fitting = [m for m in [*called_all, *pool] if fit.fits(m, kinds)]
-        fitting = list(dict.fromkeys(fitting))  # once each, called ones first
+        seen = {m.id: m for m in [*called_all, *pool] if fit.fits(m, kinds)}
+        fitting = list(seen.values())  # once each, called ones first
         if fitting:
-            called = [m for m in fitting if m in called_all
+            called = [m for m in called_all if m.id in seen
                       and m.id not in state.gm_recent[-3:]][:1]
             options = called or fitting
             return options, [max(weight(state, m), 0.05) for m in options], called, kinds
@@ -450,12 +467,12 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     text = fill(template, names)
     why = occasion(pack, ctx)
     fitted = fit.fits(move, kinds)
-    if fitted:
-        why += "; it answers " + " and ".join(sorted(kinds & set(move.fits)))
     if move in called:
         why += "; the miss calls for it"
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
+    if fitted:
+        why += "; it answers " + " and ".join(sorted(kinds & set(move.fits)))
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
                                template=int(line_key) if line_key.isdigit() else 0,
                                line="" if line_key.isdigit() else line_key,
