@@ -1,0 +1,81 @@
+"""GM moves fit what just happened (issue 27): a failed social or emotional move gets a social
+or emotional consequence about the one it was aimed at, a failed attack a counterblow from the
+one attacked, a line names what the fiction named; content says which GM moves fit which
+kinds of action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.content.loader import load_pack
+from engine.game import Game
+from tests.unit.test_gm_fiction import gm_made, miss
+
+ROOT = Path(__file__).resolve().parents[2]
+MASKS = load_pack(ROOT / "content" / "masks")
+SYSTEMS = ["masks", "city-of-whispers", "mutants-and-masterminds", "panels"]
+SOCIAL = {"rebuff", "inflict_condition", "take_influence", "tell_who_they_are",
+          "npc_rash_decision", "attention_turns", "cut_them_down"}
+PHYSICAL = {"turn_move_back", "collateral_damage", "innocents_in_danger", "capture_someone",
+            "hit_back", "villain_strikes_back"}
+
+
+def evening(seed: int) -> Game:
+    return Game.new(MASKS, name="Evening", hero_name="Wren", archetype="signal_fire", seed=seed,
+                    npcs=[("Augustin", "adult", ""), ("Dani", "bystander", ""),
+                          ("Min-ji Seo", "teammate", ""), ("The Quiet Abbess", "villain", "")])
+
+
+def made_after(game: Game, line: str, move: str, target: str | None) -> dict[str, Any]:
+    game.narrate(line)
+    made = gm_made(miss(game, move, target))
+    assert made, "a miss makes a GM move"
+    return made[0]
+
+
+@pytest.mark.parametrize("seed", range(1, 13))
+def test_a_rejected_influence_miss_gets_a_social_consequence(seed: int) -> None:
+    game = evening(seed)
+    made = made_after(game, 'I tell Augustin I am not "just a kid" and I walk out',
+                      "reject_influence", "augustin")
+    assert made["move"] in SOCIAL and made["move"] not in PHYSICAL, made
+    assert "blast" not in made["text"]
+    assert made["fit"] == "fits" and "it answers" in made["reason"]
+
+
+@pytest.mark.parametrize("seed", range(1, 13))
+def test_a_missed_comfort_is_about_the_one_comforted(seed: int) -> None:
+    game = evening(seed)
+    made = made_after(game, "I kneel by Dani and tell her she is safe now", "comfort_support",
+                      "dani")
+    assert made["move"] in SOCIAL, made
+    if made["move"] in {"rebuff", "npc_rash_decision", "attention_turns", "take_influence"}:
+        assert "Dani" in made["text"], made
+    assert "van door" not in made["text"]
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_a_failed_attack_is_answered_by_the_one_attacked(seed: int) -> None:
+    game = evening(seed)
+    made = made_after(game, "I drive my fist into the Abbess's jaw", "directly_engage",
+                      "the_quiet_abbess")
+    assert made["move"] in {"villain_strikes_back", "hit_back", "turn_move_back"}, made
+    if made["move"] != "turn_move_back":
+        assert "The Quiet Abbess" in made["text"], made
+
+
+def test_a_shaky_power_gets_a_consequence_about_the_power() -> None:
+    kinds = [m.id for m in MASKS.gm_moves if "powers" in m.fits and m.kind in ("soft", "both")]
+    assert "show_downside" in kinds
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_content_says_which_gm_moves_fit_which_actions(system: str) -> None:
+    pack = load_pack(ROOT / "content" / system)
+    assert pack.gm.action_kinds, system
+    for move, kinds in pack.gm.action_kinds.items():
+        assert move in pack.moves, (system, move)
+        assert any(set(kinds) & set(g.fits) for g in pack.gm_moves), (system, move, kinds)
