@@ -29,10 +29,14 @@ def reading(state: CampaignState) -> Beat | None:
 
 
 def action_kinds(pack: Pack, state: CampaignState, ctx: EffectContext) -> frozenset[str]:
-    """The kinds of action the move behind ``ctx`` is: the move's own (``action_kinds``),
+    """The kinds of action the move behind ``ctx`` is: the move's own and its declared
+    skill's or power's (``action_kinds``, by move id or by the id declared: ``persuasion``),
     else what the fiction line was read as (the hero's own action: not what they received)."""
     move = str(ctx.get("move") or "")
-    own = frozenset(pack.gm.action_kinds.get(move, ()))
+    table = pack.gm.action_kinds
+    own = frozenset(table.get(move, ()))
+    for declared in state.flow.declared:  # a declared skill or power says more ("persuasion")
+        own |= frozenset(table.get(declared.partition(":")[2] or declared, ()))
     if own:
         return own
     beat = reading(state)
