@@ -35,8 +35,11 @@ def action_kinds(pack: Pack, state: CampaignState, ctx: EffectContext) -> frozen
     move = str(ctx.get("move") or "")
     table = pack.gm.action_kinds
     own = frozenset(table.get(move, ()))
-    for declared in state.flow.declared:  # a declared skill or power says more ("persuasion")
-        own |= frozenset(table.get(declared.partition(":")[2] or declared, ()))
+    chosen = [d.partition(":")[2] or d for d in state.flow.declared]
+    if state.flow.stat:
+        chosen.append(state.flow.stat)
+    for key in chosen:  # a declared skill or a chosen stat says more ("persuasion", "nerve")
+        own |= frozenset(table.get(key, ()))
     if own:
         return own
     beat = reading(state)
