@@ -134,6 +134,11 @@ class GMMove(Model):
 
     type: Literal["gm_move"]
     kind: Literal["hard", "soft"] = "hard"
+    text: str = Field("", description="What the move asks the GM to say (\"how you were"
+                      " diverted\"): the GM's line opens with it, as the answer.")
+    fits: list[Id] = Field(default_factory=list, description="Kinds of action the GM move"
+                           " must answer (GM moves' ``fits``: rumor, powers...), instead of"
+                           " the move's own.")
 
 
 class TriggerMove(Model):

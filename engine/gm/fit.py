@@ -32,6 +32,9 @@ def action_kinds(pack: Pack, state: CampaignState, ctx: EffectContext) -> frozen
     """The kinds of action the move behind ``ctx`` is: the move's own and its declared
     skill's or power's (``action_kinds``, by move id or by the id declared: ``persuasion``),
     else what the fiction line was read as (the hero's own action: not what they received)."""
+    asked = ctx.get("fits")
+    if asked:  # the effect says what the GM move must answer (a rumor, a backfire)
+        return frozenset(asked)
     move = str(ctx.get("move") or "")
     table = pack.gm.action_kinds
     own = frozenset(table.get(move, ()))

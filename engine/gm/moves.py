@@ -425,7 +425,8 @@ def _options(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
     miss calls for first among them); a fitting move repeats rather than give way to one
     that does not fit."""
     held: dict[str, bool] = {}  # the preconditions tested so far: the state does not change
-    kinds = fit.action_kinds(pack, state, ctx) if fit.after_roll(pack, ctx) else frozenset()
+    asked = bool(ctx.get("fits")) or fit.after_roll(pack, ctx)
+    kinds = fit.action_kinds(pack, state, ctx) if asked else frozenset()
     called_all = called_for(pack, state, ctx, rules, held)
     pool = candidates(pack, state, kind, rules, held)
     if kinds:
@@ -465,7 +466,10 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     names.update(fit.fiction_names(state, ctx))
     line_key, template = choose_line(pack, state, move, names)
     text = fill(template, names)
-    why = occasion(pack, ctx)
+    asks = str(ctx.get("asks") or "").strip().rstrip(".")
+    if asks:  # the move asked the GM to say something: the line is the answer
+        text = f"{asks[0].upper()}{asks[1:]}: {text}"
+    why = occasion(pack, ctx) + (f"; asked: {asks}" if asks else "")
     fitted = fit.fits(move, kinds)
     if move in called:
         why += "; the miss calls for it"

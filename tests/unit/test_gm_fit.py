@@ -67,9 +67,18 @@ def test_a_failed_attack_is_answered_by_the_one_attacked(seed: int) -> None:
         assert "The Quiet Abbess" in made["text"], made
 
 
-def test_a_shaky_power_gets_a_consequence_about_the_power() -> None:
-    kinds = [m.id for m in MASKS.gm_moves if "powers" in m.fits and m.kind in ("soft", "both")]
-    assert "show_downside" in kinds
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_a_shaky_power_gets_a_consequence_about_the_power(seed: int) -> None:
+    game = evening(seed)
+    game.narrate("I unleash my light and burn a path through the drowned chapel's doors")
+    events = game.trigger("unleash_powers")
+    need = 8 - game.state.hero.stats["freak"]  # a weak hit: 8 in all
+    events += game.roll([need // 2, need - need // 2])
+    events += game.choose(["unstable"])
+    made = gm_made(events)
+    assert [m["move"] for m in made] == ["show_downside"], made
+    assert made[0]["text"].startswith("How it slips: "), made
+    assert "offer" not in made[0]["text"]
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -108,3 +117,55 @@ def test_a_failed_check_outside_a_fight_brings_a_referee_move_by_degrees(
     assert made[0]["fit"] == "fits", made  # a failed persuasion: a social consequence
     if kind == "hard":
         assert made[0]["move"] == "cold_shoulder" and "Foreman Ruiz" in made[0]["text"]
+
+
+COW = load_pack(ROOT / "content" / "city-of-whispers")
+
+
+def vell() -> Game:
+    return Game.new(COW, name="Vell", hero_name="Mira", archetype="go_between", seed=7,
+                    npcs=[("Odile Farrow", "contact", ""), ("Brother Cask", "ally", ""),
+                          ("Silas Quill", "rival", "")])
+
+
+def rolled(game: Game, line: str, move: str, dice: list[int], target: str | None = None
+           ) -> list[dict[str, Any]]:
+    game.narrate(line)
+    events = game.trigger(move, target=target)
+    events += game.roll(dice)
+    if game.state.flow.stage == "adjust":
+        events += game.adjust(None)
+    return events
+
+
+def test_ear_to_the_ground_tells_a_rumor_about_the_named_subject() -> None:
+    game = vell()
+    rolled(game, "I listen in the taverns for talk about Silas Quill", "ear_to_the_ground",
+           [4, 4])
+    made = gm_made(game.choose(["related"]))
+    assert [m["move"] for m in made] == ["hear_rumor"]
+    assert made[0]["text"].startswith("The rumor: ") and "Silas Quill" in made[0]["text"]
+
+
+def test_they_pick_offers_magistrate_you_choose() -> None:
+    game = vell()
+    rolled(game, "I tell Odile Farrow to bring me the ledger", "direct_someone_to_act", [4, 4],
+           "odile_farrow")
+    assert "Magistrate, you choose" in [o.label for o in game.pending.options]
+    game.choose(["comply"])
+    assert "Magistrate, you choose" in [o.label for o in game.pending.options]
+
+
+def test_ask_the_magistrate_how_you_were_diverted_gets_an_answer() -> None:
+    game = vell()
+    rolled(game, "I cross the river to the Lantern Market", "transit", [4, 4])
+    made = gm_made(game.choose(["detour"]))
+    assert len(made) == 1 and made[0]["text"].startswith("How you were diverted: ")
+    assert made[0]["fit"] == "fits"
+
+
+def test_a_backfire_is_narrated() -> None:
+    game = vell()
+    made = gm_made(rolled(game, "I call the lightning down on Silas Quill", "backfire", [6, 6]))
+    assert [m["move"] for m in made] == ["power_recoils"]
+    assert made[0]["text"].startswith("How the power backfires: ")
