@@ -169,3 +169,24 @@ def test_a_backfire_is_narrated() -> None:
     made = gm_made(rolled(game, "I call the lightning down on Silas Quill", "backfire", [6, 6]))
     assert [m["move"] for m in made] == ["power_recoils"]
     assert made[0]["text"].startswith("How the power backfires: ")
+
+
+def test_every_ask_the_magistrate_gets_an_answer() -> None:
+    """An option or outcome that asks the Magistrate, or says the Magistrate says something,
+    makes a GM move (its line is the answer), or is a rule that answers it itself."""
+    def says(text: str) -> bool:
+        low = text.lower()
+        return "ask the magistrate" in low or "the magistrate says" in low
+
+    missing = []
+    for move in COW.moves.values():
+        for band, out in move.outcomes.items():
+            opts = [*(out.choose.options if out.choose else []),
+                    *(o for e in out.effects if e.type == "one_of" for o in e.options)]
+            own = [e.type for e in out.effects]
+            if says(out.text) and not ({"gm_move", "one_of", "rule"} & set(own) or opts):
+                missing.append(f"{move.id}.{band}")
+            for o in opts:
+                if says(o.text) and "gm_move" not in [e.type for e in o.effects]:
+                    missing.append(f"{move.id}.{band}.{o.id}")
+    assert missing == []
