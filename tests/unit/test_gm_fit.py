@@ -190,3 +190,19 @@ def test_every_ask_the_magistrate_gets_an_answer() -> None:
                 if says(o.text) and "gm_move" not in [e.type for e in o.effects]:
                     missing.append(f"{move.id}.{band}.{o.id}")
     assert missing == []
+
+
+def test_every_they_pick_offers_magistrate_you_choose() -> None:
+    missing = []
+    for move in COW.moves.values():
+        for band, out in move.outcomes.items():
+            if "they pick" in out.text.lower():
+                picks = [out.choose] if out.choose else []
+                picks += [e for e in out.effects if e.type == "one_of"]
+                if not picks or not all(p.for_gm for p in picks):
+                    missing.append(f"{move.id}.{band}")
+        told = move.result is not None and "they pick" in move.trigger.lower()
+        if told and (move.result is None or move.result.choose is None
+                     or not move.result.choose.for_gm):
+            missing.append(move.id)
+    assert missing == []
