@@ -430,7 +430,10 @@ def _options(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
     called_all = called_for(pack, state, ctx, rules, held)
     pool = candidates(pack, state, kind, rules, held)
     if kinds:
-        seen = {m.id: m for m in [*called_all, *pool] if fit.fits(m, kinds)}
+        # asked for a kind (a rumor, what it costs): any legal move of that kind, hard or soft
+        wide = [m for m in pack.gm_moves if legal(pack, state, m, rules, held)] \
+            if ctx.get("fits") else pool
+        seen = {m.id: m for m in [*called_all, *wide] if fit.fits(m, kinds)}
         fitting = list(seen.values())  # once each, called ones first
         if fitting:
             called = [m for m in called_all if m.id in seen
