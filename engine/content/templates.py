@@ -17,10 +17,10 @@ from engine.content.yamlio import key_line, line_of, node_at, yaml_node
 GM_NAMES = frozenset({"hero", "location", "npc", "threat", "adult", "villain", "teammate",
                       "bystander", "thread"})
 """Placeholders a GM move's narration may use (besides the system's roles)."""
-FICTION_NAMES = frozenset({"them", "place", "object"})
+FICTION_NAMES = frozenset({"them", "place", "object", "fight"})
 """Placeholders a GM move's ``narration.yaml`` parts may use besides ``GM_NAMES``: the one
-acted on, the place and the thing the fiction line named; a line using one is said only when
-the fiction gave it."""
+acted on, the place and the thing the fiction line named, and ``{fight}`` ("the fight", only
+while blows are traded); a line using one is said only when the fiction gave it."""
 THREAT_NAMES = frozenset({"hero", "villain"})
 """Placeholders a threat's steps and doom may use."""
 OPENING_NAMES = GM_NAMES

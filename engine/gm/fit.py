@@ -56,15 +56,24 @@ def fits(move: s.GMMoveDef, kinds: Collection[str]) -> bool:
     return bool(kinds) and any(k in kinds for k in move.fits)
 
 
-def fiction_names(state: CampaignState, ctx: EffectContext) -> dict[str, str]:
+FIGHTING_KINDS = frozenset({"violence", "powers", "protection"})
+"""Kinds of action that mean blows are being traded (``{fight}`` may be said)."""
+
+
+def fiction_names(state: CampaignState, ctx: EffectContext,
+                  kinds: Collection[str] = ()) -> dict[str, str]:
     """The names a consequence may use from the fiction: ``them`` (the one acted on: the
     move's target, else the first named in the line), ``place`` and ``object`` (as the line
-    wrote them). Only what is known is given (lines needing the rest are not said)."""
+    wrote them), ``fight`` while a fight is under way or the action (``kinds``) or the line
+    is one of blows. Only what is known is given (lines needing the rest are not said)."""
     out: dict[str, str] = {}
+    beat = reading(state)
+    if state.fight is not None or FIGHTING_KINDS & set(kinds) or (
+            beat is not None and "violence" in beat.kinds):
+        out["fight"] = "the fight"
     target = ctx.get("target")
     if isinstance(target, str) and target in state.actors:
         out["them"] = state.actors[target].name
-    beat = reading(state)
     if beat is None:
         return out
     if "them" not in out:

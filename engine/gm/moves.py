@@ -321,7 +321,7 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef,
     return gm_random(state, f"line:{move.id}").choice(pool)
 
 
-FICTION_NAMES = templates.FICTION_NAMES
+FICTION_NAMES = templates.FICTION_NAMES - {"fight"}
 """The placeholders filled from the fiction line (``fit.fiction_names``): a line using one
 is preferred when the fiction gave it."""
 
@@ -466,7 +466,7 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     move = rng.choices(options, weights=weights, k=1)[0]
     target = ctx.get("target")
     names = _names(pack, state, move, rules, target if isinstance(target, str) else None)
-    names.update(fit.fiction_names(state, ctx))
+    names.update(fit.fiction_names(state, ctx, kinds))
     line_key, template = choose_line(pack, state, move, names)
     text = fill(template, names)
     asks = str(ctx.get("asks") or "").strip().rstrip(".")

@@ -206,3 +206,12 @@ def test_every_they_pick_offers_magistrate_you_choose() -> None:
                      or not move.result.choose.for_gm):
             missing.append(move.id)
     assert missing == []
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_no_fight_words_when_no_blows_are_traded(seed: int) -> None:
+    game = evening(seed)
+    made = made_after(game, "I look around the quiet gym for anything out of place",
+                      "assess_situation", None)
+    assert "fight" not in made["text"] and "blast" not in made["text"], made
+    assert made["move"] != "collateral_damage"  # an Assess that broke nothing wrecks nothing
