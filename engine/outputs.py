@@ -103,6 +103,7 @@ class LabSummary(TypedDict):
     taken_out: dict[str, Any]
     threats: dict[str, Any]
     gm_moves: list[dict[str, Any]]
+    gm_fit: dict[str, Any]
     fights: dict[str, Any]
     headline: list[str]
 

@@ -23,6 +23,7 @@ from engine.content.playability import EXAMPLES_FILE, examples_problems, play_ch
 from engine.content.references import SPECIAL_STATS, check_bands, cross_check, itertools_pairwise
 from engine.content.sites import Loc, effect_locations, effect_sites
 from engine.content.templates import (
+    FICTION_NAMES,
     GM_NAMES,
     NARRATION_FILE,
     OPENING_NAMES,
@@ -47,7 +48,8 @@ from engine.content.yamlio import (
 from engine.errors import ContentError
 
 __all__ = [
-    "EFFECT_ADAPTER", "EXAMPLES_FILE", "GM_NAMES", "MAX_PROBLEMS", "MAX_YAML_BYTES",
+    "EFFECT_ADAPTER", "EXAMPLES_FILE", "FICTION_NAMES", "GM_NAMES", "MAX_PROBLEMS",
+    "MAX_YAML_BYTES",
     "MAX_YAML_DEPTH", "MAX_YAML_NODES", "NARRATION_FILE", "OPENING_NAMES", "PACK_FILES",
     "SPECIAL_STATS",
     "THREAT_NAMES", "THREAT_WORDS_NAMES", "Loc", "Pack", "YamlTooLarge", "bundled_content_dir",

@@ -134,6 +134,11 @@ class GMMove(Model):
 
     type: Literal["gm_move"]
     kind: Literal["hard", "soft"] = "hard"
+    text: str = Field("", description="What the move asks the GM to say (\"how you were"
+                      " diverted\"): the GM's line opens with it, as the answer.")
+    fits: list[Id] = Field(default_factory=list, description="Kinds of action the GM move"
+                           " must answer (GM moves' ``fits``: rumor, powers...), instead of"
+                           " the move's own.")
 
 
 class TriggerMove(Model):
@@ -540,6 +545,10 @@ class GMMoveDef(Model):
     weight: int = Field(10, ge=1)
     narration: list[str] = Field(min_length=1, description="Templates with {hero}, {npc}, ...")
     effects: list[Effect] = Field(default_factory=list)
+    fits: list[Id] = Field(
+        default_factory=list, description="Kinds of action this GM move answers when one fails"
+        " (violence, powers, protection, pressure, support, reading, perception, movement,"
+        " stealth, risk); the GM prefers a fitting move after a miss. Empty: fits any.")
 
 
 class NarrationParts(Model):
@@ -632,6 +641,10 @@ class GMPack(Model):
     stances: dict[Id, Stance] = Field(
         default_factory=dict, description="Each role's stance toward the heroes when an NPC of"
         " that role is introduced (role id -> stance); unlisted roles: neutral.")
+    action_kinds: dict[Id, list[Id]] = Field(
+        default_factory=dict, description="The kinds of action each player move is (move id ->"
+        " kinds, as GM moves' ``fits`` names them); the fiction line's own reading adds its"
+        " kinds.")
 
 
 class TablesPack(Model):

@@ -17,6 +17,10 @@ from engine.content.yamlio import key_line, line_of, node_at, yaml_node
 GM_NAMES = frozenset({"hero", "location", "npc", "threat", "adult", "villain", "teammate",
                       "bystander", "thread"})
 """Placeholders a GM move's narration may use (besides the system's roles)."""
+FICTION_NAMES = frozenset({"them", "place", "object", "fight"})
+"""Placeholders a GM move's ``narration.yaml`` parts may use besides ``GM_NAMES``: the one
+acted on, the place and the thing the fiction line named, and ``{fight}`` ("the fight", only
+while blows are traded); a line using one is said only when the fiction gave it."""
 THREAT_NAMES = frozenset({"hero", "villain"})
 """Placeholders a threat's steps and doom may use."""
 OPENING_NAMES = GM_NAMES
@@ -86,7 +90,7 @@ def narration_problems(pack: Pack) -> list[str]:
 
     problems: list[str] = []
     gm_ids = [g.id for g in pack.gm_moves]
-    gm_names = GM_NAMES | set(pack.system.roles)
+    gm_names = GM_NAMES | FICTION_NAMES | set(pack.system.roles)
     for mid, parts in pack.narration.moves.items():
         if mid not in gm_ids:
             problems.append(at(("moves", mid), f"unknown GM move {mid!r} (gm.yaml has:"

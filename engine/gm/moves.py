@@ -8,12 +8,15 @@ the narration from the scene's own names, and says why it chose what it chose. P
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.content import schema as s
+from engine.content import templates
 from engine.content.loader import Pack
+from engine.gm import fit
 from engine.rules import events as ev
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
 from engine.rules.stance import STANCES, rank, stance_of
@@ -288,12 +291,14 @@ def _template(pack: Pack, line_key: str) -> str:
     return out
 
 
-def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[str, str]:
-    """The line the GM says for ``move``, as (key, template): never one said in the last
+def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef,
+                names: Mapping[str, object] | None = None) -> tuple[str, str]:
+    """The line the GM says for ``move``, as (key, template): only lines whose placeholders
+    ``names`` all fills (when given, and some line can); never one said in the last
     ``LINE_MEMORY`` GM moves while another is left; among the rest, the ones sharing the fewest
     parts with the move's recent lines, and not opening on the hero's name twice running."""
-    options = lines(pack, move)
     recent = state.gm_lines[-(LINE_MEMORY - 1):] if LINE_MEMORY > 1 else []
+    options, parsed = _usable(pack, move, names, set(recent))
     age = {k: n for n, k in enumerate(reversed(recent))}  # 0: the line just said
     mine = [k.partition(":")[2].split(".") for k in recent if k.startswith(f"{move.id}:")]
     used = [{p[slot] for p in mine if len(p) == 3} for slot in range(3)]
@@ -306,7 +311,6 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[st
         shared = sum(1 for slot, i in enumerate(line.parts) if i in used[slot])
         return 0, shared + (2 if hero_last and line.hero_first else 0)
 
-    parsed = _parsed(pack, move, options)
     if options and not mine:  # none of its lines said lately: only the hero's name counts
         pool = [o for o, line in zip(options, parsed, strict=True)
                 if not (hero_last and line.hero_first)] or list(options)
@@ -315,6 +319,30 @@ def choose_line(pack: Pack, state: CampaignState, move: s.GMMoveDef) -> tuple[st
         best = min(costs)
         pool = [o for o, c in zip(options, costs, strict=True) if c == best]
     return gm_random(state, f"line:{move.id}").choice(pool)
+
+
+FICTION_NAMES = templates.FICTION_NAMES - {"fight"}
+"""The placeholders filled from the fiction line (``fit.fiction_names``): a line using one
+is preferred when the fiction gave it."""
+
+
+def _usable(pack: Pack, move: s.GMMoveDef, names: Mapping[str, object] | None,
+            recent: set[str]) -> tuple[list[tuple[str, str]], list[_Line]]:
+    """``move``'s lines, with what ``choose_line`` reads of them, that ``names`` can fill
+    (all of them when ``names`` is not given or fills none); of those, the ones naming the
+    fiction's own people, place or thing and not said lately, when there are such."""
+    options = lines(pack, move)
+    parsed = _parsed(pack, move, options)
+    if names is None:
+        return options, parsed
+    keys = names.keys()
+    keep = [i for i, line in enumerate(parsed) if line.needs <= keys]
+    own = FICTION_NAMES & keys
+    told = [i for i in keep if own & parsed[i].needs and parsed[i].said_as not in recent]
+    pick = told or keep
+    if not pick or len(pick) == len(options):
+        return options, parsed
+    return [options[i] for i in pick], [parsed[i] for i in pick]
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +355,11 @@ class _Line:
     """Its key's first three parts (the narration's open, act and stake)."""
     hero_first: bool
     """Its template opens on the hero's name."""
+    needs: frozenset[str] = frozenset()
+    """The placeholders it fills ({them}, {object}...)."""
 
+
+_PLACEHOLDER = re.compile(r"\{(\w+)")
 
 _PARSED: dict[tuple[int, str], tuple[list[tuple[str, str]], list[_Line]]] = {}
 
@@ -337,7 +369,8 @@ def _parsed(pack: Pack, move: s.GMMoveDef, options: list[tuple[str, str]]) -> li
     cached = _PARSED.get((id(pack), move.id))
     if cached is not None and cached[0] is options:
         return cached[1]
-    out = [_Line(f"{move.id}:{key}", tuple(key.split(".")[:3]), text.startswith("{hero}"))
+    out = [_Line(f"{move.id}:{key}", tuple(key.split(".")[:3]), text.startswith("{hero}"),
+                 frozenset(m.group(1) for m in _PLACEHOLDER.finditer(text)))
            for key, text in options]
     if len(_PARSED) < 4096:
         _PARSED[(id(pack), move.id)] = (options, out)
@@ -384,21 +417,47 @@ def called_for(pack: Pack, state: CampaignState, ctx: EffectContext,
             if g in by_id and legal(pack, state, by_id[g], rules, held)]
 
 
-def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
-                 rules: Ruleset | None = None) -> Step:
-    """Choose and make a GM move of ``kind`` ("hard" or "soft"): after a miss, one of the GM
-    moves the failed move calls for (its ``miss_gm``) when one fits, about its target when
-    the target fits."""
-    # the first GM move the miss calls for that fits and was not among the GM's last three
+def _options(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
+             rules: Ruleset | None) -> tuple[list[s.GMMoveDef], list[float], list[s.GMMoveDef],
+                                             frozenset[str]]:
+    """The GM moves to choose among and their weights, the ones the miss calls for, and the
+    kinds of action the failed move was. Moves that fit those kinds come first (the one the
+    miss calls for first among them); a fitting move repeats rather than give way to one
+    that does not fit."""
     held: dict[str, bool] = {}  # the preconditions tested so far: the state does not change
-    called = [m for m in called_for(pack, state, ctx, rules, held)
-              if m.id not in state.gm_recent[-3:]][:1]
-    options = called or candidates(pack, state, kind, rules, held)
+    asked = bool(ctx.get("fits")) or fit.after_roll(pack, ctx)
+    kinds = fit.action_kinds(pack, state, ctx) if asked else frozenset()
+    called_all = called_for(pack, state, ctx, rules, held)
+    pool = candidates(pack, state, kind, rules, held)
+    if kinds:
+        # asked for a kind (a rumor, what it costs): any legal move of that kind, hard or soft
+        wide = [m for m in pack.gm_moves if legal(pack, state, m, rules, held)] \
+            if ctx.get("fits") else pool
+        seen = {m.id: m for m in [*called_all, *wide] if fit.fits(m, kinds)}
+        fitting = list(seen.values())  # once each, called ones first
+        if fitting:
+            called = [m for m in called_all if m.id in seen
+                      and m.id not in state.gm_recent[-3:]][:1]
+            options = called or fitting
+            return options, [max(weight(state, m), 0.05) for m in options], called, kinds
+    # the first GM move the miss calls for that fits and was not among the GM's last three
+    called = [m for m in called_all if m.id not in state.gm_recent[-3:]][:1]
+    options = called or pool
     weights = [weight(state, m) for m in options]
     if not options or sum(weights) == 0:
         options = [m for m in pack.gm_moves
                    if (m.kind in (kind, "both")) and legal(pack, state, m, rules, held)]
         weights = [1.0] * len(options)
+    return options, weights, called, kinds
+
+
+def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
+                 rules: Ruleset | None = None) -> Step:
+    """Choose and make a GM move of ``kind`` ("hard" or "soft"): after a miss, one that fits
+    the kind of action that failed (``fit``), else one of the GM moves the failed move calls
+    for (its ``miss_gm``) when one fits, about its target when the target fits; its line names
+    the people, place and object of the fiction when it has a line that can."""
+    options, weights, called, kinds = _options(pack, state, kind, ctx, rules)
     if not options:
         text = "The GM lets the silence stretch; the situation tightens around you."
         return Step([ev.GMMoveMade(move="pressure", name="Tighten the screws", kind=kind,
@@ -407,16 +466,24 @@ def make_gm_move(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext
     move = rng.choices(options, weights=weights, k=1)[0]
     target = ctx.get("target")
     names = _names(pack, state, move, rules, target if isinstance(target, str) else None)
-    line_key, template = choose_line(pack, state, move)
+    names.update(fit.fiction_names(state, ctx, kinds))
+    line_key, template = choose_line(pack, state, move, names)
     text = fill(template, names)
-    why = occasion(pack, ctx)
+    asks = str(ctx.get("asks") or "").strip().rstrip(".")
+    if asks:  # the move asked the GM to say something: the line is the answer
+        text = f"{asks[0].upper()}{asks[1:]}: {text}"
+    why = occasion(pack, ctx) + (f"; asked: {asks}" if asks else "")
+    fitted = fit.fits(move, kinds)
     if move in called:
         why += "; the miss calls for it"
     if move.when:
         why += "; fits because " + ", ".join(w.replace("_", " ") for w in move.when)
+    if fitted:
+        why += "; it answers " + " and ".join(sorted(kinds & set(move.fits)))
     step = Step([ev.GMMoveMade(move=move.id, name=move.name, kind=kind, text=text, reason=why,
                                template=int(line_key) if line_key.isdigit() else 0,
-                               line="" if line_key.isdigit() else line_key)])
+                               line="" if line_key.isdigit() else line_key,
+                               fit=("fits" if fitted else "off") if kinds else "")])
     sub_ctx: EffectContext = {
         "source": f"GM: {move.name}", "npc": names.get("npc_id") or None,
         "target": names.get("npc_id") or None,

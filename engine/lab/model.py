@@ -146,6 +146,10 @@ class CampaignResult(TypedDict):
     samples: list[Sample]
     taken_out: list[dict[str, Any]]
     gm_moves: dict[str, int]
+    gm_fit: dict[str, int]
+    """GM moves made (``made``), those after a roll that went less than well or asked for a
+    kind (``after_roll``), those of them fitting the kind of action (``fits``), and lines
+    said again within ``GM_LINE_MEMORY`` GM moves (``repeats``)."""
     threats: list[ThreatRecord]
     fights: list[FightRecord]
     kept: str
@@ -155,5 +159,6 @@ def empty_result(spec: LabSpec, index: int, policy: str) -> CampaignResult:
     """A result with nothing recorded yet."""
     return CampaignResult(index=index, seed=campaign_seed(spec.seed, index), system=spec.system,
                           policy=policy, ok=True, error="", steps=0, moves=0, scenes=0,
-                          rolls=[], samples=[], taken_out=[], gm_moves={}, threats=[],
+                          rolls=[], samples=[], taken_out=[], gm_moves={}, gm_fit={},
+                          threats=[],
                           fights=[], kept="")

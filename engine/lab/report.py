@@ -316,6 +316,20 @@ def _md_gm_moves(gm_moves: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _md_gm_fit(g: dict[str, Any] | None) -> list[str]:
+    """How the GM's moves fit the kind of action that failed, and its repeated lines."""
+    if not g or not g.get("made"):
+        return []
+    fits = g["fits"]
+    rows = [["GM moves made", str(g["made"]), ""],
+            ["after a roll that went less than well", str(g["after_roll"]), ""],
+            ["... fitting the failed move's kind", str(fits["count"]),
+             f"{_pct(fits['rate'])} (95% CI {_pct(fits['low'])}-{_pct(fits['high'])})"],
+            ["GM lines repeated within 40 GM moves", str(g["repeats"]),
+             f"{_pct(g['campaigns_with_a_repeat']['rate'])} of campaigns"]]
+    return ["## GM fit and variety", "", *_table(["", "count", "share"], rows)]
+
+
 def _md_failures(failures: list[dict[str, Any]]) -> list[str]:
     """The campaigns that failed (or "None."), and the files beside the report."""
     lines = ["## Failures", ""]
@@ -339,6 +353,7 @@ def _markdown(summary: dict[str, Any], charts: list[Path], chart_note: str) -> s
     lines += _md_bands(summary["moves"], names)
     lines += _md_series(summary["series"], names)
     lines += _md_gm_moves(summary["gm_moves"])
+    lines += _md_gm_fit(summary.get("gm_fit"))
     lines += _md_failures(summary["failures"])
     return "\n".join(lines)
 

@@ -42,7 +42,7 @@ from engine.lab.model import (
 from engine.lab.policy import Policy, load_policy
 from engine.odds import band_odds, band_odds_by_faces
 from engine.rules import resolve
-from engine.rules.events import is_fight_roll
+from engine.rules.events import GM_LINE_MEMORY, is_fight_roll
 
 MAX_PROMPTS = 200
 """Prompts one move may ask before the content counts as looping."""
@@ -310,8 +310,22 @@ class _Driver:
         self.track_names = {t.id: t.name for t in game.pack.system.tracks}
         self.doom: dict[str, int] = {}
         self.fights = game.rules.conflict() is not None
+        self.gm_said: list[str] = []
+        """The last GM lines said, oldest first (``GM_LINE_MEMORY`` of them)."""
 
     # -- bookkeeping
+
+    def _gm_fit(self, e: Mapping[str, Any]) -> None:
+        """Count a GM move: whether it fits the failed move's kind, whether its line was said
+        within the last ``GM_LINE_MEMORY`` GM moves."""
+        fit = self.result.setdefault("gm_fit", {})
+        fit["made"] = fit.get("made", 0) + 1
+        if e.get("fit"):
+            fit["after_roll"] = fit.get("after_roll", 0) + 1
+            fit["fits"] = fit.get("fits", 0) + (e.get("fit") == "fits")
+        text = str(e.get("text", ""))
+        fit["repeats"] = fit.get("repeats", 0) + (text in self.gm_said)
+        self.gm_said = [*self.gm_said[-(GM_LINE_MEMORY - 1):], text]
 
     def act(self, events: Sequence[Mapping[str, Any]]) -> None:
         """Count an engine step and record what its events say."""
@@ -326,6 +340,7 @@ class _Driver:
             elif kind == "GMMoveMade":
                 move = str(e.get("move", ""))
                 r["gm_moves"][move] = r["gm_moves"].get(move, 0) + 1
+                self._gm_fit(e)
                 if move in _danger_moves(self.game.pack):
                     self.danger = True
             elif kind == "TakenOut" and e.get("out", True):

@@ -413,6 +413,18 @@ def _gm_moves(ok: list[CampaignResult]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: (-row["count"], row["move"]))
 
 
+def _gm_fit(ok: list[CampaignResult]) -> dict[str, Any]:
+    """How GM moves fit what failed, and how often a line came back within 40 GM moves."""
+    def total(key: str) -> int:
+        return sum(r.get("gm_fit", {}).get(key, 0) for r in ok)
+
+    after, made = total("after_roll"), total("made")
+    return {"made": made, "after_roll": after, "fits": _proportion(total("fits"), after),
+            "repeats": total("repeats"),
+            "campaigns_with_a_repeat": _proportion(
+                sum(1 for r in ok if r.get("gm_fit", {}).get("repeats", 0)), len(ok))}
+
+
 def _fights(ok: list[CampaignResult]) -> dict[str, Any]:
     fights = [f for r in ok for f in r["fights"]]
     n = len(fights)
@@ -487,6 +499,10 @@ def _headline(summary: dict[str, Any]) -> list[str]:
     if summary["gm_moves"]:
         top = summary["gm_moves"][0]
         lines.append(f"Most frequent GM move: {top['move']} ({top['share']:.0%} of GM moves).")
+    g = summary.get("gm_fit") or {}
+    if g.get("after_roll"):
+        lines.append(f"GM moves fitting the failed move's kind: {g['fits']['rate']:.0%} of "
+                     f"{g['after_roll']}; GM lines repeated within 40 GM moves: {g['repeats']}.")
     if summary["failures"]:
         lines.append(f"{len(summary['failures'])} campaign(s) failed; see Failures.")
     return lines
@@ -522,6 +538,7 @@ def summarize(results: Sequence[CampaignResult], spec: LabSpec | None = None) ->
         "taken_out": _taken_out(ok),
         "threats": _threats(ok),
         "gm_moves": _gm_moves(ok),
+        "gm_fit": _gm_fit(ok),
         "fights": _fights(ok),
     }
     summary["headline"] = _headline(summary)

@@ -438,6 +438,8 @@ class Interpreter:
 
     @_handles("gm_move")
     def _e_gm_move(self, state: CampaignState, eff: s.GMMove, ctx: EffectContext) -> Step:
+        if eff.text or eff.fits:  # what the GM is asked to say, and what it must answer
+            ctx = {**ctx, "asks": eff.text, "fits": list(eff.fits)}
         return self.gm(state, eff.kind, ctx)
 
     MAX_TRIGGERS = 32

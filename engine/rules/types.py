@@ -81,6 +81,11 @@ class EffectContext(TypedDict, total=False):
     names: dict[str, str]
     """The names the GM move's narration used ({npc}, {teammate}, {location}...), for the
     words of ledger effects (``thread``, ``fact``)."""
+    asks: str
+    """What the move asks the GM to say ("how you were diverted"), for a ``gm_move`` effect
+    with a ``text``: the GM's line answers it."""
+    fits: list[str]
+    """The kinds of action a ``gm_move`` effect's GM move must answer (its ``fits``)."""
 
 
 class ChooseSpec(TypedDict):

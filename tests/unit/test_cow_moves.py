@@ -260,7 +260,8 @@ def test_meet_someone_new(game: Game) -> None:
 def test_direct_someone_to_act_weak_hit_consequence(game: Game) -> None:
     roll(game, "direct_someone_to_act", [3, 4], "Brother Cask", declare=["offer:value"])
     pick(game, "comply")
-    assert options(game)[-1] == "standing"
+    # they pick a consequence: the Magistrate may choose for them (issue 27)
+    assert options(game)[-2:] == ["standing", "gm_chooses"]
     pick(game, "standing")
     pick(game, "standing") if game.state.flow.stage == "effects" else None
     assert game.state.hero.tracks["standing"] <= -1
@@ -398,6 +399,8 @@ def test_run_the_scheme_productivity_cap_and_once_per_session(game: Game) -> Non
     game.roll([1, 2])  # 3 - 3: a miss; Productivity cannot go below -3
     events = game.adjust("keep") if game.state.flow.stage == "adjust" else []
     events += pick(game, ["1"])
+    while game.state.flow.stage == "effects":  # the Magistrate's hard move may ask too
+        events += pick(game, options(game)[0])
     assert game.state.hero.data["schemes"][1]["productivity"] == -3
     with pytest.raises(IllegalAction, match="every scheme of yours has been run"):
         game.trigger("run_the_scheme")

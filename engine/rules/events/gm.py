@@ -24,7 +24,10 @@ class GMMoveMade(Event):
     line: str = ""
     """Which parts of the move's ``narration.yaml`` made the line ("open.act.stake" indices);
     empty for a whole line of ``gm.yaml`` (``template``)."""
-    OPTIONAL: ClassVar[tuple[str, ...]] = ("line",)
+    fit: str = ""
+    """After a roll that went less than well: "fits" when the move answers the kind of action
+    that failed (content's ``fits``), "off" when none of those could be made; else empty."""
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("line", "fit")
 
 
 GM_LINE_MEMORY = 40
