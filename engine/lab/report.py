@@ -323,7 +323,7 @@ def _md_gm_fit(g: dict[str, Any] | None) -> list[str]:
     fits = g["fits"]
     rows = [["GM moves made", str(g["made"]), ""],
             ["after a roll that went less than well", str(g["after_roll"]), ""],
-            ["... fitting the failed move's kind", str(fits["count"]),
+            ["... fitting the kind of move that missed", str(fits["count"]),
              f"{_pct(fits['rate'])} (95% CI {_pct(fits['low'])}-{_pct(fits['high'])})"],
             ["GM lines repeated within 40 GM moves", str(g["repeats"]),
              f"{_pct(g['campaigns_with_a_repeat']['rate'])} of campaigns"]]

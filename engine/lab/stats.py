@@ -501,7 +501,7 @@ def _headline(summary: dict[str, Any]) -> list[str]:
         lines.append(f"Most frequent GM move: {top['move']} ({top['share']:.0%} of GM moves).")
     g = summary.get("gm_fit") or {}
     if g.get("after_roll"):
-        lines.append(f"GM moves fitting the failed move's kind: {g['fits']['rate']:.0%} of "
+        lines.append(f"GM moves fitting the kind of move that missed: {g['fits']['rate']:.0%} of "
                      f"{g['after_roll']}; GM lines repeated within 40 GM moves: {g['repeats']}.")
     if summary["failures"]:
         lines.append(f"{len(summary['failures'])} campaign(s) failed; see Failures.")

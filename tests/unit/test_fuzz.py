@@ -81,6 +81,7 @@ def step_values(pack: Any) -> dict[str, st.SearchStrategy[Any]]:
         "question": st.text(max_size=10),
         "likelihood": st.sampled_from(["even", "likely", "certain", "maybe"]),
         "reroll": st.integers(0, 3), "template": st.sampled_from(["heist", "nope"]),
+        "rank": st.sampled_from(["dangerous", "epic", "", "legendary"]),
         "threat": st.sampled_from(["heist", "nope"]), "delta": st.integers(-3, 8),
         "who": st.sampled_from(["hero", "Nova", "Rosalind", "campaign", "nobody"]),
         "what": st.sampled_from(["condition", "stat", "track", "pool", "clock", "influence",

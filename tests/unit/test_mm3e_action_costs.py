@@ -28,8 +28,8 @@ def test_every_declared_cost_is_the_rules_cost() -> None:
 @pytest.mark.parametrize(("edit", "message"), [
     (("    cost: standard", "    cost: move"), "actions.aid.cost: 'move', but the rules charge"
                                                 " 'standard'"),
-    (("    cost: standard\n", ""), "actions.yaml:7: actions.aid.cost: required key is missing"),
-    (("  aid:\n", "  aid_someone:\n"), "actions.yaml:6: actions.aid_someone: unknown action id"),
+    (("    cost: standard\n", ""), "actions.yaml:9: actions.aid.cost: required key is missing"),
+    (("  aid:\n", "  aid_someone:\n"), "actions.yaml:8: actions.aid_someone: unknown action id"),
 ])
 def test_a_wrong_cost_or_id_fails_validation(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                              edit: tuple[str, str], message: str) -> None:

@@ -236,7 +236,8 @@ def test_in_play_every_gm_line_is_filled_and_names_who_is_there(tmp_path: Path) 
     for name, role in [("Gantry", "villain"), ("Tinmarket Tough", "minion"),
                        ("Nightjar", "hero_ally"), ("Mrs. Okafor", "bystander")]:
         game.add_npc(name, role)
-    game.add_threat("dockyard_crown", npc="Gantry")
+    # the villain brings a threat of its own when added (a villain added later too)
+    assert [t.npc for t in game.state.threats.values()] == ["gantry"]
     made: dict[str, list[str]] = {}
     for _ in range(40):  # seeded: the same moves every run
         for e in game.ask_gm():
@@ -247,4 +248,4 @@ def test_in_play_every_gm_line_is_filled_and_names_who_is_there(tmp_path: Path) 
     assert len(made) >= 8, sorted(made)
     assert "villain_reveals_plan" in made and "threat_advances" in made, sorted(made)
     assert all("Gantry" in t for t in made["villain_reveals_plan"])
-    assert all("Gantry's grab for the docks" in t for t in made["threat_advances"])
+    assert all("Gantry" in t for t in made["threat_advances"]), made["threat_advances"]
