@@ -17,7 +17,13 @@ from engine.gm.values import SceneProposal
 from engine.rules import events as ev
 from engine.rules.base import Step, effect_item, gm_random
 from engine.rules.state import CampaignState, Threat
-from engine.rules.threats import advance_threat, fill, threat_event, threat_words
+from engine.rules.threats import (
+    advance_threat,
+    fill,
+    template_for,
+    threat_event,
+    threat_words,
+)
 
 
 def draw(pack: Pack, state: CampaignState, table_id: str, salt: str) -> s.TableEntry | None:
@@ -47,12 +53,13 @@ def entry_for_roll(table: s.Table, roll: int) -> s.TableEntry:
 
 
 def threat_for_villain(pack: Pack, state: CampaignState, npc_id: str) -> ev.ThreatAdded | None:
-    """A threat for a villain NPC, from the pack's threat templates."""
+    """A threat for a villain NPC, from the pack's threat templates: the one its drive calls
+    for (``template_for``)."""
     if not pack.gm.threats:
         return None
     npc = state.npcs[npc_id]
     villains = [t for t in pack.gm.threats if t.kind == "villain"] or list(pack.gm.threats)
-    tdef = gm_random(state, f"threat:{npc_id}").choice(villains)
+    tdef = template_for(state, npc_id, villains, gm_random(state, f"threat:{npc_id}"))
     return threat_event(tdef, state, f"{npc.name}: {tdef.name}", npc_id)
 
 
