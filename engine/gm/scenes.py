@@ -21,6 +21,7 @@ from engine.gm.framing import (
     held,
     out_of_play,
     place_key,
+    place_phrase,
     recent_places,
     scene_test,
     used_recently,
@@ -292,31 +293,84 @@ def propose_scene(pack: Pack, state: CampaignState, reroll: int = 0,
                          reroll=reroll, test=test.text)
 
 
-def event_about(state: CampaignState, focus: str, rng: random.Random) -> str:
-    """What the ledger names for a random event's focus: an open thread when the focus is a
-    thread, a character of the scene (else of the story) when it is someone, else ""."""
+FOCUS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("new", ("new face", "newcomer", "stranger", "arrive", "wander into", "show up", "press",
+             "gets involved")),
+    ("thread", ("thread",)),
+    ("threat", ("threat", "faction", "makes its move", "changes hands", "villain")),
+    ("character", ("someone", "tie with", "npc", "character", "ally", "contact", "friend")),
+    ("hero", ("hero", "about you", "goes wrong", "goes unexpectedly", "rumor")),
+    ("place", ("place", "itself", "scene", "street", "weather")),
+)
+"""What a random event's focus is about, by its words (Mythic's event focus): someone or
+something new, an open thread, a threat, a character, the hero, the place. Each system's
+``random_events`` are read this way (a test checks that every focus is understood)."""
+
+
+def focus_kind(focus: str) -> str:
+    """The kind of a random event's focus (``FOCUS_WORDS``), "" when its words name none."""
     words = focus.lower()
-    if "thread" in words:
-        threads = [t.text for t in state.threads if t.status == "open"]
+    return next((kind for kind, keys in FOCUS_WORDS if any(k in words for k in keys)), "")
+
+
+def _about(pack: Pack | None, state: CampaignState, kind: str, rng: random.Random) -> str:
+    """What the ledger names for one kind of focus, "" when it has nothing of that kind."""
+    if kind == "thread":
+        threads = [t.text for t in state.open_threads]
         return rng.choice(threads) if threads else ""
-    if any(w in words for w in ("someone", "npc", "character", "ally", "rival", "contact")):
-        npcs = sorted(state.npcs.values(), key=lambda n: n.id)
-        here = [n.name for n in npcs if n.present]
-        pool = here or [n.name for n in npcs]
+    if kind == "character":
+        npcs = [n for n in sorted(state.npcs.values(), key=lambda n: n.id)
+                if not out_of_play(n)]
+        pool = [n.name for n in npcs if n.present] or [n.name for n in npcs]
         return rng.choice(pool) if pool else ""
+    if kind == "threat":
+        active = [t for t in state.threats.values() if t.active]
+        if not active:
+            return ""
+        t = max(active, key=lambda t: (t.clock / t.size, t.id))
+        words = threat_words(pack, state, t) if pack is not None else t.name
+        return f"{words[:1].upper()}{words[1:]}"
+    if kind == "hero":
+        return framed_hero(state).name
+    if kind == "place":
+        return place_phrase(state.scene.location)
+    return ""
+
+
+_FALLBACK = ("thread", "character", "threat", "hero")
+
+
+def event_about(state: CampaignState, focus: str, rng: random.Random,
+                pack: Pack | None = None) -> str:
+    """What the ledger names for a random event's focus (Mythic's lists): an open thread,
+    a character of the scene (else of the story; never the dead or taken out), the most
+    pressing threat, the hero or the scene's place. When the ledger has nothing of that kind
+    it names what it has (a thread, a character, a threat, the hero), so an event never
+    sends the story somewhere it does not know; only a focus on someone new names nobody."""
+    kind = focus_kind(focus) or "character"
+    if kind == "new":
+        return ""
+    for k in (kind, *_FALLBACK):
+        about = _about(pack, state, k, rng)
+        if about:
+            return about
     return ""
 
 
 def random_event(pack: Pack, state: CampaignState, salt: str) -> Step:
-    """A twist: a focus from the event table and two inspiration words, with its effects."""
+    """A twist: a focus from the event table, what it is about from the ledger (a thread, a
+    character, a threat, the hero, the place) and an action word, with its effects; the
+    subject word comes from the tables only when the focus brings someone new."""
     rng = gm_random(state, f"event:{salt}")
     focus_list = event_focus(pack)
     focus = rng.choices(focus_list, weights=[e.weight for e in focus_list], k=1)[0]
     act = draw(pack, state, "oracle_actions", f"{salt}:a")
     subj = draw(pack, state, "oracle_subjects", f"{salt}:s")
+    about = event_about(state, focus.text, rng, pack)
+    # the inspiration's subject is the ledger's own when it names one: no unknown places
+    subject = about or (subj.text if subj else "")
     step = Step([ev.RandomEvent(focus=focus.text, action=act.text if act else "",
-                                subject=subj.text if subj else "",
-                                about=event_about(state, focus.text, rng))])
+                                subject=subject, about=about)])
     step.push = [effect_item(e, {"source": f"random event: {focus.text}"})
                  for e in focus.effects]
     return step
