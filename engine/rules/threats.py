@@ -116,13 +116,13 @@ def template_for(state: CampaignState, npc_id: str, templates: list[s.ThreatDef]
                  rng: random.Random) -> s.ThreatDef:
     """The threat a villain brings: the template whose drives its words name most (its
     drive: a relic-hunting abbess hunts relics, she does not rob a vault); when none is
-    named, any of them."""
+    named, any of them but those given by drive only."""
     words = drive_words(state, npc_id)
     scored = [(drive_score(t, words), t) for t in templates]
     best = max((n for n, _ in scored), default=0)
     if best > 0:
         return rng.choice([t for n, t in scored if n == best])
-    return rng.choice(templates)
+    return rng.choice([t for t in templates if not t.by_drive_only] or templates)
 
 
 def threat_event(tdef: s.ThreatDef, state: CampaignState, name: str | None = None,
