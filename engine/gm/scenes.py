@@ -22,6 +22,7 @@ from engine.gm.framing import (
     out_of_play,
     place_key,
     place_phrase,
+    recent_frames,
     recent_places,
     scene_test,
     used_recently,
@@ -158,9 +159,19 @@ newest most), each character held at a known place, the threats together (the mo
 most)."""
 
 
+def _known_places(pack: Pack, state: CampaignState) -> list[str]:
+    """The places the story knows: the scenes' own and the table's, longest first (so a
+    thread that names one is played there)."""
+    places = {str(f.get("place", "")) for f in recent_frames(state)} | {state.scene.location}
+    table = pack.tables.get("locations")
+    places |= {e.text for e in table.entries} if table is not None else set()
+    return sorted((p for p in places if len(p) > 6), key=lambda p: (-len(p), p))
+
+
 def story_leads(pack: Pack, state: CampaignState) -> list[Lead]:
     """The scenes the story calls for: each character held at a known place (their rescue,
-    there), the open threads and the active threats' next steps."""
+    there), the open threads (at the place a thread names, if it names one the story knows)
+    and the active threats' next steps."""
     leads: list[Lead] = []
     threads = state.open_threads
     covered: set[str] = set()
@@ -176,7 +187,9 @@ def story_leads(pack: Pack, state: CampaignState) -> list[Lead]:
                               place, n.id))
     rest = [t for t in threads if t.id not in covered]
     total = sum(range(1, len(rest) + 1))
-    leads += [Lead("thread", t.text, THREAD_WEIGHT * (i + 1) / total)
+    known = _known_places(pack, state)
+    leads += [Lead("thread", t.text, THREAD_WEIGHT * (i + 1) / total,
+                   next((p for p in known if p.lower() in t.text.lower()), ""))
               for i, t in enumerate(rest)]
     active = [t for t in state.threats.values() if t.active]
     press = sum(0.5 + t.clock / max(1, t.size) for t in active)

@@ -218,3 +218,12 @@ def test_old_campaigns_have_no_framed_scenes_remembered() -> None:
     game.state.data[framing.FRAMED_KEY] = "garbled"
     assert framing.recent_frames(game.state) == []
     assert game.propose_scene().location
+
+
+def test_a_thread_that_names_a_known_place_is_played_there() -> None:
+    game = masks_game()
+    game.add_thread("Get the people caught at the harbour container yard at night to safety")
+    props = [game.propose_scene(reroll=i) for i in range(10)]
+    there = [p for p in props if p.location == "the harbour container yard at night"]
+    assert len(there) >= 4
+    assert all("harbour container yard" in p.stakes for p in there)
