@@ -160,12 +160,15 @@ most)."""
 
 
 def _known_places(pack: Pack, state: CampaignState) -> list[str]:
-    """The places the story knows: the scenes' own and the table's, longest first (so a
-    thread that names one is played there)."""
+    """The places a thread may send the next scene to, longest first: the table's and the
+    scenes' own, but none of the last ``FRAME_MEMORY`` scenes' (a thread left open there
+    would bring every scene back to it; a captive's prison is the one exception)."""
     places = {str(f.get("place", "")) for f in recent_frames(state)} | {state.scene.location}
     table = pack.tables.get("locations")
     places |= {e.text for e in table.entries} if table is not None else set()
-    return sorted((p for p in places if len(p) > 6), key=lambda p: (-len(p), p))
+    recent = recent_places(state)
+    return sorted((p for p in places if len(p) > 6 and place_key(p) not in recent),
+                  key=lambda p: (-len(p), p))
 
 
 def story_leads(pack: Pack, state: CampaignState) -> list[Lead]:
