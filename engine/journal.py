@@ -450,6 +450,8 @@ def _random_event(c: _Line) -> str | None:
     """A random event: its focus and its words."""
     e = c.e
     about = f" ({e['about']})" if e.get("about") else ""
+    if e.get("about") and e["subject"] == e["about"]:  # the subject is the ledger's own
+        return f"⚡ **Random event:** {e['focus']}{about} — _{e['action']}_"
     return (f"⚡ **Random event:** {e['focus']}{about} — _{e['action']} /"
             f" {e['subject']}_")
 

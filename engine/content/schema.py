@@ -619,6 +619,13 @@ class ThreatDef(Model):
     ignored_after: int = Field(
         1, ge=1, description="Scenes in a row left alone (its NPC absent, or nobody acting"
         " against it) that advance its clock one segment at the scene's end.")
+    drives: list[str] = Field(
+        default_factory=list, description="Words of a villain's name or note that call for"
+        " this threat (its drive: 'relic', 'revenge', 'greed'...); a villain whose words match"
+        " no template's drives may get any but those given by drive only.")
+    by_drive_only: bool = Field(
+        False, description="Given only to a villain whose words name one of its drives (a"
+        " relic hunt is no villain's threat by chance).")
 
 
 class OracleLevel(Model):

@@ -24,7 +24,7 @@ while blows are traded); a line using one is said only when the fiction gave it.
 THREAT_NAMES = frozenset({"hero", "villain"})
 """Placeholders a threat's steps and doom may use."""
 OPENING_NAMES = GM_NAMES
-"""Placeholders a ``scene_openings`` table entry may use."""
+"""Placeholders a ``scene_openings`` or ``rescue_openings`` table entry may use."""
 NARRATION_FILE = "narration.yaml"
 THREAT_WORDS_NAMES = {"named": frozenset({"villain"}), "plain": frozenset()}
 """Placeholders a threat's words in ``narration.yaml`` may use."""
@@ -70,10 +70,10 @@ def template_sites(pack: Pack) -> Iterator[tuple[str, str, str, frozenset[str]]]
         for i, text in enumerate(th.steps):
             yield "gm.yaml", f"threats.{th.id}.steps[{i}]", text, THREAT_NAMES
         yield "gm.yaml", f"threats.{th.id}.doom", th.doom, THREAT_NAMES
-    openings = pack.tables.get("scene_openings")
-    if openings is not None:
-        for i, e in enumerate(openings.entries):
-            yield "tables.yaml", f"scene_openings.entries[{i}].text", e.text, OPENING_NAMES
+    for table_id in ("scene_openings", "rescue_openings"):
+        openings = pack.tables.get(table_id)
+        for i, e in enumerate(openings.entries if openings is not None else []):
+            yield "tables.yaml", f"{table_id}.entries[{i}].text", e.text, OPENING_NAMES
 
 
 def narration_problems(pack: Pack) -> list[str]:

@@ -26,7 +26,7 @@ from engine.game.gm_tools import GMTools
 from engine.game.ledger import StoryLedger
 from engine.game.party import Party
 from engine.game.transaction import Transaction
-from engine.gm import answers, scenes
+from engine.gm import answers, framing, scenes
 from engine.gm.moves import make_gm_move
 from engine.heroes import HeroSeat, actor_id, hero_added, hero_problems, new_hero, validate_hero
 from engine.nlp.beat import Beat, read_beat
@@ -686,6 +686,9 @@ class Game(FlatNames):
                                        present=ids))
             if opening.strip():
                 self._emit(ev.Narrated(text=opening.strip(), by="gm"))
+            framed = framing.framed_event(self.state, n, location, opening)
+            if framed is not None:  # remembered, so the next scenes are framed elsewhere
+                self._emit(framed)
             items: list[Item] = []
             if self.state.hero.taken_out:
                 self._emit(ev.TakenOut(out=False, reason="you are back in the action"))

@@ -53,3 +53,6 @@ class SceneProposal:
     """Which proposal this is (0 the first; ``propose_scene(reroll=n)`` asks for another)."""
     place_roll: int | None = None
     """The player's own roll on the table of places, if they gave one."""
+    test: str = ""
+    """The scene test that tried it: the d10 against the tension, the outcome (as expected,
+    altered or interrupted) and the odds of each."""

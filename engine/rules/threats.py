@@ -8,6 +8,7 @@ rules.
 
 from __future__ import annotations
 
+import random
 import re
 import string
 
@@ -93,6 +94,35 @@ def clock_step(threat_id: str, clock: int, size: int, steps: list[str], doom: st
     if new >= size > clock:
         out.events.append(ev.DoomStruck(threat=threat_id, text=doom or f"{name} gets its way."))
     return out
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def drive_words(state: CampaignState, npc_id: str) -> set[str]:
+    """What a villain is about, in words: its name, its note and the facts about it."""
+    npc = state.actors[npc_id]
+    text = " ".join([npc.name, npc.note, *(f.text for f in state.facts if npc_id in f.about)])
+    return set(_WORD.findall(text.lower()))
+
+
+def drive_score(tdef: s.ThreatDef, words: set[str]) -> int:
+    """How many of ``tdef``'s drives a villain's words name (a drive matches a word it
+    starts: 'relic' matches 'relics', 'revenge' matches 'revenger')."""
+    return sum(1 for d in tdef.drives if any(w.startswith(d.lower()) for w in words))
+
+
+def template_for(state: CampaignState, npc_id: str, templates: list[s.ThreatDef],
+                 rng: random.Random) -> s.ThreatDef:
+    """The threat a villain brings: the template whose drives its words name most (its
+    drive: a relic-hunting abbess hunts relics, she does not rob a vault); when none is
+    named, any of them but those given by drive only."""
+    words = drive_words(state, npc_id)
+    scored = [(drive_score(t, words), t) for t in templates]
+    best = max((n for n, _ in scored), default=0)
+    if best > 0:
+        return rng.choice([t for n, t in scored if n == best])
+    return rng.choice([t for t in templates if not t.by_drive_only] or templates)
 
 
 def threat_event(tdef: s.ThreatDef, state: CampaignState, name: str | None = None,

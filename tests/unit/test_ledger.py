@@ -257,9 +257,10 @@ def test_scene_framing_prefers_open_threads_and_keeps_away_npcs_out() -> None:
     game = new_game(seed=9)
     game.add_thread("Find the mole")
     stakes = [game.propose_scene(reroll=i).stakes for i in range(30)]
-    assert stakes.count("Find the mole") >= 15
+    # the scene test may alter the expected scene (its stakes go on) or interrupt it
+    assert sum("Find the mole" in x for x in stakes) >= 15
     game.resolve_thread("Find the mole")
-    assert "Find the mole" not in {game.propose_scene(reroll=i).stakes for i in range(30)}
+    assert not any("Find the mole" in game.propose_scene(reroll=i).stakes for i in range(30))
     game.set_whereabouts("Rosalind", "out of town")
     assert all("rosalind" not in game.propose_scene(reroll=i).present for i in range(30))
     # known to be at a place: framed there when the scene is there
@@ -375,19 +376,24 @@ def test_a_random_event_about_a_thread_names_an_open_one(masks: Pack) -> None:
     import random
 
     from engine.game import Game
+    from engine.gm.framing import place_phrase
     from engine.gm.scenes import event_about
     from engine.journal import render
     from engine.rules import events as rev
 
     game = Game.new(masks, name="t", hero_name="Nova", archetype="signal_fire", seed=4,
                     npcs=[("Dusk Meridian", "villain", "")])
-    assert event_about(game.state, "An open thread comes back", random.Random(1)) == ""
+    # no thread yet: the event names what the ledger has (a character), never an unknown
+    assert event_about(game.state, "An open thread comes back",
+                       random.Random(1)) == "Dusk Meridian"
     game.add_thread("Find out who hired Dusk")
     assert event_about(game.state, "An open thread comes back",
                        random.Random(1)) == "Find out who hired Dusk"
     assert event_about(game.state, "Someone in the scene acts on their own",
                        random.Random(1)) == "Dusk Meridian"
-    assert event_about(game.state, "The place itself changes", random.Random(1)) == ""
+    assert event_about(game.state, "The place itself changes",
+                       random.Random(1)) == place_phrase(game.state.scene.location)
+    assert event_about(game.state, "A new face arrives", random.Random(1)) == ""
     quiet = rev.RandomEvent(focus="The place itself changes", action="a", subject="b")
     assert "about" not in quiet.to_dict()  # the saved form of older events is unchanged
     named = rev.RandomEvent(focus="An open thread comes back", action="a", subject="b",

@@ -156,8 +156,10 @@ def test_tables_have_what_the_gm_reads_and_the_city_s_own(tables: dict[str, s.Ta
     for e in tables["scene_openings"].entries:
         assert template_problems(e.text, {"hero", "location"}) == [], e.text
         assert {"hero", "location"} <= _names(e.text), e.text
+    for e in tables["rescue_openings"].entries:  # the captive is the scene's {npc}
+        assert template_problems(e.text, {"hero", "location", "npc"}) == [], e.text
     for tid, table in tables.items():  # drawn and shown as they are: no placeholders
-        if tid != "scene_openings":
+        if tid not in ("scene_openings", "rescue_openings"):
             assert all("{" not in e.text and "}" not in e.text for e in table.entries), tid
     assert all(e.text.startswith("Cut to: ") for e in tables["cut_to"].entries)
 

@@ -31,7 +31,7 @@ from engine.rules import events as ev
 from engine.rules.base import Item, Need, Step, effect_item, gm_random
 from engine.rules.sheet import Section
 from engine.rules.state import CampaignState
-from engine.rules.threats import threat_event
+from engine.rules.threats import template_for, threat_event
 from engine.rules.types import EffectContext
 from engine.systems.city_of_whispers.beliefs import BeliefRules
 from engine.systems.city_of_whispers.city import CityMoveRules
@@ -100,7 +100,7 @@ class CityRules(RollRules, TierRules, HeatRules, BeliefRules, TieRules, SchemeRu
         templates = [t for t in self.pack.gm.threats if t.kind == "rival"]
         if not templates:
             return []
-        tdef = gm_random(state, f"rival:{npc_id}").choice(templates)
+        tdef = template_for(state, npc_id, templates, gm_random(state, f"rival:{npc_id}"))
         return [threat_event(tdef, state, f"{state.npcs[npc_id].name}: {tdef.name}", npc_id)]
 
     def campaign_started(self, state: CampaignState) -> list[Item]:

@@ -188,6 +188,8 @@ class FramedSceneDialog(Dialog):
         out.append(cast, FG)
         if p.place_roll is not None:
             out.append(f"\nThe place: your d{self.place_die} roll, {p.place_roll}", DIM)
+        if p.test:  # the scene test: the d10 against the tension, with its odds
+            out.append(f"\n{p.test}", DIM)
         return out
 
     @on(Input.Submitted, "#place")
