@@ -17,6 +17,7 @@ from engine.content import schema as s
 from engine.content import templates
 from engine.content.loader import Pack
 from engine.gm import fit
+from engine.gm.framing import place_phrase
 from engine.rules import events as ev
 from engine.rules.base import Ruleset, Step, effect_item, gm_random
 from engine.rules.stance import STANCES, rank, stance_of
@@ -226,7 +227,7 @@ def _names(pack: Pack, state: CampaignState, move: s.GMMoveDef,
     rng = gm_random(state, f"names:{move.id}")
     names: dict[str, Any] = {
         "hero": state.hero.name,
-        "location": state.scene.location or "the street",
+        "location": place_phrase(state.scene.location) if state.scene.location else "the street",
         "npc_id": "",
     }
     for role in pack.system.roles:  # each role's name for the narration ({adult}, {rival}...)
