@@ -152,7 +152,7 @@ def beat_features(beat: Beat) -> list[Feature]:
         out.append(Feature("B:threat", BEAT_W, ()))
     if beat.jibe:
         out.append(Feature("B:jibe", BEAT_W, ()))
-    if beat.question and beat.touches:
+    if beat.asks_someone:
         out.append(Feature("B:ask", BEAT_W, ()))
     return out
 

@@ -104,6 +104,11 @@ _DRIVE = frozenset({"drive", "slam", "smash", "ram", "sink", "bury", "plant", "s
                     "aim", "put", "hammer", "whip", "launch", "blast", "lay"})
 """Verbs that deliver a blow into someone ("drive the gauntlet into the Abbess's jaw")."""
 _AT = frozenset({"into", "at", "across", "against", "onto", "upside", "on"})
+_THINGS = _words("door doors wall walls window windows counter table desk lock gate gates car "
+                 "van truck roof floor ground glass pillar ceiling barricade crate crates box "
+                 "boxes shutter shutters fence lamp lamppost pipe pipes beam girder rubble "
+                 "debris concrete steel safe vault panel hatch bars chain chains cage")
+"""Things a blow lands on when it is no attack on anyone ("I shoulder through the door")."""
 _REFLEXIVE = frozenset({"myself", "ourselves"})
 SELF_MOVED = _words("carry rescue shove_aside protect shield block")
 """Concepts of moving or guarding someone that, said of oneself ("I haul myself out"), are
@@ -139,6 +144,11 @@ class Beat:
     """The line says a foe is already open, reeling or down ("while he's dazed")."""
     strikes: bool = False
     """The hero drives a blow into someone ("drive the gauntlet into the Abbess's jaw")."""
+    at_things: bool = False
+    """Every blow the line deals lands on things, none on anyone ("I shoulder through the
+    door", "I smash the counter"): breaking through, not fighting."""
+    asks_someone: bool = False
+    """A question put to someone ("ask Augustin who owned it", "is he lying?")."""
     places: tuple[str, ...] = ()
     """The places the line names, as written ("the drowned chapel", "Halberd Bridge")."""
     objects: tuple[str, ...] = ()
@@ -173,8 +183,9 @@ class Beat:
 
     @property
     def deals_violence(self) -> bool:
-        """The hero (or whoever acts) does violence, rather than receiving it."""
-        return "violence" in self.kinds and not self.receives
+        """The hero (or whoever acts) does violence to someone, rather than receiving it or
+        breaking things."""
+        return "violence" in self.kinds and not self.receives and not self.at_things
 
     def describe(self) -> str:
         """A short reading for a suggestion's "why" ("you receive: violence")."""
@@ -264,12 +275,16 @@ def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
     strikes = not receives and _strikes(toks, low, named)
     if strikes:
         kinds.add("violence")
+    at_things = not strikes and _at_things(toks, concepts, low, named)
+    question = any(t.question for t in toks) or _asks(toks, low)
     touches = tuple(dict.fromkeys(n for n in named.values() if n != actor_name))
     return Beat(actor=actor, actor_name=actor_name, receives=receives,
                 kinds=frozenset(kinds), touches=touches,
                 negated=any(t.neg and not t.stop for t in toks),
-                question=any(t.question for t in toks) or _asks(toks, low),
-                threat=threat, jibe=jibe, strikes=strikes,
+                question=question,
+                threat=threat, jibe=jibe, strikes=strikes, at_things=at_things,
+                asks_someone=question and any(t.person or i in named
+                                              for i, t in enumerate(toks)),
                 foe_open=any(t.lemma in _OPEN or w in _OPEN for t, w in zip(toks, low, strict=True)
                              if not t.neg),
                 **_phrases(toks, low, named))
@@ -337,6 +352,23 @@ def _strikes(toks: Sequence[Token], low: Sequence[str], named: Mapping[int, str]
                     toks[k].person or k in named for k in range(j + 1, min(len(toks), j + 4))):
                 return True
     return False
+
+
+def _at_things(toks: Sequence[Token], concepts: Sequence[frozenset[str]],
+               low: Sequence[str], named: Mapping[int, str]) -> bool:
+    """Whether every clause with a blow in it aims it at things and at no one: a thing
+    named after the blow (``_THINGS``), and no person in the clause."""
+    hit_any = False
+    for lo, hi in _clauses(toks):
+        blows = [i for i in range(lo, hi) if concepts[i] & KINDS["violence"]]
+        if not blows:
+            continue
+        hit_any = True
+        if any(toks[j].person or j in named for j in range(lo, hi)):
+            return False
+        if not any(low[j] in _THINGS for j in range(blows[0] + 1, hi)):
+            return False
+    return hit_any
 
 
 def _clauses(toks: Sequence[Token]) -> list[tuple[int, int]]:

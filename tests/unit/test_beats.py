@@ -192,3 +192,19 @@ def test_a_blow_driven_into_someone_strikes_and_hauling_oneself_is_no_rescue() -
     assert not read_beat("I don't drive my fist into Augustin's face", CAST).strikes
     # a thing torn apart with no place word before it is no place
     assert read_beat("I rip the tower's antenna off", CAST).places == ()
+
+
+def test_blows_on_things_are_no_fight_and_a_question_to_someone_is_read() -> None:
+    door = read_beat("I shoulder through the pawnshop door and ask Augustin who owned it", CAST)
+    assert door.at_things and not door.deals_violence
+    assert door.asks_someone
+    both = read_beat("I smash through the wall and tackle the Abbess", CAST)
+    assert not both.at_things and both.deals_violence
+    assert read_beat("I punch him", CAST).deals_violence
+    assert not read_beat("I punch him", CAST).asks_someone
+
+
+def test_the_pawnshop_door_is_no_fight(game: Game) -> None:
+    got = moves(game, "I shoulder through the pawnshop door and ask Augustin straight out who"
+                      " owned the gauntlet before me")
+    assert "directly_engage" not in got[:1] and "take_powerful_blow" not in got[:2]
