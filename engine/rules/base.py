@@ -456,6 +456,11 @@ class Ruleset:
         """What the player may still change after the roll."""
         return []
 
+    def adjustment_id(self, state: CampaignState, adj_id: str) -> str:
+        """The offered adjustment a shorthand names (Masks: "team" is the first teammate who
+        can spend Team); by default ``adj_id`` itself."""
+        return adj_id
+
     def adjustment_name(self, state: CampaignState, adj_id: str) -> str:
         """An adjustment's name for messages when it is not on offer (the id quoted)."""
         return repr(adj_id)

@@ -298,7 +298,7 @@ def test_12_the_end_of_session_options_say_why_they_cannot_be_taken(new_game: Ne
 def test_13_the_flow_carries_the_adjusted_roll(new_game: NewGame, h: Any) -> None:
     game = new_game()
     game.trigger("directly_engage")
-    game.roll([2, 3])  # 5 + Danger 1 = 6, a miss; one Team makes it 7
+    game.roll([2, 3])  # 5 + Danger 1 = 6, a miss; one Team (Tin helps) makes it 7
     assert game.state.flow.stage == "adjust"
     assert game.pending.message == "Miss (6). Change it?"
     events = game.adjust("team")
@@ -310,7 +310,7 @@ def test_13_the_flow_carries_the_adjusted_roll(new_game: NewGame, h: Any) -> Non
     roll = p.roll
     assert (roll["total"], roll["band"], roll["band_name"], roll["tone"], roll["modifier"]) == (
         7, "weak_hit", "Weak hit", "mixed", 2)
-    assert roll["modifiers"][-1] == ["Team", 1, None]
+    assert roll["modifiers"][-1] == ["Team from Tin", 1, None]
     assert game.state.flow.roll == roll
 
 

@@ -235,25 +235,46 @@ class MasksRules(Ruleset):
         return []
 
     def pre_roll_options(self, state: CampaignState, move: s.Move) -> list[Adjustment]:
-        """Spend 1 Team before the roll for +1."""
+        """A teammate spends 1 Team before the roll for +1 (Team helps a teammate; the
+        hero's own use of it is acting selfishly)."""
         team = state.pools.get("team")
         if not team:
             return []
-        return [Adjustment("team", "Spend 1 Team for +1", 1, f"the pool has {team}")]
+        return [Adjustment(f"team:{h.id}", f"{h.name} spends 1 Team: +1", 1,
+                           f"{h.name} helps {state.hero.name}; the pool has {team}")
+                for h in self._helpers(state)]
 
     def pre_roll(self, state: CampaignState, move: s.Move, option: str
                  ) -> tuple[list[ev.Event], Modifier | None, str]:
-        """Team spent before the roll: the pool loses 1, the roll gains +1."""
-        if option != "team":
+        """Team spent before the roll by a teammate: the pool loses 1, the roll gains +1."""
+        if option != "team" and not option.startswith("team:"):
             return super().pre_roll(state, move, option)
-        team = state.pools.get("team")
-        if team is None:
+        if state.pools.get("team") is None:
             raise IllegalAction("this game has no Team pool")
+        events, amount, source = self._team_help(state, option)
+        return events, [source, amount, None], "spend Team"
+
+    def _team_help(self, state: CampaignState, option: str) -> tuple[list[ev.Event], int, str]:
+        """A teammate's Team for the acting hero's roll ("team": the first who can help)."""
+        team = state.pools.get("team", 0)  # a save without the pool plays it as empty
+        helpers = self._helpers(state)
+        if option == "team":
+            if not helpers:
+                raise IllegalAction(
+                    "Team helps a teammate: nobody else on the team is here to spend it for"
+                    f" {state.hero.name} (act selfishly to use Team yourself)")
+            helper: Actor | None = helpers[0]
+        else:
+            helper = state.actors.get(option.split(":", 1)[1])
+        if helper is None or helper not in helpers:
+            raise IllegalAction(f"{option.split(':', 1)[-1]!r} is not a teammate here who can"
+                                " help (another hero of the party, or a teammate in the scene)")
         if team < 1:
             raise IllegalAction("the Team pool is empty")
-        return ([ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
-                                 reason="spent for +1 on a roll")], ["Team", 1, None],
-                "spend Team")
+        return ([ev.TrackChanged(
+            track="team", scope="campaign", delta=-1, value=team - 1,
+            reason=f"{helper.name} spends it for +1 on {state.hero.name}'s roll")],
+            1, f"Team from {helper.name}")
 
     def _would_improve(self, move: s.Move, roll: RollDict, amount: int,
                        state: CampaignState | None = None) -> bool:
@@ -267,14 +288,16 @@ class MasksRules(Ruleset):
         return bool(new["band"] != roll["band"])
 
     def _helpers(self, state: CampaignState) -> list[Actor]:
-        """The party's other heroes who can spend Team on the acting hero's roll (not those
-        taken out of the scene)."""
-        return [h for h in state.heroes if h.id != state.acting and not h.taken_out]
+        """Who can spend Team on the acting hero's roll: the party's other heroes (not those
+        taken out) and the teammates in the scene ("anyone working with the team")."""
+        heroes = [h for h in state.heroes if h.id != state.acting and not h.taken_out]
+        mates = [n for n in state.npcs.values() if n.role == "teammate" and n.present]
+        return heroes + mates
 
     def adjustments(self, state: CampaignState, move: s.Move, roll: RollDict
                     ) -> list[Adjustment]:
-        """Spend Team (+1), another hero of the party spends Team for you (+1), surrender
-        Influence over the target (+1) or act selfishly."""
+        """A teammate spends Team for you (+1: another hero of the party, or a teammate in
+        the scene), surrender Influence over the target (+1) or act selfishly."""
         out: list[Adjustment] = []
         team = state.pools.get("team", 0)
         target = state.flow.target
@@ -283,9 +306,7 @@ class MasksRules(Ruleset):
         # could change the result, so several Team can be spent one at a time
         if not self._would_improve(move, roll, team + int(held), state):
             return out
-        if team > 0:
-            out.append(Adjustment("team", "Spend 1 Team for +1", 1,
-                                  f"the pool has {team}"))
+        if team > 0:  # Team helps a teammate: someone else spends it for this hero
             for h in self._helpers(state):
                 out.append(Adjustment(f"team:{h.id}", f"{h.name} spends 1 Team: +1", 1,
                                       f"{h.name} helps {state.hero.name}; the pool has {team}"))
@@ -307,26 +328,24 @@ class MasksRules(Ruleset):
                     1, "ignore or insult your teammates"))
         return out
 
+    def adjustment_id(self, state: CampaignState, adj_id: str) -> str:
+        """ "team" is shorthand for the first teammate who can spend Team on this roll."""
+        helpers = self._helpers(state)
+        return f"team:{helpers[0].id}" if adj_id == "team" and helpers else adj_id
+
+    def adjustment_name(self, state: CampaignState, adj_id: str) -> str:
+        """Spending Team with nobody to spend it says why (Team helps a teammate)."""
+        if adj_id == "team" and not self._helpers(state):
+            return (f"Team for {state.hero.name}'s own roll (Team helps a teammate: nobody"
+                    " else on the team is here to spend it; act selfishly to use it yourself)")
+        return repr(adj_id)
+
     def adjust(self, state: CampaignState, adj_id: str, roll: RollDict
                ) -> tuple[list[ev.Event], int, str]:
         """Events for one after-roll adjustment."""
         team = state.pools.get("team", 0)
-        if adj_id == "team":
-            if team < 1:
-                raise IllegalAction("the Team pool is empty")
-            return ([ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
-                                     reason="spent for +1 on a roll")], 1, "Team")
-        if adj_id.startswith("team:"):
-            helper = state.actors.get(adj_id.split(":", 1)[1])
-            if helper is None or helper not in self._helpers(state):
-                raise IllegalAction(f"{adj_id.split(':', 1)[1]!r} is not another hero of the"
-                                    " party who can help")
-            if team < 1:
-                raise IllegalAction("the Team pool is empty")
-            return ([ev.TrackChanged(
-                track="team", scope="campaign", delta=-1, value=team - 1,
-                reason=f"{helper.name} spends it for +1 on {state.hero.name}'s roll")],
-                1, f"Team from {helper.name}")
+        if adj_id == "team" or adj_id.startswith("team:"):
+            return self._team_help(state, adj_id)
         if adj_id == "influence":
             target = state.flow.target
             if not target or not hero_over(state, target):
