@@ -44,6 +44,10 @@ MASKS = Registry("masks", CORE)
 # ``data["barred"]`` lists who lost Influence over it for good.
 
 
+MINUS_TWO = "influence_minus"
+"""The adjustment id prefix of another hero's -2 on the acting hero's roll (then ``:holder``)."""
+
+
 def influence(state: CampaignState, holder: str, subject: str) -> bool:
     """Whether ``holder`` holds Influence over ``subject`` (actor ids)."""
     actor = state.actors.get(holder)
@@ -297,7 +301,30 @@ class MasksRules(Ruleset):
     def adjustments(self, state: CampaignState, move: s.Move, roll: RollDict
                     ) -> list[Adjustment]:
         """A teammate spends Team for you (+1: another hero of the party, or a teammate in
-        the scene), surrender Influence over the target (+1) or act selfishly."""
+        the scene), surrender Influence over the target (+1) or act selfishly; and another
+        hero of the party who holds Influence over you may take advantage of it (-2)."""
+        return self._boosts(state, move, roll) + self._hindrances(state, move, roll)
+
+    def _hindrances(self, state: CampaignState, move: s.Move, roll: RollDict
+                    ) -> list[Adjustment]:
+        """-2 on the acting hero's roll from each other hero of the party (not taken out)
+        holding Influence over them, offered only when -2 would change the result."""
+        if not self._would_improve(move, roll, -2, state):
+            return []
+        me = state.hero.name
+        return [Adjustment(f"{MINUS_TWO}:{h.id}",
+                           f"{h.name} takes advantage of Influence over {me}: -2", -2,
+                           f"{h.name} gives up their Influence over {me}")
+                for h in self._over_me(state)]
+
+    def _over_me(self, state: CampaignState) -> list[Actor]:
+        """The party's other heroes (not taken out) who hold Influence over the acting hero."""
+        return [h for h in state.heroes if h.id != state.acting and not h.taken_out
+                and over_hero(state, h.id)]
+
+    def _boosts(self, state: CampaignState, move: s.Move, roll: RollDict
+                ) -> list[Adjustment]:
+        """The +1 adjustments: Team from a teammate, Influence over the target, selfish."""
         out: list[Adjustment] = []
         team = state.pools.get("team", 0)
         target = state.flow.target
@@ -354,6 +381,8 @@ class MasksRules(Ruleset):
             return ([InfluenceChanged(npc=target, direction="hero_over", held=False,
                                          reason="surrendered for +1 on a roll")], 1,
                     f"Influence over {name} (surrendered)")
+        if adj_id.startswith(f"{MINUS_TWO}:"):
+            return self._take_advantage(state, adj_id.split(":", 1)[1])
         if adj_id.startswith("selfish:"):
             down = adj_id.split(":", 1)[1]
             up = roll["stat"]
@@ -370,6 +399,19 @@ class MasksRules(Ruleset):
                                       reason="acted selfishly")],
                     1, f"acted selfishly ({self.pack.stats[up].name} +1)")
         return super().adjust(state, adj_id, roll)
+
+    def _take_advantage(self, state: CampaignState, holder: str) -> tuple[
+            list[ev.Event], int, str]:
+        """Another hero takes advantage of their Influence over the acting hero: -2 on this
+        roll, and the Influence is gone."""
+        found = state.actors.get(holder)
+        if found is None or found not in self._over_me(state):
+            raise IllegalAction(f"{holder!r} is not another hero here holding Influence over"
+                                f" {state.hero.name}")
+        return ([InfluenceChanged(npc=state.acting, direction="hero_over", held=False,
+                                  hero=found.id,
+                                  reason=f"taken advantage of: -2 on {state.hero.name}'s roll")],
+                -2, f"{found.name} takes advantage of Influence")
 
     # --- effects --------------------------------------------------------------------
 

@@ -1,0 +1,88 @@
+"""Issue 28, Masks / City of Whispers / panels rules fidelity, played through ``Game``.
+
+Each test names its item. Nova acts (FLAT: Danger +1); in a party Tin and Ash are the other
+heroes. Dice are entered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.content.loader import Pack
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.journal import render_all
+from engine.rules import events as ev
+from engine.systems.masks.rules import InfluenceChanged, influence
+from tests.conftest import FLAT, Helpers
+
+PARTY = [{"name": "Tin", "archetype": "pawnshop_paladin"},
+         {"name": "Ash", "archetype": "stitchwork"}]
+NPCS = [("Vic Rook", "villain", ""), ("Parveen", "bystander", "")]
+
+
+@pytest.fixture
+def party(masks: Pack) -> Game:
+    """Nova (acting, FLAT labels), Tin and Ash; Vic Rook and Parveen."""
+    return Game.new(masks, name="Party", hero_name="Nova", stats=dict(FLAT), party=PARTY,
+                    npcs=NPCS, seed=5)
+
+
+def _log(game: Game) -> list[dict[str, Any]]:
+    return list(game.store.events())
+
+
+def _journal(game: Game) -> list[str]:
+    names = {a.id: a.name for a in game.state.actors.values()}
+    return render_all(_log(game), game.pack, names, game.state.party[0])
+
+
+def _ids(game: Game) -> list[str]:
+    return [o.id for o in game.pending.options]
+
+
+# ------------------------------------------------------------------ 2: Influence for -2
+
+
+def _ash_holds_influence_over_nova(party: Game) -> None:
+    Helpers.setup(party, InfluenceChanged(npc="ash", direction="over_hero", held=True))
+    assert influence(party.state, "ash", party.state.acting)
+
+
+def test_2_a_hero_holding_influence_turns_an_eight_into_a_miss(party: Game) -> None:
+    _ash_holds_influence_over_nova(party)
+    Helpers.setup(party, ev.TrackChanged(track="team", scope="campaign", delta=-1, value=0))
+    party.trigger("directly_engage", "Vic Rook")
+    party.roll([3, 4])  # 7 + Danger 1 = 8: a weak hit; -2 makes it 6, a miss
+    assert party.state.flow.stage == "adjust"
+    assert _ids(party) == ["keep", "influence_minus:ash"]
+    label = party.pending.options[1].label
+    assert label == "Ash takes advantage of Influence over Nova: -2"
+    events = party.adjust("influence_minus:ash")
+    adjusted = Helpers.of(events, "RollAdjusted")[0]
+    assert (adjusted["amount"], adjusted["total"], adjusted["band"]) == (-2, 6, "miss")
+    assert adjusted["source"] == "Ash takes advantage of Influence"
+    assert not influence(party.state, "ash", "nova")  # spent
+    assert Helpers.of(_log(party), "OutcomeReached")[-1]["band"] == "miss"
+    journal = "\n".join(_journal(party))
+    assert "Ash loses Influence over Nova (taken advantage of: -2 on Nova's roll)" in journal
+
+
+def test_2_the_minus_two_is_offered_only_where_it_matters(party: Game) -> None:
+    _ash_holds_influence_over_nova(party)
+    party.trigger("directly_engage", "Vic Rook")
+    party.roll([6, 6])  # 12 + 1 = 13: -2 leaves a strong hit, so nothing is offered
+    assert party.state.flow.stage != "adjust"
+    assert influence(party.state, "ash", "nova")
+
+
+def test_2_only_a_hero_holding_influence_can_take_advantage(party: Game) -> None:
+    Helpers.setup(party, ev.TrackChanged(track="team", scope="campaign", delta=-1, value=0))
+    party.trigger("directly_engage", "Vic Rook")
+    party.roll([3, 4])  # 8, a weak hit; nobody holds Influence over Nova
+    assert party.state.flow.stage != "adjust"
+    roll = party.state.flow.roll or {}
+    with pytest.raises(IllegalAction, match="not another hero here holding Influence"):
+        party.rules.adjust(party.state, "influence_minus:tin", roll)
