@@ -548,8 +548,9 @@ class Ruleset:
         out: list[ev.Event] = []
         for cond in cleared:
             if cond in state.hero.conditions:
-                out.append(ev.ConditionCleared(who="hero", condition=cond,
-                                               reason="its clearing action was taken"))
+                out.append(ev.ConditionCleared(
+                    who="hero", condition=cond,
+                    reason="its clearing action was taken this scene"))
         return out
 
     def session_started(self, state: CampaignState) -> list[Item]:

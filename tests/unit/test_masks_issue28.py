@@ -86,3 +86,32 @@ def test_2_only_a_hero_holding_influence_can_take_advantage(party: Game) -> None
     roll = party.state.flow.roll or {}
     with pytest.raises(IllegalAction, match="not another hero here holding Influence"):
         party.rules.adjust(party.state, "influence_minus:tin", roll)
+
+
+# ------------------------------------------------------------------ 3: clearing at scene end
+
+
+def test_3_a_clearing_action_clears_when_the_scene_ends_and_the_journal_says_so(
+        new_game: Any) -> None:
+    game: Game = new_game()
+    Helpers.setup(game, ev.ConditionMarked(who="hero", condition="angry"))
+    game.took_clearing_action("angry")
+    assert game.state.hero.conditions == ["angry"]  # still marked for the rest of the scene
+    lines = _journal(game)
+    assert "✚ You took the action that clears Angry: it clears at the end of the scene" in lines
+    events = game.end_scene()
+    assert [e["condition"] for e in Helpers.of(events, "ConditionCleared")] == ["angry"]
+    assert game.state.hero.conditions == []
+    lines = _journal(game)
+    assert "✓ You cleared Angry (its clearing action was taken this scene)" in lines
+    assert lines.index("✓ You cleared Angry (its clearing action was taken this scene)") > \
+        lines.index("✚ You took the action that clears Angry: it clears at the end of the scene")
+
+
+def test_3_the_condition_still_weighs_on_rolls_until_the_scene_ends(new_game: Any) -> None:
+    game: Game = new_game()
+    Helpers.setup(game, ev.ConditionMarked(who="hero", condition="angry"))
+    game.took_clearing_action("angry")
+    game.trigger("comfort_support", "Tin")  # Angry: -2 to comfort or support
+    preview = game.pending.preview.to_dict()
+    assert ["Angry", -2, None] in preview["modifiers"]
