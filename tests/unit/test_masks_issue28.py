@@ -115,3 +115,44 @@ def test_3_the_condition_still_weighs_on_rolls_until_the_scene_ends(new_game: An
     game.trigger("comfort_support", "Tin")  # Angry: -2 to comfort or support
     preview = game.pending.preview.to_dict()
     assert ["Angry", -2, None] in preview["modifiers"]
+
+
+# ------------------------------------------------------------------ 4: Assess's +1
+
+
+def _assess(game: Game, faces: list[int]) -> None:
+    game.trigger("assess_situation")
+    game.roll(faces)
+    game.choose([str(i) for i in range(game.pending.min)])
+    Helpers.settle(game)
+
+
+def _modifier(game: Game, move: str, target: str | None = None) -> int:
+    game.trigger(move, target) if target else game.trigger(move)
+    value = int(game.pending.preview.to_dict()["modifier"])
+    game.undo()
+    return value
+
+
+def test_4_assess_gives_one_plus_one_that_does_not_stack(new_game: Any) -> None:
+    game: Game = new_game()
+    base = _modifier(game, "directly_engage")  # Danger +1
+    for _ in range(3):
+        _assess(game, [4, 4])  # 8 + Superior 0: a weak hit each time
+    answers = [b for b in game.state.bonuses if b.reason == "acting on the answers"]
+    assert len(answers) == 1
+    assert _modifier(game, "directly_engage") == base + 1  # not +3
+    lines = _journal(game)
+    assert any("it does not stack" in line for line in lines)
+
+
+def test_4_assess_plus_one_only_counts_when_acting_on_the_answers(new_game: Any) -> None:
+    game: Game = new_game()
+    comfort = _modifier(game, "comfort_support", "Tin")
+    assess = _modifier(game, "assess_situation")
+    _assess(game, [6, 6])  # a strong hit
+    assert _modifier(game, "unleash_powers") == 1 + 1  # Freak +1 and the answers
+    assert _modifier(game, "comfort_support", "Tin") == comfort  # not acting on them
+    assert _modifier(game, "assess_situation") == assess
+    game.end_scene()
+    assert _modifier(game, "unleash_powers") == 1  # it lasts the scene

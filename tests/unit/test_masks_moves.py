@@ -323,8 +323,10 @@ def test_assess_asks_questions_and_gives_ongoing(new_game: NewGame, h: Any, mask
     [asked] = h.of(events, "QuestionsAsked")
     assert asked["questions"] == qs[:count]
     [bonus] = h.of(events, "BonusAdded")
-    assert (bonus["kind"], bonus["amount"], bonus["moves"]) == ("ongoing", 1, [])
-    # +1 on every later roll this scene, and it is not used up
+    # issue 28 item 4 (on purpose): the +1 counts on the moves that act on the answers only
+    assert (bonus["kind"], bonus["amount"]) == ("ongoing", 1)
+    assert "unleash_powers" in bonus["moves"] and "comfort_support" not in bonus["moves"]
+    # +1 on every later acting roll this scene, and it is not used up
     for _ in range(2):
         start(game, "unleash_powers")
         assert game.pending.preview.to_dict()["modifier"] == 2  # Freak 1 + 1 ongoing

@@ -31,7 +31,7 @@ from engine.rules.base import (
 )
 from engine.rules.events import CORE
 from engine.rules.registry import Registry
-from engine.rules.state import Actor, CampaignState
+from engine.rules.state import HERO, Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, RollDict, item_ctx
 from engine.systems.masks.sheet import masks_sheet_hook
 
@@ -43,6 +43,9 @@ MASKS = Registry("masks", CORE)
 # subject. Each actor's ``data["influence"]`` lists the ids it holds Influence over;
 # ``data["barred"]`` lists who lost Influence over it for good.
 
+
+ANSWERS = "acting on the answers"
+"""The reason of Assess the situation's +1 (one at a time: it does not stack)."""
 
 MINUS_TWO = "influence_minus"
 """The adjustment id prefix of another hero's -2 on the acting hero's roll (then ``:holder``)."""
@@ -588,6 +591,20 @@ class MasksRules(Ruleset):
         team = state.pools.get("team", 0)
         return Step([ev.TrackChanged(track="team", scope="campaign", delta=1 - team,
                                      value=1, reason="time passes: the pool resets")])
+
+    @MASKS.rule_effect("acting_on_the_answers")
+    def _acting_on_the_answers(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                               ) -> Step:
+        """Assess the situation's +1 while acting on the answers: one +1 ongoing for the
+        scene on the moves that act (``args.moves``, space-separated); a second Assess while
+        it lasts gives no more (it does not stack)."""
+        if any(b.reason == ANSWERS and b.owner == state.acting for b in state.bonuses):
+            return Step([ev.Narrated(text=f"{state.hero.name} already takes +1 acting on the"
+                                          " answers this scene; it does not stack.",
+                                     by="engine")])
+        moves = str(eff.args.get("moves") or "").split()
+        return Step([ev.BonusAdded(id=state.next_id, kind="ongoing", amount=1, moves=moves,
+                                   target=None, expires="scene", reason=ANSWERS, owner=HERO)])
 
     @MASKS.rule_effect("npc_takes_influence")
     def _npc_takes_influence(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
