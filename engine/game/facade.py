@@ -659,6 +659,7 @@ class Game(FlatNames):
             items: list[Item] = []
             if self.state.hero.taken_out:
                 self._emit(ev.TakenOut(out=False, reason="you are back in the action"))
+                items += self.rules.back_in_action(self.state)
             self.moves._run(items)
         return self.last_events
 

@@ -553,6 +553,11 @@ class Ruleset:
                     reason="its clearing action was taken this scene"))
         return out
 
+    def back_in_action(self, state: CampaignState) -> list[Item]:
+        """Work when the acting hero comes back after being taken out (Masks: clear one
+        condition); by default none."""
+        return []
+
     def session_started(self, state: CampaignState) -> list[Item]:
         """Work when a session starts: the content's start effects."""
         return [effect_item(e, {"source": "start of session"})

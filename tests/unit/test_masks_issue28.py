@@ -156,3 +156,36 @@ def test_4_assess_plus_one_only_counts_when_acting_on_the_answers(new_game: Any)
     assert _modifier(game, "assess_situation") == assess
     game.end_scene()
     assert _modifier(game, "unleash_powers") == 1  # it lasts the scene
+
+
+# ------------------------------------------------------------------ 5: back from taken out
+
+
+def _all_marked(game: Game) -> None:
+    Helpers.setup(game, *[ev.ConditionMarked(who="hero", condition=c)
+                          for c in game.pack.conditions], ev.TakenOut(out=True, who="hero"))
+
+
+def test_5_back_from_being_taken_out_the_hero_clears_one_condition(new_game: Any) -> None:
+    game: Game = new_game()
+    _all_marked(game)
+    assert len(game.state.hero.conditions) == 5 and game.state.hero.taken_out
+    game.start_scene("The morning after")
+    assert not game.state.hero.taken_out
+    p = game.pending
+    assert p.kind == "pick" and p.message == "Clear a condition"
+    assert [o.id for o in p.options] == list(game.pack.conditions)
+    events = game.choose(["guilty"])
+    [cleared] = Helpers.of(events, "ConditionCleared")
+    assert (cleared["condition"], cleared["reason"]) == ("guilty", "back after being taken out")
+    assert "guilty" not in game.state.hero.conditions
+    assert len(game.state.hero.conditions) == 4
+    assert game.state.flow.stage in ("fiction", "move")
+
+
+def test_5_with_one_condition_left_it_clears_by_itself(new_game: Any) -> None:
+    game: Game = new_game()
+    Helpers.setup(game, ev.ConditionMarked(who="hero", condition="afraid"),
+                  ev.TakenOut(out=True, who="hero"))
+    game.start_scene("Back")
+    assert game.state.hero.conditions == [] and not game.state.hero.taken_out

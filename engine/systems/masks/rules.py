@@ -358,6 +358,13 @@ class MasksRules(Ruleset):
                     1, "ignore or insult your teammates"))
         return out
 
+    def back_in_action(self, state: CampaignState) -> list[Item]:
+        """Back after being taken out: clear one condition (picked when several)."""
+        if not state.hero.conditions:
+            return []
+        return [effect_item({"type": "clear_condition"},
+                            {"source": "back after being taken out"})]
+
     def adjustment_id(self, state: CampaignState, adj_id: str) -> str:
         """ "team" is shorthand for the first teammate who can spend Team on this roll."""
         helpers = self._helpers(state)
