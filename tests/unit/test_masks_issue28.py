@@ -20,7 +20,7 @@ from tests.conftest import FLAT, Helpers
 
 PARTY = [{"name": "Tin", "archetype": "pawnshop_paladin"},
          {"name": "Ash", "archetype": "stitchwork"}]
-NPCS = [("Vic Rook", "villain", ""), ("Parveen", "bystander", "")]
+NPCS = [("Vic Rook", "villain", ""), ("Parveen", "bystander", ""), ("Bo", "teammate", "")]
 
 
 @pytest.fixture
@@ -189,3 +189,44 @@ def test_5_with_one_condition_left_it_clears_by_itself(new_game: Any) -> None:
                   ev.TakenOut(out=True, who="hero"))
     game.start_scene("Back")
     assert game.state.hero.conditions == [] and not game.state.hero.taken_out
+
+
+# ------------------------------------------------------------------ 6: a teammate's potential
+
+
+def _potential(game: Game, who: str) -> int:
+    return game.state.actors[who].tracks.get("potential", 0)
+
+
+def test_6_a_comforted_hero_who_lets_you_in_marks_potential(party: Game) -> None:
+    before = _potential(party, "nova")
+    party.trigger("comfort_support", "Ash")
+    party.roll([4, 4])  # 8 + Mundane 0: a weak hit
+    events = party.choose(["potential"])
+    [marked] = Helpers.of(events, "TrackChanged")
+    assert (marked["track"], marked["who"], marked["value"]) == ("potential", "ash", 1)
+    assert _potential(party, "ash") == 1
+    assert _potential(party, "nova") == before  # Nova's own is untouched
+
+
+def test_6_a_persuaded_hero_whose_potential_fills_takes_their_advancement(party: Game) -> None:
+    Helpers.setup(party, ev.FlagSet(flag="adult_moves"),
+                  ev.TrackChanged(track="potential", scope="hero", delta=4, value=4, who="tin"))
+    party.trigger("persuade_interests", "Tin")
+    party.roll([4, 4])  # 8 + Superior 0: a weak hit
+    party.choose(["potential"])
+    assert party.state.acting == "tin"  # the spotlight is lent to Tin for the advancement
+    assert party.pending.message == "Take an advancement"
+    party.choose(["plus_danger"] if "plus_danger" in _ids(party) else [_ids(party)[0]])
+    Helpers.settle(party)
+    assert party.state.acting == "nova"  # and handed back
+    assert party.state.actors["tin"].advances and not party.state.hero.advances
+    assert _potential(party, "tin") == 0
+
+
+def test_6_an_npc_teammate_marks_potential_in_the_fiction(party: Game) -> None:
+    party.trigger("comfort_support", "Bo")
+    party.roll([4, 4])
+    events = party.choose(["potential"])
+    assert [e["text"] for e in Helpers.of(events, "Narrated")] == [
+        "Bo marks potential (told as fiction: an NPC has no potential track)."]

@@ -613,6 +613,35 @@ class MasksRules(Ruleset):
         return Step([ev.BonusAdded(id=state.next_id, kind="ongoing", amount=1, moves=moves,
                                    target=None, expires="scene", reason=ANSWERS, owner=HERO)])
 
+    @MASKS.rule_effect("target_marks_potential")
+    def _target_marks_potential(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                                ) -> Step:
+        """The target marks potential: a hero of the party's track moves (a full track takes
+        their advancement, the spotlight lent to them for it); an NPC's is told as fiction."""
+        target = ctx.get("target")
+        other = state.actors.get(target) if target else None
+        tdef = self.pack.tracks.get("potential")
+        if other is None or other.kind != "hero" or tdef is None:
+            name = other.name if other else "They"
+            return Step([ev.Narrated(text=f"{name} marks potential (told as fiction: an NPC"
+                                          " has no potential track).", by="engine")])
+        old = other.tracks.get(tdef.id, tdef.start)
+        new = old + 1 if tdef.max is None else min(tdef.max, old + 1)
+        reason = str(ctx.get("source") or "marked potential")
+        step = Step([ev.TrackChanged(track=tdef.id, scope="hero", delta=new - old, value=new,
+                                     reason=reason, who=other.id)])
+        if tdef.max is None or new < tdef.max or old >= tdef.max:
+            return step
+        if tdef.reset_on_full:
+            step.events.append(ev.TrackChanged(track=tdef.id, scope="hero", delta=tdef.min - new,
+                                               value=tdef.min, reason=f"{tdef.name} resets",
+                                               who=other.id))
+        me = state.acting
+        step.push = [{"emit": ev.HeroSwitched(hero=other.id, was=me).to_dict()},
+                     *[effect_item(e, {"source": f"{tdef.name} full"}) for e in tdef.on_full],
+                     {"emit": ev.HeroSwitched(hero=me, was=other.id).to_dict()}]
+        return step
+
     @MASKS.rule_effect("npc_takes_influence")
     def _npc_takes_influence(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
                              ) -> Step:
