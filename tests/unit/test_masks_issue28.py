@@ -230,3 +230,26 @@ def test_6_an_npc_teammate_marks_potential_in_the_fiction(party: Game) -> None:
     events = party.choose(["potential"])
     assert [e["text"] for e in Helpers.of(events, "Narrated")] == [
         "Bo marks potential (told as fiction: an NPC has no potential track)."]
+
+
+# ------------------------------------------------------------------ 7: City of Whispers
+
+
+def test_7_a_history_bumps_a_roll_anywhere_in_the_city(root: Any) -> None:
+    from engine.content.loader import load_pack
+    cow = load_pack(root / "content" / "city-of-whispers")
+    game = Game.new(cow, name="t", hero_name="Wren", archetype=cow.system.archetypes[0].id,
+                    seed=3)
+    game.start_scene("Greyvault vaults", location="Greyvault")
+    histories = game.state.hero.data["histories"]
+    elsewhere = [i for i, h in enumerate(histories) if h["neighborhood"] != "Greyvault"]
+    assert elsewhere
+    game.trigger("transit")
+    game.roll([3, 3])  # 6: a miss
+    offered = _ids(game)
+    assert all(f"history:{i}" in offered for i in elsewhere)
+    i = elsewhere[0]
+    events = game.adjust(f"history:{i}")
+    adjusted = Helpers.of(events, "RollAdjusted")[0]
+    assert adjusted["band"] == "weak_hit"
+    assert game.state.hero.data["histories"][i]["marked"]
