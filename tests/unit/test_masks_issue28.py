@@ -253,3 +253,44 @@ def test_7_a_history_bumps_a_roll_anywhere_in_the_city(root: Any) -> None:
     adjusted = Helpers.of(events, "RollAdjusted")[0]
     assert adjusted["band"] == "weak_hit"
     assert game.state.hero.data["histories"][i]["marked"]
+
+
+# ------------------------------------------------------------------ 8: panels odds
+
+
+def _cli_odds(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, str]:
+    import json
+    from fractions import Fraction
+
+    from engine.cli import main
+    from engine.odds import percent
+    assert main(["odds", *argv, "--system", "panels", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return {k: percent(Fraction(v)) for k, v in json.loads(out)["odds"].items()}
+
+
+@pytest.mark.parametrize(("hero", "stunned"), [("rivet", True), ("nightjar", False)])
+def test_8_sidekick_odds_agrees_with_the_games_preview(
+        root: Any, capsys: pytest.CaptureFixture[str], hero: str, stunned: bool) -> None:
+    from engine.content.loader import load_pack
+    from engine.systems.panels.registry import TracksSet
+    pack = load_pack(root / "content" / "panels")
+    game = Game.new(pack, name="t", hero_name=hero.title(), archetype=hero, seed=3)
+    if stunned:
+        with game._action("test"):  # Agility +0 and stunned -5: only the natural 20 succeeds
+            game._emit(TracksSet(actor=game.state.hero.id, tracks={"kill": 3, "stun": 50},
+                                 conditions=["stunned"], why="test"))
+    preview = game.preview("characteristic_check", stat="agility")
+    modifier = int(preview.to_dict()["modifier"])
+    if stunned:
+        assert preview.odds["complete"] == "5.0%"
+    assert _cli_odds(capsys, "characteristic_check", "-m", str(modifier)) == preview.odds
+
+
+def test_8_odds_count_the_natural_20_and_the_natural_1(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    low = _cli_odds(capsys, "d20", "-m", "-4")  # 18 needs a 22: only the natural 20
+    assert (low["complete"], low["minor"], low["failure"]) == ("5.0%", "5.0%", "90.0%")
+    high = _cli_odds(capsys, "characteristic_check", "-m", "30")  # a natural 1 still fails
+    assert (high["failure"], high["complete"]) == ("5.0%", "95.0%")
