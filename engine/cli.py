@@ -255,11 +255,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """Exact odds of each band for a move or dice notation with a modifier."""
     from engine.content.loader import get_pack
     from engine.dice import DiceSpec
-    from engine.odds import MAX_COMBINATIONS, band_odds, combinations, percent
+    from engine.odds import MAX_COMBINATIONS, combinations, percent
+    from engine.rules.resolve import chances_outside_play
+    from engine.systems import ruleset_for
 
     pack = get_pack(args.system, _content(args))
-    if args.what in pack.moves:
-        move = pack.moves[args.what]
+    move = pack.moves.get(args.what)
+    if move is not None:
         if move.roll is None:
             raise CliError(f"{move.name} has no roll")
         spec = pack.dice_for(move)
@@ -282,7 +284,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
                        f" exact odds stop at {MAX_COMBINATIONS:,}")
     clamp = pack.system.modifier_clamp
     mod = max(clamp[0], min(clamp[1], args.modifier)) if clamp else args.modifier
-    odds = band_odds(spec, mod, bands)
+    # the dice's own say counts as in play (the panels game's natural 20 and natural 1)
+    odds = chances_outside_play(ruleset_for(pack), spec, mod, bands, move, args.bands or "default")
     if args.json:
         from engine.outputs import OddsLine
 

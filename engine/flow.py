@@ -243,6 +243,7 @@ class Moves:
     def _adjust(self, move: s.Move, f: Flow, adjustment: str) -> None:
         assert f.roll is not None
         adjs = self._g.rules.adjustments(self._g.state, move, f.roll)
+        adjustment = self._g.rules.adjustment_id(self._g.state, adjustment)
         if adjustment not in {a.id for a in adjs}:
             can = ("you may: " + "; ".join(a.label for a in adjs) + ", or keep the result"
                    if adjs else "nothing can change this roll")

@@ -361,7 +361,9 @@ def _session_ended(c: _Line) -> str | None:
 
 def _clearing_action_taken(c: _Line) -> str | None:
     """The action that clears a condition, taken."""
-    return f"(You took the action that clears {_name(c.pack, 'cond', c.e['condition'])})"
+    name = _name(c.pack, 'cond', c.e['condition'])
+    return (f"✚ {upper_first(c.who('hero'))} took the action that clears {name}: it clears at"
+            " the end of the scene")
 
 
 def _gm_move_made(c: _Line) -> str | None:

@@ -625,16 +625,19 @@ class Game(FlatNames):
         return self.last_events
 
     def took_clearing_action(self, condition: str) -> list[Shown]:
-        """The hero took a condition's clearing action: the condition clears now."""
+        """The hero took a condition's clearing action: the condition clears at the end of
+        the scene (marked anew before then, the action is spent)."""
         cdef = self.pack.conditions.get(condition)
         if cdef is None:
             raise IllegalAction(f"unknown condition {condition!r}")
         if condition not in self.state.hero.conditions:
             raise IllegalAction(f"{self.state.hero.name} is not {cdef.name}: there is nothing"
                                 " to clear")
+        if condition in self.state.scene.clearing:
+            raise IllegalAction(f"{cdef.name}'s clearing action is already taken this scene: it"
+                                " clears when the scene ends")
         with self._action("clearing action"):
-            self._emit(ev.ConditionCleared(who="hero", condition=condition,
-                                           reason="its clearing action was taken"))
+            self._emit(ev.ClearingActionTaken(condition=condition))
         return self.last_events
 
     def end_scene(self, cleared: Sequence[str] = ()) -> list[Shown]:
@@ -692,6 +695,7 @@ class Game(FlatNames):
             items: list[Item] = []
             if self.state.hero.taken_out:
                 self._emit(ev.TakenOut(out=False, reason="you are back in the action"))
+                items += self.rules.back_in_action(self.state)
             self.moves._run(items)
         return self.last_events
 

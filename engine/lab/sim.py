@@ -506,6 +506,8 @@ class _Driver:
             if picked:
                 self.act(g.declare(picked))
         for o in g.rules.pre_roll_options(g.state, move):
+            if o.id not in {x.id for x in g.rules.pre_roll_options(g.state, move)}:
+                continue  # taking an earlier one withdrew it (Masks: the last Team is spent)
             choices = [Choice(id="", label="No", value=0.0),
                        Choice(id=o.id, label=o.label, value=float(o.amount) / 10,
                               tags=frozenset({"spend"}))]

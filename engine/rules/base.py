@@ -458,6 +458,11 @@ class Ruleset:
         """What the player may still change after the roll."""
         return []
 
+    def adjustment_id(self, state: CampaignState, adj_id: str) -> str:
+        """The offered adjustment a shorthand names (Masks: "team" is the first teammate who
+        can spend Team); by default ``adj_id`` itself."""
+        return adj_id
+
     def adjustment_name(self, state: CampaignState, adj_id: str) -> str:
         """An adjustment's name for messages when it is not on offer (the id quoted)."""
         return repr(adj_id)
@@ -550,9 +555,15 @@ class Ruleset:
         out: list[ev.Event] = []
         for cond in cleared:
             if cond in state.hero.conditions:
-                out.append(ev.ConditionCleared(who="hero", condition=cond,
-                                               reason="its clearing action was taken"))
+                out.append(ev.ConditionCleared(
+                    who="hero", condition=cond,
+                    reason="its clearing action was taken this scene"))
         return out
+
+    def back_in_action(self, state: CampaignState) -> list[Item]:
+        """Work when the acting hero comes back after being taken out (Masks: clear one
+        condition); by default none."""
+        return []
 
     def session_started(self, state: CampaignState) -> list[Item]:
         """Work when a session starts: the content's start effects."""

@@ -134,6 +134,21 @@ def chances(spec: DiceSpec, modifier: int, bands: Sequence[s.Band],
     return band_odds_by_faces(spec, modifier, bands, forced)
 
 
+def chances_outside_play(rules: Ruleset, spec: DiceSpec, modifier: int,
+                         bands: Sequence[s.Band], move: s.Move | None = None,
+                         band_set: str = "default") -> dict[str, Fraction]:
+    """Exact chance of each band with no campaign (``sidekick odds``), counting what the dice
+    themselves decide as the game's preview does (the panels game's natural 20 and 1); a
+    ``move`` of None reads as a roll of ``spec`` against ``band_set``."""
+    if not overrides_bands(rules):
+        return band_odds(spec, modifier, bands)
+    if move is None:
+        move = s.Move.model_construct(id="odds", name=spec.notation, trigger="odds",
+                                      roll=s.RollSpec(dice=spec.notation, bands=band_set))
+    state = CampaignState.model_construct(system=rules.pack.id, name="odds", seed=0)
+    return chances(spec, modifier, bands, face_override(state, rules, move))
+
+
 def odds_text(spec: DiceSpec, modifier: int, bands: Sequence[s.Band],
               override: Override | None = None) -> dict[str, str]:
     """Exact odds of each band as percentages, counting what the dice may override."""

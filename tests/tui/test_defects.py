@@ -210,7 +210,7 @@ async def test_choice_header_shows_the_result_after_team(make_campaign: Callable
         assert game.flow.stage == "adjust"
         menu = app.screen.query_one(ActionMenu)
         team = next(i for i in range(menu.option_count)
-                    if menu.get_option_at_index(i).id == "adjust:team")
+                    if menu.get_option_at_index(i).id == "adjust:team:tin")  # Tin helps
         menu.highlighted = team
         await pilot.press("enter")
         await settle(pilot)

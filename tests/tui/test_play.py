@@ -385,7 +385,8 @@ async def test_spend_team_updates_odds(make_campaign: Callable[..., str], app_fo
         await settle(pilot)
         game = game_of(app)
         assert game.state.pools["team"] == 0
-        assert "Team +1" in str(panel.render()) and "Miss 41.7%" in str(panel.render())
+        # Team helps a teammate: Tin (a teammate NPC in the scene) spends it for the hero
+        assert "Team from Tin +1" in str(panel.render()) and "Miss 41.7%" in str(panel.render())
 
 
 async def test_resize_keeps_layout(make_campaign: Callable[..., str], app_for: App) -> None:

@@ -202,9 +202,10 @@ def test_snake_eyes_miss_whatever_the_total(dc_game: Game) -> None:
 def test_spending_team_re_bands_against_the_bands_the_roll_used(dc_game: Game, h: Any) -> None:
     vic = npc(dc_game, "Vic Rook")
     old = dc_game.state.pools["team"]
-    h.setup(dc_game, ev.TrackChanged(track="team", scope="campaign", delta=1 - old, value=1))
+    h.setup(dc_game, ev.TrackChanged(track="team", scope="campaign", delta=1 - old, value=1),
+            ev.NPCAdded(id="tin", name="Tin", role="teammate"))  # Team helps a teammate
     dc_game.trigger("directly_engage", vic)
-    dc_game.roll([4, 4])  # 9 vs DC 10: a miss; +1 Team makes 10, a weak hit
+    dc_game.roll([4, 4])  # 9 vs DC 10: a miss; +1 Team (Tin, a teammate) makes 10: weak hit
     assert dc_game.state.flow.stage == "adjust"
     assert dc_game.state.flow.roll is not None
     assert dc_game.state.flow.roll["band"] == "miss"

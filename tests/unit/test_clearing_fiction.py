@@ -42,9 +42,10 @@ def test_taking_it_is_journaled_after_the_words_and_the_moves_stay(
     said = game.describe(LINE)
     cleared = game.took_clearing_action("angry")
     words_at = next(x.n for x in said if x["type"] == "Narrated")
-    clear_at = next(x.n for x in cleared if x["type"] == "ConditionCleared")
-    assert words_at < clear_at  # the journal tells the smash, then the anger going
-    assert "angry" not in game.state.hero.conditions
+    clear_at = next(x.n for x in cleared if x["type"] == "ClearingActionTaken")
+    assert words_at < clear_at  # the journal tells the smash, then the action taken
+    assert "angry" in game.state.hero.conditions  # it clears when the scene ends
+    assert game.state.scene.clearing == ["angry"]
     assert game.flow.stage == "move"  # a move can still follow the same words
     assert isinstance(game.pending, MovePrompt) and not game.pending.clearing
 

@@ -5,6 +5,7 @@ declarations that change nothing when refused and speak in names."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -132,10 +133,18 @@ def test_get_your_bearings_second_question_when_connected_here(cow: Pack) -> Non
 
 
 # --------------------------------------------------------------------------- 18: the place
+# (issue 28 item 7: the rules set no neighborhood limit on a History; the limit these tests
+# pin is now the pack's ``histories_local`` option, off by default)
+
+
+def local(cow: Pack) -> Pack:
+    """The pack with the ``histories_local`` option on."""
+    data = {**cow.system.data, "histories_local": True}
+    return dataclasses.replace(cow, system=cow.system.model_copy(update={"data": data}))
 
 
 def test_only_the_history_of_the_scenes_neighborhood_is_offered(cow: Pack) -> None:
-    game = make(cow, location=GILT_TERRACE)
+    game = make(local(cow), location=GILT_TERRACE)
     game.trigger("transit")
     game.roll([3, 3])  # 6: a miss
     assert ids(game) == ["keep", "history:3", "demand"]
@@ -152,14 +161,14 @@ def test_only_the_history_of_the_scenes_neighborhood_is_offered(cow: Pack) -> No
 
 
 def test_no_history_applies_elsewhere(cow: Pack) -> None:
-    game = make(cow, location=GREYVAULT)
+    game = make(local(cow), location=GREYVAULT)
     game.trigger("transit")
     game.roll([3, 3])
     assert ids(game) == ["keep", "demand"]
 
 
 def test_a_scene_naming_no_neighborhood_offers_every_history_with_a_warning(cow: Pack) -> None:
-    game = make(cow, location="a rooftop somewhere")
+    game = make(local(cow), location="a rooftop somewhere")
     game.trigger("transit")
     game.roll([3, 3])
     offered = {o.id: o for o in game.pending.options}
@@ -168,7 +177,7 @@ def test_a_scene_naming_no_neighborhood_offers_every_history_with_a_warning(cow:
 
 
 def test_the_rules_refuse_a_history_of_another_place(cow: Pack) -> None:
-    game = make(cow, location=GILT_TERRACE)
+    game = make(local(cow), location=GILT_TERRACE)
     game.trigger("transit")
     game.roll([3, 3])
     roll = dict(game.state.flow.roll or {})
@@ -177,7 +186,7 @@ def test_the_rules_refuse_a_history_of_another_place(cow: Pack) -> None:
 
 
 def test_keep_the_result_is_skipped_when_nothing_can_change_the_band(cow: Pack) -> None:
-    game = make(cow)  # Copperkettle: no History there
+    game = make(local(cow))  # Copperkettle: no History there (with the option on)
     setup(game, CitySheetChanged(key="demands", value=[{"text": "x", "met": False}], text=""))
     events = game.trigger("transit") + game.roll([3, 3])  # a miss; the Demand is unmet
     assert game.state.flow.stage != "adjust"

@@ -4,6 +4,7 @@ limits, assets, Heat, and every rolled move's bands with entered dice."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -371,7 +372,9 @@ def test_history_bumps_one_tier_once_per_session(cow: Pack) -> None:
     start(game, "transit")
     game.roll([3, 3])
     offered = {o.id: o for o in game.pending.options}
-    assert set(offered) == {"keep", "history:0", "demand"}  # only the scene's neighborhood
+    # every unmarked History: the rules set no neighborhood limit (issue 28 item 7)
+    assert set(offered) == {"keep", "history:0", "history:1", "history:2", "history:3",
+                            "demand"}
     events = game.adjust("history:0")
     adj = of(events, "RollAdjusted")[0]
     assert (adj["amount"], adj["total"], adj["band"]) == (1, 7, "weak_hit")
@@ -391,7 +394,8 @@ def test_history_bumps_one_tier_once_per_session(cow: Pack) -> None:
     game.start_scene("Next day", location="a garden party on Gilt Terrace")
     start(game, "transit")
     game.roll([3, 3])
-    assert {o.id for o in game.pending.options} == {"keep", "history:3", "demand"}
+    assert {o.id for o in game.pending.options} == {"keep", "history:1", "history:2",
+                                                    "history:3", "demand"}
 
 
 def test_bump_from_ten_to_twelve(cow: Pack) -> None:
@@ -437,7 +441,9 @@ def test_no_bumps_on_faction_or_backfire_rolls(cow: Pack) -> None:
 
 
 def test_demand_bumps_and_waits_to_be_met(cow: Pack) -> None:
-    game = make(cow)
+    # the pack's histories_local option on: no History of Copperkettle can bump the roll
+    data = {**cow.system.data, "histories_local": True}
+    game = make(dataclasses.replace(cow, system=cow.system.model_copy(update={"data": data})))
     start(game, "transit")
     game.roll([3, 4])
     events = game.adjust("demand")

@@ -532,20 +532,22 @@ def test_answer_is_the_scripted_entry_point(new_game: NewGame) -> None:
 
 
 def test_end_scene_clears_conditions_whose_action_was_taken(new_game: NewGame, h: Any) -> None:
-    # issue 8 item 11: a clearing action clears its condition at once, not at the scene's end
+    # issue 28 item 3: a clearing action clears its condition at the scene's end (the seed)
     game = new_game()
     h.setup(game, *[ev.ConditionMarked(who="hero", condition=c)
                     for c in ("afraid", "angry", "guilty")])
     events = game.took_clearing_action("afraid")
-    assert [e["condition"] for e in h.of(events, "ConditionCleared")] == ["afraid"]
-    assert game.state.hero.conditions == ["angry", "guilty"]
+    assert h.of(events, "ConditionCleared") == []
+    assert game.state.hero.conditions == ["afraid", "angry", "guilty"]
+    with pytest.raises(IllegalAction, match="already taken this scene"):
+        game.took_clearing_action("afraid")
     before = h.dump(game)
     with pytest.raises(IllegalAction, match="Nova is not Hopeless: there is nothing to clear"):
         game.took_clearing_action("hopeless")
     assert h.dump(game) == before
     events = game.end_scene(cleared=["guilty"])
     cleared = sorted(e["condition"] for e in h.of(events, "ConditionCleared"))
-    assert cleared == ["guilty"]
+    assert cleared == ["afraid", "guilty"]
     assert game.state.hero.conditions == ["angry"]
     assert not game.state.scene.open and game.state.scene.clearing == []
     with pytest.raises(IllegalAction, match="no scene is open"):
@@ -554,7 +556,7 @@ def test_end_scene_clears_conditions_whose_action_was_taken(new_game: NewGame, h
 
 def test_clearing_actions_do_not_carry_to_the_next_scene(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    h.setup(game, ev.ClearingActionTaken(condition="afraid"))  # as older saves recorded it
+    h.setup(game, ev.ClearingActionTaken(condition="afraid"))
     game.start_scene("Next")  # ends the open scene with no clearing
     h.setup(game, ev.ConditionMarked(who="hero", condition="afraid"))
     game.end_scene()

@@ -150,6 +150,7 @@ def play(system: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Game, list[dict[
         for scene in range(4):
             if scene or session:
                 game.start_scene(f"Scene {session}.{scene}", present=npc_names)
+                settle(game)  # back after being taken out: clear a condition (issue 28)
             for beat in range(6):
                 move = cast["moves"][(beat + scene + session) % len(cast["moves"])]
                 if game.state.hero.taken_out:

@@ -81,8 +81,8 @@ def test_journal_shows_the_team_spent_after_the_roll(new_game: NewGame, h: Any,
     game.roll([4, 4])
     game.adjust("team")
     lines = render_all(game.store.log, masks)
-    assert "Team -1 → 0 (spent for +1 on a roll)" in lines
-    assert "🎲 Team +1: now 10 → **Strong hit**" in lines
+    assert "Team -1 → 0 (Tin spends it for +1 on Nova's roll)" in lines  # Tin, a teammate
+    assert "🎲 Team from Tin +1: now 10 → **Strong hit**" in lines
 
 
 def test_journal_names_npcs_and_skips_bookkeeping(new_game: NewGame, masks: Pack) -> None:

@@ -139,13 +139,21 @@ def test_10_a_named_target_skips_the_question_and_none_is_refused_when_required(
 # --------------------------------------------------------------------------- item 11
 
 
-def test_11_a_clearing_action_clears_at_once(new_game: NewGame, h: Any) -> None:
+def test_11_a_clearing_action_clears_at_the_end_of_the_scene(new_game: NewGame,
+                                                              h: Any) -> None:
+    # issue 28 item 3 changed this on purpose: the seed clears the condition at the end of
+    # any scene in which you take its action, not the moment the action is recorded
     game = new_game()
     h.setup(game, ev.ConditionMarked(who="hero", condition="afraid"))
     events = game.took_clearing_action("afraid")
+    assert h.of(events, "ConditionCleared") == []
+    assert h.of(events, "ClearingActionTaken")[0]["condition"] == "afraid"
+    assert game.state.hero.conditions == ["afraid"]
+    assert game.state.scene.clearing == ["afraid"]
+    events = game.end_scene()
     assert h.of(events, "ConditionCleared") == [
         {**h.of(events, "ConditionCleared")[0], "who": game.state.acting, "condition": "afraid",
-         "reason": "its clearing action was taken"}]
+         "reason": "its clearing action was taken this scene"}]
     assert game.state.hero.conditions == []
     assert game.state.scene.clearing == []
 
@@ -161,7 +169,6 @@ def test_11_a_clearing_action_for_an_unmarked_condition_is_refused(new_game: New
 
 def test_11_marking_a_condition_again_spends_an_old_clearing_flag(new_game: NewGame,
                                                                   h: Any) -> None:
-    # a save from before clearing actions cleared at once may still hold the flag
     game = new_game()
     h.setup(game, ev.ConditionMarked(who="hero", condition="afraid"),
             ev.ClearingActionTaken(condition="afraid"))
@@ -298,7 +305,7 @@ def test_12_the_end_of_session_options_say_why_they_cannot_be_taken(new_game: Ne
 def test_13_the_flow_carries_the_adjusted_roll(new_game: NewGame, h: Any) -> None:
     game = new_game()
     game.trigger("directly_engage")
-    game.roll([2, 3])  # 5 + Danger 1 = 6, a miss; one Team makes it 7
+    game.roll([2, 3])  # 5 + Danger 1 = 6, a miss; one Team (Tin helps) makes it 7
     assert game.state.flow.stage == "adjust"
     assert game.pending.message == "Miss (6). Change it?"
     events = game.adjust("team")
@@ -310,7 +317,7 @@ def test_13_the_flow_carries_the_adjusted_roll(new_game: NewGame, h: Any) -> Non
     roll = p.roll
     assert (roll["total"], roll["band"], roll["band_name"], roll["tone"], roll["modifier"]) == (
         7, "weak_hit", "Weak hit", "mixed", 2)
-    assert roll["modifiers"][-1] == ["Team", 1, None]
+    assert roll["modifiers"][-1] == ["Team from Tin", 1, None]
     assert game.state.flow.roll == roll
 
 

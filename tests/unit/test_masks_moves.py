@@ -323,8 +323,10 @@ def test_assess_asks_questions_and_gives_ongoing(new_game: NewGame, h: Any, mask
     [asked] = h.of(events, "QuestionsAsked")
     assert asked["questions"] == qs[:count]
     [bonus] = h.of(events, "BonusAdded")
-    assert (bonus["kind"], bonus["amount"], bonus["moves"]) == ("ongoing", 1, [])
-    # +1 on every later roll this scene, and it is not used up
+    # issue 28 item 4 (on purpose): the +1 counts on the moves that act on the answers only
+    assert (bonus["kind"], bonus["amount"]) == ("ongoing", 1)
+    assert "unleash_powers" in bonus["moves"] and "comfort_support" not in bonus["moves"]
+    # +1 on every later acting roll this scene, and it is not used up
     for _ in range(2):
         start(game, "unleash_powers")
         assert game.pending.preview.to_dict()["modifier"] == 2  # Freak 1 + 1 ongoing
@@ -907,7 +909,7 @@ def test_modifier_clamped_at_plus_four(new_game: NewGame, h: Any) -> None:
     game.spend_team()
     preview = game.pending.preview.to_dict()
     sources = {m[0]: m[1] for m in preview["modifiers"]}
-    assert sources["Superior"] == 3 and sources["Team"] == 1
+    assert sources["Superior"] == 3 and sources["Team from Tin"] == 1
     assert sources["Influence over Vic Rook"] == 1
     assert any(k.startswith("+1 forward") for k in sources)
     assert (preview["raw_modifier"], preview["modifier"]) == (6, 4)
@@ -1096,7 +1098,7 @@ def test_spend_team_before_the_roll(new_game: NewGame, h: Any, masks: Pack) -> N
     assert team(game) == 0
     assert h.of(events, "TrackChanged")[0]["value"] == 0
     preview = game.pending.preview.to_dict()
-    assert ["Team", 1, None] in preview["modifiers"]
+    assert ["Team from Tin", 1, None] in preview["modifiers"]  # Tin, a teammate, spends it
     assert preview["modifier"] == 2
     assert preview["odds"] == {b: percent(p) for b, p in band_odds(
         DiceSpec.parse("2d6"), 2, masks.system.bands["default"]).items()}
@@ -1111,8 +1113,8 @@ def test_spend_team_after_the_roll(new_game: NewGame, h: Any) -> None:
     start(game, "directly_engage")
     game.roll([4, 4])  # 8 + 1 = 9: one more would be a strong hit
     assert game.state.flow.stage == "adjust"
-    assert {"keep", "team"} <= options(game)
-    events = game.adjust("team")
+    assert {"keep", "team:tin"} <= options(game)  # Tin, the teammate present, can help
+    events = game.adjust("team")  # shorthand for the first who can
     [adj] = h.of(events, "RollAdjusted")
     assert (adj["amount"], adj["total"], adj["band"]) == (1, 10, "strong_hit")
     assert team(game) == 0

@@ -69,8 +69,9 @@ def test_without_a_clamp_the_offer_reads_the_raw_modifier_as_the_roll_does(
     assert adj_ids(game, roll_dict(5, -101, "miss")) == []
     # the dice showed -94, the modifier is +100 (a 6): +1 makes 101, a 7; a false bound of
     # +99 would have left it a 5
-    assert "team" in adj_ids(game, roll_dict(6, 100, "miss"))
-    assert "team" in adj_ids(game, roll_dict(6, -99, "miss"))  # 105 - 98 = 7
+    # (Tin, the teammate present, spends the Team)
+    assert "team:tin" in adj_ids(game, roll_dict(6, 100, "miss"))
+    assert "team:tin" in adj_ids(game, roll_dict(6, -99, "miss"))  # 105 - 98 = 7
 
 
 # --------------------------------------------------------------------------- no Team pool
@@ -101,7 +102,7 @@ def test_a_target_without_influence_held_offers_no_surrender(new_game: NewGame) 
     game.roll([3, 3])  # 6 + Superior 0: a miss; one Team would make it 7
     assert game.state.flow.stage == "adjust"
     offered = [o.id for o in game.pending.options]
-    assert "team" in offered and "influence" not in offered
+    assert "team:tin" in offered and "influence" not in offered
     with pytest.raises(IllegalAction, match="not on offer"):
         game.adjust("influence")
 
@@ -136,7 +137,7 @@ def test_a_label_the_hero_lacks_counts_as_zero(new_game: NewGame, h: Any) -> Non
     r = game.rules
     # rolled with the missing label (0, room to go up): selfish shifts are on offer
     assert adj_ids(game, roll_dict(6, 0, "miss", stat="mundane")) == [
-        "team", "selfish:danger", "selfish:freak", "selfish:savior", "selfish:superior"]
+        "team:tin", "selfish:danger", "selfish:freak", "selfish:savior", "selfish:superior"]
     # the missing label (0, above -2) can go down for a selfish Danger roll
     assert "selfish:mundane" in adj_ids(game, roll_dict(6, 1, "miss"))
     evs, _, _ = r.adjust(game.state, "selfish:mundane", roll_dict(6, 1, "miss"))

@@ -111,7 +111,8 @@ def test_each_other_hero_can_spend_team_after_the_roll(party: Game) -> None:
     labels = {o.id: o.label for o in party.pending.options}
     assert labels["team:tin"] == "Tin spends 1 Team: +1"
     assert labels["team:ash"] == "Ash spends 1 Team: +1"
-    assert "team:nova" not in labels  # the acting hero spends with plain "team"
+    assert "team:nova" not in labels  # Team helps a teammate: never the acting hero's own
+    assert labels["team:bo"] == "Bo spends 1 Team: +1"  # a teammate NPC in the scene helps too
     party.adjust("team:ash")
     party.adjust("team:tin")
     log = _log(party)
@@ -138,8 +139,10 @@ def test_a_helper_must_be_another_hero_in_the_scene(party: Game) -> None:
     assert "team:ash" in ids and "team:tin" not in ids  # Tin is taken out
     with pytest.raises(IllegalAction, match="not on offer"):
         party.adjust("team:tin")
-    with pytest.raises(IllegalAction, match="not another hero of the party"):
-        party.rules.adjust(party.state, "team:bo", rolled)
+    with pytest.raises(IllegalAction, match="not a teammate here who can help"):
+        party.rules.adjust(party.state, "team:vic_rook", rolled)  # a villain never helps
+    with pytest.raises(IllegalAction, match="not a teammate here who can help"):
+        party.rules.adjust(party.state, "team:nova", rolled)  # nor the acting hero
 
 
 def test_no_team_no_help(party: Game) -> None:
@@ -153,12 +156,29 @@ def test_no_team_no_help(party: Game) -> None:
         party.rules.adjust(party.state, "team:tin", rolled)
 
 
-def test_a_solo_hero_is_offered_no_help(new_game: Any) -> None:
-    game: Game = new_game()
+def test_a_solo_hero_is_helped_by_a_teammate_npc_in_the_scene(new_game: Any) -> None:
+    game: Game = new_game()  # one hero; Tin, a teammate NPC, is in the scene
     _team(game, 2)
     game.trigger("directly_engage", "Vic Rook")
     game.roll([3, 4])
-    assert [o.id for o in game.pending.options if o.id.startswith("team")] == ["team"]
+    assert [o.id for o in game.pending.options if o.id.startswith("team")] == ["team:tin"]
+
+
+def test_a_hero_alone_cannot_spend_team_on_their_own_roll(new_game: Any) -> None:
+    """Team helps a teammate; with nobody else on the team here, only acting selfishly
+    spends it (the premise changed on purpose: a hero no longer spends Team for themself)."""
+    game: Game = new_game(npcs=[("Vic Rook", "villain", "")])
+    _team(game, 2)
+    game.trigger("directly_engage", "Vic Rook")
+    game.roll([3, 4])  # 7 + Danger 1 = 8, a weak hit
+    ids = [o.id for o in game.pending.options]
+    assert not [i for i in ids if i.startswith("team")]
+    assert "selfish:freak" in ids
+    with pytest.raises(IllegalAction, match="Team helps a teammate: nobody else"):
+        game.adjust("team")
+    with pytest.raises(IllegalAction, match="Team helps a teammate: nobody else"):
+        game.rules.adjust(game.state, "team", game.state.flow.roll or {})
+    assert game.state.pools["team"] == 2
 
 
 # ------------------------------------------------------------------ teammates as targets

@@ -153,7 +153,7 @@ def test_one_team_offers_team_and_every_selfish_shift(new_game: NewGame, h: Any)
     offered = game.rules.adjustments(game.state, game.pack.moves["directly_engage"],
                                      roll_dict(9, 1, 1, "weak_hit"))
     assert [(a.id, a.label, a.amount, a.detail) for a in offered] == [
-        ("team", "Spend 1 Team for +1", 1, "the pool has 1"),
+        ("team:tin", "Tin spends 1 Team: +1", 1, "Tin helps Nova; the pool has 1"),
         ("selfish:freak", "Act selfishly: -1 Team, Danger +1, Freak -1", 1,
          "ignore or insult your teammates"),
         ("selfish:savior", "Act selfishly: -1 Team, Danger +1, Savior -1", 1,
@@ -171,7 +171,7 @@ def test_selfish_needs_room_to_raise_the_rolled_label(new_game: NewGame, h: Any,
     game = new_game()
     labels(game, h, danger=danger)
     offered = adj_ids(game, "directly_engage", roll_dict(9, danger, danger, "weak_hit"))
-    assert offered[0] == "team"
+    assert offered[0] == "team:tin"  # Tin, the teammate in the scene, can help
     assert any(i.startswith("selfish:") for i in offered) is selfish
 
 
@@ -181,14 +181,15 @@ def test_a_label_at_minus_two_cannot_go_down_and_locked_labels_never_move(new_ga
     labels(game, h, freak=-2, savior=-1)
     h.setup(game, ev.LabelLocked(stat="mundane"))
     offered = adj_ids(game, "directly_engage", roll_dict(9, 1, 1, "weak_hit"))
-    assert offered == ["team", "selfish:savior", "selfish:superior"]
+    assert offered == ["team:tin", "selfish:savior", "selfish:superior"]
     h.setup(game, ev.LabelLocked(stat="danger"))
-    assert adj_ids(game, "directly_engage", roll_dict(9, 1, 1, "weak_hit")) == ["team"]
+    assert adj_ids(game, "directly_engage", roll_dict(9, 1, 1, "weak_hit")) == ["team:tin"]
 
 
 def test_no_selfish_shift_on_a_roll_with_no_label(new_game: NewGame, h: Any) -> None:
     game = new_game()
-    assert adj_ids(game, "reject_influence", roll_dict(9, 0, 0, "weak_hit", "none")) == ["team"]
+    assert adj_ids(game, "reject_influence", roll_dict(9, 0, 0, "weak_hit", "none")) == [
+        "team:tin"]
 
 
 def test_influence_held_is_offered_even_with_no_team(new_game: NewGame, h: Any) -> None:
@@ -210,8 +211,8 @@ def test_team_and_influence_together_can_save_a_roll_neither_saves_alone(
     game.trigger("provoke", "Vic Rook")
     game.roll([2, 2])  # 4 + 0 + 1 = 5: Team +1 and Influence +1 make 7
     assert game.state.flow.stage == "adjust"
-    assert [o.id for o in game.pending.options][:3] == ["keep", "team", "influence"]
-    events = game.adjust("team")
+    assert [o.id for o in game.pending.options][:3] == ["keep", "team:tin", "influence"]
+    events = game.adjust("team")  # Tin's (the first who can help)
     assert h.of(events, "RollAdjusted")[0]["total"] == 6
     events = game.adjust("influence")
     adjusted = h.of(events, "RollAdjusted")[0]
@@ -233,10 +234,10 @@ def test_spending_team_adds_exactly_one(new_game: NewGame, h: Any) -> None:
     events = game.adjust("team")
     adjusted = h.of(events, "RollAdjusted")[0]
     assert (adjusted["amount"], adjusted["total"], adjusted["modifier"]) == (1, 10, 2)
-    assert adjusted["source"] == "Team"
+    assert adjusted["source"] == "Team from Tin"  # Tin, a teammate, spends it for Nova
     track = h.of(events, "TrackChanged")[0]
-    assert (track["delta"], track["value"], track["reason"]) == (-1, 0,
-                                                                 "spent for +1 on a roll")
+    assert (track["delta"], track["value"], track["reason"]) == (
+        -1, 0, "Tin spends it for +1 on Nova's roll")
     assert game.state.pools["team"] == 0
 
 
@@ -297,7 +298,7 @@ def test_adjust_events_are_exact(new_game: NewGame, h: Any) -> None:
     evs, amount, source = r.adjust(game.state, "team", roll_dict(9, 1, 1, "weak_hit"))
     assert ([e.to_dict() for e in evs], amount, source) == (
         [{"type": "TrackChanged", "track": "team", "scope": "campaign", "delta": -1, "value": 2,
-          "reason": "spent for +1 on a roll"}], 1, "Team")
+          "reason": "Tin spends it for +1 on Nova's roll"}], 1, "Team from Tin")
     evs, amount, source = r.adjust(game.state, "selfish:mundane", roll_dict(9, 1, 1, "weak_hit"))
     assert [e.to_dict() for e in evs] == [
         {"type": "TrackChanged", "track": "team", "scope": "campaign", "delta": -1, "value": 2,

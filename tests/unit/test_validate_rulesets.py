@@ -24,8 +24,9 @@ from engine.systems.masks.rules import MasksRules
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-MASKS_RULES = ["enter_battle", "gm_shifts_labels", "npc_takes_influence",
-               "surrender_influence", "time_passes"]
+MASKS_RULES = ["acting_on_the_answers", "enter_battle", "gm_shifts_labels",
+               "npc_takes_influence", "surrender_influence", "target_marks_potential",
+               "time_passes"]  # issue 28 added acting_on_the_answers, target_marks_potential
 
 
 def line_with(path: Path, text: str, nth: int = 0) -> int:

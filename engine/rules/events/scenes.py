@@ -66,8 +66,8 @@ def _scene_moved(state: CampaignState, ev: SceneMoved) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class ClearingActionTaken(Event):
-    """The hero took the action that clears a condition at the scene's end (saves made before
-    clearing actions cleared at once still hold these; nothing emits it now)."""
+    """The acting hero took the action that clears a condition: it clears when the scene ends
+    (``Ruleset.scene_ending``), unless marked anew before."""
 
     condition: str
 

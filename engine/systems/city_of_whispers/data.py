@@ -73,6 +73,9 @@ class SystemData(_Start):
     factions: list[FactionStart] = Field(default_factory=list)
     custom_hero: HeroStart = Field(default_factory=HeroStart)
     offer_readings: OfferReadings = Field(default_factory=OfferReadings)
+    histories_local: bool = Field(
+        False, description="A House option: a History bumps a roll only in a scene of its own"
+        " neighborhood (the rules set no such limit, so it is off by default).")
 
 
 def _line_of(node: Any, loc: list[Any]) -> int | None:

@@ -50,8 +50,8 @@ class TierRules(CityBase):
                             f"history:{i}", f"Recall a History ({h.neighborhood}): bump one"
                             f" tier to {name}", amount,
                             f"once per session; you become connected to {h.neighborhood}"
-                            + ("" if here else "; the scene names no neighborhood: recall it"
-                                               " only if you are there")))
+                            + ("; the scene names no neighborhood: recall it only if you are"
+                               " there" if self.data.histories_local and not here else "")))
             demands = self.hero_sheet(state).demands
             if ("session:demand" not in state.used and len(demands) < MAX_DEMANDS
                     and all(d.met for d in demands)):
@@ -81,10 +81,12 @@ class TierRules(CityBase):
             return f"Use Asset ({key})"
         return super().adjustment_name(state, adj_id)
 
-    @staticmethod
-    def _history_applies(history: History, here: str | None) -> bool:
-        """An unmarked History of the scene's neighborhood (any, if the scene names none)."""
-        return not history.marked and (here is None or history.neighborhood == here)
+    def _history_applies(self, history: History, here: str | None) -> bool:
+        """An unmarked History (with the ``histories_local`` option, only one of the scene's
+        neighborhood, or any when the scene names none)."""
+        if history.marked:
+            return False
+        return not self.data.histories_local or here is None or history.neighborhood == here
 
     def adjust(self, state: CampaignState, adj_id: str, roll: RollDict
                ) -> tuple[list[ev.Event], int, str]:

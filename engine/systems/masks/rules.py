@@ -31,7 +31,7 @@ from engine.rules.base import (
 )
 from engine.rules.events import CORE
 from engine.rules.registry import Registry
-from engine.rules.state import Actor, CampaignState
+from engine.rules.state import HERO, Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, RollDict, item_ctx
 from engine.systems.masks.sheet import masks_sheet_hook
 
@@ -42,6 +42,13 @@ MASKS = Registry("masks", CORE)
 # Influence is a directed relation between characters: the holder gets +1 on moves against the
 # subject. Each actor's ``data["influence"]`` lists the ids it holds Influence over;
 # ``data["barred"]`` lists who lost Influence over it for good.
+
+
+ANSWERS = "acting on the answers"
+"""The reason of Assess the situation's +1 (one at a time: it does not stack)."""
+
+MINUS_TWO = "influence_minus"
+"""The adjustment id prefix of another hero's -2 on the acting hero's roll (then ``:holder``)."""
 
 
 def influence(state: CampaignState, holder: str, subject: str) -> bool:
@@ -235,25 +242,46 @@ class MasksRules(Ruleset):
         return []
 
     def pre_roll_options(self, state: CampaignState, move: s.Move) -> list[Adjustment]:
-        """Spend 1 Team before the roll for +1."""
+        """A teammate spends 1 Team before the roll for +1 (Team helps a teammate; the
+        hero's own use of it is acting selfishly)."""
         team = state.pools.get("team")
         if not team:
             return []
-        return [Adjustment("team", "Spend 1 Team for +1", 1, f"the pool has {team}")]
+        return [Adjustment(f"team:{h.id}", f"{h.name} spends 1 Team: +1", 1,
+                           f"{h.name} helps {state.hero.name}; the pool has {team}")
+                for h in self._helpers(state)]
 
     def pre_roll(self, state: CampaignState, move: s.Move, option: str
                  ) -> tuple[list[ev.Event], Modifier | None, str]:
-        """Team spent before the roll: the pool loses 1, the roll gains +1."""
-        if option != "team":
+        """Team spent before the roll by a teammate: the pool loses 1, the roll gains +1."""
+        if option != "team" and not option.startswith("team:"):
             return super().pre_roll(state, move, option)
-        team = state.pools.get("team")
-        if team is None:
+        if state.pools.get("team") is None:
             raise IllegalAction("this game has no Team pool")
+        events, amount, source = self._team_help(state, option)
+        return events, [source, amount, None], "spend Team"
+
+    def _team_help(self, state: CampaignState, option: str) -> tuple[list[ev.Event], int, str]:
+        """A teammate's Team for the acting hero's roll ("team": the first who can help)."""
+        team = state.pools.get("team", 0)  # a save without the pool plays it as empty
+        helpers = self._helpers(state)
+        if option == "team":
+            if not helpers:
+                raise IllegalAction(
+                    "Team helps a teammate: nobody else on the team is here to spend it for"
+                    f" {state.hero.name} (act selfishly to use Team yourself)")
+            helper: Actor | None = helpers[0]
+        else:
+            helper = state.actors.get(option.split(":", 1)[1])
+        if helper is None or helper not in helpers:
+            raise IllegalAction(f"{option.split(':', 1)[-1]!r} is not a teammate here who can"
+                                " help (another hero of the party, or a teammate in the scene)")
         if team < 1:
             raise IllegalAction("the Team pool is empty")
-        return ([ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
-                                 reason="spent for +1 on a roll")], ["Team", 1, None],
-                "spend Team")
+        return ([ev.TrackChanged(
+            track="team", scope="campaign", delta=-1, value=team - 1,
+            reason=f"{helper.name} spends it for +1 on {state.hero.name}'s roll")],
+            1, f"Team from {helper.name}")
 
     def _would_improve(self, move: s.Move, roll: RollDict, amount: int,
                        state: CampaignState | None = None) -> bool:
@@ -267,14 +295,39 @@ class MasksRules(Ruleset):
         return bool(new["band"] != roll["band"])
 
     def _helpers(self, state: CampaignState) -> list[Actor]:
-        """The party's other heroes who can spend Team on the acting hero's roll (not those
-        taken out of the scene)."""
-        return [h for h in state.heroes if h.id != state.acting and not h.taken_out]
+        """Who can spend Team on the acting hero's roll: the party's other heroes (not those
+        taken out) and the teammates in the scene ("anyone working with the team")."""
+        heroes = [h for h in state.heroes if h.id != state.acting and not h.taken_out]
+        mates = [n for n in state.npcs.values() if n.role == "teammate" and n.present]
+        return heroes + mates
 
     def adjustments(self, state: CampaignState, move: s.Move, roll: RollDict
                     ) -> list[Adjustment]:
-        """Spend Team (+1), another hero of the party spends Team for you (+1), surrender
-        Influence over the target (+1) or act selfishly."""
+        """A teammate spends Team for you (+1: another hero of the party, or a teammate in
+        the scene), surrender Influence over the target (+1) or act selfishly; and another
+        hero of the party who holds Influence over you may take advantage of it (-2)."""
+        return self._boosts(state, move, roll) + self._hindrances(state, move, roll)
+
+    def _hindrances(self, state: CampaignState, move: s.Move, roll: RollDict
+                    ) -> list[Adjustment]:
+        """-2 on the acting hero's roll from each other hero of the party (not taken out)
+        holding Influence over them, offered only when -2 would change the result."""
+        if not self._would_improve(move, roll, -2, state):
+            return []
+        me = state.hero.name
+        return [Adjustment(f"{MINUS_TWO}:{h.id}",
+                           f"{h.name} takes advantage of Influence over {me}: -2", -2,
+                           f"{h.name} gives up their Influence over {me}")
+                for h in self._over_me(state)]
+
+    def _over_me(self, state: CampaignState) -> list[Actor]:
+        """The party's other heroes (not taken out) who hold Influence over the acting hero."""
+        return [h for h in state.heroes if h.id != state.acting and not h.taken_out
+                and over_hero(state, h.id)]
+
+    def _boosts(self, state: CampaignState, move: s.Move, roll: RollDict
+                ) -> list[Adjustment]:
+        """The +1 adjustments: Team from a teammate, Influence over the target, selfish."""
         out: list[Adjustment] = []
         team = state.pools.get("team", 0)
         target = state.flow.target
@@ -283,9 +336,7 @@ class MasksRules(Ruleset):
         # could change the result, so several Team can be spent one at a time
         if not self._would_improve(move, roll, team + int(held), state):
             return out
-        if team > 0:
-            out.append(Adjustment("team", "Spend 1 Team for +1", 1,
-                                  f"the pool has {team}"))
+        if team > 0:  # Team helps a teammate: someone else spends it for this hero
             for h in self._helpers(state):
                 out.append(Adjustment(f"team:{h.id}", f"{h.name} spends 1 Team: +1", 1,
                                       f"{h.name} helps {state.hero.name}; the pool has {team}"))
@@ -307,26 +358,31 @@ class MasksRules(Ruleset):
                     1, "ignore or insult your teammates"))
         return out
 
+    def back_in_action(self, state: CampaignState) -> list[Item]:
+        """Back after being taken out: clear one condition (picked when several)."""
+        if not state.hero.conditions:
+            return []
+        return [effect_item({"type": "clear_condition"},
+                            {"source": "back after being taken out"})]
+
+    def adjustment_id(self, state: CampaignState, adj_id: str) -> str:
+        """ "team" is shorthand for the first teammate who can spend Team on this roll."""
+        helpers = self._helpers(state)
+        return f"team:{helpers[0].id}" if adj_id == "team" and helpers else adj_id
+
+    def adjustment_name(self, state: CampaignState, adj_id: str) -> str:
+        """Spending Team with nobody to spend it says why (Team helps a teammate)."""
+        if adj_id == "team" and not self._helpers(state):
+            return (f"Team for {state.hero.name}'s own roll (Team helps a teammate: nobody"
+                    " else on the team is here to spend it; act selfishly to use it yourself)")
+        return repr(adj_id)
+
     def adjust(self, state: CampaignState, adj_id: str, roll: RollDict
                ) -> tuple[list[ev.Event], int, str]:
         """Events for one after-roll adjustment."""
         team = state.pools.get("team", 0)
-        if adj_id == "team":
-            if team < 1:
-                raise IllegalAction("the Team pool is empty")
-            return ([ev.TrackChanged(track="team", scope="campaign", delta=-1, value=team - 1,
-                                     reason="spent for +1 on a roll")], 1, "Team")
-        if adj_id.startswith("team:"):
-            helper = state.actors.get(adj_id.split(":", 1)[1])
-            if helper is None or helper not in self._helpers(state):
-                raise IllegalAction(f"{adj_id.split(':', 1)[1]!r} is not another hero of the"
-                                    " party who can help")
-            if team < 1:
-                raise IllegalAction("the Team pool is empty")
-            return ([ev.TrackChanged(
-                track="team", scope="campaign", delta=-1, value=team - 1,
-                reason=f"{helper.name} spends it for +1 on {state.hero.name}'s roll")],
-                1, f"Team from {helper.name}")
+        if adj_id == "team" or adj_id.startswith("team:"):
+            return self._team_help(state, adj_id)
         if adj_id == "influence":
             target = state.flow.target
             if not target or not hero_over(state, target):
@@ -335,6 +391,8 @@ class MasksRules(Ruleset):
             return ([InfluenceChanged(npc=target, direction="hero_over", held=False,
                                          reason="surrendered for +1 on a roll")], 1,
                     f"Influence over {name} (surrendered)")
+        if adj_id.startswith(f"{MINUS_TWO}:"):
+            return self._take_advantage(state, adj_id.split(":", 1)[1])
         if adj_id.startswith("selfish:"):
             down = adj_id.split(":", 1)[1]
             up = roll["stat"]
@@ -351,6 +409,19 @@ class MasksRules(Ruleset):
                                       reason="acted selfishly")],
                     1, f"acted selfishly ({self.pack.stats[up].name} +1)")
         return super().adjust(state, adj_id, roll)
+
+    def _take_advantage(self, state: CampaignState, holder: str) -> tuple[
+            list[ev.Event], int, str]:
+        """Another hero takes advantage of their Influence over the acting hero: -2 on this
+        roll, and the Influence is gone."""
+        found = state.actors.get(holder)
+        if found is None or found not in self._over_me(state):
+            raise IllegalAction(f"{holder!r} is not another hero here holding Influence over"
+                                f" {state.hero.name}")
+        return ([InfluenceChanged(npc=state.acting, direction="hero_over", held=False,
+                                  hero=found.id,
+                                  reason=f"taken advantage of: -2 on {state.hero.name}'s roll")],
+                -2, f"{found.name} takes advantage of Influence")
 
     # --- effects --------------------------------------------------------------------
 
@@ -527,6 +598,49 @@ class MasksRules(Ruleset):
         team = state.pools.get("team", 0)
         return Step([ev.TrackChanged(track="team", scope="campaign", delta=1 - team,
                                      value=1, reason="time passes: the pool resets")])
+
+    @MASKS.rule_effect("acting_on_the_answers")
+    def _acting_on_the_answers(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                               ) -> Step:
+        """Assess the situation's +1 while acting on the answers: one +1 ongoing for the
+        scene on the moves that act (``args.moves``, space-separated); a second Assess while
+        it lasts gives no more (it does not stack)."""
+        if any(b.reason == ANSWERS and b.owner == state.acting for b in state.bonuses):
+            return Step([ev.Narrated(text=f"{state.hero.name} already takes +1 acting on the"
+                                          " answers this scene; it does not stack.",
+                                     by="engine")])
+        moves = str(eff.args.get("moves") or "").split()
+        return Step([ev.BonusAdded(id=state.next_id, kind="ongoing", amount=1, moves=moves,
+                                   target=None, expires="scene", reason=ANSWERS, owner=HERO)])
+
+    @MASKS.rule_effect("target_marks_potential")
+    def _target_marks_potential(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
+                                ) -> Step:
+        """The target marks potential: a hero of the party's track moves (a full track takes
+        their advancement, the spotlight lent to them for it); an NPC's is told as fiction."""
+        target = ctx.get("target")
+        other = state.actors.get(target) if target else None
+        tdef = self.pack.tracks.get("potential")
+        if other is None or other.kind != "hero" or tdef is None:
+            name = other.name if other else "They"
+            return Step([ev.Narrated(text=f"{name} marks potential (told as fiction: an NPC"
+                                          " has no potential track).", by="engine")])
+        old = other.tracks.get(tdef.id, tdef.start)
+        new = old + 1 if tdef.max is None else min(tdef.max, old + 1)
+        reason = str(ctx.get("source") or "marked potential")
+        step = Step([ev.TrackChanged(track=tdef.id, scope="hero", delta=new - old, value=new,
+                                     reason=reason, who=other.id)])
+        if tdef.max is None or new < tdef.max or old >= tdef.max:
+            return step
+        if tdef.reset_on_full:
+            step.events.append(ev.TrackChanged(track=tdef.id, scope="hero", delta=tdef.min - new,
+                                               value=tdef.min, reason=f"{tdef.name} resets",
+                                               who=other.id))
+        me = state.acting
+        step.push = [{"emit": ev.HeroSwitched(hero=other.id, was=me).to_dict()},
+                     *[effect_item(e, {"source": f"{tdef.name} full"}) for e in tdef.on_full],
+                     {"emit": ev.HeroSwitched(hero=me, was=other.id).to_dict()}]
+        return step
 
     @MASKS.rule_effect("npc_takes_influence")
     def _npc_takes_influence(self, state: CampaignState, eff: s.Rule, ctx: EffectContext

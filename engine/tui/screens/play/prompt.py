@@ -141,7 +141,8 @@ class Prompter:
         for hint in p.clearing:
             said = ", ".join(f"“{w}”" for w in hint.said)
             entries.append((f"clear:{hint.condition}", plain_prompt(
-                f"✚ That clears {hint.name}", f"its clearing action; you said {said}", "")))
+                f"✚ That clears {hint.name}",
+                f"its clearing action (it clears at the scene's end); you said {said}", "")))
         if entries:
             entries.append(("-", ""))
         entries += [("all", plain_prompt("☰ All moves…", "the full list", "m")),
