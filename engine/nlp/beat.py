@@ -193,8 +193,10 @@ class Beat:
         verb = "receive" if self.receives else "act"
         if self.actor != HERO:
             verb = "acts on you" if self.receives else "acts"
-        parts = sorted(self.kinds | ({"threat"} if self.threat else set())
-                       | ({"taunt"} if self.jibe else set()))
+        kinds = self.kinds - {"violence"} | {"force on things"} if self.at_things else self.kinds
+        parts = sorted(kinds | ({"threat"} if self.threat else set())
+                       | ({"taunt"} if self.jibe else set()) | ({"asks"} if self.asks_someone
+                                                                  else set()))
         said = f"{who} {verb}"
         if parts:
             said += ": " + ", ".join(parts)
@@ -204,7 +206,7 @@ class Beat:
             said += "; at " + ", ".join(self.places)
         if self.objects:
             said += "; with " + ", ".join(self.objects[:2])
-        if self.question:
+        if self.question and not self.asks_someone:
             said += " (a question)"
         if self.negated:
             said += " (negated)"
@@ -263,6 +265,8 @@ def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
             actor, actor_name, first = who, name, False
         receives = receives or recv
     low = [t.text.lower() for t in toks]
+    if toks and toks[0].question and actor == CHARACTER:  # "is the Abbess lying?": the
+        actor, actor_name = HERO, ""                        # hero asks about her
     if receives and _shields(toks, low):  # taking it in someone's place is protecting them
         receives = False
         kinds.add("protection")
