@@ -91,7 +91,7 @@ _DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "their", "your",
 _VAGUE = _words("way time moment thing lot bit rest end side kind sort while chance second "
                 "minute hour day night one best worst same other whole hand hands eye eyes "
                 "head face voice breath word words fist fists arm arms leg legs foot feet "
-                "jaw shoulder shoulders back chest knee knees elbow finger fingers teeth")
+                "jaw shoulder shoulders back chest knee knees elbow finger fingers teeth none")
 """Nouns that name no object worth keeping ("the way", "my fist")."""
 _PHRASE_MAX = 3
 _PLACE_PREPS = frozenset({"at", "to", "into", "in", "inside", "toward", "towards", "from",
