@@ -409,19 +409,22 @@ async def test_f8_and_the_start_a_fight_move(panels_campaign: Callable[..., str]
         await pilot.press("y")
         await settle(pilot)
         assert not game.fighting
-        # the pack's move: "I punch ..." reads as Start a fight, which asks whom
+        # the pack's move: "I punch ..." reads as Start a fight against the one it names:
+        # no "whom?" (issue 26), and the punch is the hero's first action
         await fill(pilot, "#fiction", "I punch the Furnace Baron in the jaw")
         await pilot.press("enter")
         await settle(pilot)
         assert menu_ids(app)[0] == "move:start_fight"
         await pilot.press("1")
         await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, ChoiceDialog)
-        await pilot.press("space", "enter")
-        await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and game.fighting
         assert tracker_lines(app)[0] == "⚔ ROUND 1"
+        fight = game.fight
+        assert fight is not None and "the_furnace_baron" in fight.encounter.order
+        # the punch waits for the hero's first turn (the foes go first here), or was taken
+        hero_first = fight.encounter.acting == game.state.acting
+        assert game.fights.planned == ("" if hero_first
+                                       else "I punch the Furnace Baron in the jaw")
 
 
 async def test_physical_side_dice_and_a_d20(panels_campaign: Callable[..., str],
