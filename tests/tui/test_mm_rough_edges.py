@@ -1,0 +1,74 @@
+"""Pilot tests at 80x24 of issue 29's M&M and panels rough edges: setting a DC, the roll's why,
+the stat the panel shows, labelled percentages, maneuvers refused where offered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input, OptionList
+
+from engine.campaigns import close_game, new_game
+from engine.tui.app import SidekickApp
+from engine.tui.messages import RollCommand
+from engine.tui.screens.play import PlayScreen
+from engine.tui.screens.play.rolls import ParamsDialog
+from tests.tui.conftest import game_of, settle
+
+SMALL = (80, 24)
+
+
+def mm_app(saves: Path, seed: int = 3) -> SidekickApp:
+    game = new_game(saves, system="mutants-and-masterminds", name="Harbor Night",
+                    hero_name="Keystone", archetype="keystone", seed=seed)
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    return SidekickApp(saves_dir=saves, campaign=cid)
+
+
+async def test_setting_a_dc_lists_the_difficulties_and_takes_a_typed_number(
+        saves: Path) -> None:
+    app = mm_app(saves)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        game = game_of(app)
+        screen.use_move("skill_check")
+        await settle(pilot)
+        assert game.flow.stage == "roll"
+        screen.post_message(RollCommand("params"))
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ParamsDialog)
+        labels = [str(o.prompt).split("\n")[0]
+                  for o in dialog.query_one("#choices", OptionList).options]
+        # the named difficulties and the referee's choice, not 41 values
+        assert labels[0] == "DC 0: very easy" and "DC 15: tough (now)" in labels
+        assert len(labels) == 10 and labels[-1].endswith("you choose")
+        # the scale is said once, not under every value
+        assert all("\n" not in str(o.prompt)
+                   for o in dialog.query_one("#choices", OptionList).options[:-1])
+        # typing a number on the list goes to the number box; Enter sets it
+        await pilot.press("2", "2")
+        await settle(pilot)
+        assert dialog.query_one("#param-dc", Input).value == "22"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert game.flow.params["dc"] == 22
+        # a named one from the list
+        screen.post_message(RollCommand("params"))
+        await settle(pilot)
+        choices = app.screen.query_one("#choices", OptionList)
+        choices.highlighted = 4  # DC 20: challenging
+        await pilot.press("enter")
+        await settle(pilot)
+        assert game.flow.params["dc"] == 20
+        # out of range: refused inline, the dialog stays
+        screen.post_message(RollCommand("params"))
+        await settle(pilot)
+        await pilot.press("4", "5", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ParamsDialog)
+        assert "from 0 to 40" in str(app.screen.query_one("#dialog-error").render())
+        assert game.flow.params["dc"] == 20
