@@ -6,7 +6,7 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,14 @@ def bands_line(bands: list[dict[str, Any]]) -> str:
     return " · ".join(f"{b.get('name', b['id'])} {band_range(b)}" for b in ordered)
 
 
+def modifiers_text(mods: Sequence[Sequence[Any]], sep: str = ", ") -> str:
+    """A roll's modifiers in words: ``Strength +12, hero point +5``. A zero after the first
+    (the stat's) is a note that explains the roll without changing it (M&M's DC and the
+    bonus that gives 55% against it): it shows without a "+0"."""
+    return sep.join(str(m[0]) if i and not int(m[1] or 0) else f"{m[0]} {int(m[1] or 0):+d}"
+                    for i, m in enumerate(mods)) or "no modifiers"
+
+
 def roll_why(e: dict[str, Any]) -> str:
     """One line explaining a roll: the dice, the total (and what it was against: a fight's
     roll), the band (and, when the dice forced it, which band the total gave and why), the
@@ -62,7 +70,7 @@ def roll_why(e: dict[str, Any]) -> str:
     A routine check (a fight's, no die) says no seeded or entered."""
     faces = " ".join(str(f) for f in e["kept"])
     dropped = f" (dropped {' '.join(str(f) for f in e['dropped'])})" if e["dropped"] else ""
-    mods = ", ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
+    mods = modifiers_text(e["modifiers"])
     clamp = ""
     if e.get("clamp") and e["raw_modifier"] != e["modifier"]:
         lo, hi = e["clamp"]

@@ -12,7 +12,8 @@ from engine.tui.app import SidekickApp
 from engine.tui.messages import RollCommand
 from engine.tui.screens.play import PlayScreen
 from engine.tui.screens.play.rolls import ParamsDialog
-from tests.tui.conftest import game_of, settle
+from engine.tui.widgets.roll_panel import RollPanel
+from tests.tui.conftest import game_of, journal_text, settle
 
 SMALL = (80, 24)
 
@@ -72,3 +73,24 @@ async def test_setting_a_dc_lists_the_difficulties_and_takes_a_typed_number(
         assert isinstance(app.screen, ParamsDialog)
         assert "from 0 to 40" in str(app.screen.query_one("#dialog-error").render())
         assert game.flow.params["dc"] == 20
+
+
+async def test_the_rolls_why_is_in_words(saves: Path) -> None:
+    app = mm_app(saves)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        game = game_of(app)
+        screen.use_move("ability_check")
+        await settle(pilot)
+        assert screen.perform(game.set_roll_options, stat="strength", params={"dc": 31})
+        await settle(pilot)
+        panel = app.screen.query_one(RollPanel).render_text(78).plain
+        assert "against DC 31 (heroic): a bonus of +21 would succeed 55% of the time" in panel
+        assert "+0" not in panel and "55% at" not in panel
+        assert screen.perform(game.roll)
+        await settle(pilot)
+        text = journal_text(app)
+        assert "a bonus of +21 would succeed 55% of the time" in text
+        assert "55% at" not in text and "time +0" not in text

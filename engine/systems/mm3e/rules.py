@@ -413,7 +413,8 @@ class MM3ERules(Ruleset):
             out.append([f"damage ({taken} failed Toughness check{'s' if taken > 1 else ''})",
                         -taken, None])
         dc = self.dc(state, move)
-        out.append([f"DC {dc} ({dc_name(dc)}); 55% at {checks.bonus_for_55(dc):+d}", 0, None])
+        out.append([f"against DC {dc} ({dc_name(dc)}): a bonus of"
+                    f" {checks.bonus_for_55(dc):+d} would succeed 55% of the time", 0, None])
         return out
 
     # --- after the roll -----------------------------------------------------------------
