@@ -94,3 +94,23 @@ async def test_the_rolls_why_is_in_words(saves: Path) -> None:
         text = journal_text(app)
         assert "a bonus of +21 would succeed 55% of the time" in text
         assert "55% at" not in text and "time +0" not in text
+
+
+async def test_roll_takes_the_stat_the_panel_shows(saves: Path) -> None:
+    app = mm_app(saves)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        game = game_of(app)
+        screen.use_move("ability_check")
+        await settle(pilot)
+        panel = app.screen.query_one(RollPanel)
+        text = panel.render_text(78).plain
+        assert "Strength +12" in text and "s stat: Strength" in text
+        panel.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)  # no "Roll with which stat?"
+        rolled = [e for e in game.store.events() if e["type"] == "Rolled"]
+        assert rolled and rolled[-1]["modifiers"][0][:2] == ["Strength", 12]

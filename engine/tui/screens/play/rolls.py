@@ -109,8 +109,12 @@ class Rolls:
         if not isinstance(p, RollPrompt):
             return
         if kind == "roll" and p.stat_choices and not game.flow.stat:
-            host.notify("This move lets you choose the stat: pick it first.", timeout=3)
-            kind = "stat"
+            shown = p.preview.stat if p.preview is not None else None
+            if shown not in p.stat_choices:
+                host.notify("This move lets you choose the stat: pick it first.", timeout=3)
+                kind = "stat"
+            elif not host.perform(game.set_roll_options, stat=shown):
+                return  # the stat the panel shows is the one rolled: no second question
         if kind == "roll":
             if p.physical:
                 self.open_dice()
