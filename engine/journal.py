@@ -80,7 +80,7 @@ def roll_why(e: dict[str, Any]) -> str:
     if e.get("against") is not None:
         vs = f" vs {e['against']}" + (f" ({e['against_name']})" if e.get("against_name") else "")
     odds = e.get("odds", {}).get(e["band"])
-    had = f"; it had {odds}" if odds else ""
+    had = f"; chance of this result {odds}" if odds else ""
     forced = ""
     if e.get("override"):
         names = {b["id"]: b.get("name", b["id"]) for b in e.get("bands") or []}

@@ -79,7 +79,7 @@ def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
         out.append(f" {forced.get('why', 'the dice')}; the total gave {gave}", MIXED)
     odds = e.get("odds", {}).get(e["band"])
     source = "your dice" if e.get("entered") else "seeded dice"
-    out.append(f"  ({source}{'; it had ' + odds if odds else ''})", DIM)
+    out.append(f"  ({source}{'; chance of this result ' + odds if odds else ''})", DIM)
     from engine.journal import modifiers_text  # the journal's words (imported late)
 
     mods = modifiers_text(e["modifiers"], " · ")

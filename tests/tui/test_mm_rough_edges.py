@@ -12,6 +12,7 @@ from engine.tui.app import SidekickApp
 from engine.tui.messages import RollCommand
 from engine.tui.screens.play import PlayScreen
 from engine.tui.screens.play.rolls import ParamsDialog
+from engine.tui.widgets.fight import FightList
 from engine.tui.widgets.roll_panel import RollPanel
 from tests.tui.conftest import game_of, journal_text, settle
 
@@ -114,3 +115,31 @@ async def test_roll_takes_the_stat_the_panel_shows(saves: Path) -> None:
         assert isinstance(app.screen, PlayScreen)  # no "Roll with which stat?"
         rolled = [e for e in game.store.events() if e["type"] == "Rolled"]
         assert rolled and rolled[-1]["modifiers"][0][:2] == ["Strength", 12]
+
+
+async def test_each_percentage_says_what_it_is(saves: Path) -> None:
+    from tests.tui.test_fight_tui import attack, menu_ids
+
+    game = new_game(saves, system="mutants-and-masterminds", name="Harbor Night",
+                    hero_name="Keystone", archetype="keystone",
+                    party=[{"name": "Lamplight", "archetype": "lamplight"}], seed=3)
+    game.start_fight(["the_tallyman", "dockside_crew"])
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    app = SidekickApp(saves_dir=saves, campaign=cid)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        menu = app.screen.query_one(FightList)
+        await pilot.press("enter")  # Light Lance: the targets with their odds
+        await settle(pilot)
+        assert "ftarget:dockside_crew_1" in menu_ids(app)
+        minion = str(menu.get_option("ftarget:dockside_crew_1").prompt)
+        # the minion goes down on any failed resistance: 100% once hit, and it says so
+        assert "hit 90%" in minion and "if hit: down 100%" in minion
+        await pilot.press("escape")
+        await settle(pilot)
+        await attack(pilot, app, "dockside_crew_1")
+        text = " ".join(journal_text(app).split())
+        assert "it had" not in text
+        assert "→ hit; chance of this result 85.0%" in text
+        assert "chance of this result 25.0%" in text  # its failure by 3 degrees
