@@ -143,3 +143,41 @@ async def test_each_percentage_says_what_it_is(saves: Path) -> None:
         assert "it had" not in text
         assert "→ hit; chance of this result 85.0%" in text
         assert "chance of this result 25.0%" in text  # its failure by 3 degrees
+
+
+async def test_power_attack_is_refused_where_it_is_offered(saves: Path) -> None:
+    from tests.tui.test_fight_tui import menu_ids
+
+    game = new_game(saves, system="mutants-and-masterminds", name="Harbor Night",
+                    hero_name="Keystone", archetype="keystone",
+                    party=[{"name": "Lamplight", "archetype": "lamplight"}], seed=3)
+    game.start_fight(["the_tallyman", "dockside_crew"])
+    cid = str(game.store.id)  # type: ignore[attr-defined]
+    close_game(game)
+    app = SidekickApp(saves_dir=saves, campaign=cid)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        menu = app.screen.query_one(FightList)
+        menu.highlighted = menu_ids(app).index("fight:attack/flashpoint")
+        await pilot.press("enter")
+        await settle(pilot)
+        menu.highlighted = menu_ids(app).index("ftarget:the_tallyman")
+        await pilot.press("enter")
+        await settle(pilot)
+        ids = menu_ids(app)
+        assert ids[0] == "fgo"
+        power = menu.get_option("fman:power_attack")
+        assert power.disabled
+        assert "✗ no attack roll (area)" in str(power.prompt)
+        assert menu.get_option("fman:defensive").disabled
+        assert not menu.get_option("fopt:kill").disabled
+        # a ranged attack with a roll may still trade
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        menu.highlighted = menu_ids(app).index("fight:attack/light_lance")
+        await pilot.press("enter")
+        await settle(pilot)
+        menu.highlighted = menu_ids(app).index("ftarget:the_tallyman")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not menu.get_option("fman:power_attack").disabled

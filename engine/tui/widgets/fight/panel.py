@@ -438,8 +438,11 @@ class FightPanel(Vertical):
                 line = plain_prompt(f"{m.name}: {int(self.pick.maneuvers.get(m.id, 0))}",
                                     m.summary)
                 key = f"fman:{m.id}"
+            if m.why:  # refused where it is offered: dimmed, with the reason
+                line = plain_prompt(m.name, disabled=m.why)
             line.truncate(width, overflow="ellipsis")
-            entries.append(Entry(key, line, self._maneuver(o, m.id, m.most, m.switch)))
+            entries.append(Entry(key, line, self._maneuver(o, m.id, m.most, m.switch),
+                                 disabled=bool(m.why)))
         keep = self.menu.highlighted
         self.menu.set_entries(entries)
         if self.pick.keep and keep is not None and keep < self.menu.option_count:
