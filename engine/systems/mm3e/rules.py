@@ -22,7 +22,8 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.content.validation import FileLines, read_valid, valid_items
 from engine.dice import Degrees
-from engine.errors import IllegalAction
+from engine.errors import ContentError, IllegalAction
+from engine.heroes import hero_problems
 from engine.odds import band_of
 from engine.rules import events as ev
 from engine.rules import resolve
@@ -52,7 +53,7 @@ from engine.systems.mm3e.conditions import (
 )
 from engine.systems.mm3e.fight import MM3EConflict
 from engine.systems.mm3e.registry import MM3E
-from engine.systems.mm3e.statblock import StatBlock, roster_problems
+from engine.systems.mm3e.statblock import StatBlock, misplaced_keys, roster_problems
 from engine.systems.mm3e.step import ACTIONS
 
 FILLED_IN = (
@@ -636,7 +637,19 @@ class MM3ERules(Ruleset):
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
         """A hero from an M&M stat block file (builder.load_hero_file, checked against its
         power level): its name, its abilities as stats, the whole block as data."""
-        block = builder.load_hero_file(path)
+        raw, beside = builder.read_hero_file(path)
+        abilities = raw.get("abilities")
+        given = {k: v for k, v in abilities.items() if k in self.pack.stats
+                 and isinstance(v, int)} if isinstance(abilities, dict) else {}
+        # an ability out of a hero's range is said as a custom stat line says it
+        ranged = [p for p in hero_problems(self.pack, given)
+                  if not p.startswith(("missing", "unknown"))]
+        block, found = builder.hero_file_problems(path, raw, skip=set(given) if ranged else ())
+        who = str(raw.get("name") or "the hero")
+        label = f"(a hero's {self.pack.system.stat_label.lower()} in {self.pack.system.name})"
+        found = beside + [f"{path}: {who}: abilities: {p} {label}" for p in ranged] + found
+        if block is None or found:
+            raise ContentError("\n".join(found), found)
         stats = {k: int(v) for k, v in block.abilities.model_dump().items()}
         return block.name, stats, {"statblock": block.model_dump(mode="json")}
 
@@ -744,6 +757,7 @@ class MM3ERules(Ruleset):
         path = pack.path / roster.CHARACTERS_FILE
         out += [f"{roster.CHARACTERS_FILE}: {p}" for p in
                 roster_problems(valid_items(path, "characters", StatBlock))]
+        out += [f"{roster.CHARACTERS_FILE}: {p}" for p in misplaced_keys(path)]
         typed = read_valid(path, pack_files.CharactersFile)
         blocks: dict[str, StatBlock] | None = (
             {roster.block_id(b.name): b for b in typed.characters} if typed is not None
