@@ -56,11 +56,23 @@ def bands_line(bands: list[dict[str, Any]]) -> str:
 
 
 def modifiers_text(mods: Sequence[Sequence[Any]], sep: str = ", ") -> str:
-    """A roll's modifiers in words: ``Strength +12, hero point +5``. A zero after the first
-    (the stat's) is a note that explains the roll without changing it (M&M's DC and the
-    bonus that gives 55% against it): it shows without a "+0"."""
-    return sep.join(str(m[0]) if i and not int(m[1] or 0) else f"{m[0]} {int(m[1] or 0):+d}"
-                    for i, m in enumerate(mods)) or "no modifiers"
+    """A roll's modifiers in words (``modifier_words``): ``Strength +12, hero point +5``. A
+    zero after the first (the stat's) is a note that explains the roll without changing it
+    (M&M's DC and the bonus that gives 55% against it): it shows without a "+0"."""
+    return sep.join(modifier_words(m, first=not i) for i, m in enumerate(mods)) or "no modifiers"
+
+
+def modifier_words(m: Sequence[Any], first: bool = True) -> str:
+    """One modifier: ``Strength +12``; a source that ends in its own number (a panels
+    characteristic) gives what it adds in brackets, so the sum reads: ``Dexterity 24 (+6)``;
+    a zero that is not ``first`` is a note, shown alone."""
+    source, amount = str(m[0]), int(m[1] or 0)
+    if not first and not amount:
+        return source
+    last = source.rpartition(" ")[2]
+    if last.lstrip("+-").isdigit() and last != source:
+        return f"{source} ({amount:+d})"
+    return f"{source} {amount:+d}"
 
 
 def roll_why(e: dict[str, Any]) -> str:

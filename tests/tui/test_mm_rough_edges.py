@@ -181,3 +181,21 @@ async def test_power_attack_is_refused_where_it_is_offered(saves: Path) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert not menu.get_option("fman:power_attack").disabled
+
+
+async def test_panels_show_the_hit_first_and_a_characteristic_with_its_modifier(
+        saves: Path) -> None:
+    from tests.tui.test_panels_tui import respond_campaign, title
+
+    app = SidekickApp(saves_dir=saves, campaign=respond_campaign(saves))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        head = title(app)
+        # the hit is said before the question: its total and how well it hit
+        assert head.startswith("Nightjar: Hit 18 (complete): respond to The"), head
+        await pilot.press("2")  # dodge
+        await settle(pilot)
+        text = " ".join(journal_text(app).split())
+        # the characteristic, then what it adds: the sum reads
+        assert "+6 = 16 vs 15" in text and "Modifiers: Agility 24 (+6)." in text, text
+        assert "Agility 24 +6" not in text

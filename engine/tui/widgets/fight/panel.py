@@ -232,8 +232,9 @@ class FightPanel(Vertical):
             self.menu.highlighted = keep
 
     def _draw_choice(self, ask: ChoiceAsk, width: int) -> None:
-        """A question the step asks: one line of title (the hit is in the journal just above,
-        the answers need the room), then each answer with its cost and odds."""
+        """A question the step asks: one line of title (a response's says the hit first: its
+        total and how well it hit; the answers need the room), then each answer with its cost
+        and odds."""
         more = f"  owes {ask.owed}" if ask.owed else ""
         head = Text(clip(ask.title, max(width - len(more), 20)), "bold " + ACCENT)
         head.append(more, MIXED)
