@@ -23,7 +23,6 @@ from engine.content.loader import Pack
 from engine.content.validation import FileLines, read_valid, valid_items
 from engine.dice import Degrees
 from engine.errors import ContentError, IllegalAction
-from engine.heroes import hero_problems
 from engine.odds import band_of
 from engine.rules import events as ev
 from engine.rules import resolve
@@ -641,9 +640,7 @@ class MM3ERules(Ruleset):
         abilities = raw.get("abilities")
         given = {k: v for k, v in abilities.items() if k in self.pack.stats
                  and isinstance(v, int)} if isinstance(abilities, dict) else {}
-        # an ability out of a hero's range is said as a custom stat line says it
-        ranged = [p for p in hero_problems(self.pack, given)
-                  if not p.startswith(("missing", "unknown"))]
+        ranged = self._out_of_range(given)
         block, found = builder.hero_file_problems(path, raw, skip=set(given) if ranged else ())
         who = str(raw.get("name") or "the hero")
         label = f"(a hero's {self.pack.system.stat_label.lower()} in {self.pack.system.name})"
@@ -652,6 +649,18 @@ class MM3ERules(Ruleset):
             raise ContentError("\n".join(found), found)
         stats = {k: int(v) for k, v in block.abilities.model_dump().items()}
         return block.name, stats, {"statblock": block.model_dump(mode="json")}
+
+    def _out_of_range(self, abilities: dict[str, int]) -> list[str]:
+        """A hero's abilities out of the game's range, in the words a custom stat line gets
+        (``engine.heroes.hero_problems``): ``Strength +22 is outside -5..+12``."""
+        rules, out = self.pack.system.hero, []
+        for k, v in abilities.items():
+            stat = self.pack.stats[k]
+            lo = rules.stat_min if rules.stat_min is not None else stat.min
+            hi = rules.stat_max if rules.stat_max is not None else stat.max
+            if not lo <= v <= hi:
+                out.append(f"{stat.name} {v:+d} is outside {lo:+d}..{hi:+d}")
+        return out
 
     def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
         """Abilities, defenses (active values under conditions), the damage ladder, other
