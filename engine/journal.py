@@ -6,7 +6,7 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,26 @@ def bands_line(bands: list[dict[str, Any]]) -> str:
     return " · ".join(f"{b.get('name', b['id'])} {band_range(b)}" for b in ordered)
 
 
+def modifiers_text(mods: Sequence[Sequence[Any]], sep: str = ", ") -> str:
+    """A roll's modifiers in words (``modifier_words``): ``Strength +12, hero point +5``. A
+    zero after the first (the stat's) is a note that explains the roll without changing it
+    (M&M's DC and the bonus that gives 55% against it): it shows without a "+0"."""
+    return sep.join(modifier_words(m, first=not i) for i, m in enumerate(mods)) or "no modifiers"
+
+
+def modifier_words(m: Sequence[Any], first: bool = True) -> str:
+    """One modifier: ``Strength +12``; a source that ends in its own number (a panels
+    characteristic) gives what it adds in brackets, so the sum reads: ``Dexterity 24 (+6)``;
+    a zero that is not ``first`` is a note, shown alone."""
+    source, amount = str(m[0]), int(m[1] or 0)
+    if not first and not amount:
+        return source
+    last = source.rpartition(" ")[2]
+    if last.lstrip("+-").isdigit() and last != source:
+        return f"{source} ({amount:+d})"
+    return f"{source} {amount:+d}"
+
+
 def roll_why(e: dict[str, Any]) -> str:
     """One line explaining a roll: the dice, the total (and what it was against: a fight's
     roll), the band (and, when the dice forced it, which band the total gave and why), the
@@ -62,7 +82,7 @@ def roll_why(e: dict[str, Any]) -> str:
     A routine check (a fight's, no die) says no seeded or entered."""
     faces = " ".join(str(f) for f in e["kept"])
     dropped = f" (dropped {' '.join(str(f) for f in e['dropped'])})" if e["dropped"] else ""
-    mods = ", ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
+    mods = modifiers_text(e["modifiers"])
     clamp = ""
     if e.get("clamp") and e["raw_modifier"] != e["modifier"]:
         lo, hi = e["clamp"]
@@ -72,7 +92,7 @@ def roll_why(e: dict[str, Any]) -> str:
     if e.get("against") is not None:
         vs = f" vs {e['against']}" + (f" ({e['against_name']})" if e.get("against_name") else "")
     odds = e.get("odds", {}).get(e["band"])
-    had = f"; it had {odds}" if odds else ""
+    had = f"; chance of this result {odds}" if odds else ""
     forced = ""
     if e.get("override"):
         names = {b["id"]: b.get("name", b["id"]) for b in e.get("bands") or []}

@@ -327,6 +327,10 @@ class RollParam(Model):
     max: int = 10
     default: int = 0
     help: str = ""
+    names: dict[int, str] = Field(
+        default_factory=dict,
+        description="Named values (e.g. 15: tough) offered as a short list; any other value"
+        " in range is typed in.")
 
 
 class RollSpec(Model):

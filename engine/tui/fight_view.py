@@ -134,8 +134,8 @@ def pack_parts(parts: Sequence[Text], width: int, indent: int = 3) -> Text:
 def odds_line(option: FightOption, target: FightTarget, short: bool = False,
               width: int | None = None) -> Text:
     """An attack's exact odds on ``target``: hit %, critical %, then each resistance result
-    (``short``: hit % and the chance it takes effect). ``width``: wrapped to lines of that
-    many cells, indented under the first (a line starts 3 cells in)."""
+    if it hits (``short``: hit % and the chance it takes effect). ``width``: wrapped to lines
+    of that many cells, indented under the first (a line starts 3 cells in)."""
     if target.expected_damage is not None:  # hit bands and damage: hit, full, damage, down
         panel = panel_odds_parts(target, short)
         return Text(" · ", DIM).join(panel) if width is None else pack_parts(panel, width - 3)
@@ -150,8 +150,12 @@ def odds_line(option: FightOption, target: FightTarget, short: bool = False,
     if short:
         parts.append(Text.assemble(("takes effect ", DIM),
                                    (pct(target.effect or 0.0), "bold " + ACCENT)))
-    else:
-        parts += resist_parts(target)
+    else:  # what the target's resistance gives once the attack lands: labelled so
+        # (a chance given a hit, not of the whole attack)
+        results = resist_parts(target)
+        if results and (attack is None or attack.rolls):
+            results[0] = Text.assemble(("if hit: ", DIM), results[0])
+        parts += results
     if width is None:
         return Text(" · ", DIM).join(parts)
     return pack_parts(parts, width - 3)

@@ -79,8 +79,10 @@ def roll_text(e: Mapping[str, Any], pack: Pack) -> Text:
         out.append(f" {forced.get('why', 'the dice')}; the total gave {gave}", MIXED)
     odds = e.get("odds", {}).get(e["band"])
     source = "your dice" if e.get("entered") else "seeded dice"
-    out.append(f"  ({source}{'; it had ' + odds if odds else ''})", DIM)
-    mods = " · ".join(f"{m[0]} {int(m[1]):+d}" for m in e["modifiers"]) or "no modifiers"
+    out.append(f"  ({source}{'; chance of this result ' + odds if odds else ''})", DIM)
+    from engine.journal import modifiers_text  # the journal's words (imported late)
+
+    mods = modifiers_text(e["modifiers"], " · ")
     out.append("\n   why: " + mods, DIM)
     if e.get("clamp") and e["raw_modifier"] != e["modifier"]:
         lo, hi = e["clamp"]

@@ -129,10 +129,10 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert ids[0] == "ftarget:dockside_crew_1" and "ftarget:the_tallyman" in ids
         tally = menu.get_option("ftarget:the_tallyman")
         assert [line.strip() for line in str(tally.prompt).splitlines()] == [
-            "7. The Tallyman", "hit 55% · crit 5% · shrugs 20% · -1 25%",
-            "dazed 25% · staggered 25% · down 5%"]  # wrapped to the menu's width
+            "7. The Tallyman", "hit 55% · crit 5% · if hit: shrugs 20%",
+            "-1 25% · dazed 25% · staggered 25%", "down 5%"]  # wrapped to the menu's width
         assert str(menu.get_option("ftarget:dockside_crew_1").prompt).splitlines()[1] == (
-            "   hit 90% · crit 5% · down 100%")
+            "   hit 90% · crit 5% · if hit: down 100%")
         menu.highlighted = ids.index("ftarget:the_tallyman")
         await pilot.press("enter")
         await settle(pilot)
@@ -428,8 +428,8 @@ def test_odds_wrap_without_splitting_a_result() -> None:
     target = target_with({1: 0.4, -1: 0.35, -2: 0.15, -3: 0.07, -4: 0.03}, hit=0.5,
                          critical=0.05)
     lines = odds_line(option, target, width=30).plain.split("\n")
-    assert lines == ["hit 50% · crit 5%", "   shrugs 40% · -1 35%",
-                     "   dazed 15% · staggered 7%", "   down 3%"]
+    assert lines == ["hit 50% · crit 5%", "   if hit: shrugs 40%",
+                     "   -1 35% · dazed 15%", "   staggered 7% · down 3%"]
 
 
 def test_why_an_action_is_not_allowed() -> None:

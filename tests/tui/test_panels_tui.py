@@ -334,7 +334,9 @@ async def test_the_response_to_a_hit(saves: Path,
         assert menu_ids(app) == ["fchoice:none", "fchoice:dodge", "fchoice:parry:fists",
                                  "fchoice:parry:fighting_staff"]
         head = title(app)
-        assert head.startswith("Nightjar: Response to The Foundry Crew 1's") and "\n" not in head
+        # the hit first: its total and how well it hit, then the question
+        assert head.startswith("Nightjar: Hit ") and "\n" not in head
+        assert "): respond to The" in head
         width = app.screen.query_one(FightList).size.width
         entries = [prompt_of(app, key).splitlines() for key in menu_ids(app)]
         assert entries[0] == ["1. Take it  expected damage 14.5"]

@@ -91,7 +91,7 @@ async def test_seeded_roll(make_campaign: Callable[..., str], app_for: App) -> N
         await settle(pilot)
         rolled = [e for e in app.screen_stack[2].events if e["type"] == "Rolled"]  # type: ignore[attr-defined]
         assert len(rolled) == 1 and not rolled[0]["entered"]
-        assert "(seeded dice; it had" in journal_text(app)
+        assert "(seeded dice; chance of this result" in journal_text(app)
 
 
 async def test_miss_brings_a_gm_move(make_campaign: Callable[..., str], app_for: App) -> None:
@@ -146,7 +146,7 @@ async def test_physical_dice_are_checked(make_campaign: Callable[..., str], app_
         await settle(pilot)
         assert not isinstance(app.screen, DiceDialog)
         assert "2d6 [6 6] +2 = 14 →  Strong hit" in journal_text(app)
-        assert "(your dice; it had" in journal_text(app)
+        assert "(your dice; chance of this result" in journal_text(app)
 
 
 async def test_no_move_and_full_list(make_campaign: Callable[..., str], app_for: App) -> None:

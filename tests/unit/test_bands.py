@@ -164,7 +164,7 @@ def test_the_roll_is_banded_against_the_dc_and_records_its_bands(dc_game: Game) 
     assert outcome(events) == "weak_hit"
     line = render(r)
     assert line is not None
-    assert "= **10** → **Weak hit**; it had 25.0%." in line
+    assert "= **10** → **Weak hit**; chance of this result 25.0%." in line
     assert line.endswith("Bands: Miss ≤9 · Weak hit 10-14 · Strong hit 15+.")
 
 
@@ -176,7 +176,8 @@ def test_the_dice_override_the_band_and_the_roll_says_why(dc_game: Game) -> None
     assert (r["total"], r["band"], r["band_name"]) == (13, "strong_hit", "Strong hit")
     assert r["override"] == {"from": "weak_hit", "why": "boxcars"}
     assert outcome(events) == "strong_hit"
-    assert "→ **Strong hit** (boxcars; the total gave Weak hit); it had 2.8%." in roll_why(r)
+    assert ("→ **Strong hit** (boxcars; the total gave Weak hit);"
+            " chance of this result 2.8%.") in roll_why(r)
 
 
 def test_snake_eyes_miss_whatever_the_total(dc_game: Game) -> None:

@@ -145,14 +145,14 @@ def test_one_journal_line_shape_for_a_fight_roll() -> None:
                    "miss", -1, at.attack_odds(6, 18)).to_dict()
     assert render(e, npcs=NPCS) == (
         "🎲 Keystone attack on The Tallyman with Granite Fist: d20 [10] (entered) +6 = **16**"
-        " vs 18 (10 + Parry 8) → **miss**; it had 55.0%. Modifiers: Granite Fist +8,"
+        " vs 18 (10 + Parry 8) → **miss**; chance of this result 55.0%. Modifiers: Granite Fist +8,"
         " power attack -2.")
     routine = fight_roll("the_tallyman", "resists Granite Fist", Die(10, "routine", 3),
                          [("Toughness", 8)], 18, 27, "15 + rank 12", mm.degree_words(-2), -2,
                          mm.degree_odds(8, 27)).to_dict()
     assert render(routine, npcs=NPCS) == (
         "🎲 The Tallyman resists Granite Fist: routine [10] +8 = **18** vs 27 (15 + rank 12)"
-        " → **failure, 2 degrees**; it had 100.0%. Modifiers: Toughness +8.")
+        " → **failure, 2 degrees**; chance of this result 100.0%. Modifiers: Toughness +8.")
     mine = {**e, "acting_id": "keystone"}  # the acting hero is "you", as in every line
     assert render(mine, npcs=NPCS).startswith("🎲 You attack on The Tallyman with Granite Fist:")
 
@@ -162,7 +162,8 @@ def test_a_move_roll_line_has_no_fight_words() -> None:
                   modifiers=[["Danger", -1]], raw_modifier=-1, modifier=-1, clamp=None,
                   total=6, band="miss", band_name="Miss", odds={"miss": "41.7%"},
                   entered=True, actor="nova").to_dict(full=True)
-    assert render(move) == ("🎲 2d6 [3 4] (entered) -1 = **6** → **Miss**; it had 41.7%."
+    assert render(move) == ("🎲 2d6 [3 4] (entered) -1 = **6** → **Miss**;"
+                            " chance of this result 41.7%."
                             " Modifiers: Danger -1.")
 
 
@@ -181,7 +182,7 @@ def test_an_old_fight_rolled_still_renders_in_the_same_shape() -> None:
     first = next(e for e in old if e["what"] == "resists Pistol" and e["natural"] == 1)
     assert render(first, npcs=NPCS) == (
         "🎲 Keystone resists Pistol: d20 [1] (seeded) +12 = **13** vs 18 (15 + rank 3)"
-        " → **failure, 1 degree**; it had 25.0%. Modifiers: Toughness +12.")
+        " → **failure, 1 degree**; chance of this result 25.0%. Modifiers: Toughness +12.")
     for e in old:
         line = render(e, npcs=NPCS)
         assert line is not None and line.startswith("🎲 ") and f" vs {e['against']} (" in line
@@ -190,7 +191,7 @@ def test_an_old_fight_rolled_still_renders_in_the_same_shape() -> None:
                "result": "success, 1 degree"}
     assert render(routine, npcs=NPCS) == (
         "🎲 Keystone resists Pistol: routine [10] +12 = **22** vs 18 (15 + rank 3)"
-        " → **success, 1 degree**; it had 100.0%. Modifiers: Toughness +12.")
+        " → **success, 1 degree**; chance of this result 100.0%. Modifiers: Toughness +12.")
 
 
 # ------------------------------------------------------------------ one odds shape

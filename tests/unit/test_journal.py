@@ -26,7 +26,8 @@ def rolled(**kw: Any) -> dict[str, Any]:
 
 
 def test_roll_line_names_dice_modifiers_band_and_odds() -> None:
-    assert roll_why(rolled()) == ("2d6 [4 3] (entered) +1 = **8** → **Weak hit**; it had 44.4%."
+    assert roll_why(rolled()) == ("2d6 [4 3] (entered) +1 = **8** → **Weak hit**;"
+                                  " chance of this result 44.4%."
                                   " Modifiers: Danger +1.")
 
 
@@ -34,7 +35,7 @@ def test_roll_line_shows_dropped_dice_and_seeded_source() -> None:
     line = roll_why(rolled(dice="3d6kh2", faces=[1, 4, 5], kept=[4, 5], dropped=[1],
                            entered=False, total=10, band="strong_hit", band_name="Strong hit"))
     assert line.startswith("3d6kh2 [4 5] (dropped 1) (seeded) +1 = **10** → **Strong hit**;"
-                           " it had 27.8%.")
+                           " chance of this result 27.8%.")
 
 
 def test_roll_line_shows_the_clamp() -> None:
@@ -67,7 +68,8 @@ def test_a_real_roll_in_the_journal(new_game: NewGame, h: Any, masks: Pack) -> N
     lines = render_all(game.store.log, masks)
     i = lines.index("### Directly engage a threat")
     assert lines[i - 1] == "> I punch the drone"
-    assert lines[i + 1] == ("🎲 2d6 [6 6] (entered) -1 = **11** → **Strong hit**; it had 8.3%."
+    assert lines[i + 1] == ("🎲 2d6 [6 6] (entered) -1 = **11** → **Strong hit**;"
+                            " chance of this result 8.3%."
                             " Modifiers: Danger +1, Afraid -2.")
     assert lines[i + 2] == masks.moves["directly_engage"].outcomes["strong_hit"].text
     assert lines[i + 3] == ("Chosen: You weather or slip their attacks; You awe, startle or"

@@ -126,7 +126,8 @@ def test_the_55_percent_rule_is_in_every_roll_explanation(pack: Pack) -> None:
     game.trigger("ability_check")
     game.set_roll_options(stat="awareness", params={"dc": 22})
     sources = [m[0] for m in game.pending.preview.to_dict()["modifiers"]]
-    assert "DC 22 (challenging); 55% at +12" in sources
+    assert ("against DC 22 (challenging): a bonus of +12 would succeed 55% of the time"
+            in sources)
 
 
 def test_natural_20_is_one_degree_better_and_says_why(pack: Pack) -> None:

@@ -175,7 +175,7 @@ def test_a_response_to_a_significant_attacker_costs_a_future_panel(pack: Pack) -
     villain_attacks(g, 12)  # 12 + 6 = 18: a complete hit
     need = g.fight_need
     assert isinstance(need, ChoiceNeed)
-    assert need.question == "Response to Cutglass's Glass Edges?"
+    assert need.question == "Hit 18 (complete): respond to Cutglass's Glass Edges?"
     ids = [o.id for o in need.choices]
     assert ids == ["none", "dodge", "parry:riveted_fist"]  # the thrown girder cannot parry
     dodge = need.choices[1].detail

@@ -194,7 +194,8 @@ def test_dodge_or_take_it(answer: str, arrears: int) -> None:
 
 def test_a_wrong_answer_names_the_step_and_the_options() -> None:
     message = fails([*START, {"choose": ["duck"]}])
-    assert message.startswith("step 5 (choose: ['duck']): Response to Cutglass's Glass Edges?")
+    assert message.startswith("step 5 (choose: ['duck']): Hit 25 (complete): respond to"
+                              " Cutglass's Glass Edges?")
     assert "none, dodge, parry:crossbow_stock, parry:fists, not 'duck'" in message
 
 

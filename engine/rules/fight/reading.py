@@ -136,7 +136,7 @@ def pick(choices: Sequence[FightOption], named: Sequence[str], said: Said,
     reach = ["area"] if everyone else [r for r, ws in RANGE_WORDS.items() if said.words & ws]
     by_range = [c for c in choices if c.attack is not None and c.attack.range in reach]
     pool = by_name or by_range or list(choices)
-    able = [c for c in pool if set(wants) <= {m.id for m in c.maneuvers}]
+    able = [c for c in pool if set(wants) <= {m.id for m in c.maneuvers if not m.why}]
     pool = able or pool
     best: tuple[float, FightSuggestion] | None = None
     for c in pool:
@@ -163,7 +163,7 @@ def with_maneuvers(sug: FightSuggestion, found: Sequence[tuple[str, str]]) -> Fi
     """``sug`` declared with the maneuvers found that its option may take (a trade at its
     most, a switch on); the words that named them added to its words."""
     o = sug.option
-    offered = {m.id for m in o.maneuvers} if o is not None else set()
+    offered = {m.id for m in o.maneuvers if not m.why} if o is not None else set()
     ids = tuple(mid for mid, _w in found if mid in offered)
     if not ids:
         return sug

@@ -141,6 +141,8 @@ class Maneuver:
     switch: bool = False
     """A switch (on or off) given in ``fight_act``'s ``options``, not a trade in
     ``maneuvers``."""
+    why: str = ""
+    """Why it cannot go with this attack ("" when it can): shown dimmed with the reason."""
 
 
 @dataclass(frozen=True, slots=True)

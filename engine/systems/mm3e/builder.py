@@ -8,7 +8,7 @@ holds totals, as every ``StatBlock`` does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,9 @@ from engine.systems.mm3e.statblock import (
     AttackRange,
     Kind,
     StatBlock,
+    key_hint,
     pl_problems,
+    problem_words,
 )
 
 FILLED_IN = (
@@ -214,8 +216,24 @@ def load_hero_file(path: Path | str) -> StatBlock:
     """The one stat block in a YAML file (the block itself, or a ``characters:`` list of one),
     checked against its power level; ``ContentError`` naming the file and field otherwise."""
     path = Path(path)
+    raw, found = read_hero_file(path)
+    block, more = hero_file_problems(path, raw)
+    found += more
+    if block is None or found:
+        raise ContentError("\n".join(found), found)
+    return block
+
+
+def read_hero_file(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """The one stat block of a hero file, as read, and the unknown keys beside its
+    ``characters:`` list (each with where it belongs); ``ContentError`` when there is not one
+    block."""
     raw = read_yaml(path)
+    beside: list[str] = []
     if isinstance(raw, dict) and "characters" in raw:
+        beside = [f"{path}: {k}: unknown key beside characters"
+                  + (f": {hint}" if (hint := key_hint(str(k))) else "")
+                  for k in raw if k != "characters"]
         listed = raw["characters"]
         if not isinstance(listed, list) or len(listed) != 1:
             n = len(listed) if isinstance(listed, list) else "no"
@@ -225,14 +243,37 @@ def load_hero_file(path: Path | str) -> StatBlock:
     if not isinstance(raw, dict):
         raise ContentError(f"{path}: expected one stat block (a mapping with name, kind,"
                            " power_level, abilities, defenses ...)")
+    return dict(raw), beside
+
+
+def hero_file_problems(path: Path, raw: dict[str, Any],
+                       skip: Collection[str] = ()) -> tuple[StatBlock | None, list[str]]:
+    """The block of a hero file's mapping ``raw`` (None when it is malformed) and every
+    problem, each naming the file, the hero and the key path in plain words: malformed keys
+    (an unknown one with where it belongs), then every power-level cap it breaks. Problems
+    with the abilities in ``skip`` are left out (the caller says them in the game's words).
+    When only unknown keys and abilities out of bounds are wrong, the caps are checked too,
+    on the block without those keys and with its abilities held to a stat block's bounds."""
     who = str(raw.get("name") or "the hero")
     try:
         block = StatBlock.model_validate(raw)
     except ValidationError as e:
+        kept = [err for err in e.errors() if not (
+            len(err["loc"]) > 1 and err["loc"][0] == "abilities" and str(err["loc"][1]) in skip)]
         found = [f"{path}: {who}: {'.'.join(str(p) for p in err['loc']) or '(the block)'}:"
-                 f" {describe(err)}" for err in e.errors()]
-        raise ContentError(found[0], found) from None
-    caps = [f"{path}: {p}" for p in pl_problems(block)]
-    if caps:
-        raise ContentError(caps[0], caps)
-    return block
+                 f" {problem_words(err)}" for err in kept]
+        extra = {str(err["loc"][0]) for err in kept
+                 if err["type"] == "extra_forbidden" and len(err["loc"]) == 1}
+        held_back = [err for err in kept if err["loc"][0] == "abilities"
+                     and err["type"] in ("less_than_equal", "greater_than_equal")]
+        if len(extra) + len(held_back) < len(kept):
+            return None, found
+        held = {k: max(-5, min(20, v)) if isinstance(v, int) else v
+                for k, v in dict(raw.get("abilities") or {}).items()}
+        try:
+            repaired = StatBlock.model_validate(
+                {**{k: v for k, v in raw.items() if k not in extra}, "abilities": held})
+        except ValidationError:
+            return None, found
+        return None, found + [f"{path}: {p}" for p in pl_problems(repaired)]
+    return block, [f"{path}: {p}" for p in pl_problems(block)]

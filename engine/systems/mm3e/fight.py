@@ -288,7 +288,7 @@ class MM3EConflict(Conflict[Ctx]):
                 targets = tuple(odds_against(ctx, actor, t, atk, {}) for t in ctx.foes(actor))
                 rolled = atk.range in ("close", "ranged")
                 out.append(replace(entry, targets=targets, maneuvers=self._maneuvers(
-                    ctx, atk.range == "close", rolled), attack=_attack(aid_, atk)))
+                    ctx, atk.range == "close", rolled, atk), attack=_attack(aid_, atk)))
             return out
         if rule.target == "foe":
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
@@ -302,18 +302,21 @@ class MM3EConflict(Conflict[Ctx]):
         """``actor``'s attacks (those the attack option lists), without their odds."""
         return [_attack(aid, atk) for aid, atk in self.step(state).attacks(actor).items()]
 
-    def _maneuvers(self, ctx: Ctx, close: bool, rolled: bool) -> tuple[Maneuver, ...]:
+    def _maneuvers(self, ctx: Ctx, close: bool, rolled: bool, atk: Attack
+                   ) -> tuple[Maneuver, ...]:
         """The maneuvers an attack may be declared with: the trades (an attack with no roll
-        has no attack bonus to trade), a finishing attack (close), the intent to kill."""
+        has no attack bonus to trade: they are offered dimmed, with the reason), a finishing
+        attack (close), the intent to kill."""
         words = self.words()
         most = max_trade(ctx.pack)
+        why = "" if rolled else f"no attack roll ({atk.range.value}): nothing to trade"
 
-        def named(mid: str, most: int, switch: bool = False) -> Maneuver:
+        def named(mid: str, most: int, switch: bool = False, why: str = "") -> Maneuver:
             w = words.get(mid)
             return Maneuver(id=mid, name=w.name if w else mid.replace("_", " ").capitalize(),
-                            summary=w.summary if w else "", most=most, switch=switch)
+                            summary=w.summary if w else "", most=most, switch=switch, why=why)
 
-        out = [named(m, most) for m in TRADE_ORDER if rolled or m not in ("accurate", "all_out")]
+        out = [named(m, most, why=why) for m in TRADE_ORDER]
         if close:
             out.append(named("finishing", 1, switch=True))
         out.append(KILL)

@@ -22,7 +22,7 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.content.validation import FileLines, read_valid, valid_items
 from engine.dice import Degrees
-from engine.errors import IllegalAction
+from engine.errors import ContentError, IllegalAction
 from engine.odds import band_of
 from engine.rules import events as ev
 from engine.rules import resolve
@@ -52,7 +52,7 @@ from engine.systems.mm3e.conditions import (
 )
 from engine.systems.mm3e.fight import MM3EConflict
 from engine.systems.mm3e.registry import MM3E
-from engine.systems.mm3e.statblock import StatBlock, roster_problems
+from engine.systems.mm3e.statblock import StatBlock, misplaced_keys, roster_problems
 from engine.systems.mm3e.step import ACTIONS
 
 FILLED_IN = (
@@ -413,7 +413,8 @@ class MM3ERules(Ruleset):
             out.append([f"damage ({taken} failed Toughness check{'s' if taken > 1 else ''})",
                         -taken, None])
         dc = self.dc(state, move)
-        out.append([f"DC {dc} ({dc_name(dc)}); 55% at {checks.bonus_for_55(dc):+d}", 0, None])
+        out.append([f"against DC {dc} ({dc_name(dc)}): a bonus of"
+                    f" {checks.bonus_for_55(dc):+d} would succeed 55% of the time", 0, None])
         return out
 
     # --- after the roll -----------------------------------------------------------------
@@ -635,9 +636,31 @@ class MM3ERules(Ruleset):
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
         """A hero from an M&M stat block file (builder.load_hero_file, checked against its
         power level): its name, its abilities as stats, the whole block as data."""
-        block = builder.load_hero_file(path)
+        raw, beside = builder.read_hero_file(path)
+        abilities = raw.get("abilities")
+        given = {k: v for k, v in abilities.items() if k in self.pack.stats
+                 and isinstance(v, int)} if isinstance(abilities, dict) else {}
+        ranged = self._out_of_range(given)
+        block, found = builder.hero_file_problems(path, raw, skip=set(given) if ranged else ())
+        who = str(raw.get("name") or "the hero")
+        label = f"(a hero's {self.pack.system.stat_label.lower()} in {self.pack.system.name})"
+        found = beside + [f"{path}: {who}: abilities: {p} {label}" for p in ranged] + found
+        if block is None or found:
+            raise ContentError("\n".join(found), found)
         stats = {k: int(v) for k, v in block.abilities.model_dump().items()}
         return block.name, stats, {"statblock": block.model_dump(mode="json")}
+
+    def _out_of_range(self, abilities: dict[str, int]) -> list[str]:
+        """A hero's abilities out of the game's range, in the words a custom stat line gets
+        (``engine.heroes.hero_problems``): ``Strength +22 is outside -5..+12``."""
+        rules, out = self.pack.system.hero, []
+        for k, v in abilities.items():
+            stat = self.pack.stats[k]
+            lo = rules.stat_min if rules.stat_min is not None else stat.min
+            hi = rules.stat_max if rules.stat_max is not None else stat.max
+            if not lo <= v <= hi:
+                out.append(f"{stat.name} {v:+d} is outside {lo:+d}..{hi:+d}")
+        return out
 
     def sheet(self, state: CampaignState, actor_id: str | None = None) -> list[Section]:
         """Abilities, defenses (active values under conditions), the damage ladder, other
@@ -743,6 +766,7 @@ class MM3ERules(Ruleset):
         path = pack.path / roster.CHARACTERS_FILE
         out += [f"{roster.CHARACTERS_FILE}: {p}" for p in
                 roster_problems(valid_items(path, "characters", StatBlock))]
+        out += [f"{roster.CHARACTERS_FILE}: {p}" for p in misplaced_keys(path)]
         typed = read_valid(path, pack_files.CharactersFile)
         blocks: dict[str, StatBlock] | None = (
             {roster.block_id(b.name): b for b in typed.characters} if typed is not None

@@ -292,6 +292,69 @@ def roster_problems(blocks: Iterable[StatBlock]) -> list[str]:
     return [p for block in blocks for p in _block_problems(block, seen)]
 
 
+MOVEMENT = ("leaping", "flight", "swimming", "burrowing", "speed", "teleport")
+"""Movement powers a stat block gives as a rank under ``speed``."""
+
+
+def key_hint(key: str, parent: tuple[int | str, ...] = ()) -> str:
+    """Where an unknown key of a stat block belongs (``""``: no idea): M&M blocks have no
+    ``powers`` list; each power is written as what it does."""
+    k = key.casefold().replace(" ", "_")
+    inside = str(parent[-1]) if parent else ""
+    if k == "powers":
+        return ("a stat block has no powers list: write each power as what it does - an attack"
+                " under attacks (name, range, effect, rank), Protection as ranks added to"
+                " defenses.toughness, Leaping or Flight as a rank under speed (speed:"
+                " {leaping: 3}), anything else in the concept or notes")
+    if k == "protection":
+        return ("Protection is Toughness: add its ranks to defenses.toughness (the total,"
+                " Stamina included)")
+    if k in MOVEMENT:
+        return f"a movement power: give its rank under speed (speed: {{{k}: 3}})"
+    if k in ABILITIES and inside != "abilities":
+        return f"an ability: it belongs under abilities ({k}: 4)"
+    if k in DEFENSE_BASE and inside != "defenses":
+        return f"a defense: it belongs under defenses ({k}: 8)"
+    return ""
+
+
+def problem_words(err: Any) -> str:
+    """One validation error of a stat block in plain words, an unknown key with where it
+    belongs (``key_hint``)."""
+    text = describe(err)
+    loc = tuple(err.get("loc", ()))
+    if err.get("type") == "extra_forbidden" and loc:
+        hint = key_hint(str(loc[-1]), loc[:-1])
+        if hint:
+            text += f": {hint}"
+    return text
+
+
+def block_errors(error: ValidationError, prefix: str) -> list[str]:
+    """Every error of a stat block, each as ``<prefix><key path>: <plain words>``."""
+    return [f"{prefix}{_where(err['loc'])}: {problem_words(err)}" for err in error.errors()]
+
+
+def misplaced_keys(path: Path) -> list[str]:
+    """Where each unknown key of a characters file's blocks belongs, when ``key_hint`` knows
+    (the file's model names the key; this says where it goes): ``characters[0]
+    (Keystone).powers: a stat block has no powers list: ...``."""
+    try:
+        data = read_yaml(path) if path.is_file() else None
+    except ContentError:
+        return []
+    items = data.get("characters") if isinstance(data, dict) else None
+    out = []
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict):
+            continue
+        for key in item:
+            hint = key_hint(str(key)) if key not in StatBlock.model_fields else ""
+            if hint:
+                out.append(f"characters[{i}] ({item.get('name', '?')}).{key}: {hint}")
+    return out
+
+
 class _File(_Frozen):
     """A characters file: a list of stat blocks under ``characters``."""
 
@@ -311,8 +374,8 @@ def load_characters(path: Path | str) -> list[StatBlock]:
     try:
         top = _File.model_validate(raw)
     except ValidationError as e:
-        found = [f"{path}: {_where(err['loc'])}: {describe(err)}" for err in e.errors()]
-        raise ContentError(found[0], found) from e
+        found = block_errors(e, f"{path}: ")
+        raise ContentError("\n".join(found), found) from e
     blocks: list[StatBlock] = []
     problems: list[str] = []
     seen: set[str] = set()
@@ -321,11 +384,10 @@ def load_characters(path: Path | str) -> list[StatBlock]:
         try:
             block = StatBlock.model_validate(entry)
         except ValidationError as e:
-            problems += [f"{path}: {who}: {_where(err['loc'])}: {describe(err)}"
-                         for err in e.errors()]
+            problems += block_errors(e, f"{path}: {who}: ")
             continue
         problems += [f"{path}: {p}" for p in _block_problems(block, seen)]
         blocks.append(block)
-    if problems:
-        raise ContentError(problems[0], problems)
+    if problems:  # every one, in the message too
+        raise ContentError("\n".join(problems), problems)
     return blocks

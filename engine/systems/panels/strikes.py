@@ -209,8 +209,9 @@ def referee_response(ctx: Ctx, attacker: str, defender: str, form: AttackForm, b
 
 def respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Band,
              dist: dict[Damage, Fraction], dmg_later: Callable[[], tuple[Damage, str]],
-             no_response: str) -> None:
-    """The defender's response (asked before the damage is rolled), then the damage."""
+             no_response: str, total: int | None = None) -> None:
+    """The defender's response (asked before the damage is rolled, after the hit: the
+    question says the attack's ``total`` and how well it hit), then the damage."""
     choice = "none"
     significant = ctx.block(attacker).significant
     arrears = ctx.enc.participant(defender).arrears
@@ -225,7 +226,9 @@ def respond(ctx: Ctx, attacker: str, defender: str, form: AttackForm, band: Band
         default, why = referee_response(ctx, attacker, defender, form, band, dist)
         if default not in {o.id for o in opts}:
             default = "none"
-        choice = ctx.ask(defender, f"Response to {ctx.name(attacker)}'s {form.name}?",
+        # the hit first (a narrow panel clips the end of the line)
+        hit = f"Hit {total} ({band.value})" if total is not None else f"A {band.value} hit"
+        choice = ctx.ask(defender, f"{hit}: respond to {ctx.name(attacker)}'s {form.name}?",
                          [o.as_choice() for o in opts],
                          default, about="response")
         if ctx.fight.controller(ctx.state.actors[defender]) == "referee":
@@ -321,7 +324,7 @@ def strike(ctx: Ctx, p: Pending, form: AttackForm, target: str) -> None:
         no_resp = "wide open until the round ends"
     ctx.say(p.actor, "hit", f"{ctx.name(p.actor)} hits {ctx.name(target)} with {form.name}"
             f" ({res.band.value}).")
-    respond(ctx, p.actor, target, form, res.band, dist, later, no_resp)
+    respond(ctx, p.actor, target, form, res.band, dist, later, no_resp, res.total)
 
 
 def crit_miss(ctx: Ctx, p: Pending, form: AttackForm) -> None:

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.widget import Widget
 
+from engine.journal import modifiers_text
 from engine.prompts import RollPrompt
 from engine.tui.messages import RollCommand, RollKind
 from engine.tui.text import ACCENT, DIM, FG, GOOD, MIXED, bands_text, odds_bar, odds_text
@@ -83,7 +84,7 @@ class RollPanel(Widget, can_focus=True):
             return out
         out.append(f"   roll {pv.dice} {pv.modifier:+d}", "bold " + FG)
         out.append("\n")
-        mods = " · ".join(f"{m[0]} {int(m[1] or 0):+d}" for m in pv.modifiers) or "no modifiers"
+        mods = modifiers_text(pv.modifiers, " · ")
         out.append(mods, DIM)
         if pv.clamp and pv.raw_modifier != pv.modifier:
             lo, hi = pv.clamp

@@ -81,7 +81,7 @@ class Prompter:
             stat_name = game.pack.stats[stat].name if stat in game.pack.stats else stat
             if game.flow.advantage:
                 name += f" (with {game.flow.advantage})"
-            box.roll.show(name, p, stat_name if game.flow.stat else "")
+            box.roll.show(name, p, stat_name)  # the stat the preview shows is the one rolled
             box.show("roll")
         elif isinstance(p, AdjustPrompt):
             head = Text(p.message, "bold " + ACCENT)

@@ -232,8 +232,9 @@ class FightPanel(Vertical):
             self.menu.highlighted = keep
 
     def _draw_choice(self, ask: ChoiceAsk, width: int) -> None:
-        """A question the step asks: one line of title (the hit is in the journal just above,
-        the answers need the room), then each answer with its cost and odds."""
+        """A question the step asks: one line of title (a response's says the hit first: its
+        total and how well it hit; the answers need the room), then each answer with its cost
+        and odds."""
         more = f"  owes {ask.owed}" if ask.owed else ""
         head = Text(clip(ask.title, max(width - len(more), 20)), "bold " + ACCENT)
         head.append(more, MIXED)
@@ -438,8 +439,11 @@ class FightPanel(Vertical):
                 line = plain_prompt(f"{m.name}: {int(self.pick.maneuvers.get(m.id, 0))}",
                                     m.summary)
                 key = f"fman:{m.id}"
+            if m.why:  # refused where it is offered: dimmed, with the reason
+                line = plain_prompt(m.name, disabled=m.why)
             line.truncate(width, overflow="ellipsis")
-            entries.append(Entry(key, line, self._maneuver(o, m.id, m.most, m.switch)))
+            entries.append(Entry(key, line, self._maneuver(o, m.id, m.most, m.switch),
+                                 disabled=bool(m.why)))
         keep = self.menu.highlighted
         self.menu.set_entries(entries)
         if self.pick.keep and keep is not None and keep < self.menu.option_count:
