@@ -211,7 +211,7 @@ class Fights:
         words = conflict.words()
         everyone = every_foe(said)
         found = maneuvers_said(said, words)
-        out = _named_options(options, said, named, everyone)
+        out = _named_options(options, said, named, everyone, not _lets_go(said))
         top = 0.0
         names = [v for _, n in [*people, (acting, actors[acting].name)]
                  for v in name_variants(n)]
@@ -784,10 +784,21 @@ STRONG = 0.5
 FAINT = 0.1
 
 
+_LET_GO = frozenset({"drop", "let", "release", "holster", "sheathe", "stow", "pocket", "lower",
+                     "discard", "ditch", "loosen", "unclench"})
+"""Words of putting a weapon down: "I let my staff fall" names the staff, to let it go."""
+
+
+def _lets_go(said: Said) -> bool:
+    """Whether the words put something down rather than use it."""
+    return bool(said.words & _LET_GO)
+
+
 def _named_options(options: Sequence[FightOption], said: Said, named: Sequence[str],
-                   everyone: bool) -> list[FightSuggestion]:
+                   everyone: bool, fights: bool = True) -> list[FightSuggestion]:
     """The options the words name outright, best first: a power the words name used
-    ("I spread my glide cloak"), an attack named ("I stomp..." for Faultline Stomp)."""
+    ("I spread my glide cloak"), an attack named ("I stomp..." for Faultline Stomp) when
+    the words do harm (``fights``: "I let my staff fall" names a weapon, to drop it)."""
     out: list[tuple[tuple[float, int], FightSuggestion]] = []
     for o in options:
         for c in o.choices if o.needs == "power" else ():
@@ -797,7 +808,7 @@ def _named_options(options: Sequence[FightOption], said: Said, named: Sequence[s
                     action=o.action, name=o.name, words=tuple(hit), score=1.0, option=o,
                     named=c)))
     for o in options:
-        if o.action != "attack" or o.attack is None:
+        if o.action != "attack" or o.attack is None or not fights:
             continue
         hit = sorted(name_words(o.attack.name) & said.words)
         best = pick([o], named, said, everyone) if hit else None

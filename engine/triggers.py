@@ -80,6 +80,8 @@ CUE_W = 1.0
 CUE_BONUS = 3.0  # log-score added per cue found word for word
 ALPHA = 0.1  # additive smoothing
 NONE_SLOT = 2  # "no move" is shown when it ranks among the first NONE_SLOT + 1
+RECALL_BONUS = 4.0
+"""Log-score added to "no move" when the line remembers ("she remembers the fire")."""
 NONE_BIAS = 2.0  # log-score added to "no move": a move must explain the words clearly,
 NONE_PER = 0.2  # and more so the more words there are
 
@@ -335,6 +337,8 @@ class Matcher:
         self._beat_order(out, beat, NONE_BIAS + NONE_PER * sum(f.weight for f in feats))
         if NO_MOVE in out:
             out[NO_MOVE] += NONE_BIAS + NONE_PER * sum(f.weight for f in feats)
+            if beat.recalls:  # a memory tells, it does not act
+                out[NO_MOVE] += RECALL_BONUS
         elif out:  # a pack with no plain examples: "no move" only when no word is known
             out[NO_MOVE] = min(out.values()) - 1.0
         return out, toks, feats

@@ -94,6 +94,10 @@ _VAGUE = _words("way time moment thing lot bit rest end side kind sort while cha
                 "jaw shoulder shoulders back chest knee knees elbow finger fingers teeth none")
 """Nouns that name no object worth keeping ("the way", "my fist")."""
 _PHRASE_MAX = 3
+_PREPOSITIONS = frozenset({"against", "toward", "towards", "behind", "between", "beneath",
+                           "beside", "among", "past", "near", "inside", "outside", "without",
+                           "until", "like", "via", "despite", "around", "along"})
+"""Words that end a phrase ("my ground against the Abbess": my ground)."""
 _PLACE_PREPS = frozenset({"at", "to", "into", "in", "inside", "toward", "towards", "from",
                           "near", "outside", "across", "through", "onto", "under", "behind",
                           "past", "reach", "enter", "leave", "visit"})
@@ -110,6 +114,9 @@ _THINGS = _words("door doors wall walls window windows counter table desk lock g
                  "debris concrete steel safe vault panel hatch bars chain chains cage")
 """Things a blow lands on when it is no attack on anyone ("I shoulder through the door")."""
 _REFLEXIVE = frozenset({"myself", "ourselves"})
+_RECALL = frozenset({"remember", "recall", "reminisce", "recollect", "flashback", "memory",
+                     "memories"})
+"""Words of remembering: a line that remembers tells, it does not act."""
 SELF_MOVED = _words("carry rescue shove_aside protect shield block")
 """Concepts of moving or guarding someone that, said of oneself ("I haul myself out"), are
 the hero's own movement, not protecting anyone."""
@@ -149,6 +156,9 @@ class Beat:
     door", "I smash the counter"): breaking through, not fighting."""
     asks_someone: bool = False
     """A question put to someone ("ask Augustin who owned it", "is he lying?")."""
+    recalls: bool = False
+    """The line remembers rather than acts ("Nightjar remembers the circus fire", "I used
+    to live two streets from here")."""
     places: tuple[str, ...] = ()
     """The places the line names, as written ("the drowned chapel", "Halberd Bridge")."""
     objects: tuple[str, ...] = ()
@@ -183,9 +193,10 @@ class Beat:
 
     @property
     def deals_violence(self) -> bool:
-        """The hero (or whoever acts) does violence to someone, rather than receiving it or
-        breaking things."""
-        return "violence" in self.kinds and not self.receives and not self.at_things
+        """The hero (or whoever acts) does violence to someone, rather than receiving it,
+        breaking things or remembering."""
+        return ("violence" in self.kinds and not self.receives and not self.at_things
+                and not self.recalls)
 
     def describe(self) -> str:
         """A short reading for a suggestion's "why" ("you receive: violence")."""
@@ -287,6 +298,7 @@ def beat_of(toks: Sequence[Token], named: Mapping[int, str] | None = None,
                 negated=any(t.neg and not t.stop for t in toks),
                 question=question,
                 threat=threat, jibe=jibe, strikes=strikes, at_things=at_things,
+                recalls=_recalls(toks, low),
                 asks_someone=question and any(t.person or i in named
                                               for i, t in enumerate(toks)),
                 foe_open=any(t.lemma in _OPEN or w in _OPEN for t, w in zip(toks, low, strict=True)
@@ -317,7 +329,8 @@ def _phrases(toks: Sequence[Token], low: Sequence[str], named: Mapping[int, str]
         start = i if caps else i + 1
         j = start
         while (j < len(toks) and j - start < _PHRASE_MAX and not toks[j].mark
-               and j not in named and (low[j] not in STOPWORDS or j == start == i)
+               and j not in named and low[j] not in _PREPOSITIONS
+               and (low[j] not in STOPWORDS or j == start == i)
                and (not caps or toks[j].text[:1].isupper())):
             j += 1
         run = [k for k in range(start, j) if low[k] not in _DETERMINERS]
@@ -434,6 +447,27 @@ def _asks(toks: Sequence[Token], low: Sequence[str]) -> bool:
     """A question put in reported speech ("ask Augustin who owned it")."""
     return any(t.lemma in ("ask", "wonder") and any(w in _WH for w in low[i + 1:i + 5])
                for i, t in enumerate(toks))
+
+
+_JOINERS = frozenset({"and", "then", "but", "so", ";", "before", "until"})
+"""Words after which a line goes on to act ("I remember what he said and stand firm")."""
+
+
+def _recalls(toks: Sequence[Token], low: Sequence[str]) -> bool:
+    """A line that only remembers: one clause, whose words remember ("she remembers the
+    fire", "I used to live here"), with nothing done after ("I remember what Dad said and
+    stand my ground" acts)."""
+    at = next((i for i, t in enumerate(toks) if (t.lemma in _RECALL and not t.neg)
+               or (low[i] in ("used", "back") and low[i + 1:i + 2] in (["to"], ["when"]))),
+              None)
+    if at is None:
+        return False
+    return not any(w in _JOINERS for w in low[at + 1:])
+
+
+def _adjacent(low: Sequence[str], a: str, b: str) -> bool:
+    """``a`` right before ``b``."""
+    return any(w == a and low[i + 1:i + 2] == [b] for i, w in enumerate(low))
 
 
 def _pair(low: Sequence[str], a: str, b: str) -> bool:

@@ -208,3 +208,13 @@ def test_the_pawnshop_door_is_no_fight(game: Game) -> None:
     got = moves(game, "I shoulder through the pawnshop door and ask Augustin straight out who"
                       " owned the gauntlet before me")
     assert "directly_engage" not in got[:1] and "take_powerful_blow" not in got[:2]
+
+
+def test_a_memory_is_read_as_one_and_kept_as_fiction(game: Game) -> None:
+    assert read_beat("Nightjar remembers the circus fire.").recalls
+    assert read_beat("I used to live two streets from this foundry").recalls
+    assert not read_beat("I used the rope to climb down").recalls
+    assert not read_beat("I don't remember his name, so I punch him").recalls
+    assert not read_beat("I remember what Dad said and stand my ground").recalls
+    assert moves(game, "Nova remembers the circus fire, years ago.")[0] is None
+    assert read_beat("I stand my ground against the Abbess", CAST).objects == ("my ground",)

@@ -165,3 +165,13 @@ def test_a_foe_of_the_pack_is_no_newcomer() -> None:
     g.undo()
     g.describe("I ask Marguerite Vance about the Tallyman")
     assert g.pending.newcomers == ("Marguerite Vance",)
+
+
+def test_a_weapon_let_go_is_no_attack_and_a_memory_is_no_action() -> None:
+    g = fight("panels", "nightjar", ["the_furnace_baron"])
+    first = g.fights.suggest("I let my crossbow fall")[0]
+    assert first.action != "attack"
+    swung = g.fights.suggest("I crack the Furnace Baron across the jaw with my crossbow stock")
+    assert swung[0].action == "attack"
+    memory = g.fights.suggest("Nightjar remembers the circus fire.")
+    assert memory[0].action is None
