@@ -144,6 +144,9 @@ class Game(FlatNames):
                 place = scenes.draw(pack, game.state, "locations", "opening")
                 location = place.text if place else ""
             game._emit(ev.SceneStarted(number=1, title=scene_title, location=location))
+            opened = framing.framed_event(game.state, 1, location, "")
+            if opened is not None:  # the opening's place is remembered like any scene's
+                game._emit(opened)
             game.moves._run(game.rules.session_started(game.state) + game.rules.campaign_started(
                 game.state))
         return game

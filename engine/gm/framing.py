@@ -105,7 +105,9 @@ def framed_event(state: CampaignState, number: int, location: str,
     ``FRAME_MEMORY`` scenes are kept), or None when it has neither."""
     if not (location.strip() or opening.strip()):
         return None
-    kept = [f for f in recent_frames(state) if f.get("n") != number][-(FRAME_MEMORY - 1):]
+    # a scene framed anew (nothing happened in it) keeps the place it had in memory too:
+    # the player saw it proposed, and a place just left is no place to go back to
+    kept = recent_frames(state)[-(FRAME_MEMORY - 1):]
     kept.append({"n": number, "place": location.strip(), "opening": opening.strip()})
     return ev.DataSet(scope="campaign", key=FRAMED_KEY, value=kept)
 

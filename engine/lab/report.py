@@ -327,6 +327,12 @@ def _md_gm_fit(g: dict[str, Any] | None) -> list[str]:
              f"{_pct(fits['rate'])} (95% CI {_pct(fits['low'])}-{_pct(fits['high'])})"],
             ["GM lines repeated within 40 GM moves", str(g["repeats"]),
              f"{_pct(g['campaigns_with_a_repeat']['rate'])} of campaigns"]]
+    if g.get("scenes"):
+        rows += [["scenes with a place", str(g["scenes"]), ""],
+                 ["... at the place of an earlier scene", str(g["returns"]["count"]),
+                  _pct(g["returns"]["rate"])],
+                 ["... of one of the last five scenes", str(g["returns_near"]["count"]),
+                  _pct(g["returns_near"]["rate"])]]
     return ["## GM fit and variety", "", *_table(["", "count", "share"], rows)]
 
 

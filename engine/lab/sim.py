@@ -30,6 +30,7 @@ from engine.content.loader import Pack, get_pack
 from engine.dice import DiceSpec
 from engine.errors import EngineError, IllegalAction
 from engine.game import Game, Prompt
+from engine.gm.framing import place_key
 from engine.lab.model import (
     CampaignResult,
     Choice,
@@ -312,6 +313,8 @@ class _Driver:
         self.fights = game.rules.conflict() is not None
         self.gm_said: list[str] = []
         """The last GM lines said, oldest first (``GM_LINE_MEMORY`` of them)."""
+        self.places: list[str] = []
+        """The places of the campaign's scenes so far, as compared (``place_key``)."""
 
     # -- bookkeeping
 
@@ -326,6 +329,18 @@ class _Driver:
         text = str(e.get("text", ""))
         fit["repeats"] = fit.get("repeats", 0) + (text in self.gm_said)
         self.gm_said = [*self.gm_said[-(GM_LINE_MEMORY - 1):], text]
+
+    def _framed(self, e: Mapping[str, Any]) -> None:
+        """Count a scene's place: a return to a place of an earlier scene, and one within
+        the last five scenes."""
+        key = place_key(str(e.get("location", "")))
+        if not key:
+            return
+        fit = self.result.setdefault("gm_fit", {})
+        fit["scenes"] = fit.get("scenes", 0) + 1
+        fit["returns"] = fit.get("returns", 0) + (key in self.places)
+        fit["returns_near"] = fit.get("returns_near", 0) + (key in self.places[-5:])
+        self.places.append(key)
 
     def act(self, events: Sequence[Mapping[str, Any]]) -> None:
         """Count an engine step and record what its events say."""
@@ -343,6 +358,8 @@ class _Driver:
                 self._gm_fit(e)
                 if move in _danger_moves(self.game.pack):
                     self.danger = True
+            elif kind == "SceneStarted":
+                self._framed(e)
             elif kind == "TakenOut" and e.get("out", True):
                 who = str(e.get("who", "hero"))
                 actor = self.game.state.actors.get(who) if who != "hero" else None

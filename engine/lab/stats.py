@@ -422,7 +422,10 @@ def _gm_fit(ok: list[CampaignResult]) -> dict[str, Any]:
     return {"made": made, "after_roll": after, "fits": _proportion(total("fits"), after),
             "repeats": total("repeats"),
             "campaigns_with_a_repeat": _proportion(
-                sum(1 for r in ok if r.get("gm_fit", {}).get("repeats", 0)), len(ok))}
+                sum(1 for r in ok if r.get("gm_fit", {}).get("repeats", 0)), len(ok)),
+            "scenes": total("scenes"),
+            "returns": _proportion(total("returns"), total("scenes")),
+            "returns_near": _proportion(total("returns_near"), total("scenes"))}
 
 
 def _fights(ok: list[CampaignResult]) -> dict[str, Any]:
@@ -503,6 +506,10 @@ def _headline(summary: dict[str, Any]) -> list[str]:
     if g.get("after_roll"):
         lines.append(f"GM moves fitting the kind of move that missed: {g['fits']['rate']:.0%} of "
                      f"{g['after_roll']}; GM lines repeated within 40 GM moves: {g['repeats']}.")
+    if g.get("scenes"):
+        lines.append(f"Scenes framed at a place of an earlier scene: {g['returns']['rate']:.1%}"
+                     f" of {g['scenes']} (within five scenes:"
+                     f" {g['returns_near']['rate']:.1%}).")
     if summary["failures"]:
         lines.append(f"{len(summary['failures'])} campaign(s) failed; see Failures.")
     return lines

@@ -231,3 +231,15 @@ def test_a_thread_that_names_a_known_place_is_played_there_but_not_over_and_over
     here = game.state.scene.location  # the harbour container yard at night
     game.add_thread(f"Get the people caught at {here} to safety")
     assert all(game.propose_scene(reroll=i).location != here for i in range(10))
+
+
+def test_the_opening_scene_s_place_is_remembered_too() -> None:
+    from engine.content.loader import get_pack
+    from engine.game import Game
+    from engine.gm import framing
+
+    g = Game.new(get_pack("masks"), name="t", hero_name="Wren", archetype="signal_fire",
+                 seed=5, location="the Drowned Chapel")
+    assert [f["place"] for f in framing.recent_frames(g.state)] == ["the Drowned Chapel"]
+    g.start_scene("Elsewhere", "Halberd Bridge")
+    assert framing.place_key("the Drowned Chapel") in framing.recent_places(g.state)
