@@ -78,12 +78,15 @@ def fiction_names(state: CampaignState, ctx: EffectContext,
         return out
     if "them" not in out:
         named = [n for n in beat.touches if state.npc_by_name(n) is not None]
-        if named:
-            out["them"] = named[0]
+        if named or beat.people:  # one of the cast, else someone the line names
+            out["them"] = (named or list(beat.people))[0]
     if beat.places:
         out["place"] = beat.places[0]
     if beat.objects:
         out["object"] = beat.objects[0]
+    if beat.topic:  # a line about something: the consequence speaks of that, nothing else
+        out = {k: v for k, v in out.items()
+               if k == "fight" or v.lower() in beat.topic.lower()}
     return out
 
 

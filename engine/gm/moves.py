@@ -435,6 +435,9 @@ def _options(pack: Pack, state: CampaignState, kind: str, ctx: EffectContext,
         wide = [m for m in pack.gm_moves if legal(pack, state, m, rules, held)] \
             if ctx.get("fits") else pool
         seen = {m.id: m for m in [*called_all, *wide] if fit.fits(m, kinds)}
+        if not seen:  # no move of the kind asked fits: a fitting move of another kind
+            seen = {m.id: m for m in pack.gm_moves
+                    if fit.fits(m, kinds) and legal(pack, state, m, rules, held)}
         fitting = list(seen.values())  # once each, called ones first
         if fitting:
             called = [m for m in called_all if m.id in seen

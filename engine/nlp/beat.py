@@ -93,6 +93,10 @@ _VAGUE = _words("way time moment thing lot bit rest end side kind sort while cha
                 "head face voice breath word words fist fists arm arms leg legs foot feet "
                 "jaw shoulder shoulders back chest knee knees elbow finger fingers teeth none")
 """Nouns that name no object worth keeping ("the way", "my fist")."""
+_PRONOUN_WORDS = frozenset({"he", "him", "his", "she", "her", "hers", "they", "them", "their",
+                            "it", "its", "i", "me", "my", "we", "us", "you"})
+_ABOUT = frozenset({"about", "regarding", "concerning"})
+_TOPIC_MAX = 5
 _PHRASE_MAX = 3
 _PREPOSITIONS = frozenset({"against", "toward", "towards", "behind", "between", "beneath",
                            "beside", "among", "past", "near", "inside", "outside", "without",
@@ -163,6 +167,10 @@ class Beat:
     """The places the line names, as written ("the drowned chapel", "Halberd Bridge")."""
     objects: tuple[str, ...] = ()
     """The things the line names, as written ("the gauntlet", "the silver reliquary")."""
+    people: tuple[str, ...] = ()
+    """Names of people the line names who are not of the cast given ("Silas Quill")."""
+    topic: str = ""
+    """What the line is about, as written after "about" ("talk about Silas Quill")."""
 
     def to_dict(self) -> dict[str, Any]:
         """The saved form (JSON-ready; fields at their defaults left out)."""
@@ -312,7 +320,7 @@ def _place_word_after(low: Sequence[str], i: int) -> bool:
 
 
 def _phrases(toks: Sequence[Token], low: Sequence[str], named: Mapping[int, str]
-             ) -> dict[str, tuple[str, ...]]:
+             ) -> dict[str, Any]:
     """The places and objects a line names: a determiner and up to three words after it
     whose last is a noun ("the silver reliquary"), or a capitalised run ending in a place
     word ("Halberd Bridge"); a phrase ending in a place word is a place."""
@@ -334,19 +342,51 @@ def _phrases(toks: Sequence[Token], low: Sequence[str], named: Mapping[int, str]
                and (not caps or toks[j].text[:1].isupper())):
             j += 1
         run = [k for k in range(start, j) if low[k] not in _DETERMINERS]
-        while run and low[run[-1]] not in PLACE_WORDS and (
+        while run and low[run[-1]] not in PLACE_WORDS and low[run[-1]][:-1] not in PLACE_WORDS \
+                and (
                 not (is_noun(low[run[-1]]) or not known(low[run[-1]]))
                 or (len(run) > 1 and is_adverb(low[run[-1]]))):
             run.pop()
         if run:
             head = low[run[-1]]
             said = " ".join(toks[k].text for k in range(i, run[-1] + 1))
-            if head in PLACE_WORDS:
+            if head in PLACE_WORDS or (head.endswith("s") and head[:-1] in PLACE_WORDS):
                 places.append(said)
             elif not caps and head not in _VAGUE and (is_noun(head) or not known(head)):
                 objects.append(said)
         i = max(j, i + 1)
-    return {"places": tuple(dict.fromkeys(places)), "objects": tuple(dict.fromkeys(objects))}
+    at = next((k for k, w in enumerate(low) if w in _ABOUT), None)
+    topic = ""
+    if at is not None:
+        words_ = []
+        for t in toks[at + 1:at + 1 + _TOPIC_MAX]:
+            if t.mark or t.text.lower() in _CLAUSE_END:
+                break
+            words_.append(t.text)
+        topic = " ".join(words_)
+    return {"places": tuple(dict.fromkeys(places)), "objects": tuple(dict.fromkeys(objects)),
+            "people": _people(toks, low, named), "topic": topic}
+
+
+def _people(toks: Sequence[Token], low: Sequence[str], named: Mapping[int, str]
+            ) -> tuple[str, ...]:
+    """Runs of capitalised words with a person's name in them ("Silas Quill", "Sister
+    Marguerite"), of no one in ``named`` (a sentence's first word counts only as a name)."""
+    out: list[str] = []
+    run: list[int] = []
+    starts = {0} | {k + 1 for k, t in enumerate(toks) if t.lemma in (".", "!", "?", '"')}
+    for i in range(len(toks) + 1):
+        t = toks[i] if i < len(toks) else None
+        if (t is not None and t.text[:1].isupper() and i not in named
+                and low[i] not in _PRONOUN_WORDS and (i not in starts or t.person)):
+            run.append(i)
+            continue
+        if run and any(toks[k].person for k in run):
+            name = " ".join(toks[k].text for k in run)
+            if name not in out:
+                out.append(name)
+        run = []
+    return tuple(out)
 
 
 def self_moved(toks: Sequence[Token], i: int, concepts: frozenset[str]) -> frozenset[str]:

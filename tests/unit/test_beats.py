@@ -218,3 +218,12 @@ def test_a_memory_is_read_as_one_and_kept_as_fiction(game: Game) -> None:
     assert not read_beat("I remember what Dad said and stand my ground").recalls
     assert moves(game, "Nova remembers the circus fire, years ago.")[0] is None
     assert read_beat("I stand my ground against the Abbess", CAST).objects == ("my ground",)
+
+
+def test_people_not_of_the_cast_and_what_a_line_is_about() -> None:
+    beat = read_beat("I listen in the taverns for talk about Silas Quill", CAST)
+    assert beat.people == ("Silas Quill",) and beat.topic == "Silas Quill"
+    assert beat.places == ("the taverns",)  # a place word in the plural is a place
+    assert read_beat("I ask Augustin about Sister Marguerite", CAST).people == (
+        "Sister Marguerite",)
+    assert read_beat("Snarling, I haul myself out", CAST).people == ()
