@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeAlias
 from engine.clearing import ClearingHint, clearing_in
 from engine.content import schema as s
 from engine.content.loader import Pack
+from engine.errors import EngineError
 from engine.journal import result_label
 from engine.newcomers import newcomers
 from engine.nlp.beat import Beat
@@ -401,9 +402,32 @@ def _choice_prompt(game: PromptHost) -> Prompt:
 
 
 def _foe_names(game: PromptHost) -> list[str]:
-    """The names of those a fight may be against (none in a game without fights)."""
+    """Names the pack knows that are no newcomers: those a fight may be against, and every
+    name in its stat blocks (a hero's "Flashpoint" is a power; none in a game without
+    fights)."""
     c = game.rules.conflict()
-    return [] if c is None else [f.label for f in c.foe_options(game.state)]
+    if c is None:
+        return []
+    try:
+        blocks = list(c.blocks().values())
+    except EngineError:  # unreadable stat blocks: the fight says why when it starts
+        blocks = []
+    return [f.label for f in c.foe_options(game.state)] + _names_in(blocks)
+
+
+def _names_in(value: Any, depth: int = 0) -> list[str]:
+    """Every ``name`` in ``value`` (stat blocks: models, mappings and lists), a few levels
+    deep."""
+    if depth > 6:
+        return []
+    if hasattr(value, "model_dump"):
+        value = value.model_dump()
+    if isinstance(value, Mapping):
+        own = [value["name"]] if isinstance(value.get("name"), str) else []
+        return own + [n for v in value.values() for n in _names_in(v, depth + 1)]
+    if isinstance(value, list | tuple):
+        return [n for v in value for n in _names_in(v, depth + 1)]
+    return []
 
 
 def pending_prompt(game: PromptHost) -> Prompt:

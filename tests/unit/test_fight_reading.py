@@ -165,6 +165,9 @@ def test_a_foe_of_the_pack_is_no_newcomer() -> None:
     g.undo()
     g.describe("I ask Marguerite Vance about the Tallyman")
     assert g.pending.newcomers == ("Marguerite Vance",)
+    g.undo()
+    g.describe("I sweep a blinding Flashpoint cone across the dockside crew")
+    assert g.pending.newcomers == ()  # a power of a stat block, no person
 
 
 def test_a_weapon_let_go_is_no_attack_and_a_memory_is_no_action() -> None:
