@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import EngineError, IllegalAction
 from engine.journal import render_all
-from engine.plain.console import Choice, Leave
+from engine.plain.console import Choice, Leave, Reask
 from engine.plain.story import pick_move, refuse
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class Commands:
             "recap": self.recap, "export": self.export, "journal": self.journal,
             "where": self.where, "quit": self.quit, "exit": self.quit}
 
-    def __call__(self, line: str) -> bool:
+    def __call__(self, line: str) -> bool | None:
         text = line.strip().lstrip("/")
         low = " ".join(text.lower().split())
         for name in sorted(self.table, key=len, reverse=True):
@@ -61,11 +61,11 @@ class Commands:
                     self.table[name](rest)
                 except IllegalAction as e:
                     self.s.console.raw(refuse(e))
-                except Leave:
+                except (Leave, Reask):
                     raise
                 except EngineError as e:
                     self.s.console.raw(f"Error: {' '.join(str(e).split())}")
-                return True
+                return None if name in READING else True
         return False
 
     @property
@@ -198,5 +198,7 @@ class Commands:
         raise Leave
 
 
+READING = {"help", "?", "sheet", "ledger", "recap", "export", "journal", "where"}
+"""The commands that only read: the question asked before them still stands."""
 _WITH_WORDS = {"oracle", "switch", "export", "journal", "add npc"}
 """The commands that take words after them."""

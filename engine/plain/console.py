@@ -14,6 +14,10 @@ class Leave(Exception):
     """The player leaves (``quit``, end of input, Ctrl+C): everything is saved already."""
 
 
+class Reask(Exception):
+    """A command changed what the game waits for: the question asked is moot."""
+
+
 _SYMBOLS = {"🎲": "Roll:", "🔮": "Oracle:", "≤": "up to ", "⇒": "", "⇐": "", "⇄": "",
             "•": "", "·": ",", "▸": "", "’": "'"}
 """Symbols the journal uses, in words (the others go: their lines say it in words)."""
@@ -36,6 +40,7 @@ def plain_text(line: str) -> str:
         text = text.replace(sym, word)
     for pattern, repl in _MARKS:
         text = pattern.sub(repl, text)
+    text = re.sub(r"^\s*→\s*", "", text)
     text = re.sub(r"→\s*(?=[-+]?\d)", "now ", text)  # "Team +1 → 1": "Team +1 now 1"
     text = text.replace("→", "gives" if roll else "on")
     text = "".join(c for c in text if not _symbol(c))
@@ -59,8 +64,9 @@ class Choice:
     disabled: str = ""
 
 
-Commands = Callable[[str], bool]
-"""Runs a line as a command when it is one (True: it was)."""
+Commands = Callable[[str], bool | None]
+"""Runs a line as a command when it is one (False: it was not; True: it was and changed the
+game, so the question is moot; None: it was and changed nothing)."""
 
 
 class Console:
@@ -94,7 +100,10 @@ class Console:
         """One line of answer; a command typed instead runs, and the question comes again."""
         while True:
             line = self._read(question)
-            if commands and self.commands is not None and self.commands(line):
+            done = self.commands(line) if commands and self.commands is not None else False
+            if done:
+                raise Reask
+            if done is None:
                 continue
             return line
 

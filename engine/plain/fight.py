@@ -49,9 +49,8 @@ def turn(s: Session, p: FightTurnPrompt) -> Events:
     if p.referee:
         s.console.say(p.message)
         return g.referee_run()
-    opts = g.fight_options()
-    choices = [Choice(o.label, _option_detail(o), "" if o.allowed else o.why or "not now")
-               for o in opts]
+    opts = [o for o in g.fight_options() if o.allowed]  # what cannot be taken now: not read
+    choices = [Choice(o.label, _option_detail(o)) for o in opts]
     choices += [Choice("End the turn"), Choice("End the fight")]
     s.console.say(p.message)
     picked = s.console.pick("What does your hero do? Or say it in your own words.",
@@ -69,7 +68,11 @@ def turn(s: Session, p: FightTurnPrompt) -> Events:
 def act(s: Session, o: FightOption, fiction: str = "", target: str | None = None
         ) -> Events:
     """Take an option: its target (with odds) and what it needs named, then act."""
-    if target is None and o.targets:
+    ts = [t for t in o.targets if not t.why]
+    if target is None and len(ts) == 1:
+        target = ts[0].id
+        s.console.say(f"{o.label} at {ts[0].name}: {target_words(ts[0])}.")
+    elif target is None and o.targets:
         ts = list(o.targets)
         picked = s.console.pick(f"{o.label}: at whom?",
                                 [Choice(t.name, target_words(t), t.why) for t in ts])

@@ -42,5 +42,6 @@ def ledger_lines(game: Game) -> list[str]:
     out += [f"Fact {f.id}: {f.text}" for f in led.facts]
     for t in led.threats:
         if t.active:
-            out.append(f"Threat: {t.name}, clock {t.clock} of {t.size}; next: {t.next_step.rstrip('.')}.")
+            step = t.next_step.rstrip(".")
+            out.append(f"Threat: {t.name}, clock {t.clock} of {t.size}; next: {step}.")
     return out

@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.errors import EngineError, IllegalAction
 from engine.game import Game
 from engine.journal import render_all
-from engine.plain.console import Console, Leave
+from engine.plain.console import Console, Leave, Reask
 from engine.plain.fight import FIGHT
 from engine.plain.story import STORY, refuse
 from engine.rules.events.shown import Shown
@@ -67,6 +67,8 @@ class Session:
                     break
                 try:
                     self.step()
+                except Reask:
+                    continue
                 except IllegalAction as e:
                     self.console.raw(refuse(e))
                 except EngineError as e:

@@ -41,7 +41,7 @@ def odds_words(odds: dict[str, str] | Any, bands: Sequence[Any]) -> str:
     names = {str(b["id"]): str(b.get("name", b["id"])) for b in bands}
     order = [b for b in names if b in odds] + [b for b in odds if b not in names]
     return ", ".join(f"{names.get(b, b.replace('_', ' ').capitalize())} {odds[b]}"
-                     for b in order)
+                     for b in order if odds[b] not in ("0%", "0.0%"))
 
 
 def _bands(s: Session, move: str) -> list[dict[str, Any]]:
