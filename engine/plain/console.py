@@ -78,8 +78,11 @@ class Console:
         self.commands = commands
 
     def say(self, line: str = "") -> None:
-        """One line out (a journal line is made plain first)."""
-        self.out.write(plain_text(line) + "\n")
+        """One line out (a journal line is made plain first; each of its lines alone)."""
+        for part in line.split("\n") or [""]:
+            text = plain_text(part)
+            if text or not part:
+                self.out.write(text + "\n")
         self.out.flush()
 
     def raw(self, line: str = "") -> None:
@@ -164,9 +167,12 @@ def _numbers(line: str, choices: Sequence[Choice]) -> list[int] | None:
     parts = [p for p in re.split(r"[\s,]+", line) if p]
     if parts and all(p.isdigit() for p in parts):
         return [int(p) - 1 for p in parts]
-    key = line.strip().lower()
-    found = [i for i, c in enumerate(choices) if plain_text(c.label).lower() == key]
-    return found[:1] or None
+    key = " ".join(line.lower().split())
+    labels = [plain_text(c.label).lower() for c in choices]
+    found = [i for i, lab in enumerate(labels) if lab == key]
+    if not found and len(key) >= 3:  # the start of one choice's words: "Parveen (bystander)"
+        found = [i for i, lab in enumerate(labels) if lab.startswith(key)]
+    return found if len(found) == 1 else None
 
 
 def _problem(picked: list[int], choices: Sequence[Choice], lo: int, hi: int) -> str:

@@ -114,7 +114,10 @@ def _move_detail(s: Session, move_id: str) -> str:
     m = s.game.pack.moves[move_id]
     if m.roll is None:
         return "no roll"
-    return f"rolls {m.roll.stat}" if m.roll.stat != "choice" else "rolls a stat you choose"
+    if m.roll.stat == "choice":
+        return "rolls a stat you choose"
+    known = {d.id for d in s.game.pack.system.stats}
+    return f"rolls {_stat_name(s, m.roll.stat)}" if m.roll.stat in known else "rolls"
 
 
 def target(s: Session, p: TargetPrompt) -> Events:
