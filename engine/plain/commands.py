@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from engine.errors import EngineError, IllegalAction
 from engine.journal import render_all
 from engine.plain.console import Choice, Leave, Reask
+from engine.plain.host import PlainHost
 from engine.plain.story import pick_move, refuse
-
-if TYPE_CHECKING:
-    from engine.plain.session import Session
 
 HELP: list[tuple[str, str]] = [
     ("help", "this list (F1 in the app)"),
@@ -41,7 +38,7 @@ HELP: list[tuple[str, str]] = [
 class Commands:
     """Runs a typed line as a command when it is one."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: PlainHost) -> None:
         self.s = session
         self.table: dict[str, Callable[[str], None]] = {
             "help": self.help, "?": self.help, "moves": self.moves, "switch": self.switch,

@@ -5,15 +5,13 @@ turns."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.plain.console import Choice
+from engine.plain.host import PlainHost
 from engine.prompts import FightChoicePrompt, FightDiePrompt, FightTurnPrompt
 from engine.rules.events.shown import Shown
 from engine.rules.fight.values import ChoiceNeed, FightOption, FightTarget
-
-if TYPE_CHECKING:
-    from engine.plain.session import Session
 
 Events = list[Shown]
 
@@ -40,7 +38,7 @@ def _option_detail(o: FightOption) -> str:
     return "; ".join(parts)
 
 
-def turn(s: Session, p: FightTurnPrompt) -> Events:
+def turn(s: PlainHost, p: FightTurnPrompt) -> Events:
     """A fight's turn: the referee's plays by itself; the player's offers its options."""
     g = s.game
     if p.acting is None:
@@ -65,7 +63,7 @@ def turn(s: Session, p: FightTurnPrompt) -> Events:
     return act(s, opts[i])
 
 
-def act(s: Session, o: FightOption, fiction: str = "", target: str | None = None
+def act(s: PlainHost, o: FightOption, fiction: str = "", target: str | None = None
         ) -> Events:
     """Take an option: its target (with odds) and what it needs named, then act."""
     ts = [t for t in o.targets if not t.why]
@@ -90,7 +88,7 @@ def act(s: Session, o: FightOption, fiction: str = "", target: str | None = None
                             extra or None, fiction=fiction)
 
 
-def _words(s: Session, text: str) -> Events:
+def _words(s: PlainHost, text: str) -> Events:
     """The player's words in a fight: the actions they suggest, as numbered choices."""
     sugs = s.game.suggest_fight(text)
     choices = []
@@ -110,20 +108,20 @@ def _words(s: Session, text: str) -> Events:
     return act(s, x.option, text, x.target.id if x.target is not None else None)
 
 
-def end(s: Session) -> Events:
+def end(s: PlainHost) -> Events:
     """End the fight, with its result in words."""
     words = s.console.ask("How does the fight end? Say it in a few words, or press Enter:")
     return s.game.end_fight(words or "called off")
 
 
-def die(s: Session, p: FightDiePrompt) -> Events:
+def die(s: PlainHost, p: FightDiePrompt) -> Events:
     """A die the player rolls for the fight."""
     s.console.say(p.message)
     face = s.console.number(f"Type the d{p.sides} you rolled:", 1, p.sides)
     return s.game.fight_die(face)
 
 
-def choose(s: Session, p: FightChoicePrompt) -> Events:
+def choose(s: PlainHost, p: FightChoicePrompt) -> Events:
     """What a fight's step asks the player (a response to a hit...)."""
     need = s.game.fight_need
     if isinstance(need, ChoiceNeed):
@@ -137,6 +135,6 @@ def choose(s: Session, p: FightChoicePrompt) -> Events:
     return s.game.fight_choose(ids[picked[0]])
 
 
-FIGHT: dict[type[Any], Callable[[Session, Any], Events]] = {
+FIGHT: dict[type[Any], Callable[[PlainHost, Any], Events]] = {
     FightTurnPrompt: turn, FightDiePrompt: die, FightChoicePrompt: choose}
 """The answer to each fight prompt."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from engine.errors import EngineError, IllegalAction
 from engine.game import Game
 from engine.journal import render_all
+from engine.plain.commands import Commands
 from engine.plain.console import Console, Leave, Reask
 from engine.plain.fight import FIGHT
 from engine.plain.story import STORY, refuse
@@ -22,14 +23,21 @@ class Session:
     """One campaign open in the plain mode."""
 
     def __init__(self, game: Game, console: Console, saves: Path | None = None) -> None:
-        self.game = game
-        self.console = console
+        self._game = game
+        self._console = console
         self.saves = saves
-        self.leaving = False
-        from engine.plain.commands import Commands
-
         self.commands = Commands(self)
         console.commands = self.commands
+
+    @property
+    def game(self) -> Game:
+        """The game played."""
+        return self._game
+
+    @property
+    def console(self) -> Console:
+        """Where the lines go and the answers come from."""
+        return self._console
 
     def show(self, events: Sequence[Shown]) -> None:
         """The journal's lines for what an action logged."""
@@ -63,8 +71,6 @@ class Session:
         self.console.raw("Type help for the commands. Everything is saved as you play.")
         try:
             for _ in range(MAX_STEPS):
-                if self.leaving:
-                    break
                 try:
                     self.step()
                 except Reask:

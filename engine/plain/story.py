@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.content.schema import RollParam
 from engine.errors import IllegalAction
 from engine.journal import modifiers_text
 from engine.plain.console import Choice
+from engine.plain.host import PlainHost
 from engine.prompts import (
     AdjustPrompt,
     AnswerPrompt,
@@ -24,9 +25,6 @@ from engine.prompts import (
 )
 from engine.rules.base import Option
 from engine.rules.events.shown import Shown
-
-if TYPE_CHECKING:
-    from engine.plain.session import Session
 
 Events = list[Shown]
 
@@ -44,14 +42,14 @@ def odds_words(odds: dict[str, str] | Any, bands: Sequence[Any]) -> str:
                      for b in order if odds[b] not in ("0%", "0.0%"))
 
 
-def _bands(s: Session, move: str) -> list[dict[str, Any]]:
+def _bands(s: PlainHost, move: str) -> list[dict[str, Any]]:
     m = s.game.pack.moves.get(move)
     if m is None or m.roll is None:
         return []
     return [{"id": b.id, "name": b.name} for b in s.game.pack.bands_for(m)]
 
 
-def fiction(s: Session, p: FictionPrompt) -> Events:
+def fiction(s: PlainHost, p: FictionPrompt) -> Events:
     """What do you do? (or the initiative dice a fight waits for)."""
     req = p.fight_request
     if req is not None:
@@ -67,7 +65,7 @@ def fiction(s: Session, p: FictionPrompt) -> Events:
     return s.game.describe(line)
 
 
-def _suggestion_detail(s: Session, sug: Suggestion) -> str:
+def _suggestion_detail(s: PlainHost, sug: Suggestion) -> str:
     parts = []
     if sug.target_name:
         parts.append(f"on {sug.target_name}")
@@ -78,7 +76,7 @@ def _suggestion_detail(s: Session, sug: Suggestion) -> str:
     return "; ".join(parts)
 
 
-def move(s: Session, p: MovePrompt) -> Events:
+def move(s: PlainHost, p: MovePrompt) -> Events:
     """Which move do the words trigger: the suggestions with their odds, the full list, or
     no move."""
     sugs = list(p.suggestions)
@@ -100,7 +98,7 @@ def move(s: Session, p: MovePrompt) -> Events:
     return s.game.choose_move(None)
 
 
-def pick_move(s: Session) -> str | None:
+def pick_move(s: PlainHost) -> str | None:
     """A move from the full list (the moves the hero can make now); None: none chosen."""
     moves = s.game.available_moves()
     choices = [Choice(m.name, _move_detail(s, m.id)) for m in moves]
@@ -110,7 +108,7 @@ def pick_move(s: Session) -> str | None:
     return None if picked[0] >= len(moves) else moves[picked[0]].id
 
 
-def _move_detail(s: Session, move_id: str) -> str:
+def _move_detail(s: PlainHost, move_id: str) -> str:
     m = s.game.pack.moves[move_id]
     if m.roll is None:
         return "no roll"
@@ -120,14 +118,14 @@ def _move_detail(s: Session, move_id: str) -> str:
     return f"rolls {_stat_name(s, m.roll.stat)}" if m.roll.stat in known else "rolls"
 
 
-def target(s: Session, p: TargetPrompt) -> Events:
+def target(s: PlainHost, p: TargetPrompt) -> Events:
     """Who is the move's target?"""
     picked = s.console.pick(p.message, options(p.options))
     assert isinstance(picked, list)
     return s.game.choose_target(p.options[picked[0]].id)
 
 
-def roll(s: Session, p: RollPrompt) -> Events:
+def roll(s: PlainHost, p: RollPrompt) -> Events:
     """The roll: its odds, what may be done first (a stat, Team, a declaration...), then the
     dice, seeded or typed."""
     if p.stat_choices and p.stat is None:
@@ -153,7 +151,7 @@ def roll(s: Session, p: RollPrompt) -> Events:
     return s.game.roll(dice_line(s, ask, required=physical))
 
 
-Action = Callable[["Session"], Events]
+Action = Callable[[PlainHost], Events]
 
 
 def _before_roll(p: RollPrompt) -> list[tuple[str, str, Action]]:
@@ -175,32 +173,32 @@ def _before_roll(p: RollPrompt) -> list[tuple[str, str, Action]]:
     return out
 
 
-def _pre_roll(option: str, s: Session) -> Events:
+def _pre_roll(option: str, s: PlainHost) -> Events:
     return s.game.pre_roll(option)
 
 
-def _declare(declaration: str, on: bool, s: Session) -> Events:
+def _declare(declaration: str, on: bool, s: PlainHost) -> Events:
     return s.game.declare(declaration, on)
 
 
-def _advantage(mode: str, s: Session) -> Events:
+def _advantage(mode: str, s: PlainHost) -> Events:
     return s.game.set_roll_options(advantage=mode)
 
 
-def _param(param: RollParam, s: Session) -> Events:
+def _param(param: RollParam, s: PlainHost) -> Events:
     n = s.console.number(f"{param.name}, from {param.min} to {param.max}:", param.min,
                          param.max)
     return s.game.set_roll_options(params={param.id: n})
 
 
-def _stat_name(s: Session, stat: str) -> str:
+def _stat_name(s: PlainHost, stat: str) -> str:
     for d in s.game.pack.system.stats:
         if d.id == stat:
             return str(d.name)
     return stat.replace("_", " ").capitalize()
 
 
-def dice_line(s: Session, question: str, required: bool) -> list[int] | None:
+def dice_line(s: PlainHost, question: str, required: bool) -> list[int] | None:
     """The faces typed (None: an empty line, the campaign rolls)."""
     while True:
         line = s.console.ask(question)
@@ -212,14 +210,14 @@ def dice_line(s: Session, question: str, required: bool) -> list[int] | None:
         s.console.raw("Please type the dice as whole numbers, like: 3 5.")
 
 
-def adjust(s: Session, p: AdjustPrompt) -> Events:
+def adjust(s: PlainHost, p: AdjustPrompt) -> Events:
     """Keep the roll's result or change it."""
     picked = s.console.pick(p.message, options(p.options))
     assert isinstance(picked, list)
     return s.game.adjust(p.options[picked[0]].id)
 
 
-def choice(s: Session, p: ChoicePrompt) -> Events:
+def choice(s: PlainHost, p: ChoicePrompt) -> Events:
     """Choose from a list (one, several, questions to ask)."""
     if p.title:
         s.console.say(p.title)
@@ -228,7 +226,7 @@ def choice(s: Session, p: ChoicePrompt) -> Events:
     return s.game.choose([p.options[i].id for i in picked])
 
 
-def answer(s: Session, p: AnswerPrompt) -> Events:
+def answer(s: PlainHost, p: AnswerPrompt) -> Events:
     """The GM offers an answer: accept it, ask for another, or type your own."""
     if p.title:
         s.console.say(p.title)
@@ -239,7 +237,7 @@ def answer(s: Session, p: AnswerPrompt) -> Events:
     return s.game.choose([p.options[picked[0]].id])
 
 
-STORY: dict[type[Any], Callable[[Session, Any], Events]] = {
+STORY: dict[type[Any], Callable[[PlainHost, Any], Events]] = {
     FictionPrompt: fiction, MovePrompt: move, TargetPrompt: target, RollPrompt: roll,
     AdjustPrompt: adjust, ChoicePrompt: choice, AnswerPrompt: answer}
 """The answer to each story prompt."""
