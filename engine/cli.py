@@ -38,11 +38,16 @@ from engine.cli_common import saves as _saves
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Start the terminal app."""
+    """Start the terminal app (``--plain``: the plain, line-by-line mode)."""
     saves = _saves(args)
     content = _content(args)
+    if getattr(args, "plain", False):
+        from engine.plain import run_plain
+
+        return run_plain(saves, content, args.campaign)
     if not sys.stdout.isatty() and not os.environ.get("SIDEKICK_FORCE_TUI"):
-        raise CliError("the app needs a terminal; for scripts use 'sidekick script FILE'")
+        raise CliError("the app needs a terminal; for a line-by-line game use 'sidekick"
+                       " --plain', for scripts 'sidekick script FILE'")
     from engine.tui.app import SidekickApp  # imported only here: textual is slow to import
 
     SidekickApp(saves_dir=saves, content_dirs=content, campaign=args.campaign).run()
@@ -453,6 +458,9 @@ def cmd_script(args: argparse.Namespace) -> int:
 def _add_play_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands that start playing: play (the app) and new (a campaign)."""
     sp = sub.add_parser("play", help="start the app (the default)")
+    _plain_flag(sp, argparse.SUPPRESS)
+    sp.add_argument("--campaign", metavar="ID", default=argparse.SUPPRESS,
+                    help="open this campaign directly")
     sp.set_defaults(fn=cmd_play)
 
     sp = sub.add_parser("new", help="create a campaign")
@@ -558,6 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
                     " starts the app.")
     _folders(p, None)
     p.add_argument("--campaign", metavar="ID", help="open this campaign directly")
+    _plain_flag(p, False)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     from engine.cli_lab import add_lab_command
 
@@ -567,6 +576,13 @@ def build_parser() -> argparse.ArgumentParser:
     for sp in sub.choices.values():  # "sidekick list --saves DIR" as well as before it
         _folders(sp, argparse.SUPPRESS)
     return p
+
+
+def _plain_flag(p: argparse.ArgumentParser, default: Any) -> None:
+    """--plain: play line by line (screen readers, terminals without a full-screen app)."""
+    p.add_argument("--plain", action="store_true", default=default,
+                   help="play in the plain, line-by-line mode (for screen readers and"
+                        " terminals where the full-screen app does not work)")
 
 
 def _folders(p: argparse.ArgumentParser, default: Any) -> None:
