@@ -230,8 +230,9 @@ def test_whom_the_gm_gives_influence_is_pinned_to_the_seed(new_game: NewGame) ->
     assert picks == PICKS
 
 
-PICKS = ["vic_rook", "vic_rook", "tin", "vic_rook", "tin", "tin", "bo", "tin", "vic_rook",
-         "vic_rook"]
+PICKS = ["tin", "bo", "tin", "tin", "vic_rook", "bo", "tin", "bo", "bo", "tin"]
+"""Re-pinned when the opening scene's place began to be remembered (one event more at the
+start: the log position gm_random reads moved)."""
 
 
 def test_entering_battle_items_carry_their_source(new_game: NewGame) -> None:
