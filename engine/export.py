@@ -131,14 +131,19 @@ class _Writer:
     def line(self, e: dict[str, Any]) -> str | None:
         return render(e, self.pack, self.names)
 
+    def heading(self, text: str) -> bool:
+        """A journal line that is a heading (a move's, a fight's), one level under the
+        journal's own (its sessions are level 1, here ``level``): added, True."""
+        text = text.strip("\n")
+        hashes = len(text) - len(text.lstrip("#"))
+        if not hashes or not text[hashes:].startswith(" "):
+            return False
+        self.add("#" * min(6, hashes + self.level - 1) + text[hashes:])
+        return True
+
     def full(self, e: dict[str, Any], t: str) -> None:
-        if t == "MoveTriggered":
-            text = self.line(e)
-            if text:
-                self.add("#" * (self.level + 2) + text.lstrip("#"))
-            return
         text = self.line(e)
-        if text is None:
+        if text is None or self.heading(text):
             return
         if text.startswith("• "):
             self.item(text[2:])
@@ -158,8 +163,10 @@ class _Writer:
             gm = self.pack.system.gm_title if self.pack is not None else "GM"
             self.add(paragraph(f"**{gm}:** {e['text']}"))
             return
+        text = self.line(e)
+        if text is not None and self.heading(text):
+            return
         if t in STORY_EVENTS:
-            text = self.line(e)
             if text is None:
                 return
             if text.startswith("• "):
@@ -173,7 +180,6 @@ class _Writer:
             filled = registry_of(self.pack).filled(e)
             if "band_name" in filled and "total" in filled:
                 self.fold.result = result_label(str(filled["band_name"]), int(filled["total"]))
-        text = self.line(e)
         if text:
             self.fold.lines.append(text.lstrip("• "))
 
