@@ -131,3 +131,47 @@ def test_the_vault_is_the_same_after_a_second_export(tmp_path: Path) -> None:
         front, tokens = split(p.read_text(encoding="utf-8"))
         assert front["sidekick"] == game.state.name
         assert tokens
+
+
+def _ids() -> set[str]:
+    """The ids of every move, option and GM move of the four packs (those with an
+    underscore: a one-word id is an English word too) and every event type."""
+    from engine.rules.events import CORE
+    from engine.systems import RULESETS, ruleset_class
+
+    found: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            if isinstance(x.get("id"), str):
+                found.add(x["id"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    content = EXAMPLES.parent / "content"
+    for f in [*content.glob("*/moves.yaml"), *content.glob("*/gm.yaml")]:
+        walk(yaml.safe_load(f.read_text(encoding="utf-8")))
+    events = set(CORE.events.all())
+    for r in RULESETS:
+        events |= set(ruleset_class(r).registry.events.all())
+    return {i for i in found if "_" in i} | events
+
+
+def test_no_internal_id_reaches_a_reader() -> None:
+    import re
+
+    from engine.recap import recap
+
+    pattern = re.compile(r"(?<![\w/])(" + "|".join(map(re.escape, sorted(_ids(), key=len,
+                                                                          reverse=True)))
+                         + r")(?!\w)")
+    for name in NAMES:
+        game, events = played(name)
+        text = "\n".join([export_markdown(game.state, game.pack, events, "full"),
+                          export_markdown(game.state, game.pack, events, "story"),
+                          *recap(events, game.state, game.pack)])
+        leaks = [text[max(0, m.start() - 60):m.end() + 20] for m in pattern.finditer(text)]
+        assert not leaks, (name, leaks[:5])
