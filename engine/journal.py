@@ -6,6 +6,7 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -182,10 +183,22 @@ def _rolled(c: _Line) -> str | None:
     roll = rolled_form(c.e) if c.e.get("type", "") == "FightRolled" else c.e
     by = ""
     if roll.get("what"):
-        who = c.who(roll["actor"])
-        what = you_do(roll["what"]) if who == "you" else roll["what"]
-        by = f"{upper_first(who)} {what}: "
+        who, what = c.who(roll["actor"]), str(roll["what"])
+        if _NOUN_PHRASE.match(what):  # "attack on Granite": the roll's, so the actor's
+            by = f"{'Your' if who == 'you' else upper_first(possessive(who))} {what}: "
+        else:
+            by = f"{upper_first(who)} {you_do(what) if who == 'you' else what}: "
     return f"🎲 {by}{roll_why(roll)}"
+
+
+_NOUN_PHRASE = re.compile(r"^(?:team )?[\w-]+(?: [\w-]+)? (?:on|against) ")
+"""A roll's ``what`` that names a thing done ("attack on Granite", "team attack on Keystone"),
+not a verb said of the actor ("attacks Granite")."""
+
+
+def possessive(name: str) -> str:
+    """"Slipstream's", "Jess'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def you_do(phrase: str) -> str:

@@ -270,7 +270,7 @@ def test_the_example_exports_as_a_story(tmp_path: Path,
     # each line of fiction comes just before its hero's roll, after the turn begins
     first = lines.index(f"> {told[0]}")
     assert lines[first - 1] == "Slipstream's turn."
-    assert lines[first + 1].startswith("🎲 Slipstream attack on Dockside Crew 1")
+    assert lines[first + 1].startswith("🎲 Slipstream's attack on Dockside Crew 1")
     # a round whose first character is down still says it began
     assert [x.split(".**")[0] for x in lines if x.startswith("**Round")] == [
         "**Round 1", "**Round 2", "**Round 3"]
