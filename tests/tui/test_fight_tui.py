@@ -232,7 +232,8 @@ async def test_physical_die_for_an_attack(mm_campaign: Callable[..., str],
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         journal = " ".join(journal_text(app).split())
-        assert "Lamplight's attack on The Tallyman with Light Lance: d20 [3] (entered) +10" in journal
+        assert ("Lamplight's attack on The Tallyman with Light Lance: d20 [3] (entered) +10"
+                in journal)
         assert game_of(app).fight_need is None
 
 
