@@ -166,6 +166,9 @@ class _Writer:
         text = self.line(e)
         if text is not None and self.heading(text):
             return
+        if t in ("QuestionAnswered", "OracleAnswered"):  # the answer, not how it was drawn
+            text = self.line({**e, "drawn_from": ""}) if t == "QuestionAnswered" \
+                else oracle_answer(e)
         if t in STORY_EVENTS:
             if text is None:
                 return
@@ -182,6 +185,13 @@ class _Writer:
                 self.fold.result = result_label(str(filled["band_name"]), int(filled["total"]))
         if text:
             self.fold.lines.append(text.lstrip("• "))
+
+
+def oracle_answer(e: Mapping[str, Any]) -> str:
+    """An oracle's question and its answer, without the odds: the story's line."""
+    word = ("exceptional " if e.get("exceptional") else "") + str(e.get("answer", ""))
+    twist = ", and a twist!" if e.get("twist") else ""
+    return f"🔮 _{e.get('question', '')}_ — **{upper_first(word)}**{twist}"
 
 
 def front_matter(state: CampaignState, pack: Pack | None, events: list[dict[str, Any]],
