@@ -42,8 +42,9 @@ class Journal(RichLog):
         """How many early entries are not shown."""
         self.story = False
         """Showing the story view (fiction, narration, answers; a move in one line)."""
-        self._all: list[tuple[int, RenderableType | None, RenderableType | None]] = []
-        """(event number, full entry, story entry) for every event with an entry."""
+        self._all: list[tuple[int, Mapping[str, Any], Mapping[str, str]]] = []
+        """(event number, event, names) for every event shown: the other view is made from
+        them when asked for (nothing is spent on it before)."""
         self._starts: list[int] = []
         self._width = 0
         self._height = 0
@@ -79,20 +80,16 @@ class Journal(RichLog):
         """Append the entries for ``events_``; return how many were added (shown)."""
         added = 0
         for e in events_:
-            full = journal_entry(e, self.pack, npcs)
-            story = story_entry(e, self.pack, npcs)
-            if full is None and story is None:
-                continue
-            self._all.append((int(e.get("n", 0)), full, story))
-            entry = story if self.story else full
+            self._all.append((int(e.get("n", 0)), e, npcs))
+            entry = self._entry(e, npcs)
             if entry is None:
                 continue
             self.entries.append((int(e.get("n", 0)), entry))
             if self._width:
                 self._draw(entry)
             added += 1
-        if len(self._all) > 2 * MAX_ENTRIES:
-            del self._all[:len(self._all) - 2 * MAX_ENTRIES]
+        if len(self._all) > 4 * MAX_ENTRIES:
+            del self._all[:len(self._all) - 4 * MAX_ENTRIES]
         if len(self.entries) > MAX_ENTRIES:
             extra = len(self.entries) - MAX_ENTRIES
             self.dropped += extra
@@ -105,6 +102,10 @@ class Journal(RichLog):
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         return added
 
+    def _entry(self, e: Mapping[str, Any], npcs: Mapping[str, str]) -> RenderableType | None:
+        """The event's entry in the view shown."""
+        return (story_entry if self.story else journal_entry)(e, self.pack, npcs)
+
     def action_toggle_view(self) -> None:
         """Switch between the story view and the full log."""
         self.set_view(not self.story)
@@ -114,7 +115,7 @@ class Journal(RichLog):
         if story == self.story:
             return
         self.story = story
-        chosen = [(n, s if story else f) for n, f, s in self._all]
+        chosen = [(n, self._entry(e, npcs)) for n, e, npcs in self._all]
         self.entries = [(n, x) for n, x in chosen if x is not None][-MAX_ENTRIES:]
         self.dropped = 0
         if self._width:
