@@ -151,7 +151,8 @@ def recover_campaign(saves_dir: Path, campaign_id: str, content: Iterable[Path] 
     def make_meta(state: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
         model = CampaignState.model_validate(state)
         meta = dict(old)
-        meta.update(name=model.name, system=model.system, hero=model.hero.name,
+        meta.update(name=model.name, system=model.system,
+                    hero=", ".join(h.name for h in model.heroes),  # every hero, as play saves
                     seed=model.seed,
                     scene=f"{model.scene.number}. {model.scene.title}".strip())
         if not meta.get("system_name"):

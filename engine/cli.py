@@ -167,18 +167,23 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Print a campaign's journal as Markdown."""
+    """Print a campaign's journal as Markdown (the story or the full log), or write it into
+    an Obsidian vault (``--vault DIR``: a note per session, character and thread)."""
     from engine.campaigns import close_game, open_game
-    from engine.journal import render_all
+    from engine.export import View, export_markdown, write_vault
 
     # reading needs no lock: the journal can be exported while the app plays the campaign
     game = open_game(_saves(args), args.campaign, _content(args), read_only=True)
+    view: View = "story" if args.story else "full"
     try:
-        _out(f"# {game.state.name}\n")
-        names = {a.id: a.name for a in game.state.actors.values()}
-        for line in render_all(game.store.events(markers=True), game.pack, names,
-                               game.state.party[0]):
-            _out(line)
+        events = list(game.store.events(markers=True))
+        meta = getattr(game.store, "meta", None) or {}
+        if args.vault:
+            written = write_vault(Path(args.vault), game.state, game.pack, events, view)
+            _out(f"Wrote {len(written)} notes into {Path(args.vault) / written[0].parent.name}"
+                 if written else "Nothing to write.")
+        else:
+            _out(export_markdown(game.state, game.pack, events, view, meta).rstrip("\n"))
     finally:
         close_game(game)
     return 0
@@ -490,6 +495,12 @@ def _add_campaign_commands(sub: argparse._SubParsersAction[argparse.ArgumentPars
 
     sp = sub.add_parser("export", help="print a campaign's journal as Markdown")
     sp.add_argument("campaign", help="campaign id")
+    view = sp.add_mutually_exclusive_group()
+    view.add_argument("--story", action="store_true",
+                      help="the story: fiction, narration, answers; each move folded")
+    view.add_argument("--full", action="store_true", help="the full log (the default)")
+    sp.add_argument("--vault", metavar="DIR", help="write notes into an Obsidian vault folder"
+                    " (a note per session, character and thread; updated on each export)")
     sp.set_defaults(fn=cmd_export)
 
     sp = sub.add_parser("recap", help="print 'Previously...': a short recap of a campaign")

@@ -6,6 +6,7 @@ the total, the band and the odds it had.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -182,10 +183,22 @@ def _rolled(c: _Line) -> str | None:
     roll = rolled_form(c.e) if c.e.get("type", "") == "FightRolled" else c.e
     by = ""
     if roll.get("what"):
-        who = c.who(roll["actor"])
-        what = you_do(roll["what"]) if who == "you" else roll["what"]
-        by = f"{upper_first(who)} {what}: "
+        who, what = c.who(roll["actor"]), str(roll["what"])
+        if _NOUN_PHRASE.match(what):  # "attack on Granite": the roll's, so the actor's
+            by = f"{'Your' if who == 'you' else upper_first(possessive(who))} {what}: "
+        else:
+            by = f"{upper_first(who)} {you_do(what) if who == 'you' else what}: "
     return f"🎲 {by}{roll_why(roll)}"
+
+
+_NOUN_PHRASE = re.compile(r"^(?:team )?[\w-]+(?: [\w-]+)? (?:on|against) ")
+"""A roll's ``what`` that names a thing done ("attack on Granite", "team attack on Keystone"),
+not a verb said of the actor ("attacks Granite")."""
+
+
+def possessive(name: str) -> str:
+    """"Slipstream's", "Jess'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def you_do(phrase: str) -> str:
@@ -281,7 +294,7 @@ def _track_changed(c: _Line) -> str | None:
 def _bonus_added(c: _Line) -> str | None:
     """A bonus: on the next roll, or on some moves (against someone) until something ends."""
     e = c.e
-    scope = f" on {', '.join(e['moves'])}" if e["moves"] else ""
+    scope = f" on {move_names(c.pack, e['moves'])}" if e["moves"] else ""
     vs = f" against {c.who(e['target'])}" if e.get("target") else ""
     mine = c.whose(e.get("owner", "hero"))
     if e["expires"] == "roll":
@@ -291,9 +304,16 @@ def _bonus_added(c: _Line) -> str | None:
             f" until the {e['expires']} ends)")
 
 
+def move_names(pack: Pack | None, ids: Sequence[str]) -> str:
+    """Moves by id, named as the pack names them: "Direct someone to act and Use a Secret"."""
+    moves = pack.moves if pack is not None else {}
+    names = [moves[m].name if m in moves else str(m).replace("_", " ") for m in ids]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _hold_changed(c: _Line) -> str | None:
     """The hold left on a move."""
-    return f"Hold on {c.e['move']}: {c.e['value']}"
+    return f"Hold on {move_names(c.pack, [c.e['move']])}: {c.e['value']}"
 
 
 def _taken_out(c: _Line) -> str | None:
@@ -598,13 +618,38 @@ def ledger_line(e: dict[str, Any], names: Mapping[str, str]) -> str | None:
         }.get(op)
     if kind == "fact":
         about = [names.get(a, a) for a in e.get("about", [])]
-        whom = f" (about {', '.join(about)})" if about else ""
+        said = fact_sentence(text)
+        whom = (f" (about {', '.join(about)})" if about and not any(
+            a.casefold() in said.casefold() for a in about) else "")
         return {
-            "record": f"📜 Fact: {text}{whom}{by}",
-            "edit": f"📜 Fact corrected: {was} → {text}{whom}",
+            "record": f"📜 Now known: {said}{whom}{fact_source(e.get('source', ''))}",
+            "edit": f"📜 Fact corrected: {was} → {text}"
+                    + (f" (about {', '.join(about)})" if about else ""),
             "remove": f"📜 Fact struck from the ledger: {was}",
         }.get(op)
     return None
+
+
+def fact_sentence(text: str) -> str:
+    """A fact as a sentence: a question it was the answer to left out ("What are they up to?
+    Dusk means to..." is "Dusk means to..."), a capital first and a full stop last."""
+    text = " ".join(text.split())
+    question, mark, rest = text.partition("? ")
+    if mark and rest and len(question) < 120 and question[:1].isupper():
+        text = rest
+    text = upper_first(text)
+    return text if not text or text[-1] in ".!?…\"'”)" else text + "."
+
+
+def fact_source(source: str) -> str:
+    """Where a fact came from, in italics: ``Pierce the mask: the GM's answer`` reads
+    "_(the GM's answer to Pierce the mask)_"; none when set by hand."""
+    if not source or source == "by hand":
+        return ""
+    move, sep, whose = source.rpartition(": ")
+    if sep and move and whose.endswith("answer"):
+        return f" _({whose} to {move})_"
+    return f" _({source})_"
 
 
 def spotlight(events: Iterable[dict[str, Any]], names: dict[str, str],

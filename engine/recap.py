@@ -314,7 +314,7 @@ def _so_far(r: _Reading, state: CampaignState, window: set[int]) -> str:
         return f"- So far: {head}."
     shown = turns[-MAX_TURNS:]
     more = f" (and {len(turns) - len(shown)} earlier)" if len(turns) > len(shown) else ""
-    return f"- So far ({head}): " + "; ".join(shown) + more + "."
+    return _stop(f"- So far ({head}): " + "; ".join(shown) + more)
 
 
 def _threads_line(state: CampaignState) -> str:
@@ -334,7 +334,7 @@ def _threads_line(state: CampaignState) -> str:
         return f"🗡 {clip(text, 70)} ({v.rank} vow, progress {progress_score(v.ticks)}/10)"
 
     more = f" (and {len(threads) - len(shown)} more)" if len(threads) > len(shown) else ""
-    return "- Open threads: " + "; ".join(one(t) for t in shown) + more + "."
+    return _stop("- Open threads: " + "; ".join(one(t) for t in shown) + more)
 
 
 def _worse(stance: str, was: str) -> bool:
@@ -352,8 +352,16 @@ def _result(roll: dict[str, Any]) -> str:
 def _missed(move: dict[str, Any], roll: dict[str, Any], who: Callable[..., str]) -> str:
     target = f" → {who(move['target'], move)}" if move.get("target") else ""
     actor = upper_first(who(None, move))
-    return f"✗ {actor} missed **{move.get('name', move.get('move', ''))}**{target}" \
+    # the result in the move's own words: an inverted move's worst band is no "miss"
+    return f"✗ {actor} rolled **{move.get('name', move.get('move', ''))}**{target}" \
            f" — {_result(roll)}"
+
+
+def _stop(text: str) -> str:
+    """``text`` with a full stop, unless it ends a sentence already ("Where is she?", a
+    quote that does: “…?”)."""
+    bare = text.rstrip().rstrip("”\"')_*")
+    return text if bare.endswith((".", "?", "!", "…")) else text + "."
 
 
 def _and(items: list[str]) -> str:
@@ -371,7 +379,7 @@ def _conditions(state: CampaignState, pack: Pack | None) -> str:
     if not marked:
         return ""
     if len(heroes) == 1:
-        return f"- You carry {_and(marked[0][1])}."
+        return _stop(f"- You carry {_and(marked[0][1])}")
     return "- Marked: " + "; ".join(f"{h.name}: {', '.join(c)}" for h, c in marked) + "."
 
 
@@ -414,13 +422,13 @@ def recap(events: Iterable[dict[str, Any]], state: CampaignState, pack: Pack | N
         elif r.stakes:
             head += f"{ended}. Still at stake: _{clip(r.stakes)}_"
         else:
-            head += ended + "."
+            head = _stop(head + ended)
         lines.append(f"- {head}")
     setbacks = r.setbacks[-MAX_SETBACKS:]
     if r.left_off:  # the roll said once: on the miss below when it is one
         said = r.left_miss is not None and any(s is r.left_miss for s in setbacks)
         result = f" — {r.result}" if r.result and not said else ""
-        lines.append(f"- Where you left off: {r.left_off}{result}.")
+        lines.append(_stop(f"- Where you left off: {r.left_off}{result}"))
     for s in setbacks:
         answer = f"; {s.answers[0]}" if s.answers else ""  # the GM's first answer
         lines.append(f"- {s.text}{answer}")

@@ -35,6 +35,13 @@ class _Commands(Provider):
                 yield Hit(score, matcher.highlight(text), fn, text=text, help=help_)
 
 
+def _toggle_journal(screen: Any) -> None:
+    """Switch the play screen's journal between the story view and the full log."""
+    from engine.tui.widgets.journal import Journal
+
+    screen.query_one(Journal).action_toggle_view()
+
+
 class PlayCommands(_Commands):
     """Moves (with their trigger) and the play screen's commands."""
 
@@ -49,6 +56,8 @@ class PlayCommands(_Commands):
                     continue
                 yield (f"Move: {move.name}", partial(screen.use_move, move.id), move.trigger)
         yield ("Undo the last action", screen.action_undo, "Ctrl+Z")
+        yield ("Journal: the story, or the full log", partial(_toggle_journal, screen),
+               "V in the journal: the fiction alone, each move in one line")
         if free:
             yield (f"Ask the {game.pack.system.gm_title}: what happens next?",
                    screen.action_ask_gm, "Ctrl+G")

@@ -169,6 +169,32 @@ def journal_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
     return indent(inline(line, DIM if t in ("NPCAdded", "NPCPresence") else FG))
 
 
+def story_entry(e: Mapping[str, Any], pack: Pack, npcs: Mapping[str, str]
+                ) -> RenderableType | None:
+    """The event's entry in the journal's story view (``engine.export``'s story): the
+    fiction, the narration, answers and headings as in the full log; a move and its roll
+    folded into one short line (its name, then the result); the rest of the mechanics,
+    none."""
+    from engine.export import STORY_EVENTS
+    from engine.journal import registry_of, result_label
+
+    t = str(e.get("type", ""))
+    if t == "MoveTriggered":
+        by = f"{e['acting']}: " if e.get("acting") else ""
+        return Text("▶ " + by + str(e["name"]), "bold " + ACCENT)
+    if t in ("Rolled", "FightRolled", "RollAdjusted"):
+        roll = registry_of(pack).filled(dict(e))
+        if "band_name" not in roll or "total" not in roll:
+            return None
+        return indent(Text("🎲 " + result_label(str(roll["band_name"]), int(roll["total"])),
+                           DIM))
+    if t == "GMMoveMade":
+        title = pack.system.gm_title if pack is not None else "GM"
+        return indent(inline(f"**{title}:** {e['text']}", PRIMARY))
+    keep = STORY_EVENTS | {"SessionStarted", "SceneStarted", "FightStarted", "FightEnded"}
+    return journal_entry(e, pack, npcs) if t in keep else None
+
+
 def clip(text: str, limit: int = 160) -> str:
     """``text`` on one line, cut to ``limit`` characters with an ellipsis (long fiction must
     not push the menu below it off the screen)."""

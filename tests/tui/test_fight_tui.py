@@ -151,7 +151,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert menu_ids(app)[0] == "fight:attack/light_lance"
         await attack(pilot, app, "the_tallyman")
         journal = journal_text(app)
-        assert ("Lamplight attack on The Tallyman with Light Lance: d20 [18] (seeded) +10 ="
+        assert ("Lamplight's attack on The Tallyman with Light Lance: d20 [18] (seeded) +10 ="
                 in journal)
         assert "The Tallyman is dazed" in journal
         assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "ref"]
@@ -164,7 +164,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         # undo mid-fight: the roll is gone, the tracker is back as it was
         await pilot.press("ctrl+z")
         await settle(pilot)
-        assert "Lamplight attack on The Tallyman" not in journal_text(app)
+        assert "Lamplight's attack on The Tallyman" not in journal_text(app)
         assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
         assert menu_ids(app)[0] == "fight:attack/light_lance"
 
@@ -232,7 +232,8 @@ async def test_physical_die_for_an_attack(mm_campaign: Callable[..., str],
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         journal = " ".join(journal_text(app).split())
-        assert "Lamplight attack on The Tallyman with Light Lance: d20 [3] (entered) +10" in journal
+        assert ("Lamplight's attack on The Tallyman with Light Lance: d20 [3] (entered) +10"
+                in journal)
         assert game_of(app).fight_need is None
 
 

@@ -86,8 +86,9 @@ def test_new_list_export(tmp_path: Path, capsys: Capsys) -> None:
     code, out, _ = run(capsys, "--saves", saves, "export", "night-shift")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "# Night Shift"
-    assert "• Rosalind (adult) joins the story" in lines
+    assert lines[0] == "---"  # the YAML front matter (issue 30), then the title
+    assert "# Night Shift" in lines
+    assert "- Rosalind (adult) joins the story" in lines
     assert any(line.startswith("⇄ Rosalind gains Influence over you") for line in lines)
     assert "Team +1 → 1 (start of session)" in lines
 
@@ -302,8 +303,9 @@ def test_script_save_list_export_and_resume(tmp_path: Path, capsys: Capsys, mask
     [row] = [json.loads(line) for line in out.splitlines()]
     assert (row["id"], row["hero"]) == ("night-shift", "Nova")
     out = ok(capsys, "--saves", str(saves), "export", "night-shift")
-    assert out.startswith("# Night Shift\n")
-    assert "### Provoke someone → Dusk" in out
+    assert out.startswith("---\ncampaign: Night Shift\n")
+    assert "\n# Night Shift\n" in out
+    assert "#### Provoke someone → Dusk" in out
     assert "_Scene 1 ends._" in out
     # the same script in memory gives the same campaign, state for state
     memory = run_script(SCRIPT, saves=None, content=[], campaign=None, emit=lambda e: None)

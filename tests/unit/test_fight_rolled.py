@@ -144,7 +144,7 @@ def test_one_journal_line_shape_for_a_fight_roll() -> None:
                    [("Granite Fist", 8), ("power attack", -2)], 16, 18, "10 + Parry 8",
                    "miss", -1, at.attack_odds(6, 18)).to_dict()
     assert render(e, npcs=NPCS) == (
-        "🎲 Keystone attack on The Tallyman with Granite Fist: d20 [10] (entered) +6 = **16**"
+        "🎲 Keystone's attack on The Tallyman with Granite Fist: d20 [10] (entered) +6 = **16**"
         " vs 18 (10 + Parry 8) → **miss**; chance of this result 55.0%. Modifiers: Granite Fist +8,"
         " power attack -2.")
     routine = fight_roll("the_tallyman", "resists Granite Fist", Die(10, "routine", 3),
@@ -154,7 +154,7 @@ def test_one_journal_line_shape_for_a_fight_roll() -> None:
         "🎲 The Tallyman resists Granite Fist: routine [10] +8 = **18** vs 27 (15 + rank 12)"
         " → **failure, 2 degrees**; chance of this result 100.0%. Modifiers: Toughness +8.")
     mine = {**e, "acting_id": "keystone"}  # the acting hero is "you", as in every line
-    assert render(mine, npcs=NPCS).startswith("🎲 You attack on The Tallyman with Granite Fist:")
+    assert render(mine, npcs=NPCS).startswith("🎲 Your attack on The Tallyman with Granite Fist:")
 
 
 def test_a_move_roll_line_has_no_fight_words() -> None:

@@ -125,7 +125,7 @@ NPCS = {"vic": "Vic Rook"}
      "+1 forward against Vic Rook (they stumbled; until the session ends)"),
     ({"type": "BonusAdded", "id": 2, "kind": "ongoing", "amount": 1, "moves": ["provoke"],
       "target": None, "expires": "scene", "reason": "r"},
-     "+1 ongoing on provoke (r; until the scene ends)"),
+     "+1 ongoing on Provoke someone (r; until the scene ends)"),
     ({"type": "TakenOut", "out": True, "reason": ""}, "✖ You are taken out of the scene"),
     ({"type": "TakenOut", "out": False, "reason": ""}, "You are back in action"),
     ({"type": "SceneEnded", "number": 3}, "_Scene 3 ends._"),

@@ -195,7 +195,7 @@ def test_ledger_actions_change_the_ledger_and_each_undoes() -> None:
                  "🧵 Thread resolved: ~~Who sent the package?~~",
                  "🧵 Thread open again: Who sent the package?",
                  "🧵 Thread struck from the ledger: Find the mole in the precinct",
-                 "📜 Fact: Rosalind was a hero once (about Rosalind)",
+                 "📜 Now known: Rosalind was a hero once.",  # a sentence (issue 30)
                  "📜 Fact corrected: Rosalind was a hero once → Rosalind was a hero once"
                  " (about Rosalind, Nova)",
                  "📜 Fact struck from the ledger: Rosalind was a hero once",

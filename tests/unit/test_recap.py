@@ -53,7 +53,7 @@ def test_masks_recap_names_stakes_last_miss_threads_and_clock(saves: Path) -> No
     assert all(line.startswith("- ") for line in lines[1:])
     assert "At stake: _Will Tin forgive Nova?_" in text  # the last scene's stakes
     # the last miss, and the GM's answer to it
-    misses = [line for line in lines if "missed" in line]
+    misses = [line for line in lines if line.startswith("- ✗ ")]
     assert misses and "**Provoke someone** → Dusk Meridian — Miss (5)" in misses[-1]
     assert "Put innocents in danger" in misses[-1]
     assert "Open threads: Find out who followed us from the pier." in text
@@ -75,7 +75,7 @@ def test_cow_recap_uses_the_systems_words_and_the_stakes_still_open(saves: Path)
     # the last scene named no stakes: the latest stakes of the campaign stand
     assert "Scene 5: The morning after — Lantern Row. Still at stake: _Who took the Quiet" \
            " Ledger's missing book" in text
-    last_miss = [line for line in lines if "missed" in line][-1]
+    last_miss = [line for line in lines if line.startswith("- ✗ ")][-1]
     assert "**Direct Someone to Act** → Captain Renn Aldous — Miss (6-): 4" in last_miss
     assert "**Magistrate — Trouble in the scheme:**" in last_miss  # the GM by its title
     assert "Spread a Rumor" in text  # the setback before it
@@ -127,11 +127,11 @@ def test_a_roll_pulled_out_of_a_miss_is_no_setback(saves: Path) -> None:
          "tone": "bad"},
     ]
     missed = recap(base, state, pack)
-    assert any("✗ You missed **Transit** — Miss (6-): 6" in line for line in missed)
+    assert any("✗ You rolled **Transit** — Miss (6-): 6" in line for line in missed)
     saved = recap([*base, {"type": "RollAdjusted", "source": "Recall a History", "amount": 1,
                            "total": 7, "band": "weak_hit", "band_name": "Weak hit (7-9)",
                            "modifier": 1, "tone": "mixed", "was": "bad"}], state, pack)
-    assert not any("missed" in line for line in saved)
+    assert not any("✗" in line for line in saved)
     assert any("Transit — Miss (6-): 6, now Weak hit (7-9): 7" in line for line in saved)
 
 
@@ -150,7 +150,7 @@ def test_a_party_names_who_missed(saves: Path) -> None:
         {"type": "Rolled", "band": "miss", "band_name": "Miss", "total": 4, "tone": "bad"},
     ]
     text = _text(recap(events, state, pack))
-    assert "✗ Bolt missed **Directly engage a threat** — Miss (4)" in text
+    assert "✗ Bolt rolled **Directly engage a threat** — Miss (4)" in text
     # the roll is said once (issue 27): on the miss, not again where play stopped
     assert "Where you left off: Bolt: Directly engage a threat." in text
     assert text.count("Miss (4)") == 1

@@ -93,8 +93,11 @@ def test_a_damaged_campaign_recovers_and_reads_in_fresh_interpreters(tmp_path: P
 
     listed = sidekick(saves, "list")
     assert listed.returncode == 0 and cid in listed.stdout, listed.stderr
+    # the meta is rebuilt with every hero of the party, not only the acting one (issue 30)
+    heroes = ", ".join(before["actors"][h]["name"] for h in before["party"])
+    assert f", {heroes}, " in listed.stdout, listed.stdout
     exported = sidekick(saves, "export", cid)
-    assert exported.returncode == 0 and exported.stdout.startswith("# "), exported.stderr
+    assert exported.returncode == 0 and exported.stdout.startswith("---\n"), exported.stderr
     assert "Traceback" not in exported.stderr
     recap = sidekick(saves, "recap", cid)
     assert recap.returncode == 0, recap.stderr

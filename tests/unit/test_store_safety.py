@@ -761,7 +761,7 @@ def test_a_non_latin_campaign_round_trips_through_the_cli(tmp_path: Path,
     out = capsys.readouterr().out
     assert "(ночная-смена)" in out and "(ночная-смена-2)" in out
     assert main(["--saves", saves, "export", "ночная-смена-2"]) == 0
-    assert capsys.readouterr().out.startswith("# Ночная смена")
+    assert "\n# Ночная смена\n" in capsys.readouterr().out
 
 
 # --------------------------------------------------------------------------- item 22: reading
@@ -776,7 +776,7 @@ def test_export_while_the_campaign_is_open(tmp_path: Path, capsys: pytest.Captur
     try:
         assert main(["--saves", str(saves), "export", "night-shift"]) == 0
         out = capsys.readouterr().out
-        assert out.startswith("# Night Shift") and "I look around the pier" in out
+        assert "\n# Night Shift\n" in out and "I look around the pier" in out
         game.describe("I wave at the ferry")  # the app goes on saving as before
     finally:
         close_game(game)

@@ -8,12 +8,13 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import RichLog
 
 from engine.content.loader import Pack
-from engine.tui.text import DIM, journal_entry
+from engine.tui.text import DIM, journal_entry, story_entry
 
 MAX_ENTRIES = 2000
 """Entries kept on screen; older ones drop off the top (``sidekick export`` has them all)."""
@@ -30,6 +31,8 @@ class Journal(RichLog):
     Journal { background: $surface; padding: 0 1; overflow-x: hidden; scrollbar-gutter: stable; }
     """
 
+    BINDINGS = [Binding("v", "toggle_view", "Story / full log")]
+
     def __init__(self, pack: Pack, **kwargs: Any) -> None:
         super().__init__(wrap=True, min_width=20, **kwargs)
         self.pack = pack
@@ -37,6 +40,11 @@ class Journal(RichLog):
         """(event number, entry) for every entry shown."""
         self.dropped = 0
         """How many early entries are not shown."""
+        self.story = False
+        """Showing the story view (fiction, narration, answers; a move in one line)."""
+        self._all: list[tuple[int, Mapping[str, Any], Mapping[str, str]]] = []
+        """(event number, event, names) for every event shown: the other view is made from
+        them when asked for (nothing is spent on it before)."""
         self._starts: list[int] = []
         self._width = 0
         self._height = 0
@@ -69,16 +77,19 @@ class Journal(RichLog):
         self.write(entry, width=self._render_width(), scroll_end=False)
 
     def add_events(self, events_: Iterable[Mapping[str, Any]], npcs: Mapping[str, str]) -> int:
-        """Append the entries for ``events_``; return how many were added."""
+        """Append the entries for ``events_``; return how many were added (shown)."""
         added = 0
         for e in events_:
-            entry = journal_entry(e, self.pack, npcs)
+            self._all.append((int(e.get("n", 0)), e, npcs))
+            entry = self._entry(e, npcs)
             if entry is None:
                 continue
             self.entries.append((int(e.get("n", 0)), entry))
             if self._width:
                 self._draw(entry)
             added += 1
+        if len(self._all) > 4 * MAX_ENTRIES:
+            del self._all[:len(self._all) - 4 * MAX_ENTRIES]
         if len(self.entries) > MAX_ENTRIES:
             extra = len(self.entries) - MAX_ENTRIES
             self.dropped += extra
@@ -91,9 +102,30 @@ class Journal(RichLog):
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         return added
 
+    def _entry(self, e: Mapping[str, Any], npcs: Mapping[str, str]) -> RenderableType | None:
+        """The event's entry in the view shown."""
+        return (story_entry if self.story else journal_entry)(e, self.pack, npcs)
+
+    def action_toggle_view(self) -> None:
+        """Switch between the story view and the full log."""
+        self.set_view(not self.story)
+
+    def set_view(self, story: bool) -> None:
+        """Show the story view (``story``) or the full log, the same events."""
+        if story == self.story:
+            return
+        self.story = story
+        chosen = [(n, self._entry(e, npcs)) for n, e, npcs in self._all]
+        self.entries = [(n, x) for n, x in chosen if x is not None][-MAX_ENTRIES:]
+        self.dropped = 0
+        if self._width:
+            self._reflow()
+        self.notify("Journal: the story" if story else "Journal: the full log", timeout=2)
+
     def reset(self, events_: Iterable[Mapping[str, Any]], npcs: Mapping[str, str]) -> None:
         """Show exactly the entries for ``events_`` (on open)."""
         self.entries = []
+        self._all = []
         self.dropped = 0
         width, self._width = self._width, 0  # collect first, then draw once
         self.add_events(events_, npcs)
@@ -103,6 +135,8 @@ class Journal(RichLog):
 
     def undo_after(self, event_no: int) -> None:
         """Remove the entries of events after ``event_no`` (what an undo took back)."""
+        while self._all and self._all[-1][0] > event_no:
+            self._all.pop()
         before = len(self.entries)
         keep = before
         while keep and self.entries[keep - 1][0] > event_no:
