@@ -20,7 +20,7 @@ from engine.rules.base import Item, Need, Option, effect_item
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.ledger import marks_by_play
 from engine.rules.state import Flow
-from engine.rules.types import EffectContext, RollDict, item_ctx
+from engine.rules.types import EffectContext, MoveAs, RollDict, item_ctx
 from engine.rules.view import GameView
 from engine.triggers import people_named
 
@@ -337,10 +337,10 @@ class Moves:
         if self._g.state.flow.stage != "fiction" or self._g.state.flow.queue:
             self._set_flow(Flow())
 
-    def _move_as(self, r: dict[str, str], rest: list[Item]) -> None:
+    def _move_as(self, r: MoveAs, rest: list[Item]) -> None:
         """Hand the spotlight to hero ``r["hero"]`` and start move ``r["move"]`` for them,
         ``rest`` queued after it (not deferred like a trigger: the moves go in turn)."""
-        hero = r.get("hero") or self._g.state.acting
+        hero = r["hero"]
         if hero != self._g.state.acting and hero in self._g.state.actors:
             self._g._emit(ev.HeroSwitched(hero=hero, was=self._g.state.acting))
         self._begin_move(self._move(r["move"]), None, "", rest, triggered=True)

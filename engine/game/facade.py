@@ -719,7 +719,9 @@ class Game(FlatNames):
                 me = self.state.acting
                 others = [h.id for h in self.state.heroes if h.id != me]
                 if others:
-                    rest = [*({"move_as": {"move": end_move, "hero": h}} for h in others),
+                    turns: list[Item] = [{"move_as": {"move": end_move, "hero": h}}
+                                         for h in others]
+                    rest = [*turns,
                             {"emit": ev.HeroSwitched(hero=me, was=others[-1]).to_dict()},
                             *rest]
                 self.moves._begin_move(self.moves._move(end_move), None, "", rest)
