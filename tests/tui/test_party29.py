@@ -10,9 +10,10 @@ from typing import Any
 from textual.widgets import Static
 
 from engine.tui.app import SidekickApp
-from engine.tui.screens.dialogs import ChoiceDialog, ConfirmDialog
+from engine.tui.screens.dialogs import ChoiceDialog, ConfirmDialog, DiceDialog
 from engine.tui.screens.play import PlayScreen
-from tests.tui.conftest import game_of, journal_text, settle
+from engine.tui.widgets.action_menu import ActionMenu
+from tests.tui.conftest import fill, game_of, journal_text, settle
 
 App = Callable[..., SidekickApp]
 SMALL = (80, 24)
@@ -77,3 +78,70 @@ async def test_every_hero_takes_the_end_of_session_move(make_campaign: Callable[
         await settle(pilot)
         assert game.state.hero.name == "Ash" and isinstance(app.screen, ChoiceDialog)
         assert game.state.actors["ash"].tracks.get("potential", 0) == 0
+
+
+MINJI = [("Min-ji Seo", "teammate", "Sings in the choir"),
+         ("Dusk Meridian", "villain", "Wants your glow")]
+LOFT = ("I slam the gauntlet into the chapel pillar to bring the organ loft crashing down"
+        " between the choir and Min-ji")
+
+
+async def _defend(pilot: Any, fiction: str) -> None:
+    """Say ``fiction``, take Defend someone from the suggestions, on Min-ji."""
+    app = pilot.app
+    await fill(pilot, "#fiction", fiction)
+    await pilot.press("enter")
+    await settle(pilot)
+    menu = app.screen.query_one(ActionMenu)
+    ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+    for _ in range(ids.index("move:defend_someone")):
+        await pilot.press("down")
+    await pilot.press("enter")
+    await settle(pilot)
+    if isinstance(app.screen, ChoiceDialog) and app.screen.dialog_title == "Defend someone" \
+            and "min_ji_seo" in [o.id for o in app.screen.options]:
+        assert app.screen.options[0].id == "min_ji_seo"  # the one the fiction names
+        await pilot.press("enter")
+        await settle(pilot)
+
+
+async def _miss(pilot: Any) -> None:
+    await pilot.press("enter")  # roll: your own dice
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, DiceDialog)
+    await fill(pilot, "#faces", "1 1")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_defending_a_teammate_protects_them_and_the_dialog_asks(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(npcs=MINJI))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        await _defend(pilot, LOFT)
+        dialog = app.screen  # the fiction does not say whose side: asked, protecting first
+        assert isinstance(dialog, ChoiceDialog)
+        assert [o.id for o in dialog.options] == ["protect_teammate", "oppose_teammate"]
+        assert "You protect Min-ji Seo" in str(dialog.options[0].label)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert game.flow.declared == ["protect_teammate"]
+        await _miss(pilot)
+        text = journal_text(app)
+        assert "You could not cover them in time" in text
+        assert "You fail to stop your teammate" not in text
+
+
+async def test_standing_against_a_teammate_is_said_or_chosen(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(npcs=MINJI))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        await _defend(pilot, "I step in to stop Min-ji before she torches the choir loft")
+        assert isinstance(app.screen, PlayScreen)  # the fiction said it: nothing asked
+        assert game.flow.stage == "roll" and game.flow.declared == []
+        await _miss(pilot)
+        assert "You fail to stop your teammate" in journal_text(app)

@@ -156,6 +156,28 @@ class Moves:
             fiction.value = ""
         return error
 
+    def side_unsaid(self) -> bool:
+        """Whether the move about to be rolled targets a teammate the fiction neither
+        protects nor stands against, and nothing is declared (the app asks which)."""
+        game = self.host.game
+        move = game.pack.moves.get(game.flow.move or "")
+        return (game.flow.stage == "roll" and move is not None
+                and bool(game.rules.protect_teammate(game.state, move))
+                and game.rules.teammate_side(game.state, move) is None)
+
+    def ask_side(self) -> None:
+        """Ask whether the hero protects the teammate they target or stands against them
+        (protecting first: the default, which Esc keeps)."""
+        game = self.host.game
+        move = game.pack.moves.get(game.flow.move or "")
+        if not self.side_unsaid() or move is None:
+            return
+        sides = game.rules.protect_teammate(game.state, move)
+        options = [Option(d.id, d.label, d.detail) for d in sides]
+        self.host.push_dialog(lambda: ChoiceDialog(
+            move.name, "Your fiction does not say: whose side are you on?", options, 1, 1,
+            lambda ids: self.host.act(game.declare, ids[0]), cancel_label="Protect"))
+
     def move_entries(self) -> list[MoveEntry]:
         """Every move the player could pick, for the move list: id, prompt, enabled, name (a
         match there ranks first) and the text the filter searches."""

@@ -218,6 +218,8 @@ class PlayScreen(Screen[None]):
                                     list(request.surprised))
         elif self.game.pending.kind not in FLOW_KINDS:
             self.after_layout(self.choices.open)
+        elif self.moves.side_unsaid():
+            self.after_layout(self.moves.ask_side)
 
     def after_layout(self, callback: Callable[[], object]) -> None:
         """Run ``callback`` once this screen has laid out and painted what is pending: the
