@@ -551,3 +551,26 @@ def test_a_villain_added_later_brings_a_threat(new_game: Any) -> None:
     game.undo()
     game.undo()
     assert {t.npc for t in game.state.threats.values()} == before
+
+
+# ------------------------------------------------------------------ issue 29: hold has an owner
+
+
+def test_hold_belongs_to_the_hero_who_gained_it(party: Game) -> None:
+    from engine.rules.sheet import bonuses
+
+    def gain(amount: int) -> None:
+        with party._action("hold"):
+            party._run([{"effect": {"type": "hold", "amount": amount},
+                         "ctx": {"move": "assess_situation", "source": "a test"}}])
+
+    gain(2)  # Nova's
+    party.switch_hero("Tin")
+    assert bonuses(party.pack, party.state, party.state.hero) is None  # not Tin's to see
+    gain(1)  # Tin's own, not added to Nova's
+    assert sorted((h.owner, h.amount) for h in party.state.holds) == [("nova", 2), ("tin", 1)]
+    gain(2)  # Tin's grows; Nova's stays
+    assert sorted((h.owner, h.amount) for h in party.state.holds) == [("nova", 2), ("tin", 3)]
+    party.switch_hero("Nova")
+    shown = bonuses(party.pack, party.state, party.state.hero)
+    assert shown is not None and [r.lead for r in shown.rows] == ["Hold 2"]
