@@ -641,21 +641,32 @@ class Game(FlatNames):
         return self.last_events
 
     def end_scene(self, cleared: Sequence[str] = ()) -> list[Shown]:
-        """Close the scene; conditions whose clearing action was taken clear."""
+        """Close the scene; conditions whose clearing action was taken clear: the acting
+        hero's by id ("angry"), another hero's of the party as "hero_id:condition"."""
         self.moves._require_stage("fiction", "move")
         if not self.state.scene.open:
             raise IllegalAction("no scene is open")
         for c in cleared:
-            if c not in self.pack.conditions:
-                raise IllegalAction(f"unknown condition {c!r}")
+            hero, _, cond = c.rpartition(":")
+            if cond not in self.pack.conditions:
+                raise IllegalAction(f"unknown condition {cond!r}")
+            if hero and hero not in self.state.party:
+                raise IllegalAction(f"no hero {hero!r} in the party")
         with self._action("end scene"):
             self._end_scene(list(cleared))
         return self.last_events
 
     def _end_scene(self, cleared: list[str]) -> None:
-        both = list(dict.fromkeys([*self.state.scene.clearing, *cleared]))
+        me = self.state.acting
+        mine = [c.rpartition(":")[2] for c in cleared if c.rpartition(":")[0] in ("", me)]
+        both = list(dict.fromkeys([*self.state.scene.clearing, *mine]))
         for e in self.rules.scene_ending(self.state, both):
             self._emit(e)
+        for c in cleared:  # the party's other heroes: each their own clearing actions
+            hero, _, cond = c.rpartition(":")
+            if hero and hero != me and cond in self.state.actors[hero].conditions:
+                self._emit(ev.ConditionCleared(
+                    who=hero, condition=cond, reason="its clearing action was taken this scene"))
         pushes: list[Item] = []
         for step in scenes.scene_end_steps(self.pack, self.state):
             for e in step.events:

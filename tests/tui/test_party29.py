@@ -9,10 +9,12 @@ from typing import Any
 
 from textual.widgets import Static
 
+from engine.rules import events as ev
 from engine.tui.app import SidekickApp
 from engine.tui.screens.dialogs import ChoiceDialog, ConfirmDialog, DiceDialog
 from engine.tui.screens.play import PlayScreen
 from engine.tui.widgets.action_menu import ActionMenu
+from tests.conftest import Helpers
 from tests.tui.conftest import fill, game_of, journal_text, settle
 
 App = Callable[..., SidekickApp]
@@ -145,3 +147,27 @@ async def test_standing_against_a_teammate_is_said_or_chosen(
         assert game.flow.stage == "roll" and game.flow.declared == []
         await _miss(pilot)
         assert "You fail to stop your teammate" in journal_text(app)
+
+
+async def test_the_end_of_scene_dialog_lists_every_heros_conditions(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(party=PARTY))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        Helpers.setup(game, ev.ConditionMarked(who="nova", condition="angry"),
+                      ev.ConditionMarked(who="tin", condition="afraid"),
+                      ev.ConditionMarked(who="ash", condition="guilty"))
+        await pilot.press("f5")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert [o.id for o in dialog.options] == ["angry", "tin:afraid", "ash:guilty"]
+        assert [str(o.label) for o in dialog.options] == [
+            "Nova: Angry", "Tin: Afraid", "Ash: Guilty"]
+        await pilot.press("down", "space", "enter")  # Tin took Afraid's clearing action
+        await settle(pilot)
+        st = game.state
+        assert st.actors["tin"].conditions == []
+        assert st.actors["nova"].conditions == ["angry"]
+        assert st.actors["ash"].conditions == ["guilty"]
