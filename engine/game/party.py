@@ -31,6 +31,8 @@ class Party:
         hero = new_hero(self._g.pack, name, archetype, hero_stats, taken=list(self._g.state.actors))
         with self._g._action(f"{hero.name} joins the party"):
             self._g._emit(hero_added(self._g.pack, hero))
+            for e in self._g.rules.hero_joined(self._g.state, hero.id):
+                self._g._emit(e)
         return self._g.last_events
 
     def switch_hero(self, hero: str) -> list[Shown]:

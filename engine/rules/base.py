@@ -344,6 +344,11 @@ class Ruleset:
 
     # --- creation -------------------------------------------------------------------
 
+    def hero_joined(self, state: CampaignState, hero_id: str) -> list[ev.Event]:
+        """Events after a hero joins the party in play (Masks: the adults of the cast gain
+        Influence over them); by default none."""
+        return []
+
     def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
         """Events that follow an NPC joining (Masks: adults hold Influence over the hero)."""
         return []

@@ -574,3 +574,16 @@ def test_hold_belongs_to_the_hero_who_gained_it(party: Game) -> None:
     party.switch_hero("Nova")
     shown = bonuses(party.pack, party.state, party.state.hero)
     assert shown is not None and [r.lead for r in shown.rows] == ["Hold 2"]
+
+
+def test_adults_gain_influence_over_a_hero_who_joins_later(party: Game) -> None:
+    party.add_npc("Rosalind", "adult")
+    assert all(influence(party.state, "rosalind", h) for h in ("nova", "tin", "ash"))
+    party.add_hero("Wren", "margin_runner")
+    wren = party.state.actor_by_name("Wren", kinds=("hero",))
+    assert wren is not None
+    assert influence(party.state, "rosalind", wren.id)  # as the first heroes did
+    assert not influence(party.state, "bo", wren.id)  # a teammate NPC: no
+    text = "\n".join(render_all(party.last_events, party.pack,
+                                {a.id: a.name for a in party.state.actors.values()}))
+    assert "Rosalind gains Influence over Wren" in text
