@@ -334,16 +334,23 @@ class Game(FlatNames):
     # ------------------------------------------------------------------ actions: play
 
     def describe(self, text: str) -> list[Shown]:
-        """The player says what their hero does; the engine suggests moves."""
+        """The player says what their hero does; the engine suggests moves. A line that
+        starts with another hero's name ("Tin hacks the drone") is theirs: the spotlight
+        turns to them in the same action (one undo takes both back)."""
         text = text.strip()
         if not text:
             raise IllegalAction("describe what your hero does first")
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
+            who = self.party.speaker(text)
+            read = text  # what the moves are read from: the hero who acts is "I"
+            if who is not None:
+                self._emit(ev.HeroSwitched(hero=who, was=self.state.acting))
+                read = "I " + text[len(self.state.actors[who].name):].lstrip(" ,:")
             self._emit(self._said(text))
             self.ledger._heard(text)
             self.moves._set_flow(Flow(stage="move", fiction=text,
-                                suggestions=[x.to_dict() for x in self.suggest(text)]))
+                                suggestions=[x.to_dict() for x in self.suggest(read)]))
         return self.last_events
 
     def choose_move(self, move_id: str | None, target: str | None = None) -> list[Shown]:

@@ -171,3 +171,72 @@ async def test_the_end_of_scene_dialog_lists_every_heros_conditions(
         assert st.actors["tin"].conditions == []
         assert st.actors["nova"].conditions == ["angry"]
         assert st.actors["ash"].conditions == ["guilty"]
+
+
+class Keys:
+    """Counts the keys a test presses (typing the fiction is words, not keys)."""
+
+    def __init__(self, pilot: Any) -> None:
+        self.pilot = pilot
+        self.count = 0
+
+    async def press(self, *keys: str) -> None:
+        self.count += len(keys)
+        await self.pilot.press(*keys)
+        await settle(self.pilot)
+
+
+async def test_a_line_that_starts_with_a_heros_name_is_theirs_in_four_keys(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(party=PARTY, dice_mode="seeded"))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        assert game.state.hero.name == "Nova"
+        keys = Keys(pilot)
+        # an ordinary move (fiction, move, target, roll), as Ash, with seeded dice
+        await fill(pilot, "#fiction", "Ash provokes Dusk Meridian into a rage")
+        await keys.press("enter")  # the fiction: Ash takes the spotlight, moves suggested
+        assert game.state.hero.name == "Ash" and game.flow.stage == "move"
+        assert "▶ Ash acting" in topbar(app)
+        await keys.press("enter")  # the first suggestion: Provoke someone
+        assert game.flow.stage == "target" and game.flow.target == "dusk_meridian"
+        await keys.press("enter")  # the target the fiction named, first
+        assert game.flow.stage == "roll"
+        await keys.press("enter")  # roll (seeded dice)
+        assert game.flow.stage != "roll"
+        assert keys.count == 4
+        text = journal_text(app)
+        assert "🎭 The spotlight turns to Ash (from Nova)" in text
+        assert "Ash: Provoke someone → Dusk Meridian" in text
+
+
+async def test_undo_takes_the_line_and_the_switch_back_and_a_quick_key_switches(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign(party=PARTY))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        game = game_of(app)
+        await fill(pilot, "#fiction", "Tin hacks the drone")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert game.state.hero.name == "Tin"
+        await pilot.press("ctrl+z")  # one action: the line and the switch, both back
+        await settle(pilot)
+        assert game.state.hero.name == "Nova" and game.flow.stage == "fiction"
+        await fill(pilot, "#fiction", "Tin hacks the drone")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("escape")  # Esc steps back out of the suggestions: both back too
+        await settle(pilot)
+        assert game.state.hero.name == "Nova" and game.flow.stage == "fiction"
+        await pilot.press("shift+f3")  # one key: the next hero
+        await settle(pilot)
+        assert game.state.hero.name == "Tin"
+        await pilot.press("shift+f3")
+        await settle(pilot)
+        assert game.state.hero.name == "Ash"
+        await pilot.press("shift+f3")  # round the party
+        await settle(pilot)
+        assert game.state.hero.name == "Nova"
+        assert "▶ Nova acting" in topbar(app)

@@ -587,3 +587,23 @@ def test_adults_gain_influence_over_a_hero_who_joins_later(party: Game) -> None:
     text = "\n".join(render_all(party.last_events, party.pack,
                                 {a.id: a.name for a in party.state.actors.values()}))
     assert "Rosalind gains Influence over Wren" in text
+
+
+@pytest.mark.parametrize(("line", "who"), [
+    ("Tin hacks the drone", "tin"),
+    ("ash, quick: stitch the wound", "ash"),
+    ("Tin's drone hums", None),  # about Tin, not Tin acting
+    ("Tin was right about me", None),  # the acting hero speaks of Tin
+    ("Nova flies up", None),  # Nova already acts
+    ("Tinker with the lock", None),
+])
+def test_a_line_that_starts_with_a_heros_name_is_theirs(party: Game, line: str,
+                                                         who: str | None) -> None:
+    assert party.party.speaker(line) == who
+
+
+def test_describing_as_another_hero_switches_in_the_same_action(party: Game) -> None:
+    party.describe("Tin hacks the drone")
+    assert party.state.hero.name == "Tin"
+    party.undo()
+    assert party.state.hero.name == "Nova" and party.state.flow.stage == "fiction"

@@ -83,7 +83,7 @@ class Moves:
         if last.get("type") != "FlowChanged" or last["flow"].get("stage") != stage:
             return  # something else happened since (an oracle question): not ours to undo
         step = [e for e in events if e.get("a") == last.get("a")]
-        if any(e["type"] not in ("ActionStarted", "FlowChanged", "Narrated")
+        if any(e["type"] not in ("ActionStarted", "FlowChanged", "Narrated", "HeroSwitched")
                or (e["type"] == "Narrated" and e.get("by") != "player") for e in step):
             # this prompt came out of a roll or a choice (a move triggering another): Esc must
             # not take that back; ^Z still can

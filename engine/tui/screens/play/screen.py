@@ -314,6 +314,10 @@ class PlayScreen(Screen[None]):
         """Hand the spotlight to another hero of the party (or add a hero)."""
         self.table.party()
 
+    def action_next_hero(self) -> None:
+        """Shift+F3: the spotlight to the party's next hero, in one key."""
+        self.table.next_hero()
+
     def action_party_solo(self) -> None:
         """F3 with one hero: the same picker (to add a hero)."""
         self.table.party()

@@ -42,6 +42,16 @@ class TableTalk:
         host.push_dialog(lambda: SwitchHeroDialog(
             game, lambda hid: host.submit(game.switch_hero, hid), self.add_hero))
 
+    def next_hero(self) -> None:
+        """The spotlight to the party's next hero (after the acting one, round the party)."""
+        host = self.host
+        game = host.game
+        party = game.state.party
+        if game.flow.stage != "fiction" or len(party) < 2:
+            return
+        nxt = party[(party.index(game.state.acting) + 1) % len(party)]
+        host.perform(game.switch_hero, nxt)
+
     def add_hero(self) -> None:
         """Another hero joins the party (you play them too)."""
         host = self.host
