@@ -55,6 +55,9 @@ DICE_MODES = ("seeded", "physical", "mixed")
 (the player may roll for real or let the campaign roll)."""
 
 
+VILLAIN = "villain"
+"""The role whose NPCs start away from a new campaign's opening scene."""
+
 class Game(FlatNames):
     """One campaign in play."""
 
@@ -100,12 +103,15 @@ class Game(FlatNames):
         scene_title: str = "Opening scene",
         location: str = "",
         hero_data: Mapping[str, object] | None = None,
+        present: Sequence[str] | None = None,
     ) -> Game:
         """Start a campaign; ``store_factory(meta, state_dict)`` makes its store.
 
         ``party`` adds more heroes ({"name", "archetype", "stats"}) after the first: the
         player runs them all and switches which one acts. ``hero_data``: the first hero's
-        system data (an M&M stat block of its own: ``{"statblock": {...}}``).
+        system data (an M&M stat block of its own: ``{"statblock": {...}}``). ``present``:
+        the names of the NPCs in the opening scene; None: all but the villains, who start
+        away from it.
         """
         hero_stats = validate_hero(pack, archetype, stats)
         if dice_mode not in DICE_MODES:
@@ -137,8 +143,10 @@ class Game(FlatNames):
             for h_name, h_arche, h_stats in extra:
                 game._emit(hero_added(pack, new_hero(pack, h_name, h_arche, h_stats,
                                                        taken=list(game.state.actors))))
+            here = None if present is None else {p.strip().lower() for p in present}
             for npc_name, role, note in npcs:
-                game._add_npc(npc_name, role, note)
+                game._add_npc(npc_name, role, note, present=role != VILLAIN if here is None
+                              else npc_name.strip().lower() in here)
             if not location.strip():
                 # the GM sets the opening scene somewhere from the pack's places
                 place = scenes.draw(pack, game.state, "locations", "opening")
@@ -184,7 +192,7 @@ class Game(FlatNames):
                ) -> AnswerOffer:
         return answers.offer(self.pack, state, spec, ctx)
 
-    def _add_npc(self, name: str, role: str, note: str = "") -> str:
+    def _add_npc(self, name: str, role: str, note: str = "", present: bool = True) -> str:
         if role not in self.pack.system.roles:
             raise IllegalAction(
                 f"unknown role {role!r}; roles are {', '.join(self.pack.system.roles)}")
@@ -193,7 +201,8 @@ class Game(FlatNames):
         if self.state.npc_by_name(name):
             raise IllegalAction(f"there is already an NPC called {name.strip()!r}")
         nid = actor_id(name, list(self.state.actors))
-        self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note))
+        self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note,
+                               present=present))
         for e in self.rules.npc_added(self.state, nid, role):
             self._emit(e)
         if role == "villain":  # each villain brings its threat, at the start or later

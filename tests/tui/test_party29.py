@@ -240,3 +240,20 @@ async def test_undo_takes_the_line_and_the_switch_back_and_a_quick_key_switches(
         await settle(pilot)
         assert game.state.hero.name == "Nova"
         assert "▶ Nova acting" in topbar(app)
+
+
+async def test_the_villain_starts_away_from_the_opening_scene(
+        make_campaign: Callable[..., str], app_for: App) -> None:
+    app = app_for(make_campaign())  # Rosalind, Dusk Meridian (the villain), Tin, Parveen
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        st = game_of(app).state
+        assert not st.actors["dusk_meridian"].present
+        assert "dusk_meridian" not in st.scene.present
+        assert {a.name for a in st.npcs.values() if a.present} == {
+            "Rosalind Okafor-Haig", "Tin", "Parveen"}
+    app = app_for(make_campaign("Dusk Is Here", present=["Dusk Meridian", "Tin"]))
+    async with app.run_test(size=SMALL) as pilot:  # the player says otherwise: so be it
+        await settle(pilot)
+        st = game_of(app).state
+        assert sorted(st.scene.present) == ["dusk_meridian", "tin"]
