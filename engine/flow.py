@@ -20,7 +20,7 @@ from engine.rules.base import Item, Need, Option, effect_item
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.ledger import marks_by_play
 from engine.rules.state import Flow
-from engine.rules.types import EffectContext, RollDict, item_ctx
+from engine.rules.types import EffectContext, MoveAs, RollDict, item_ctx
 from engine.rules.view import GameView
 from engine.triggers import people_named
 
@@ -307,6 +307,9 @@ class Moves:
                 self._set_flow(Flow(stage="roll", move=r["move"], target=r.get("target"),
                                     fiction=r.get("fiction", ""), queue=queue[1:]))
                 return
+            if "move_as" in item:  # a hero's turn at a move now (each hero's end of session)
+                self._move_as(item["move_as"], queue[1:])
+                return
             if "trigger" in item:
                 if any("trigger" not in x for x in queue[1:]):
                     queue = [*queue[1:], item]
@@ -333,6 +336,14 @@ class Moves:
             queue = res.push + queue[1:]
         if self._g.state.flow.stage != "fiction" or self._g.state.flow.queue:
             self._set_flow(Flow())
+
+    def _move_as(self, r: MoveAs, rest: list[Item]) -> None:
+        """Hand the spotlight to hero ``r["hero"]`` and start move ``r["move"]`` for them,
+        ``rest`` queued after it (not deferred like a trigger: the moves go in turn)."""
+        hero = r["hero"]
+        if hero != self._g.state.acting and hero in self._g.state.actors:
+            self._g._emit(ev.HeroSwitched(hero=hero, was=self._g.state.acting))
+        self._begin_move(self._move(r["move"]), None, "", rest, triggered=True)
 
     def _require_stage(self, *stages: str) -> None:
         stage = self._g.state.flow.stage

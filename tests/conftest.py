@@ -53,12 +53,15 @@ def masks() -> Pack:
 
 @pytest.fixture
 def new_game(masks: Pack) -> Callable[..., Game]:
-    """Factory: ``new_game(stats=..., archetype=..., npcs=..., seed=...)``; FLAT by default."""
+    """Factory: ``new_game(stats=..., archetype=..., npcs=..., seed=...)``; FLAT by default.
+    Every NPC is in the opening scene, the villain too (a new campaign's villain starts away
+    unless the player says otherwise: these tests say so; ``present=`` to choose)."""
 
     def make(*, archetype: str | None = None, stats: dict[str, int] | None = None,
              npcs: Sequence[tuple[str, str, str]] = NPCS, seed: int = 7, **kw: Any) -> Game:
         if archetype is None and stats is None:
             stats = dict(FLAT)
+        kw.setdefault("present", [n for n, _, _ in npcs])
         return Game.new(masks, name="Test campaign", hero_name="Nova", archetype=archetype,
                         stats=stats, npcs=npcs, seed=seed, **kw)
 

@@ -55,6 +55,9 @@ DICE_MODES = ("seeded", "physical", "mixed")
 (the player may roll for real or let the campaign roll)."""
 
 
+VILLAIN = "villain"
+"""The role whose NPCs start away from a new campaign's opening scene."""
+
 class Game(FlatNames):
     """One campaign in play."""
 
@@ -100,12 +103,15 @@ class Game(FlatNames):
         scene_title: str = "Opening scene",
         location: str = "",
         hero_data: Mapping[str, object] | None = None,
+        present: Sequence[str] | None = None,
     ) -> Game:
         """Start a campaign; ``store_factory(meta, state_dict)`` makes its store.
 
         ``party`` adds more heroes ({"name", "archetype", "stats"}) after the first: the
         player runs them all and switches which one acts. ``hero_data``: the first hero's
-        system data (an M&M stat block of its own: ``{"statblock": {...}}``).
+        system data (an M&M stat block of its own: ``{"statblock": {...}}``). ``present``:
+        the names of the NPCs in the opening scene; None: all but the villains, who start
+        away from it.
         """
         hero_stats = validate_hero(pack, archetype, stats)
         if dice_mode not in DICE_MODES:
@@ -137,8 +143,10 @@ class Game(FlatNames):
             for h_name, h_arche, h_stats in extra:
                 game._emit(hero_added(pack, new_hero(pack, h_name, h_arche, h_stats,
                                                        taken=list(game.state.actors))))
+            here = None if present is None else {p.strip().lower() for p in present}
             for npc_name, role, note in npcs:
-                game._add_npc(npc_name, role, note)
+                game._add_npc(npc_name, role, note, present=role != VILLAIN if here is None
+                              else npc_name.strip().lower() in here)
             if not location.strip():
                 # the GM sets the opening scene somewhere from the pack's places
                 place = scenes.draw(pack, game.state, "locations", "opening")
@@ -187,7 +195,7 @@ class Game(FlatNames):
                ) -> AnswerOffer:
         return answers.offer(self.pack, state, spec, ctx)
 
-    def _add_npc(self, name: str, role: str, note: str = "") -> str:
+    def _add_npc(self, name: str, role: str, note: str = "", present: bool = True) -> str:
         if role not in self.pack.system.roles:
             raise IllegalAction(
                 f"unknown role {role!r}; roles are {', '.join(self.pack.system.roles)}")
@@ -196,7 +204,8 @@ class Game(FlatNames):
         if self.state.npc_by_name(name):
             raise IllegalAction(f"there is already an NPC called {name.strip()!r}")
         nid = actor_id(name, list(self.state.actors))
-        self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note))
+        self._emit(ev.NPCAdded(id=nid, name=name.strip(), role=role, note=note,
+                               present=present))
         for e in self.rules.npc_added(self.state, nid, role):
             self._emit(e)
         if role == "villain":  # each villain brings its threat, at the start or later
@@ -337,16 +346,23 @@ class Game(FlatNames):
     # ------------------------------------------------------------------ actions: play
 
     def describe(self, text: str) -> list[Shown]:
-        """The player says what their hero does; the engine suggests moves."""
+        """The player says what their hero does; the engine suggests moves. A line that
+        starts with another hero's name ("Tin hacks the drone") is theirs: the spotlight
+        turns to them in the same action (one undo takes both back)."""
         text = text.strip()
         if not text:
             raise IllegalAction("describe what your hero does first")
         self.moves._require_stage("fiction", "move")
         with self._action("fiction"):
+            who = self.party.speaker(text)
+            read = text  # what the moves are read from: the hero who acts is "I"
+            if who is not None:
+                self._emit(ev.HeroSwitched(hero=who, was=self.state.acting))
+                read = "I " + text[len(self.state.actors[who].name):].lstrip(" ,:")
             self._emit(self._said(text))
             self.ledger._heard(text)
             self.moves._set_flow(Flow(stage="move", fiction=text,
-                                suggestions=[x.to_dict() for x in self.suggest(text)]))
+                                suggestions=[x.to_dict() for x in self.suggest(read)]))
         return self.last_events
 
     def choose_move(self, move_id: str | None, target: str | None = None) -> list[Shown]:
@@ -644,21 +660,32 @@ class Game(FlatNames):
         return self.last_events
 
     def end_scene(self, cleared: Sequence[str] = ()) -> list[Shown]:
-        """Close the scene; conditions whose clearing action was taken clear."""
+        """Close the scene; conditions whose clearing action was taken clear: the acting
+        hero's by id ("angry"), another hero's of the party as "hero_id:condition"."""
         self.moves._require_stage("fiction", "move")
         if not self.state.scene.open:
             raise IllegalAction("no scene is open")
         for c in cleared:
-            if c not in self.pack.conditions:
-                raise IllegalAction(f"unknown condition {c!r}")
+            hero, _, cond = c.rpartition(":")
+            if cond not in self.pack.conditions:
+                raise IllegalAction(f"unknown condition {cond!r}")
+            if hero and hero not in self.state.party:
+                raise IllegalAction(f"no hero {hero!r} in the party")
         with self._action("end scene"):
             self._end_scene(list(cleared))
         return self.last_events
 
     def _end_scene(self, cleared: list[str]) -> None:
-        both = list(dict.fromkeys([*self.state.scene.clearing, *cleared]))
+        me = self.state.acting
+        mine = [c.rpartition(":")[2] for c in cleared if c.rpartition(":")[0] in ("", me)]
+        both = list(dict.fromkeys([*self.state.scene.clearing, *mine]))
         for e in self.rules.scene_ending(self.state, both):
             self._emit(e)
+        for c in cleared:  # the party's other heroes: each their own clearing actions
+            hero, _, cond = c.rpartition(":")
+            if hero and hero != me and cond in self.state.actors[hero].conditions:
+                self._emit(ev.ConditionCleared(
+                    who=hero, condition=cond, reason="its clearing action was taken this scene"))
         pushes: list[Item] = []
         for step in scenes.scene_end_steps(self.pack, self.state):
             for e in step.events:
@@ -708,7 +735,8 @@ class Game(FlatNames):
         self.moves._run(self.rules.session_started(self.state))
 
     def end_session(self) -> list[Shown]:
-        """The end-of-session move, then the session closes."""
+        """The end-of-session move, taken by every hero of the party in turn (the acting
+        hero first, the spotlight back to them after), then the session closes."""
         self.moves._require_stage("fiction", "move")
         end_move = self.pack.system.session.end_move
         with self._action("end session"):
@@ -717,7 +745,15 @@ class Game(FlatNames):
             rest: list[Item] = [{"emit": ev.SessionEnded(number=self.state.session).to_dict()},
                                 {"emit": ev.DataSet(scope="campaign", key="session_open",
                                                     value=False).to_dict()}]
-            if end_move:
+            if end_move:  # every hero of the party takes it in turn, the acting one first
+                me = self.state.acting
+                others = [h.id for h in self.state.heroes if h.id != me]
+                if others:
+                    turns: list[Item] = [{"move_as": {"move": end_move, "hero": h}}
+                                         for h in others]
+                    rest = [*turns,
+                            {"emit": ev.HeroSwitched(hero=me, was=others[-1]).to_dict()},
+                            *rest]
                 self.moves._begin_move(self.moves._move(end_move), None, "", rest)
             else:
                 self.moves._run(rest)

@@ -3,12 +3,17 @@ the scene, and how each NPC stands toward each hero. Each change is one undoable
 
 from __future__ import annotations
 
+import re
+
 from engine.errors import IllegalAction
 from engine.game.host import Host
 from engine.heroes import hero_added, new_hero, validate_hero
 from engine.rules import events as ev
 from engine.rules.events.shown import Shown
 from engine.rules.stance import stance_event, stance_of
+
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i'll", "i've", "i'd"})
+"""Words that say a line is the acting hero's, even when it starts with another's name."""
 
 
 class Party:
@@ -31,6 +36,8 @@ class Party:
         hero = new_hero(self._g.pack, name, archetype, hero_stats, taken=list(self._g.state.actors))
         with self._g._action(f"{hero.name} joins the party"):
             self._g._emit(hero_added(self._g.pack, hero))
+            for e in self._g.rules.hero_joined(self._g.state, hero.id):
+                self._g._emit(e)
         return self._g.last_events
 
     def switch_hero(self, hero: str) -> list[Shown]:
@@ -47,6 +54,21 @@ class Party:
         with self._g._action(f"{found.name} takes the spotlight"):
             self._g._emit(ev.HeroSwitched(hero=found.id, was=st.acting))
         return self._g.last_events
+
+    def speaker(self, text: str) -> str | None:
+        """The id of the party's hero (not the acting one) a fiction line starts with, as in
+        "Tin hacks the drone" (that line is theirs), or None: the name then a space or a
+        comma, not "Tin's", and no "I", "me" or "my" after it ("Tin was right about me" is
+        the acting hero's); the longest name wins."""
+        st = self._g.state
+        low = text.strip().lower()
+        for h in sorted(st.heroes, key=lambda h: -len(h.name)):
+            name = h.name.lower()
+            if (h.id != st.acting and low.startswith(name) and len(low) > len(name)
+                    and low[len(name)] in " ,:"
+                    and not FIRST_PERSON.intersection(re.findall(r"[a-z']+", low[len(name):]))):
+                return h.id
+        return None
 
     def set_presence(self, npc: str, present: bool) -> list[Shown]:
         """An NPC enters or leaves the scene."""

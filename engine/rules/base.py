@@ -8,6 +8,7 @@ its game does differently: how stats shift past their bounds, extra roll modifie
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -343,6 +344,11 @@ class Ruleset:
 
     # --- creation -------------------------------------------------------------------
 
+    def hero_joined(self, state: CampaignState, hero_id: str) -> list[ev.Event]:
+        """Events after a hero joins the party in play (Masks: the adults of the cast gain
+        Influence over them); by default none."""
+        return []
+
     def npc_added(self, state: CampaignState, npc_id: str, role: str) -> list[ev.Event]:
         """Events that follow an NPC joining (Masks: adults hold Influence over the hero)."""
         return []
@@ -377,11 +383,15 @@ class Ruleset:
         return self.protect_teammate(state, move)
 
     PROTECT = "protect_teammate"
-    """The declaration that a teammate target is the one you protect, not a threat."""
+    """The declaration that a teammate target is the one you protect (the default)."""
+    OPPOSE = "oppose_teammate"
+    """The declaration that you stand against a teammate target (their ``vs_teammate``
+    outcomes apply)."""
 
     def protect_teammate(self, state: CampaignState, move: s.Move) -> list[Declaration]:
-        """The ``protect_teammate`` declaration, when ``move`` offers it and its target is a
-        teammate."""
+        """The two sides toward a teammate target, when ``move`` offers both (its
+        ``vs_teammate`` outcomes are optional): protect them (the default) or stand against
+        them. One excludes the other."""
         target = state.flow.target if state.flow.move == move.id else None
         if (not move.vs_teammate or not move.vs_teammate_optional or not target
                 or target not in state.actors
@@ -389,16 +399,35 @@ class Ruleset:
             return []
         name = state.actors[target].name
         return [Declaration(self.PROTECT, f"You protect {name}, not stand against them",
-                            "the usual outcomes apply, not those against a teammate")]
+                            "the usual outcomes apply", "teammate"),
+                Declaration(self.OPPOSE, f"You stand against {name}, not protect them",
+                            "the outcomes against a teammate apply (they take -2)",
+                            "teammate")]
+
+    def teammate_side(self, state: CampaignState, move: s.Move) -> str | None:
+        """Toward a teammate target of ``move`` (when it offers both sides): the side
+        declared, else the one the fiction says (``fiction_side``), else None (not said:
+        protecting is what happens, and the app asks). None too when there is no such
+        choice."""
+        if not self.protect_teammate(state, move):
+            return None
+        for side in (self.OPPOSE, self.PROTECT):
+            if side in state.flow.declared:
+                return side
+        target = state.actors[state.flow.target or ""]
+        return fiction_side(state.flow.fiction, target.name)
 
     def uses_vs_teammate(self, state: CampaignState, move: s.Move, target: str | None) -> bool:
         """Whether ``move``'s outcome comes from its ``vs_teammate`` table: the target is a
-        teammate, and the player did not declare they protect them."""
+        teammate, and (when the move offers both sides) the player stands against them,
+        declared or said in the fiction; protecting them is the default."""
         if not target or not move.vs_teammate or target not in state.actors:
             return False
         if not self.is_teammate(state, state.actors[target]):
             return False
-        return not (move.vs_teammate_optional and self.PROTECT in state.flow.declared)
+        if not move.vs_teammate_optional:
+            return True
+        return self.teammate_side(state, move) == self.OPPOSE
 
     def declaration_name(self, state: CampaignState, move: s.Move, declaration: str) -> str:
         """A declaration's name for messages (its label when offered, else the id quoted)."""
@@ -599,3 +628,24 @@ def effect_item(effect: Any, ctx: EffectContext) -> Item:
             _DUMPS[id(effect)] = cached
         return {"effect": cached[1], "ctx": ctx}
     return {"effect": effect, "ctx": ctx}
+
+
+_PROTECT_WORDS = re.compile(r"\b(protect|shield|cover|defend|guard|save|saving|rescue|keep"
+                            r" \w+ safe|safe)\w*", re.I)
+_OPPOSE_BEFORE = ("stop", "grab", "against", "oppose", "foil", "thwart", "block", "restrain",
+                  "tackle", "hold back", "interfere with", "get in the way of")
+
+
+def fiction_side(fiction: str, name: str) -> str | None:
+    """What the fiction says of a teammate called ``name``: ``oppose_teammate`` when it
+    stands against them ("stop Tin", "against Tin", "in Tin's way"), ``protect_teammate``
+    when it protects ("shield", "cover", "keep ... safe"), None when it says neither (or
+    both)."""
+    text = " ".join(fiction.lower().split())
+    names = {name.lower(), *name.lower().split()[:1]} - {""}
+    oppose = any(f"{w} {n}" in text for w in _OPPOSE_BEFORE for n in names) or any(
+        f"{n}'s way" in text or f"{n}’s way" in text for n in names)
+    protect = bool(_PROTECT_WORDS.search(text))
+    if oppose == protect:
+        return None
+    return Ruleset.OPPOSE if oppose else Ruleset.PROTECT

@@ -339,9 +339,11 @@ class Interpreter:
     @_handles("hold")
     def _e_hold(self, state: CampaignState, eff: s.Hold, ctx: EffectContext) -> Step:
         move = ctx.get("move") or "general"
-        have = next((h.amount for h in state.holds if h.move == move), 0)
+        who = state.acting  # the acting hero's hold: theirs to spend
+        have = next((h.amount for h in state.holds
+                     if h.move == move and h.owner in (who, None)), 0)
         return Step([ev.HoldChanged(move=move, delta=eff.amount, value=have + eff.amount,
-                                    expires=eff.expires)])
+                                    expires=eff.expires, who=who)])
 
     def _bonus(self, state: CampaignState, eff: s.Bonus, ctx: EffectContext) -> Step:
         move = ctx.get("move")

@@ -166,7 +166,9 @@ def bonuses(pack: Pack, state: CampaignState, actor: Actor | None = None) -> Sec
     """Forward and ongoing bonuses (``actor``'s own, and any without an owner), and hold."""
     mine = [b for b in state.bonuses
             if actor is None or b.owner is None or b.owner == actor.id]
-    if not mine and not state.holds:
+    holds = [h for h in state.holds
+             if actor is None or h.owner is None or h.owner == actor.id]
+    if not mine and not holds:
         return None
     rows: list[Line] = []
     for b in mine:
@@ -174,7 +176,7 @@ def bonuses(pack: Pack, state: CampaignState, actor: Actor | None = None) -> Sec
         vs = f" vs {state.npcs[b.target].name}" if b.target in state.npcs else ""
         until = "next roll" if b.expires == "roll" else f"this {b.expires}"
         rows.append(Line(lead=f"{b.amount:+d} {b.kind}", text=f"{scope}{vs}: {b.reason} ({until})"))
-    for h in state.holds:
+    for h in holds:
         rows.append(Line(lead=f"Hold {h.amount}",
                          text=f" on {_move_name(pack, h.move)} ({h.expires})"))
     return Section(title="Bonuses and hold", rows=list(rows))

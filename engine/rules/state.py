@@ -231,6 +231,8 @@ class HoldEntry(StateModel):
     move: str
     amount: int
     expires: Literal["scene", "session"] = "scene"
+    owner: str | None = None
+    """The hero whose hold it is (shown and spent by them); None: from before parties."""
 
 
 class Scene(StateModel):

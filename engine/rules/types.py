@@ -146,6 +146,20 @@ class RollStageItem(TypedDict):
     roll_stage: RollStage
 
 
+class MoveAs(TypedDict):
+    """A move (by id) taken by a hero of the party (by id)."""
+
+    move: str
+    hero: str
+
+
+@final
+class MoveAsItem(TypedDict):
+    """A hero's turn at a move, started when reached (each hero's end of session)."""
+
+    move_as: MoveAs
+
+
 class AnswerOffer(TypedDict):
     """An answer the GM offers to a question: its words, and how it was drawn."""
 
@@ -175,7 +189,8 @@ class AnswerItem(TypedDict):
     ctx: NotRequired[EffectContext]
 
 
-Item = EffectItem | ChooseItem | EmitItem | TriggerItem | RollStageItem | AnswerItem
+Item = (EffectItem | ChooseItem | EmitItem | TriggerItem | RollStageItem | AnswerItem
+        | MoveAsItem)
 """A unit of pending work in the flow queue."""
 
 
@@ -186,7 +201,7 @@ def answer_item(move: str, question: str, ctx: EffectContext) -> AnswerItem:
 
 def item_ctx(item: Item) -> EffectContext:
     """``item``'s effect context (empty when it has none)."""
-    if "emit" in item or "roll_stage" in item:
+    if "emit" in item or "roll_stage" in item or "move_as" in item:
         return {}
     return item.get("ctx", {})
 

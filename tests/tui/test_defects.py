@@ -220,12 +220,16 @@ async def test_choice_header_shows_the_result_after_team(make_campaign: Callable
         assert "Miss" not in text
 
 
+EVERYONE = [n for n, _, _ in NPCS]
+"""Everyone in the opening scene, Dusk the villain too (the player says so: they punch him)."""
+
+
 def gm_pick_seed(saves: Path) -> int:
     """A seed whose first miss brings a GM move that asks the player to pick."""
     for seed in range(1, 80):
         game = new_game(saves / f"probe-{seed}", system="masks", name="Probe",
                         hero_name="Nova", archetype="signal_fire", npcs=NPCS, seed=seed,
-                        dice_mode="physical")
+                        dice_mode="physical", present=EVERYONE)
         try:
             game.describe("I punch Dusk in the face")
             game.choose_move("directly_engage")
@@ -241,7 +245,7 @@ def gm_pick_seed(saves: Path) -> int:
 async def test_gm_move_dialog_shows_what_the_gm_said(make_campaign: Callable[..., str],
                                                     app_for: App, tmp_path: Path) -> None:
     seed = gm_pick_seed(tmp_path)
-    app = app_for(make_campaign(seed=seed))
+    app = app_for(make_campaign(seed=seed, present=EVERYONE))
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         await miss_and_describe(pilot)

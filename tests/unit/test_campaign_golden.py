@@ -52,7 +52,8 @@ def play() -> dict[str, str]:
     """Play the campaign; the digests of what it logged, showed, saved and journaled."""
     pack = load_pack(ROOT / "content" / "masks")
     g = Game.new(pack, name="golden", hero_name="Nova", archetype="signal_fire",
-                 npcs=[("Rosalind", "adult", ""), ("Dusk", "villain", "")], seed=2)
+                 npcs=[("Rosalind", "adult", ""), ("Dusk", "villain", "")], seed=2,
+                 present=["Rosalind", "Dusk"])  # the villain too, as when it was recorded
     moves = [m for m in pack.moves.values()
              if m.roll is not None and m.requires_flag is None and m.target == "none"]
     shown: list[dict[str, Any]] = []

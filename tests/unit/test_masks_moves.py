@@ -287,6 +287,7 @@ def test_defend_someone_with_no_target_offers_no_influence(new_game: NewGame, h:
 def test_defend_someone_against_a_teammate(new_game: NewGame, h: Any) -> None:
     game = new_game()
     start(game, "defend_someone", "Tin")
+    game.declare("oppose_teammate")  # standing against a teammate is declared (issue 29)
     events = game.roll(STRONG)
     assert game.state.flow.stage == "fiction"  # -2 to the teammate: nothing to choose
     assert any("-2" in e["text"] for e in h.of(events, "Narrated"))

@@ -21,6 +21,7 @@ from engine.game import Game
 from engine.journal import render_all
 from engine.rules import events as ev
 from engine.rules import resolve
+from engine.rules.base import fiction_side
 from engine.script import ScriptError, run_script
 from engine.systems.masks.rules import InfluenceChanged, influence
 from tests.conftest import FLAT, Helpers
@@ -186,6 +187,7 @@ def test_a_hero_alone_cannot_spend_team_on_their_own_roll(new_game: Any) -> None
 
 def test_defending_against_a_hero_gives_them_minus_two(party: Game) -> None:
     party.trigger("defend_someone", "Tin")
+    party.declare("oppose_teammate")  # standing against a teammate is the explicit choice
     Helpers.roll(party, [5, 5])  # 10 + Savior 1: strong hit
     Helpers.settle(party)
     assert [(b.owner, b.amount, b.kind) for b in party.state.bonuses] == [("tin", -2, "forward")]
@@ -200,8 +202,9 @@ def test_defending_against_a_hero_gives_them_minus_two(party: Game) -> None:
 def test_protecting_a_hero_is_declared_and_uses_the_usual_outcomes(party: Game) -> None:
     party.trigger("defend_someone", "Ash")
     offered = [vars(d) for d in party.pending.declarations]
-    assert [d["id"] for d in offered] == ["protect_teammate"]
+    assert [d["id"] for d in offered] == ["protect_teammate", "oppose_teammate"]
     assert offered[0]["label"] == "You protect Ash, not stand against them"
+    assert offered[1]["label"] == "You stand against Ash, not protect them"
     party.declare("protect_teammate")
     Helpers.roll(party, [5, 5])  # 10 + Savior 1: a strong hit
     prompt = party.pending
@@ -219,8 +222,34 @@ def test_protecting_is_not_offered_for_someone_who_is_no_teammate(party: Game) -
         party.declare("protect_teammate")
 
 
+def test_protecting_a_teammate_is_the_default(party: Game) -> None:
+    party.trigger("defend_someone", "Ash", "I cover Ash as the roof comes down")
+    assert party.rules.teammate_side(party.state, party.pack.moves["defend_someone"]) \
+        == "protect_teammate"
+    Helpers.roll(party, [1, 1])
+    Helpers.settle(party)
+    assert party.state.bonuses == []  # nothing against Ash: the usual miss
+    party.trigger("defend_someone", "Ash", "I hold the line")  # the fiction says nothing
+    assert party.rules.teammate_side(party.state, party.pack.moves["defend_someone"]) is None
+    Helpers.roll(party, [5, 5])
+    assert party.pending.kind == "choose"  # the usual strong hit: what protecting earns
+
+
+@pytest.mark.parametrize(("fiction", "side"), [
+    ("I stop Tin before he drops the crane", "oppose_teammate"),
+    ("I get in Tin's way", "oppose_teammate"),
+    ("I grab Tin's arm before she drops the crane, there are people under it",
+     "oppose_teammate"),
+    ("I shield Tin from the blast", "protect_teammate"),
+    ("I slam the pillar to bring the loft down between the choir and Tin", None),
+])
+def test_the_fiction_says_whose_side(fiction: str, side: str | None) -> None:
+    assert fiction_side(fiction, "Tin") == side
+
+
 def test_a_weak_hit_against_a_hero_also_exposes_you(party: Game) -> None:
     party.trigger("defend_someone", "Ash")
+    party.declare("oppose_teammate")
     events = Helpers.roll(party, [3, 4])  # 7 + 1 = 8: weak hit
     events += Helpers.settle(party)
     assert [b.owner for b in party.state.bonuses] == ["ash"]
@@ -229,7 +258,7 @@ def test_a_weak_hit_against_a_hero_also_exposes_you(party: Game) -> None:
 
 
 def test_defending_against_an_npc_teammate_is_fiction(party: Game) -> None:
-    party.trigger("defend_someone", "Bo")
+    party.trigger("defend_someone", "Bo", "I stop Bo from opening the vault")
     events = Helpers.roll(party, [5, 5])
     events += Helpers.settle(party)
     assert party.state.bonuses == [] and not Helpers.of(events, "BonusAdded")
@@ -345,7 +374,8 @@ def test_script_steps_switch_and_add_heroes() -> None:
         {"do": "add_hero", "name": "Wren", "archetype": "margin_runner"},
         {"hero": "Wren", "move": "directly_engage", "target": "Vic Rook", "dice": [6, 6],
          "auto": True},
-        {"hero": "Wren", "move": "defend_someone", "target": "Tin", "dice": [6, 6]},
+        {"hero": "Wren", "move": "defend_someone", "target": "Tin", "dice": [6, 6],
+         "declare": "oppose_teammate"},
     ])
     st = game.state
     assert [h.name for h in st.heroes] == ["Nova", "Tin", "Ash", "Wren"]
@@ -521,3 +551,59 @@ def test_a_villain_added_later_brings_a_threat(new_game: Any) -> None:
     game.undo()
     game.undo()
     assert {t.npc for t in game.state.threats.values()} == before
+
+
+# ------------------------------------------------------------------ issue 29: hold has an owner
+
+
+def test_hold_belongs_to_the_hero_who_gained_it(party: Game) -> None:
+    from engine.rules.sheet import bonuses
+
+    def gain(amount: int) -> None:
+        with party._action("hold"):
+            party._run([{"effect": {"type": "hold", "amount": amount},
+                         "ctx": {"move": "assess_situation", "source": "a test"}}])
+
+    gain(2)  # Nova's
+    party.switch_hero("Tin")
+    assert bonuses(party.pack, party.state, party.state.hero) is None  # not Tin's to see
+    gain(1)  # Tin's own, not added to Nova's
+    assert sorted((h.owner, h.amount) for h in party.state.holds) == [("nova", 2), ("tin", 1)]
+    gain(2)  # Tin's grows; Nova's stays
+    assert sorted((h.owner, h.amount) for h in party.state.holds) == [("nova", 2), ("tin", 3)]
+    party.switch_hero("Nova")
+    shown = bonuses(party.pack, party.state, party.state.hero)
+    assert shown is not None and [r.lead for r in shown.rows] == ["Hold 2"]
+
+
+def test_adults_gain_influence_over_a_hero_who_joins_later(party: Game) -> None:
+    party.add_npc("Rosalind", "adult")
+    assert all(influence(party.state, "rosalind", h) for h in ("nova", "tin", "ash"))
+    party.add_hero("Wren", "margin_runner")
+    wren = party.state.actor_by_name("Wren", kinds=("hero",))
+    assert wren is not None
+    assert influence(party.state, "rosalind", wren.id)  # as the first heroes did
+    assert not influence(party.state, "bo", wren.id)  # a teammate NPC: no
+    text = "\n".join(render_all(party.last_events, party.pack,
+                                {a.id: a.name for a in party.state.actors.values()}))
+    assert "Rosalind gains Influence over Wren" in text
+
+
+@pytest.mark.parametrize(("line", "who"), [
+    ("Tin hacks the drone", "tin"),
+    ("ash, quick: stitch the wound", "ash"),
+    ("Tin's drone hums", None),  # about Tin, not Tin acting
+    ("Tin was right about me", None),  # the acting hero speaks of Tin
+    ("Nova flies up", None),  # Nova already acts
+    ("Tinker with the lock", None),
+])
+def test_a_line_that_starts_with_a_heros_name_is_theirs(party: Game, line: str,
+                                                         who: str | None) -> None:
+    assert party.party.speaker(line) == who
+
+
+def test_describing_as_another_hero_switches_in_the_same_action(party: Game) -> None:
+    party.describe("Tin hacks the drone")
+    assert party.state.hero.name == "Tin"
+    party.undo()
+    assert party.state.hero.name == "Nova" and party.state.flow.stage == "fiction"

@@ -104,7 +104,8 @@ def masks() -> Pack:
 
 def masks_game(pack: Pack, seed: int = 4) -> Game:
     return Game.new(pack, name="Vows", hero_name="Wren", archetype="signal_fire", seed=seed,
-                    npcs=[("Min-ji Seo", "teammate", ""), ("The Quiet Abbess", "villain", "")])
+                    npcs=[("Min-ji Seo", "teammate", ""), ("The Quiet Abbess", "villain", "")],
+                    present=["Min-ji Seo", "The Quiet Abbess"])  # the villain too
 
 
 def test_a_thread_sworn_as_a_vow_carries_progress_marked_by_hand(masks: Pack) -> None:

@@ -162,19 +162,22 @@ def _bonus_gone(state: CampaignState, ev: BonusesExpired) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class HoldChanged(Event):
-    """Hold on a move gained or spent."""
+    """Hold on a move gained or spent by hero ``who`` ("": no owner, from before parties)."""
 
     move: str
     delta: int
     value: int
     expires: str = "scene"
+    who: str = ""
 
 
 @applier("HoldChanged")
 def _hold(state: CampaignState, ev: HoldChanged) -> None:
-    state.holds = [h for h in state.holds if h.move != ev.move]
+    owner = ev.who or None
+    state.holds = [h for h in state.holds if (h.move, h.owner) != (ev.move, owner)]
     if ev.value > 0:
-        state.holds.append(HoldEntry(move=ev.move, amount=ev.value, expires=ev.expires))
+        state.holds.append(HoldEntry(move=ev.move, amount=ev.value, expires=ev.expires,
+                                     owner=owner))
 
 
 @event

@@ -213,6 +213,14 @@ class MasksRules(Ruleset):
                                  hero="hero" if hid == state.acting else hid)
                 for hid in state.party]
 
+    def hero_joined(self, state: CampaignState, hero_id: str) -> list[ev.Event]:
+        """A hero who joins later meets the adults of the cast as the first heroes did: each
+        adult holds Influence over them."""
+        reason = "adults have Influence over you when you meet"
+        return [InfluenceChanged(npc=n.id, direction="over_hero", held=True, reason=reason,
+                                 hero=hero_id)
+                for n in state.npcs.values() if n.role == "adult"]
+
     def editable(self, state: CampaignState, who: str) -> list[Editable]:
         """The generic fields, and Influence both ways between ``who`` and each other
         character (between a hero and anyone; NPCs hold none over each other)."""

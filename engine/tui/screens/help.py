@@ -75,6 +75,8 @@ HELP = """\
 | Ctrl+O | ask the oracle a yes/no question (exact odds shown) |
 | Ctrl+N | add an NPC |
 | F3 | switch heroes in a party: who acts now (or add a hero) |
+| Shift+F3 | the party's next hero acts, at once |
+| Tin ... | a line that starts with a hero's name ("Tin hacks the drone") is theirs |
 | F5 | end the scene (and say which clearing actions you took) |
 | F6 | the GM frames the next scene (r: another, w: write your own) |
 | F7 | end the session (the end-of-session move) |

@@ -23,6 +23,7 @@ PLAY_BINDINGS: list[BindingType] = [
     Binding("f6", "next_scene", "Next scene", show=False),
     Binding("ctrl+n", "add_npc", "Add NPC"),
     Binding("f3", "party_solo", "Heroes", show=False),
+    Binding("shift+f3", "next_hero", "Next hero", show=False),
     Binding("f7", "end_session", "End session", show=False),
     Binding("f8", "fight", "Fight!"),
     Binding("f10", "leave", "Campaigns"),
@@ -45,6 +46,8 @@ def key_enabled(action: str, game: Game, has_fights: Callable[[], bool]) -> bool
         # a party shows F3 up front; one hero keeps today's key bar (F3 still adds a hero)
         solo = len(game.state.party) < 2
         return stage == "fiction" and solo == (action == "party_solo")
+    if action == "next_hero":
+        return stage == "fiction" and len(game.state.party) > 1
     if action == "end_scene":
         return free and game.state.scene.open
     if action == "next_scene":

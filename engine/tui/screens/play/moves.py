@@ -83,7 +83,7 @@ class Moves:
         if last.get("type") != "FlowChanged" or last["flow"].get("stage") != stage:
             return  # something else happened since (an oracle question): not ours to undo
         step = [e for e in events if e.get("a") == last.get("a")]
-        if any(e["type"] not in ("ActionStarted", "FlowChanged", "Narrated")
+        if any(e["type"] not in ("ActionStarted", "FlowChanged", "Narrated", "HeroSwitched")
                or (e["type"] == "Narrated" and e.get("by") != "player") for e in step):
             # this prompt came out of a roll or a choice (a move triggering another): Esc must
             # not take that back; ^Z still can
@@ -155,6 +155,28 @@ class Moves:
         if error is None:
             fiction.value = ""
         return error
+
+    def side_unsaid(self) -> bool:
+        """Whether the move about to be rolled targets a teammate the fiction neither
+        protects nor stands against, and nothing is declared (the app asks which)."""
+        game = self.host.game
+        move = game.pack.moves.get(game.flow.move or "")
+        return (game.flow.stage == "roll" and move is not None
+                and bool(game.rules.protect_teammate(game.state, move))
+                and game.rules.teammate_side(game.state, move) is None)
+
+    def ask_side(self) -> None:
+        """Ask whether the hero protects the teammate they target or stands against them
+        (protecting first: the default, which Esc keeps)."""
+        game = self.host.game
+        move = game.pack.moves.get(game.flow.move or "")
+        if not self.side_unsaid() or move is None:
+            return
+        sides = game.rules.protect_teammate(game.state, move)
+        options = [Option(d.id, d.label, d.detail) for d in sides]
+        self.host.push_dialog(lambda: ChoiceDialog(
+            move.name, "Your fiction does not say: whose side are you on?", options, 1, 1,
+            lambda ids: self.host.act(game.declare, ids[0]), cancel_label="Protect"))
 
     def move_entries(self) -> list[MoveEntry]:
         """Every move the player could pick, for the move list: id, prompt, enabled, name (a

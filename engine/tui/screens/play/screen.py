@@ -218,6 +218,8 @@ class PlayScreen(Screen[None]):
                                     list(request.surprised))
         elif self.game.pending.kind not in FLOW_KINDS:
             self.after_layout(self.choices.open)
+        elif self.moves.side_unsaid():
+            self.after_layout(self.moves.ask_side)
 
     def after_layout(self, callback: Callable[[], object]) -> None:
         """Run ``callback`` once this screen has laid out and painted what is pending: the
@@ -311,6 +313,10 @@ class PlayScreen(Screen[None]):
     def action_party(self) -> None:
         """Hand the spotlight to another hero of the party (or add a hero)."""
         self.table.party()
+
+    def action_next_hero(self) -> None:
+        """Shift+F3: the spotlight to the party's next hero, in one key."""
+        self.table.next_hero()
 
     def action_party_solo(self) -> None:
         """F3 with one hero: the same picker (to add a hero)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.game import Game
 from engine.gm.values import SceneProposal
 from engine.tui.screens.dialogs import (
     AddNpcDialog,
@@ -41,6 +42,16 @@ class TableTalk:
         host.push_dialog(lambda: SwitchHeroDialog(
             game, lambda hid: host.submit(game.switch_hero, hid), self.add_hero))
 
+    def next_hero(self) -> None:
+        """The spotlight to the party's next hero (after the acting one, round the party)."""
+        host = self.host
+        game = host.game
+        party = game.state.party
+        if game.flow.stage != "fiction" or len(party) < 2:
+            return
+        nxt = party[(party.index(game.state.acting) + 1) % len(party)]
+        host.perform(game.switch_hero, nxt)
+
     def add_hero(self) -> None:
         """Another hero joins the party (you play them too)."""
         host = self.host
@@ -72,9 +83,7 @@ class TableTalk:
         if game.flow.stage not in ("fiction", "move"):
             host.notify("Finish what is pending before ending the scene.", severity="warning")
             return
-        options = [{"id": cid, "label": c.name, "detail": f"Clears if you: {c.clear_by}"}
-                   for cid, c in game.pack.conditions.items()
-                   if cid in game.state.hero.conditions]
+        options = clearing_options(game)
 
         def submit(ids: list[str]) -> str | None:
             error = host.act(game.end_scene, ids)
@@ -198,3 +207,22 @@ class TableTalk:
 
         host.push_dialog(lambda: EditDialog(game.edit_subjects(), game.editable, submit,
                                             who=game.state.acting))
+
+
+def clearing_options(game: Game) -> list[dict[str, Any]]:
+    """The end-of-scene dialog's options: each marked condition of every hero of the party
+    (the acting hero's first, by condition id; another hero's as "hero_id:condition", named
+    with the hero)."""
+    st = game.state
+    party = len(st.party) > 1
+    heroes = [st.hero, *(h for h in st.heroes if h.id != st.acting)]
+    out: list[dict[str, Any]] = []
+    for h in heroes:
+        for cid, c in game.pack.conditions.items():
+            if cid not in h.conditions:
+                continue
+            you = "you" if h.id == st.acting else h.name
+            out.append({"id": cid if h.id == st.acting else f"{h.id}:{cid}",
+                        "label": f"{h.name}: {c.name}" if party else c.name,
+                        "detail": f"Clears if {you}: {c.clear_by}"})
+    return out
