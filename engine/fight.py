@@ -22,7 +22,14 @@ from engine.content import schema as s
 from engine.content.loader import Pack
 from engine.dice import SeededDice
 from engine.errors import ContentError, IllegalAction
-from engine.rules.events import DataSet, Event, LedgerChanged, Narrated, ThreatConfronted
+from engine.rules.events import (
+    DataSet,
+    Event,
+    LedgerChanged,
+    Narrated,
+    NPCPresence,
+    ThreatConfronted,
+)
 from engine.rules.events.shown import Shown
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import SIDE_DIE, Die, NeedChoice, NeedDie
@@ -473,6 +480,7 @@ class Fights:
                 self._g._emit(DataSet(scope="campaign", key=FIGHT_REQUEST, value=None))
             roller = self._roller(dice, physical_all=bool(dice))
             try:
+                self._bring_in(foes)
                 conflict.start(self._g.state, list(foes), list(surprised), roller, self._g._emit)
             except NeedDie as need:
                 raise IllegalAction(f"initiative needs {len(dice) + 1} or more dice"
@@ -536,9 +544,17 @@ class Fights:
                                   value={"foes": list(foes), "surprised": list(surprised)}))
             return
         roller = self._roller()
+        self._bring_in(foes)
         self.conflict.start(self._g.state, list(foes), list(surprised), roller, self._g._emit)
         self._used(roller)
         self._after_step()
+
+    def _bring_in(self, foes: Sequence[str]) -> None:
+        """The cast's foes away from the scene come into it, to fight."""
+        for f in foes:
+            npc = self._g.state.npcs.get(f)
+            if npc is not None and not npc.present:
+                self._g._emit(NPCPresence(npc=f, present=True))
 
     def join(self, who: str, dice: Sequence[int] = ()) -> list[Shown]:
         """Bring a late joiner (an actor id or a stat block id) into the fight. Its initiative

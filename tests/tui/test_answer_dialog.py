@@ -71,6 +71,9 @@ async def test_the_answer_dialog_accepts_redraws_and_takes_your_words(
         await settle(pilot)
         assert isinstance(app.screen, AnswerDialog)
         assert "Write your answer" in str(app.screen.query_one("#dialog-error", Static).render())
+        # the error line shown, the buttons are still on screen (80x24)
+        assert app.screen.query_one("#accept").region.y < app.screen.query_one(
+            "#answer-dialog").region.bottom - 1
         await pilot.click("#accept")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)

@@ -178,3 +178,14 @@ def test_a_weapon_let_go_is_no_attack_and_a_memory_is_no_action() -> None:
     assert swung[0].action == "attack"
     memory = g.fights.suggest("Nightjar remembers the circus fire.")
     assert memory[0].action is None
+
+
+def test_a_villain_away_from_the_scene_can_be_fought_and_comes_in() -> None:
+    g = Game.new(get_pack("mutants-and-masterminds"), name="t", hero_name="Lamplight",
+                 archetype="lamplight", seed=3, npcs=[("The Tallyman", "villain", "")])
+    tally = g.state.npc_by_name("The Tallyman")
+    assert tally is not None and not tally.present  # villains start away
+    away = [f for f in g.fights.foe_options() if f.id == tally.id]
+    assert len(away) == 1 and away[0].detail.endswith("not in the scene")
+    g.start_fight([tally.id])
+    assert g.state.actors[tally.id].present and tally.id in g.state.scene.present

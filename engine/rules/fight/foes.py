@@ -151,10 +151,12 @@ def foe_list(state: CampaignState, blocks: Callable[[], Mapping[str, Any]],
              detail: Callable[[Any], str], group: Callable[[Any], int] = lambda blk: 0
              ) -> list[FoeOption]:
     """Who a fight may be against, as ``Conflict.foe_options`` gives it: the present NPCs
-    with a stat block (``block_of``), then the pack's blocks (``blocks``: by id) that are not
-    heroes and not yet in play (``group``: how many a block brings, 0 for one). A block that
-    cannot be read is left out (``sidekick validate`` reports it)."""
+    with a stat block (``block_of``), then those of the cast away from the scene, then the
+    pack's blocks (``blocks``: by id) that are not heroes and not yet in play (``group``: how
+    many a block brings, 0 for one). A block that cannot be read is left out (``sidekick
+    validate`` reports it)."""
     out: list[FoeOption] = []
+    away: list[FoeOption] = []
     in_play: set[str] = set()
     for npc in state.npcs.values():
         ref = npc.data.get("statblock")
@@ -164,9 +166,11 @@ def foe_list(state: CampaignState, blocks: Callable[[], Mapping[str, Any]],
             blk = block_of(npc)
         except ContentError:
             continue
-        if blk is not None and npc.present and not npc.taken_out:
-            out.append(FoeOption(id=npc.id, label=npc.name, detail=detail(blk),
-                                 group=group(blk)))
+        if blk is not None and not npc.taken_out:  # one of the cast away comes in to fight
+            (out if npc.present else away).append(FoeOption(
+                id=npc.id, label=npc.name, group=group(blk),
+                detail=detail(blk) + ("" if npc.present else ", not in the scene")))
+    out += away
     try:
         known = blocks()
     except ContentError:
