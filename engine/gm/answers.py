@@ -171,7 +171,8 @@ def compose(kind: str, sit: Situation, words: dict[str, str], rng: random.Random
             return f"{who} means to {act} {subj}, {how}, {side}", used
         if sit.fact and rng.random() < 0.4:
             used.append(f"fact: {sit.fact}")
-            return f"{who} means to {act} {subj}, {how}; remember: {sit.fact}", used
+            known = _told(sit.fact)
+            return f"{who} means to {act} {subj}, {how}; and you know that {known}", used
         if sit.threat and sit.threat_next and rng.random() < 0.6:
             used.append(f"threat: {sit.threat}")
             return f"{who} means to {act} {subj}, {how}. Next: {sit.threat_next}", used
@@ -254,6 +255,19 @@ def offer(pack: Pack, state: CampaignState, spec: AnswerSpec, ctx: EffectContext
             break
         got = _draw(pack, state, spec, ctx, tries)
     return got
+
+
+def _told(fact: str) -> str:
+    """A fact said inside a sentence: the question a recorded answer was to is left out
+    ("What are they up to? Dusk means to..." -> "Dusk means to..."), its last stop too, and
+    a leading article or pronoun in lower case."""
+    head, mark, rest = fact.partition("?")
+    said = rest.strip() if mark and rest.strip() and len(head) < 120 else fact.strip()
+    said = said.rstrip(".")
+    first, _, tail = said.partition(" ")
+    if first.lower() in ("the", "a", "an", "they", "it", "he", "she") and tail:
+        said = f"{first.lower()} {tail}"
+    return said
 
 
 def fact_text(question: str, answer: str) -> str:

@@ -48,3 +48,12 @@ def test_a_question_ends_the_line_without_another_stop() -> None:
     text = "\n".join(lines)
     assert "?." not in text and "?”." not in text, text
     assert all(not line.endswith("..") for line in lines)
+
+
+def test_a_remembered_fact_is_said_as_a_sentence_not_a_question() -> None:
+    from engine.gm.answers import _told
+
+    assert _told("What are they actually up to? Dusk Meridian means to forget a debt.") == \
+        "Dusk Meridian means to forget a debt"
+    assert _told("The mayor owes Dusk a favour.") == "the mayor owes Dusk a favour"
+    assert "?" not in _told("Who sent the drones? Nobody knows yet.")
