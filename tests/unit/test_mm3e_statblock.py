@@ -348,7 +348,7 @@ def legal_blocks(draw: st.DrawFn) -> StatBlock:
     for i, rng in enumerate(draw(st.lists(st.sampled_from(list(AttackRange)), max_size=4))):
         if rng in (AttackRange.CLOSE, AttackRange.RANGED):
             bonus = draw(st.integers(-5, 2 * pl))
-            rank = draw(st.integers(0, 2 * pl - bonus))
+            rank = draw(st.integers(0, min(2 * pl - bonus, 40)))  # a rank is 40 at most
             attacks.append({"name": f"a{i}", "range": rng, "bonus": bonus, "rank": rank})
         else:
             attacks.append({"name": f"a{i}", "range": rng, "rank": draw(st.integers(0, pl))})
