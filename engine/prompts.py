@@ -408,11 +408,18 @@ def _foe_names(game: PromptHost) -> list[str]:
     c = game.rules.conflict()
     if c is None:
         return []
-    try:
-        blocks = list(c.blocks().values())
-    except EngineError:  # unreadable stat blocks: the fight says why when it starts
-        blocks = []
-    return [f.label for f in c.foe_options(game.state)] + _names_in(blocks)
+    cached = _BLOCK_NAMES.get(id(game.pack))
+    if cached is None or cached[0] is not game.pack:
+        try:
+            names = _names_in(list(c.blocks().values()))
+        except EngineError:  # unreadable stat blocks: the fight says why when it starts
+            names = []
+        cached = _BLOCK_NAMES[id(game.pack)] = (game.pack, names)
+    return [f.label for f in c.foe_options(game.state)] + cached[1]
+
+
+_BLOCK_NAMES: dict[int, tuple[Pack, list[str]]] = {}
+"""Every name in a loaded pack's stat blocks, read once per pack (not at every prompt)."""
 
 
 def _names_in(value: Any, depth: int = 0) -> list[str]:

@@ -72,6 +72,8 @@ class Game(FlatNames):
         self.interp = Interpreter(pack, self.rules, self._gm, self._offer)
         self.moves = Moves(self)
         """The move flow: which moves and targets are open, and running a move."""
+        self._last_read: tuple[tuple[str, tuple[str, ...]], Beat] | None = None
+        """The last line read and its cast, with its reading (a ``Beat`` is immutable)."""
         self.fights = Fights(self)
         """Fights in rounds: their options, odds and commands (``game.fight`` is the fight
         under way)."""
@@ -288,7 +290,10 @@ class Game(FlatNames):
         cast = [a.name for a in st.actors.values() if a.id != st.acting]
         if self.rules.conflict() is not None:  # the foes a fight may be against, too
             cast += [f.label for f in self.fights.foe_options()]
-        return read_beat(text, cast)
+        key = (text, tuple(cast))
+        if self._last_read is None or self._last_read[0] != key:  # describe reads it twice
+            self._last_read = (key, read_beat(text, cast))
+        return self._last_read[1]
 
     def _said(self, text: str) -> ev.Narrated:
         """The player's line as an event, with its reading."""
