@@ -825,8 +825,9 @@ def test_demoralize_impairs_and_4_degrees_disable(
         pack: Pack, face: int, imposed: str | None) -> None:
     g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
     g.take_over("the_tallyman")
-    # Intimidation 15 against 10 + the better of Keystone's Insight (2) or Will (8)
-    r = rolls(act(g, "demoralize", [face], target="keystone"))
+    # opposed: Intimidation 15 against Keystone's d20 (10) + the better of her Insight (2)
+    # or Will (8); a tie goes to the higher bonus; 4 degrees: 15 over
+    r = rolls(act(g, "demoralize", [face, 10], target="keystone"))
     assert (r[0]["against"], r[0]["total"]) == (18, face + 15)
     shown = conds(g, "keystone")
     assert shown == ([imposed] if imposed else [])
@@ -839,8 +840,9 @@ def test_demoralize_impairs_and_4_degrees_disable(
 def test_feint_makes_the_target_vulnerable_to_the_feinters_next_attack(pack: Pack) -> None:
     g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
     g.take_over("the_tallyman")
-    # Deception 15 against 10 + the better of Keystone's Deception (1) or Insight (2)
-    r = rolls(act(g, "feint", [5], target="keystone"))
+    # opposed: Deception 15 against Keystone's d20 (10) + the better of her Deception (1) or
+    # Insight (2)
+    r = rolls(act(g, "feint", [5, 10], target="keystone"))
     assert (r[0]["against"], r[0]["degree"] > 0) == (12, True)
     g.end_turn()
     g.end_turn()  # Keystone's turn
@@ -894,17 +896,21 @@ def test_escape_against_10_plus_the_grabbers_strength(pack: Pack, face: int,
     assert g.fight is not None and ("the_tallyman" in g.fight.holds) is not free
 
 
-@pytest.mark.parametrize(("faces", "prone"), [([11], False), ([12, 20, 10], False),
-                                              ([12, 5], True)])
+@pytest.mark.parametrize(("faces", "prone"), [([11], False), ([12, 1, 20, 10, 10], False),
+                                              ([12, 10, 5], True), ([12, 1, 14], True)])
 def test_trip(pack: Pack, faces: list[int], prone: bool) -> None:
     g = two_foes(pack)
     r = rolls(act(g, "trip", faces, target="the_tallyman"))
-    # +8 - 2 against 10 + Parry 8; then the Tallyman's best of Acrobatics and Athletics (1)
-    # against 10 + Keystone's (Athletics 14); a natural 20 adds a degree (the pack's
-    # nat20_degree), and a target that keeps its feet counter-trips
+    # +8 - 2 against 10 + Parry 8; then an opposed check, both dice rolled, Keystone's first:
+    # her best of Acrobatics and Athletics (Athletics 14) against the Tallyman's (1); a tie
+    # (15 against 15) goes to the higher bonus; a target that keeps its feet counter-trips
+    # (the Tallyman's 10 + 1 against Keystone's 10 + 14)
     assert (r[0]["total"], r[0]["against"]) == (faces[0] + 6, 18)
     if len(faces) > 1:
-        assert (r[1]["total"], r[1]["against"]) == (faces[1] + 1, 24)
+        assert (r[1]["total"], r[1]["against"]) == (faces[1] + 14, faces[2] + 1)
+        assert r[1]["against_name"] == f"The Tallyman: d20 {faces[2]} + Acrobatics or Athletics 1"
+    if len(faces) > 3:
+        assert (r[2]["actor"], r[2]["total"], r[2]["against"]) == ("the_tallyman", 11, 24)
     assert ("prone" in g.state.actors["the_tallyman"].conditions) is prone
 
 

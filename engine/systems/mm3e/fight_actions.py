@@ -15,8 +15,7 @@ from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
-from engine.systems.mm3e.checks import CheckResult
-from engine.systems.mm3e.conditions import check_penalty
+from engine.systems.mm3e.opposed import roll_opposed, with_penalty
 from engine.systems.mm3e.statblock import Attack, StatBlock
 from engine.systems.mm3e.step import C, Ctx, action
 from engine.systems.mm3e.strikes import (
@@ -171,18 +170,17 @@ def _move(ctx: Ctx, p: Pending) -> None:
             + ".")
 
 def _opposed_skill(ctx: Ctx, actor: str, skill: str, target: str,
-                   defenses: Sequence[str]) -> CheckResult:
+                   defenses: Sequence[str]) -> int:
+    """``skill`` opposed by the better of the target's ``defenses`` (both roll); the actor's
+    signed degree (positive: it won)."""
     block, tblock = ctx.block(actor), ctx.block(target)
     bonus = block.skills.get(skill, getattr(block.abilities, _SKILL_ABILITY.get(
         skill, "presence")))
     best = max(defenses, key=lambda d: _trait(tblock, d))
-    dc = 10 + _trait(tblock, best)
-    parts = [(skill, bonus)]
-    pen = check_penalty(ctx.conditions(actor))
-    if pen:
-        parts.append(("condition", pen))
-    return ctx.check(actor, f"{skill.lower()} against {ctx.name(target)}", parts, dc,
-                     f"10 + {best} {_trait(tblock, best)}")
+    opp = roll_opposed(ctx, actor, f"{skill.lower()} against {ctx.name(target)}",
+                       with_penalty(ctx, actor, [(skill, bonus)]), target,
+                       with_penalty(ctx, target, [(best, _trait(tblock, best))]))
+    return opp.degrees if opp.actor_wins else -opp.degrees
 
 _SKILL_ABILITY = {"Intimidation": "presence", "Deception": "presence", "Insight": "awareness"}
 
@@ -196,8 +194,8 @@ def _trait(block: StatBlock, name: str) -> int:
 def _demoralize(ctx: Ctx, p: Pending) -> None:
     assert p.target is not None
     ctx.spend(p.actor, "standard")
-    res = _opposed_skill(ctx, p.actor, "Intimidation", p.target, ("Insight", "Will"))
-    got = mv.demoralize_result(res.degree)
+    got = mv.demoralize_result(_opposed_skill(ctx, p.actor, "Intimidation", p.target,
+                                              ("Insight", "Will")))
     if got is None:
         ctx.say(p.actor, "demoralize", f"{ctx.name(p.target)} is not impressed.", p.target)
         return
@@ -209,8 +207,8 @@ def _demoralize(ctx: Ctx, p: Pending) -> None:
 def _feint(ctx: Ctx, p: Pending) -> None:
     assert p.target is not None
     ctx.spend(p.actor, "standard")
-    res = _opposed_skill(ctx, p.actor, "Deception", p.target, ("Deception", "Insight"))
-    if mv.feint_result(res.degree) is None:
+    degree = _opposed_skill(ctx, p.actor, "Deception", p.target, ("Deception", "Insight"))
+    if mv.feint_result(degree) is None:
         ctx.say(p.actor, "feint", f"{ctx.name(p.target)} does not fall for it.", p.target)
         return
     ctx.add_effect(p.actor, p.target, "feinted", "end_of_next_turn", anchor=p.actor,
@@ -324,13 +322,15 @@ def _trip(ctx: Ctx, p: Pending) -> None:
                       [("trip", ac.TRIP_PENALTY)])
     if not res.hit:
         return
-    mine, theirs = footing(ctx, p.actor), footing(ctx, p.target)
-    r = ctx.check(p.target, "keeps their feet", [("Acrobatics or Athletics", theirs)],
-                  10 + mine, f"10 + {ctx.name(p.actor)}'s {mine}")
-    if r.degree <= 0:
+    opp = roll_opposed(ctx, p.actor, f"trips {ctx.name(p.target)}",
+                       _footing_parts(ctx, p.actor), p.target, _footing_parts(ctx, p.target))
+    if opp.actor_wins:
         ctx.change(p.target, add=[C.PRONE], why=f"{ctx.name(p.target)} goes down prone")
     elif offer(ctx, p.target, p.actor, "counter_trip"):  # kept their feet: may trip back
         counter_trip(ctx, p.target, p.actor)
+
+def _footing_parts(ctx: Ctx, actor: str) -> list[tuple[str, int]]:
+    return with_penalty(ctx, actor, [("Acrobatics or Athletics", footing(ctx, actor))])
 
 @action("delay", "none")
 def _delay(ctx: Ctx, p: Pending) -> None:
@@ -381,13 +381,11 @@ def offer_of(ctx: Ctx, actor: str, counter: str) -> en.Effect | None:
                  and e.data.get("action") == counter), None)
 
 def counter_trip(ctx: Ctx, defender: str, tripper: str) -> None:
-    """The counter-trip: the tripper keeps its feet against 10 + the defender's better of
-    Acrobatics or Athletics, or goes prone; no counter to it."""
-    theirs = footing(ctx, defender)
-    r = ctx.check(tripper, "keeps their feet against the counter-trip",
-                  [("Acrobatics or Athletics", footing(ctx, tripper))], 10 + theirs,
-                  f"10 + {ctx.name(defender)}'s {theirs}")
-    if r.degree <= 0:
+    """The counter-trip: the defender's better of Acrobatics or Athletics opposed by the
+    tripper's; a win leaves the tripper prone; no counter to it."""
+    opp = roll_opposed(ctx, defender, f"trips {ctx.name(tripper)} back",
+                       _footing_parts(ctx, defender), tripper, _footing_parts(ctx, tripper))
+    if opp.actor_wins:
         ctx.change(tripper, add=[C.PRONE], why=f"{ctx.name(defender)} trips"
                    f" {ctx.name(tripper)} back: prone")
     else:
