@@ -97,6 +97,14 @@ def test_a_failed_suffocation_check_is_dying_the_next_round(pack: Pack) -> None:
     assert "able to stabilize now" in text and exposure.exposures(game.state.hero) == {}
 
 
+def test_untracked_suffocation_checks_follow_one_another(pack: Pack) -> None:
+    game = new_game(pack)
+    face(game, "suffocation", 10)  # breath not tracked: the check is made as asked
+    game.trigger("face_hazard")
+    game.declare("hazard:suffocation")
+    assert dc_now(game) == 11  # the next one, not refused for breath
+
+
 def test_an_untracked_suffocation_failure_still_leads_to_dying(pack: Pack) -> None:
     game = new_game(pack)
     face(game, "suffocation", 1)  # no breath tracked: the check is made as asked

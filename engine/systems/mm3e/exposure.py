@@ -259,6 +259,8 @@ def _after_check(hero: Actor, hz: hazards.Hazard, rec: dict[str, Any]) -> tuple[
     n = check_number(hero, hz.id, int(params.get("check") or 0))
     rank = remembered_rank(hero, hz.id, int(params.get("rank") or 0))
     new = {**record(hero, hz.id), "checks": n}
+    if hz.id == SUFFOCATION:  # checks are made: the held breath has run out
+        new["breath"] = 0
     if hz.id == RADIATION:
         new["rank"] = rank
     return n, rank, new
