@@ -54,8 +54,9 @@ def roll_opposed(ctx: Ctx, actor: str, what: str, mine: Sequence[tuple[str, int]
     a = ctx.die(actor, what, odds=f"{float(win_chance(bonus, against)):.0%} to win")
     a_total = check_die(a.face) + bonus
     theirs_words = " + ".join(f"{n} {v}" for n, v in theirs)
-    o = ctx.die(other, f"opposes {ctx.name(actor)} ({what}) with {theirs_words}: to beat"
-                f" {a_total}", odds=f"{float(hold_chance(a.face, bonus, against)):.0%} to hold")
+    holds = a_total if against > bonus else a_total + 1  # a tie goes to the higher bonus
+    o = ctx.die(other, f"opposes {ctx.name(actor)} ({what}) with {theirs_words}: {holds} or"
+                " more holds", odds=f"{float(hold_chance(a.face, bonus, against)):.0%} to hold")
     opp = ac.opposed(a.face, bonus, o.face, against)
     ctx.emit(fight_roll(actor, what, Die(a.face, a.by, max(a.position, o.position)), list(mine),
                         opp.actor_total, opp.opponent_total,
