@@ -265,11 +265,12 @@ def _duel_setup(args: argparse.Namespace) -> tuple[Any, Any, list[Any]]:
                                 seed=args.seed, max_rounds=args.max_rounds,
                                 content=spec.content)
         sweep.points(sweeps)
+        duels.check(spec_d)
         sweep.blocks_at(pack, spec_d, sweeps, {})
         for sw in sweeps:  # each trait found, and every value checked
             for p in sweep.points([sw]):
                 sweep.blocks_at(pack, spec_d, [sw], p)
-    except IllegalAction as e:
+    except (IllegalAction, duels.DuelError) as e:
         raise UsageError(str(e)) from None
     return pack, spec_d, sweeps
 

@@ -44,7 +44,7 @@ def _even(summary: dict[str, Any]) -> list[str]:
 
 
 def _head(summary: dict[str, Any]) -> list[str]:
-    what = "Sweep" if summary["kind"] == "sweep" else "Duel"
+    what = str(summary["kind"]).capitalize()
     how = "fast" if summary["path"] == "fast" else "as games"
     lines = [f"{what}: A {summary['a']} vs B {summary['b']} ({summary['system']},"
              f" {summary['policy']} policy on both sides, {summary['runs']} fights a point,"
@@ -77,7 +77,7 @@ def terminal(summary: dict[str, Any], width: int = 80) -> str:
         lines.append("")
         lines.append("Exact chance of A winning (the fast duel's Markov chain): " + ", ".join(
             f"{_point(p)}: {_exact(p)}" for p in exact_rows))
-    if summary["kind"] == "duel" and summary["points"]:
+    if summary["kind"] != "sweep" and summary["points"]:
         p = summary["points"][0]
         fa, fb = p["first"]["A"], p["first"]["B"]
         wa, wb = p["a_wins_first"]["A"], p["a_wins_first"]["B"]

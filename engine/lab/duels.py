@@ -28,7 +28,7 @@ from engine.content.loader import Pack
 from engine.errors import EngineError
 from engine.game import Game
 from engine.lab import sides
-from engine.lab.fights import _pick, fight_decision, need_decision
+from engine.lab.fights import pick, fight_decision, need_decision
 from engine.lab.model import LabSpec, campaign_seed, policy_rng
 from engine.lab.policy import Policy, load_policy
 from engine.lab.runner import _context, chunks, default_workers
@@ -116,15 +116,27 @@ def _role(block: Mapping[str, Any], side: str) -> str:
     return "minion" if "group" in kind or kind == "minion" else "villain"
 
 
+def check_game_sides(a: Sequence[Mapping[str, Any]]) -> None:
+    """``DuelError`` when side A cannot be fielded in a game: its first block must be one
+    character (the hero), and no block of it a group (hero allies come one by one)."""
+    if any(sides.group_size(x) for x in a):
+        raise DuelError("side A cannot have a group (of minions, of thugs) when the duel is"
+                        " played as a game: put the group on side B")
+
+
+def check(spec: DuelSpec) -> None:
+    """``DuelError`` when ``spec``'s fights cannot be played (before any is)."""
+    if path_of(spec) == "game":
+        check_game_sides(sides.load(spec.a))
+
+
 def new_duel_game(pack: Pack, a: list[sides.Block], b: list[sides.Block], seed: int
                   ) -> tuple[Game, list[str]]:
     """A game whose hero is side A's first block, with the other blocks as NPCs of the
     scene carrying their own stat blocks; the game and the ids to start the fight against."""
     a, b = [dict(x) for x in a], [dict(x) for x in b]
     _unique(a, b)
-    if any(x.get("count") for x in a):
-        raise DuelError("side A cannot be a group of minions when a duel is played as a game"
-                        " (put the group on side B)")
+    check_game_sides(a)
     archetypes = pack.system.archetypes
     if not archetypes:
         raise DuelError(f"{pack.system.name} has no archetypes to seat a hero")
@@ -132,7 +144,7 @@ def new_duel_game(pack: Pack, a: list[sides.Block], b: list[sides.Block], seed: 
     npcs: list[tuple[str, sides.Block, str]] = []
     for side, blocks in (("A", a[1:]), ("B", b)):
         for blk in blocks:
-            count = int(blk.get("count") or 0)
+            count = sides.group_size(blk)
             names = [f"{blk['name']} {i}" for i in range(1, count + 1)] if count else [
                 str(blk["name"])]
             for n in names:
@@ -147,7 +159,7 @@ def new_duel_game(pack: Pack, a: list[sides.Block], b: list[sides.Block], seed: 
             npc = game.state.npc_by_name(n)
             assert npc is not None
             game._emit(DataSet(scope=npc.id, key="statblock", value=blk))
-            if blk.get("count"):
+            if sides.group_size(blk):
                 game._emit(DataSet(scope=npc.id, key="group",
                                    value=sides.block_key(str(blk["name"]))))
             ids.append(npc.id)
@@ -212,7 +224,7 @@ def _turn(game: Game, policy: Policy, rng: Any, used: dict[tuple[int, str], list
     decision = fight_decision(game, done)
     if len(decision.choices) == 1:
         return game.end_turn()
-    data = _pick(policy, decision, rng).data
+    data = pick(policy, decision, rng).data
     action = str(data["action"])
     if action == "end_turn":
         return game.end_turn()
@@ -271,7 +283,7 @@ def play_game_duel(pack: Pack, a: list[sides.Block], b: list[sides.Block], seed:
             if isinstance(need, DieNeed):
                 raise DuelError(f"the fight waits for a d{need.sides}: {need.who}")
             chooser = policy or load_policy("greedy")
-            tally.take(game, game.fight_choose(_pick(chooser, need_decision(game, need),
+            tally.take(game, game.fight_choose(pick(chooser, need_decision(game, need),
                                                      rng).id))
         elif game.referee_turn:
             tally.take(game, game.referee_step())
@@ -311,7 +323,7 @@ def exact(spec: DuelSpec, a: Sequence[str] | None = None, b: Sequence[str] | Non
     """The exact chance of each winner of a one-on-one duel, when the game's fast duels can
     enumerate it; else None."""
     blocks_a, blocks_b = sides.load(a or spec.a), sides.load(b or spec.b)
-    if len(blocks_a) != 1 or len(blocks_b) != 1 or any(x.get("count") for x in
+    if len(blocks_a) != 1 or len(blocks_b) != 1 or any(sides.group_size(x) for x in
                                                        (*blocks_a, *blocks_b)):
         return None
     fast = fast_duels(duel_pack(spec))

@@ -253,7 +253,7 @@ def need_decision(game: Game, need: ChoiceNeed) -> Decision:
                     situation={**situation, "question": need.question}, actor=need.actor)
 
 
-def _pick(policy: Policy, decision: Decision, rng: random.Random) -> Choice:
+def pick(policy: Policy, decision: Decision, rng: random.Random) -> Choice:
     index = policy.choose(decision, rng)
     if not isinstance(index, int) or isinstance(index, bool) \
             or not 0 <= index < len(decision.choices):
@@ -435,7 +435,7 @@ def _hero_turn(run: _Run, policy: Policy, rng: random.Random) -> None:
     if len(decision.choices) == 1:  # nothing left but ending the turn
         run.take(game.end_turn())
         return
-    choice = _pick(policy, decision, rng)
+    choice = pick(policy, decision, rng)
     data = choice.data
     action = str(data["action"])
     if action == END_TURN:
@@ -459,7 +459,7 @@ def _fight_step(run: _Run, policy: Policy, rng: random.Random, others: Sequence[
         if isinstance(need, DieNeed):
             raise IllegalAction(f"the lab rolls seeded dice, but the fight waits for a"
                                 f" d{need.sides}: {need.who}")
-        choice = _pick(policy, need_decision(game, need), rng)
+        choice = pick(policy, need_decision(game, need), rng)
         run.take(game.fight_choose(choice.id))
     elif game.referee_turn:
         run.take(game.referee_step())

@@ -145,12 +145,18 @@ def block_key(name: str) -> str:
     return "_".join(name.lower().split())
 
 
+def group_size(block: Mapping[str, Any]) -> int:
+    """The members of a group block (a count of 2 or more), 0 for one character."""
+    count = block.get("count")
+    return count if isinstance(count, int) and count > 1 else 0
+
+
 def side_name(blocks: Sequence[Block]) -> str:
     """A side in a few words: its blocks' names (a group with its count)."""
     names = []
     for b in blocks:
         n = str(b.get("name", "?"))
-        names.append(f"{n} x{b['count']}" if b.get("count") else n)
+        names.append(f"{n} x{b['count']}" if group_size(b) else n)
     return " + ".join(names)
 
 
