@@ -278,8 +278,9 @@ class DuelPoint(TypedDict):
 
 class DuelSummary(TypedDict):
     """``sidekick lab --side A=... --side B=... --json``: a duel ("duel": one character a
-    side), a skirmish ("skirmish") or a sweep ("sweep") of two sides' stat blocks, both played by ``policy``; ``path`` "fast" (the
-    game's fast duels) or "game" (whole games); ``sweep`` the swept traits (side, trait,
+    side), a skirmish ("skirmish") or a sweep ("sweep") of two sides' stat blocks, both
+    played by ``policy``; ``path`` "fast" (the game's fast duels) or "game" (whole games);
+    ``sweep`` the swept traits (side, trait,
     label, values, the value as given); ``even`` where side A's win rate crosses 50% along
     the first trait (``at`` null: never in the range), for each value of a second."""
 

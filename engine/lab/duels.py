@@ -3,11 +3,14 @@ sides played by the same policy, many times over, and what they give (``DuelReco
 winner, how it ended, rounds, turns, the side that acted first).
 
 A fight is played by the game's fast duels when its ruleset has them (``Ruleset.duels()``
-answering a ``Duels`` whose ``supports`` is None for these blocks), else as a whole ``Game``:
-the first block of side A is the hero (its stat block its own), the others of A hero allies,
-side B's blocks villains (a minion group, its members), no scenes, no moves. ``policy``:
-"referee" hands every character to the referee's brain (it recovers, flees, surrenders); a
-lab policy ("greedy", "random", "story", ``module:Class``) takes every turn of both sides.
+answering a ``Duels`` whose ``supports`` is None for these blocks) and the policy is one they
+play (``FAST_POLICIES``), else as a whole ``Game``: the first block of side A is the hero (its
+stat block its own), the others of A hero allies, side B's blocks villains (a minion group,
+its members), no scenes, no moves. ``policy``: "referee" hands every character to the
+referee's brain (it recovers, flees, surrenders); a lab policy ("greedy", "random", "story",
+``module:Class``) takes every turn of both sides. A block's ``kind`` is kept on either side:
+the referee's brain plays a villain's morale (broken and alone, it flees or surrenders) and a
+hero's resolve, so a mirror duel is fair only between blocks of the same kind.
 
 Fight ``index`` of a run plays with the dice seed ``campaign_seed(seed, index)`` and the
 policy's draws ``policy_rng(seed, index)``, so a run is the same with any workers, and every
@@ -28,7 +31,7 @@ from engine.content.loader import Pack
 from engine.errors import EngineError
 from engine.game import Game
 from engine.lab import sides
-from engine.lab.fights import pick, fight_decision, need_decision
+from engine.lab.fights import fight_decision, need_decision, pick
 from engine.lab.model import LabSpec, campaign_seed, policy_rng
 from engine.lab.policy import Policy, load_policy
 from engine.lab.runner import _context, chunks, default_workers
@@ -45,6 +48,9 @@ MAX_ROUNDS = 60
 """A fight still going after this many rounds is a stalemate (``--max-rounds``)."""
 STEP_LIMIT = 20_000
 """Engine steps one fight may take before it is a stalemate all the same."""
+
+FAST_POLICIES = (REFEREE, "greedy")
+"""The policies a game's fast duels play (by name); any other plays whole games."""
 
 SIDE_OF = {"heroes": "A", "villains": "B"}
 
@@ -80,7 +86,7 @@ def duel_pack(spec: DuelSpec) -> Pack:
 
 
 def fast_duels(pack: Pack) -> Duels | None:
-    """The ruleset's fast duels, or None while it has none."""
+    """The ruleset's fast duels, or None when it has none."""
     rules: Ruleset = ruleset_for(pack)
     hook = cast(Callable[[], Duels | None], getattr(rules, "duels", lambda: None))
     return hook()
@@ -140,7 +146,7 @@ def new_duel_game(pack: Pack, a: list[sides.Block], b: list[sides.Block], seed: 
     archetypes = pack.system.archetypes
     if not archetypes:
         raise DuelError(f"{pack.system.name} has no archetypes to seat a hero")
-    hero_block = {**a[0], "kind": "hero"}
+    hero_block = dict(a[0])  # its kind kept: the referee plays a villain's morale on side A too
     npcs: list[tuple[str, sides.Block, str]] = []
     for side, blocks in (("A", a[1:]), ("B", b)):
         for blk in blocks:
@@ -304,7 +310,7 @@ def play_duel(spec: DuelSpec, index: int, a: Sequence[str] | None = None,
     pack = duel_pack(spec)
     blocks_a, blocks_b = sides.load(a or spec.a), sides.load(b or spec.b)
     seed = campaign_seed(spec.seed, index)
-    fast = fast_duels(pack)
+    fast = fast_duels(pack) if spec.policy in FAST_POLICIES else None
     if fast is not None and fast.supports(blocks_a, blocks_b) is None:
         return fast.play(blocks_a, blocks_b, seed, spec.policy)
     return play_game_duel(pack, blocks_a, blocks_b, seed, check_policy(spec.policy),
@@ -313,7 +319,7 @@ def play_duel(spec: DuelSpec, index: int, a: Sequence[str] | None = None,
 
 def path_of(spec: DuelSpec) -> str:
     """Which way ``spec``'s fights are played: "fast" (the game's fast duels) or "game"."""
-    fast = fast_duels(duel_pack(spec))
+    fast = fast_duels(duel_pack(spec)) if spec.policy in FAST_POLICIES else None
     ok = fast is not None and fast.supports(sides.load(spec.a), sides.load(spec.b)) is None
     return "fast" if ok else "game"
 
@@ -326,7 +332,7 @@ def exact(spec: DuelSpec, a: Sequence[str] | None = None, b: Sequence[str] | Non
     if len(blocks_a) != 1 or len(blocks_b) != 1 or any(sides.group_size(x) for x in
                                                        (*blocks_a, *blocks_b)):
         return None
-    fast = fast_duels(duel_pack(spec))
+    fast = fast_duels(duel_pack(spec)) if spec.policy in FAST_POLICIES else None
     if fast is None or fast.supports(blocks_a, blocks_b) is not None:
         return None
     return fast.exact(blocks_a[0], blocks_b[0], spec.policy)

@@ -203,9 +203,10 @@ def summarize(spec: DuelSpec, sweeps: Sequence[Sweep], pts: Sequence[Point],
                                                                              strict=True)]
     failures = [{"point": dict(p), "error": r} for p, recs in zip(pts, per, strict=True)
                 for r in recs if isinstance(r, str)]
+    one_on_one = len(a) == len(b) == 1 and not any(sides.group_size(x) for x in (*a, *b))
     return {
-        "kind": "sweep" if sweeps else "duel" if len(a) == len(b) == 1 and not any(
-            sides.group_size(x) for x in (*a, *b)) else "skirmish", "system": spec.system, "policy": spec.policy,
+        "kind": "sweep" if sweeps else "duel" if one_on_one else "skirmish",
+        "system": spec.system, "policy": spec.policy,
         "runs": spec.runs, "seed": spec.seed, "max_rounds": spec.max_rounds, "path": path,
         "a": sides.side_name(a), "b": sides.side_name(b),
         "sweep": [{"side": s.side, "trait": s.trait, "label": s.label, "values": list(s.values),

@@ -31,7 +31,7 @@ attacks:
 """
 AHEAD = """\
 - name: Keystone Ascendant
-  kind: villain
+  kind: hero
   power_level: 11
   abilities: {strength: 13, stamina: 13, agility: 1, dexterity: 1, fighting: 9, intellect: 2,
               awareness: 2, presence: 1}

@@ -118,7 +118,7 @@ def test_a_side_file_may_be_one_block_a_list_or_characters(tmp_path: Path, pack:
 def test_sweep_values_and_points() -> None:
     assert sweep.parse_sweep("toughness=8..12/2") == sweep.Sweep("A", "toughness", (8, 10, 12))
     assert sweep.parse_sweep("b.dodge=3,5") == sweep.Sweep("B", "dodge", (3, 5))
-    with pytest.raises(IllegalAction, match="expected TRAIT=LOW..HIGH"):
+    with pytest.raises(IllegalAction, match=r"expected TRAIT=LOW\.\.HIGH"):
         sweep.parse_sweep("toughness")
     with pytest.raises(IllegalAction, match="a grid of two"):
         sweep.points([sweep.parse_sweep(f"t{i}=1..2") for i in range(3)])
