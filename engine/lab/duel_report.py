@@ -18,11 +18,24 @@ ENDING_WORDS = {"knocked_out": "out", "fled": "fled", "surrendered": "surr.",
 
 
 def _point(p: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in p["point"].items()) or "as given"
+    """A point's traits in the order they were swept (JSON sorts the keys)."""
+    keys = sorted(p["point"], key=lambda k: _ORDER.get(k, 9))
+    return ", ".join(f"{k}={p['point'][k]}" for k in keys) or "as given"
 
 
-def _endings(p: dict[str, Any]) -> str:
-    return " ".join(f"{ENDING_WORDS[k]} {v}" for k, v in p["endings"].items() if v) or "-"
+_ORDER: dict[str, int] = {}
+"""The swept traits' order in the summary being reported (set by each report)."""
+
+
+def _order(summary: dict[str, Any]) -> None:
+    _ORDER.clear()
+    _ORDER.update({s["label"]: i for i, s in enumerate(summary["sweep"])})
+
+
+def _endings(p: dict[str, Any], short: bool = True) -> str:
+    words = (lambda k: ENDING_WORDS[k]) if short else (lambda k: k.replace("_", " "))
+    return (" " if short else ", ").join(f"{words(k)} {v}" for k, v in p["endings"].items()
+                                         if v) or "-"
 
 
 def _exact(p: dict[str, Any]) -> str:
@@ -58,6 +71,7 @@ def _head(summary: dict[str, Any]) -> list[str]:
 
 def terminal(summary: dict[str, Any], width: int = 80) -> str:
     """The report for a terminal of ``width`` columns."""
+    _order(summary)
     lines = _head(summary)
     lines.append("")
     label_w = max([len(_point(p)) for p in summary["points"]] + [8])
@@ -96,10 +110,12 @@ def terminal(summary: dict[str, Any], width: int = 80) -> str:
 
 
 def _markdown(summary: dict[str, Any], chart: Path | None, note: str) -> str:
-    lines = [f"# {_head(summary)[0]}", "", *_head(summary)[1:], ""]
+    _order(summary)
+    head = _head(summary)
+    lines = [f"# {head[0]}", "", *[f"- {h.strip()}" for h in head[1:]], ""]
     rows = [[_point(p), str(p["runs"]), _pct(p["a_rate"]),
              f"{_pct(p['a_low'])} - {_pct(p['a_high'])}", str(p["b_wins"]), str(p["draws"]),
-             f"{p['rounds']['mean']:.1f}", f"{p['turns']['mean']:.1f}", _endings(p),
+             f"{p['rounds']['mean']:.1f}", f"{p['turns']['mean']:.1f}", _endings(p, False),
              _exact(p)] for p in summary["points"]]
     lines += _table(["point", "runs", "A wins", "95% interval (Wilson)", "B wins",
                      "draws/stalemates", "mean rounds", "mean turns", "endings",
@@ -165,7 +181,9 @@ def _csv(path: Path, rows: Sequence[dict[str, Any]]) -> Path:
 
 
 def _point_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{**p["point"], "runs": p["runs"], "a_wins": p["a_wins"], "a_rate": p["a_rate"],
+    _order(summary)
+    return [{**{k: p["point"][k] for k in sorted(p["point"], key=lambda k: _ORDER.get(k, 9))},
+             "runs": p["runs"], "a_wins": p["a_wins"], "a_rate": p["a_rate"],
              "a_low": p["a_low"], "a_high": p["a_high"], "b_wins": p["b_wins"],
              "draws": p["draws"], "mean_rounds": p["rounds"]["mean"],
              "mean_turns": p["turns"]["mean"], **p["endings"],
