@@ -160,6 +160,8 @@ def new_duel_game(pack: Pack, a: list[sides.Block], b: list[sides.Block], seed: 
                     npcs=[(n, role, "") for n, _b, role in npcs],
                     present=[n for n, _b, _r in npcs], seed=seed)
     ids: list[str] = []
+    # each NPC plays its own block, set as its system data (``DataSet``, as ``npc_block`` sets
+    # a pack block's id), in one action of the game's own (the lab reaches in, as sim does)
     with game._action("the lab: the duel's stat blocks"):
         for n, blk, _r in npcs:
             npc = game.state.npc_by_name(n)
