@@ -13,6 +13,7 @@ from engine.rules.fight.dice import fight_roll
 from engine.rules.fight.events import TurnsUsed
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
+from engine.systems.mm3e import areas
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e.checks import CheckResult
@@ -29,6 +30,7 @@ from engine.systems.mm3e.strikes import (
     spend_aim,
     strike,
     trade_effects,
+    trade_values,
 )
 
 
@@ -38,7 +40,9 @@ def _attack(ctx: Ctx, p: Pending) -> None:
     if atk.range not in ("area",) and p.target is None:
         raise IllegalAction("attack whom?")
     ctx.spend(p.actor, "standard")
-    if p.team:
+    if atk.range == "area":
+        areas.area_attack(ctx, p, atk, trade_values(ctx, p.actor, atk, p.maneuvers).effect)
+    elif p.team:
         _team_attack(ctx, p, atk)
     else:
         strike(ctx, p, atk)
