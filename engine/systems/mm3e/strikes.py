@@ -17,6 +17,7 @@ from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e.checks import defend_result, degree_odds
 from engine.systems.mm3e.conditions import attack_modifier_against, check_penalty
 from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
+from engine.systems.mm3e.neutral import neutralised
 from engine.systems.mm3e.statblock import Attack
 from engine.systems.mm3e.step import (
     AFFLICTION_DEFAULT,
@@ -131,9 +132,10 @@ def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
     rparts, rdc = resist_parts(ctx, target, atk, traded.effect)
     mod = sum(v for _, v in rparts)
     resist, effect = resist_numbers(hit, mod, rdc, atk.effect == "damage", ctx.minion(target))
+    aside = neutralised(ctx, target)  # out of it in all but name: worth nothing more
     return FightTarget(id=target, name=ctx.name(target), hit=hit, critical=critical,
-                       effect=effect, value=effect, defense_class=dc, resist_dc=rdc,
-                       resist=resist)
+                       effect=effect, value=0.0 if aside else effect, defense_class=dc,
+                       resist_dc=rdc, resist=resist, neutralised=aside)
 
 
 @lru_cache(maxsize=8192)
@@ -408,5 +410,5 @@ def spend_aim(ctx: Ctx, actor: str) -> None:
 
 __all__ = ["attack_of", "attack_parts", "attack_roll", "crit_possible", "damage_state",
            "defense_words", "degree_result", "land", "obscurement_option", "odds_against",
-           "resist_numbers", "resist_parts", "situation_parts", "spend_aim", "strike", "targets_for_area",
-           "trade_effects", "trade_values"]
+           "resist_numbers", "resist_parts", "situation_parts", "spend_aim", "strike",
+           "targets_for_area", "trade_effects", "trade_values"]
