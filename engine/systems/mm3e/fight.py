@@ -52,12 +52,12 @@ FILLED_IN = (
     "An affliction (or dazzle, weaken, nullify) with no conditions listed imposes dazed, then"
     " stunned, then incapacitated; its 1st and 2nd degree conditions are resisted again at the"
     " end of each of the target's turns (a success ends them), the 3rd needs recovery."
-    " Area attacks: every foe in the fight is in the area unless the attacker names one target;"
-    " each rolls Dodge against 10 + rank and halves the rank on a success. A team attack is"
-    " made on the first minion's turn and uses up the turns of the minions who join it this"
-    " round. Flee and surrender take a character out of the fight (it keeps its conditions)."
-    " A fight ends when one side has nobody left who can act; nobody's turn begins after the"
-    " last foe flees or surrenders."
+    " Area attacks reach every foe in the fight (areas.py); each rolls Dodge against 10 + rank"
+    " and halves the rank on a success. A team attack is made on its slowest member's turn,"
+    " the others delaying to it (teams.py). Flee and surrender take a character out of the"
+    " fight (it keeps its conditions). A fight ends when one side has nobody left who can act"
+    " (the neutralised cannot: neutral.py); nobody's turn begins after the last foe flees or"
+    " surrenders."
 )
 
 MANEUVER_IDS = (*TRADES, "finishing", "slam", "surprise", "team")

@@ -6,12 +6,26 @@ side with nobody left but the neutralised has lost the fight."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from engine.rules import encounter as en
+from engine.rules.state import CampaignState
 from engine.systems.mm3e.conditions import Condition
 
-if TYPE_CHECKING:  # step.py asks this module whether a side can still act
-    from engine.systems.mm3e.step import Ctx
+
+class Reads(Protocol):
+    """What this module reads of a fight's step (``step.Ctx``, which asks it in turn)."""
+
+    state: CampaignState
+
+    def conditions(self, actor_id: str) -> frozenset[Condition]:
+        """Every condition in force on a character."""
+        ...
+
+    def effects_on(self, actor_id: str, what: str | None = None) -> list[en.Effect]:
+        """The encounter's effects on a character."""
+        ...
+
 
 C = Condition
 
@@ -32,7 +46,7 @@ NEUTRALISING_NAMES = ("paralyzed", "paralysed", "transformed", "asleep")
 """Condition names a pack's powers may impose beyond the seed's list that do the same."""
 
 
-def neutralised(ctx: Ctx, actor: str) -> str:
+def neutralised(ctx: Reads, actor: str) -> str:
     """The condition that neutralises ``actor`` ("unaware"), or "" when it can take part."""
     conds = ctx.conditions(actor)
     for c in NEUTRALISING:
@@ -42,4 +56,4 @@ def neutralised(ctx: Ctx, actor: str) -> str:
     return next((n for n in NEUTRALISING_NAMES if n in raw), "")
 
 
-__all__ = ["FILLED_IN", "NEUTRALISING", "NEUTRALISING_NAMES", "neutralised"]
+__all__ = ["FILLED_IN", "NEUTRALISING", "NEUTRALISING_NAMES", "Reads", "neutralised"]

@@ -140,7 +140,8 @@ def team_attack(ctx: Ctx, p: Pending, lead: Attack) -> None:
     extra = f" (rank {best} +{rank - best} from the others' hits)" if rank > best else ""
     ctx.say(p.actor, "team_attack", f"The team attack lands at rank {rank}{extra}.", p.target,
             by="engine")
-    land(ctx, p.actor, p.target, lead, rank)
+    land(ctx, p.actor, p.target, lead.model_copy(update={"name": f"the team attack"
+                                                          f" ({lead.name})"}), rank)
 
 
 __all__ = ["FILLED_IN", "TEAM", "can_join", "delayed_teammates", "fits", "joiner_attack",
