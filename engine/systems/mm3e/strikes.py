@@ -191,7 +191,9 @@ def land(ctx: Ctx, attacker: str, target: str, atk: Attack, rank: int, *,
                             ctx.minion(target))
         ctx.change(target, add=lasting, remove=removed, damage=-after.penalty,
                    why=why if tell else "")
-        return why.removeprefix(ctx.name(target)).strip()
+        did = why.removeprefix(ctx.name(target)).strip()
+        return did.removeprefix("(a minion) ") + (" (a minion)" if ctx.minion(target)
+                                                   and did.startswith("(a minion)") else "")
     return _afflicted(ctx, attacker, target, atk, rank, degree, tell)
 
 def _afflicted(ctx: Ctx, attacker: str, target: str, atk: Attack, rank: int, degree: int,

@@ -107,7 +107,7 @@ def _member_roll(ctx: Ctx, member: str, target: str, atk: Attack) -> mv.TeamHit:
     bonus = sum(v for _, v in parts)
     odds = at.attack_odds(bonus, dc, can_crit=False)
     hp = float(odds["hit"] + odds["critical"])
-    what = f"team attack on {ctx.name(target)} with {atk.name}"
+    what = f"team attack on {ctx.name(target)}"
     die = ctx.die(member, what, odds=f"{hp:.0%} to hit")
     res = at.attack(die.face, bonus, dc, can_crit=False)
     degrees = max(1, 1 + (res.total - dc) // 5) if res.hit else 0
