@@ -59,7 +59,7 @@ def test_a_hero_teams_up_with_a_teammate_who_delayed_to_her_turn(pack: Pack) -> 
     g = fight(pack, ["keystone", "lamplight"], ["the_tallyman"], [19, 10, 1])
     fist = next(o for o in g.fight_options() if o.attack and o.attack.id == "granite_fist")
     team = next(m for m in fist.maneuvers if m.id == "team")
-    assert team.why == "Lamplight must delay to this turn first"
+    assert team.why == "delay, then team up on Lamplight's turn (the slowest leads)"
     act(g, "delay")
     assert g.fight is not None and g.fight.encounter.acting == "lamplight"
     lance = next(o for o in g.fight_options() if o.attack and o.attack.id == "light_lance")
@@ -82,7 +82,15 @@ def test_a_hero_teams_up_with_a_teammate_who_delayed_to_her_turn(pack: Pack) -> 
 
 
 def test_a_team_attack_needs_a_teammate_who_delayed(pack: Pack) -> None:
-    g = fight(pack, ["keystone", "lamplight"], ["the_tallyman"], [19, 10, 1])
+    g = fight(pack, ["keystone", "lamplight"], ["the_tallyman"], [10, 19, 1])
+    lance = next(o for o in g.fight_options() if o.attack and o.attack.id == "light_lance")
+    team = next(m for m in lance.maneuvers if m.id == "team")
+    assert team.why == "delay, then team up on Keystone's turn (the slowest leads)"
+    act(g, "attack", [1], target="the_tallyman", attack="light_lance")
+    g.end_turn()  # Lamplight has acted: Keystone cannot team up with her this round
+    fist = next(o for o in g.fight_options() if o.attack and o.attack.id == "granite_fist")
+    team = next(m for m in fist.maneuvers if m.id == "team")
+    assert team.why == "Lamplight must delay to this turn first"
     with pytest.raises(IllegalAction, match="delayed to this turn"):
         g.fight_act("attack", target="the_tallyman", attack="granite_fist",
                     options={"team": True})

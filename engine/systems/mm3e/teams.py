@@ -82,7 +82,8 @@ def joiners(ctx: Ctx, actor: str, lead: Attack) -> list[tuple[str, Attack]]:
 
 def team_maneuver(ctx: Ctx, actor: str, lead: Attack, summary: str) -> tuple[Maneuver, ...]:
     """The ``team`` switch an attack offers when ``actor`` has a teammate in the fight:
-    "Team attack with X" once X has delayed to this turn, else dimmed with what to do."""
+    "Team attack with X" once X has delayed to this turn, else dimmed with what to do (delay
+    to a teammate still to act this round, who leads it; or have one delay to this turn)."""
     mates = [a for a in ctx.allies(actor) if can_join(ctx, a)
              and joiner_attack(ctx, a, lead) is not None]
     if not mates:
@@ -92,9 +93,13 @@ def team_maneuver(ctx: Ctx, actor: str, lead: Attack, summary: str) -> tuple[Man
         names = " and ".join(ctx.name(m) for m, _ in joined)
         return (Maneuver(id=TEAM, name=f"Team attack with {names}", summary=summary,
                          switch=True),)
-    return (Maneuver(id=TEAM, name="Team attack", summary=summary, switch=True,
-                     why=f"{' or '.join(ctx.name(m) for m in mates)} must delay to this turn"
-                         " first"),)
+    order = [p.actor for p in ctx.ranked()]
+    later = [m for m in mates if m in order and actor in order
+             and order.index(m) > order.index(actor)
+             and ctx.enc.participant(m).last_round != ctx.enc.round]
+    why = (f"delay, then team up on {ctx.name(later[-1])}'s turn (the slowest leads)" if later
+           else f"{' or '.join(ctx.name(m) for m in mates)} must delay to this turn first")
+    return (Maneuver(id=TEAM, name="Team attack", summary=summary, switch=True, why=why),)
 
 
 def _member_roll(ctx: Ctx, member: str, target: str, atk: Attack) -> mv.TeamHit:
