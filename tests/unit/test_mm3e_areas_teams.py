@@ -74,7 +74,7 @@ def test_a_hero_teams_up_with_a_teammate_who_delayed_to_her_turn(pack: Pack) -> 
     assert [x["against"] for x in r] == [20, 18, 29]
     assert "The team attack lands at rank 14 (rank 12 +2 from the others' hits)." in \
         _lines(ev, "team_attack")
-    assert r[2]["what"] == "resists the team attack (Light Lance)"
+    assert r[2]["what"] == "resists the team attack (Granite Fist)"  # the main attack
     # Keystone's delayed turn is spent: nobody waits, and she does not act again this round
     assert all(row.columns.waiting == "" for row in g.tracker())
     g.end_turn()

@@ -134,19 +134,21 @@ def team_attack(ctx: Ctx, p: Pending, lead: Attack) -> None:
         members = joiners(ctx, p.actor, lead)
         if not members:
             raise IllegalAction("a team attack needs a teammate who delayed to this turn")
-    hits = [_member_roll(ctx, m, p.target, a) for m, a in [(p.actor, lead), *members]]
+    everyone = [(p.actor, lead), *members]
+    hits = [_member_roll(ctx, m, p.target, a) for m, a in everyone]
     if members:  # the joiners' turns this round are spent
         ctx.emit(TurnsUsed(actors=[m for m, _ in members]))
     rank = mv.team_attack_rank(hits)
     if rank is None:
         ctx.say(p.actor, "team_attack", "The team attack misses.", p.target, by="engine")
         return
-    best = max(h.rank for h in hits if h.hit)
+    main = max((i for i, h in enumerate(hits) if h.hit), key=lambda i: hits[i].rank)
+    best, atk = hits[main].rank, everyone[main][1]  # the largest rank among the hits
     extra = f" (rank {best} +{rank - best} from the others' hits)" if rank > best else ""
     ctx.say(p.actor, "team_attack", f"The team attack lands at rank {rank}{extra}.", p.target,
             by="engine")
-    land(ctx, p.actor, p.target, lead.model_copy(update={"name": f"the team attack"
-                                                          f" ({lead.name})"}), rank)
+    land(ctx, p.actor, p.target, atk.model_copy(update={"name": f"the team attack"
+                                                         f" ({atk.name})"}), rank)
 
 
 __all__ = ["FILLED_IN", "TEAM", "can_join", "delayed_teammates", "fits", "joiner_attack",
