@@ -187,9 +187,11 @@ async def test_referee_steps_run_and_take_over(mm_campaign: Callable[..., str],
         await settle(pilot)
         chosen = journal_text(app)[len(before):]
         assert "▸" in chosen
-        await pilot.press("space")  # ... then acts
+        await pilot.press("space")  # ... then acts: it delays to the team's slowest gunman
         await settle(pilot)
-        assert "🎲 Dockside Crew" in journal_text(app)[len(before) + len(chosen):]
+        assert "delays to join" in chosen
+        assert "Dockside Crew 1 waits for the right moment." in journal_text(app)[
+            len(before) + len(chosen):]
         await pilot.press("r")  # run until a player's turn
         await settle(pilot)
         game = game_of(app)
@@ -372,8 +374,11 @@ async def test_rolling_the_referees_dice(mm_campaign: Callable[..., str],
         await settle(pilot)
         game = game_of(app)
         assert game.fight is not None and game.fight.referee_dice == "physical"
-        await pilot.press("enter", "space")  # the referee chooses, then rolls: your dice
-        await settle(pilot)
+        for _ in range(5):  # the crew delays to its slowest gunman, who rolls: your dice
+            await pilot.press("enter", "space")  # the referee chooses, then acts
+            await settle(pilot)
+            if isinstance(app.screen, DiceDialog):
+                break
         asked = 0
         while isinstance(app.screen, DiceDialog) and asked < 12:
             assert "Roll a d20: Dockside Crew" in str(app.screen.summary)

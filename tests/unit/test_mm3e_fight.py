@@ -752,26 +752,33 @@ def test_a_minion_hit_with_intent_to_kill_dies(pack: Pack) -> None:
 def test_team_attack_takes_the_largest_rank_plus_the_others_degrees(
         pack: Pack, faces: list[int], rank: int | None) -> None:
     g = fight(pack, ["keystone"], ["dockside_crew"], [1, 19])
+    # the team waits for its slowest member: crew 1 to 4 delay to crew 5's turn (D.7)
+    for n in range(1, 5):
+        assert g.fight is not None and g.fight.encounter.acting == f"dockside_crew_{n}"
+        g.referee_step()
+        assert g.fight.pending is not None and g.fight.pending.action == "delay"
+        assert "team attack" in (g.fight.pending.why or "")
+        g.referee_step()
+    assert [r.columns.waiting for r in g.tracker() if r.actor.startswith("dockside")][:4] \
+        == ["delay"] * 4
     g.referee_step()
     assert g.fight is not None and g.fight.pending is not None
     team = g.fight.pending.team
-    assert len(team) == 4 and g.fight.pending.actor == "dockside_crew_1"
+    assert len(team) == 4 and g.fight.pending.actor == "dockside_crew_5"
     g.referee_step()
     ev = enter(g, faces + ([10] if rank is not None else []))
     r = rolls(ev)
-    assert [x["actor"] for x in r[:5]] == ["dockside_crew_1", *team]
+    assert [x["actor"] for x in r[:5]] == ["dockside_crew_5", *team]
     assert all(x["against"] == 16 for x in r[:5])  # Pistol +4 against 10 + Dodge 6
     if rank is None:
         assert len(r) == 5
     else:
         assert r[5]["against"] == 15 + rank
-    # the joiners' turns this round are used up: the crew member left acts next
+    # the joiners' delayed turns are spent on it: the crew member left acts next
+    assert all(r.columns.waiting == "" for r in g.tracker())
     g.referee_run()
     assert g.fight is not None
     assert g.fight.encounter.acting in ("dockside_crew_6", "keystone")
-    acted = {e["actor"] for e in g.store.events() if e["type"] == "TurnBegan"
-             and e["round"] == 1}
-    assert not acted & set(team)
 
 
 # ------------------------------------------------------------------ recover

@@ -93,6 +93,9 @@ class FightTarget:
     """The damage expected, before any response (a game of damage tracks)."""
     down: float | None = None
     """The chance the option puts the target down (out of the fight)."""
+    neutralised: str = ""
+    """What leaves it out of the fight in all but name ("unaware"): it can still be targeted,
+    but is never the default target ("": it takes part)."""
 
     @property
     def miss(self) -> float | None:
@@ -223,10 +226,12 @@ class FightOption:
 
     def best_target(self) -> FightTarget | None:
         """The target it is likeliest to affect (then to put down; the first such in turn
-        order), None without targets."""
+        order), one taking part in the fight before a neutralised one; None without
+        targets."""
         if not self.targets:
             return None
-        return max(self.targets, key=lambda t: (t.effect or 0.0, t.down or 0.0))
+        return max(self.targets, key=lambda t: (not t.neutralised, t.effect or 0.0,
+                                                t.down or 0.0))
 
 
 @dataclass(frozen=True, slots=True)

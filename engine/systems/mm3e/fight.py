@@ -24,7 +24,7 @@ from engine.rules.fight.actions import ActionRule, ActionTable
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import Die, Emit, Roll
 from engine.rules.fight.events import CombatantJoined, FightStarted, InitiativeRolled
-from engine.rules.fight.foes import FoeBlock, add_foes, foe_list, side_of
+from engine.rules.fight.foes import FoeBlock, add_foes, foe_list, side_of, standing_side
 from engine.rules.fight.state import Fight, Pending
 from engine.rules.fight.values import (
     ActionWords,
@@ -38,10 +38,11 @@ from engine.rules.fight.values import (
 )
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import fight_actions as fight_actions  # M&M's actions, registered
-from engine.systems.mm3e import fight_more
+from engine.systems.mm3e import fight_more, teams
 from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.conditions import CONDITIONS, action_budget
 from engine.systems.mm3e.fight_actions import release
+from engine.systems.mm3e.neutral import neutralised
 from engine.systems.mm3e.roster import block_of, characters
 from engine.systems.mm3e.statblock import Attack, Kind, StatBlock
 from engine.systems.mm3e.step import ACTIONS, TRADES, C, Ctx, max_trade
@@ -51,12 +52,12 @@ FILLED_IN = (
     "An affliction (or dazzle, weaken, nullify) with no conditions listed imposes dazed, then"
     " stunned, then incapacitated; its 1st and 2nd degree conditions are resisted again at the"
     " end of each of the target's turns (a success ends them), the 3rd needs recovery."
-    " Area attacks: every foe in the fight is in the area unless the attacker names one target;"
-    " each rolls Dodge against 10 + rank and halves the rank on a success. A team attack is"
-    " made on the first minion's turn and uses up the turns of the minions who join it this"
-    " round. Flee and surrender take a character out of the fight (it keeps its conditions)."
-    " A fight ends when one side has nobody left who can act; nobody's turn begins after the"
-    " last foe flees or surrenders."
+    " Area attacks reach every foe in the fight (areas.py); each rolls Dodge against 10 + rank"
+    " and halves the rank on a success. A team attack is made on its slowest member's turn,"
+    " the others delaying to it (teams.py). Flee and surrender take a character out of the"
+    " fight (it keeps its conditions). A fight ends when one side has nobody left who can act"
+    " (the neutralised cannot: neutral.py); nobody's turn begins after the last foe flees or"
+    " surrenders."
 )
 
 MANEUVER_IDS = (*TRADES, "finishing", "slam", "surprise", "team")
@@ -221,9 +222,12 @@ class MM3EConflict(Conflict[Ctx]):
 
     # ---------------------------------------------------------- turns
     def can_act(self, step: Ctx, actor: str) -> str | None:
-        """Out of the fight, or stunned (no action at all)."""
+        """Out of the fight, neutralised (neutral.py: unaware...), or stunned (no action at
+        all)."""
         if step.out(actor):
             return "is out of the fight"
+        if neutralised(step, actor):
+            return f"is {neutralised(step, actor)} and cannot act"
         if not action_budget(step.conditions(actor)).any:
             return "is stunned and cannot act"
         return None
@@ -287,8 +291,10 @@ class MM3EConflict(Conflict[Ctx]):
                     continue
                 targets = tuple(odds_against(ctx, actor, t, atk, {}) for t in ctx.foes(actor))
                 rolled = atk.range in ("close", "ranged")
+                team = teams.team_maneuver(ctx, actor, atk, self._team_words()) if (
+                    rule.id == "attack" and atk.range != "area") else ()
                 out.append(replace(entry, targets=targets, maneuvers=self._maneuvers(
-                    ctx, atk.range == "close", rolled, atk), attack=_attack(aid_, atk)))
+                    ctx, atk.range == "close", rolled, atk) + team, attack=_attack(aid_, atk)))
             return out
         if rule.target == "foe":
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
@@ -297,6 +303,11 @@ class MM3EConflict(Conflict[Ctx]):
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
                                                  for t in ctx.allies(actor)))
         return [entry]
+
+    def _team_words(self) -> str:
+        """The team attack's summary (actions.yaml's ``team`` maneuver)."""
+        w = self.words().get("team")
+        return w.summary if w else ""
 
     def attacks(self, state: CampaignState, actor: str) -> list[FightAttack]:
         """``actor``'s attacks (those the attack option lists), without their odds."""
@@ -371,6 +382,14 @@ class MM3EConflict(Conflict[Ctx]):
         fight_more.run_action(step, rule, pending)
 
     # ---------------------------------------------------------- the rest of the game
+    def finished(self, state: CampaignState) -> str | None:
+        """The side left with anyone who can act (the neutralised cannot: neutral.py)."""
+        if state.fight is None:
+            return None
+        ctx = self.step(state)
+        return standing_side(state, state.fight,
+                             lambda a: ctx.out(a) or bool(neutralised(ctx, a)))
+
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,
              maneuvers: Mapping[str, int]) -> FightTarget:
         """The exact odds of ``actor``'s ``attack`` on ``target`` with these maneuvers
@@ -460,7 +479,7 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
         kind="minion" if block.minion else block.kind.value,
         group=str(group) if group else None, power_level=block.power_level,
         conditions=frozenset(c.value for c in ctx.conditions(actor)),
-        damage=ctx.damage(actor), out=ctx.out(actor),
+        damage=ctx.damage(actor), out=ctx.out(actor) or bool(neutralised(ctx, actor)),
         dodge=block.defenses.dodge, parry=block.defenses.parry,
         toughness=block.defenses.toughness, fortitude=block.defenses.fortitude,
         will=block.defenses.will,
@@ -492,10 +511,12 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
     ready: tuple[str, ...] = ()
     if group:
         ready = tuple(a for a in order if a == actor or (
-            ctx.state.actors[a].data.get("group") == group and not ctx.out(a)
-            and enc.participant(a).last_round != enc.round))
+            ctx.state.actors[a].data.get("group") == group and teams.can_join(ctx, a)
+            and (enc.participant(a).last_round != enc.round
+                 or enc.participant(a).held == "delay")))
     return rf.Situation(me=fighter(ctx, actor), allies=allies, foes=foes, round=enc.round,
-                        budget=dict(enc.budget), group_ready=ready)
+                        budget=dict(enc.budget), group_ready=ready,
+                        can_delay=en.can_delay(enc) and enc.acting == actor)
 
 
 def condition_summary(condition: str) -> str:

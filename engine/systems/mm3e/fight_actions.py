@@ -9,10 +9,9 @@ from collections.abc import Sequence
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
-from engine.rules.fight.dice import fight_roll
-from engine.rules.fight.events import TurnsUsed
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
+from engine.systems.mm3e import areas, teams
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e.opposed import roll_opposed, with_penalty
@@ -20,14 +19,13 @@ from engine.systems.mm3e.statblock import Attack, StatBlock
 from engine.systems.mm3e.step import C, Ctx, action
 from engine.systems.mm3e.strikes import (
     attack_of,
-    attack_parts,
     attack_roll,
     damage_state,
-    defense_words,
     land,
     spend_aim,
     strike,
     trade_effects,
+    trade_values,
 )
 
 
@@ -37,45 +35,16 @@ def _attack(ctx: Ctx, p: Pending) -> None:
     if atk.range not in ("area",) and p.target is None:
         raise IllegalAction("attack whom?")
     ctx.spend(p.actor, "standard")
-    if p.team:
-        _team_attack(ctx, p, atk)
+    if atk.range == "area":
+        areas.area_attack(ctx, p, atk, trade_values(ctx, p.actor, atk, p.maneuvers).effect)
+    elif p.team or p.options.get(teams.TEAM):
+        teams.team_attack(ctx, p, atk)
     else:
         strike(ctx, p, atk)
     spend_aim(ctx, p.actor)
     trade_effects(ctx, p, atk)
     ctx.drop_effects(lambda e: not (e.what == "feinted" and e.source == p.actor
                                    and e.target == p.target))
-
-def _team_attack(ctx: Ctx, p: Pending, atk: Attack) -> None:
-    """A team attack: each joining minion rolls to hit; the best rank among the hits gets the
-    others' degrees as a bonus (D.7); the joiners' turns this round are used up."""
-    assert p.target is not None
-    hits: list[mv.TeamHit] = []
-    for member in [p.actor, *p.team]:
-        m_atk = attack_of(ctx, Pending(actor=member, action="attack", target=p.target,
-                                        attack=None))
-        parts, dc, dparts, dname = attack_parts(ctx, member, p.target, m_atk, {})
-        bonus = sum(v for _, v in parts)
-        can_crit = not (ctx.minion(member) and not ctx.minion(p.target))
-        odds = at.attack_odds(bonus, dc, can_crit=can_crit)
-        hp = float(odds["hit"] + odds["critical"])
-        die = ctx.die(member, f"team attack on {ctx.name(p.target)}", odds=f"{hp:.0%} to hit")
-        res = at.attack(die.face, bonus, dc, can_crit=can_crit)
-        degrees = max(1, 1 + (res.total - dc) // 5) if res.hit else 0
-        ctx.emit(fight_roll(member, f"team attack on {ctx.name(p.target)}", die, parts,
-                            res.total, dc, defense_words(dname, dparts), res.outcome,
-                            degrees if res.hit else -1, odds))
-        hits.append(mv.TeamHit(m_atk.rank, res.hit, degrees))
-
-    if p.team:  # the joiners' turns this round are used up
-        ctx.emit(TurnsUsed(actors=list(p.team)))
-    rank = mv.team_attack_rank(hits)
-    if rank is None:
-        ctx.say(p.actor, "team_attack", "The team attack misses.", p.target, by="engine")
-        return
-    ctx.say(p.actor, "team_attack", f"The team attack lands at rank {rank}.", p.target,
-            by="engine")
-    land(ctx, p.actor, p.target, atk, rank)
 
 @action("charge", "standard", "foe", needs_attack=True)
 def _charge(ctx: Ctx, p: Pending) -> None:

@@ -43,7 +43,8 @@ The policy, in the order it is applied:
      Attack, the referee attacks defensively at the largest allowed trade instead.
    - **Team attack.** A minion whose group has 2 or more members ready (it included), each with
      less than ``TEAM_ALONE_ODDS`` (50%) to hit the best target alone, leads a ``team_attack``
-     on it with the others (up to ``TEAM_MAX`` in all), ranked by ``maneuvers.team_attack_rank``.
+     on it with the others (up to ``TEAM_MAX`` in all), ranked by ``maneuvers.team_attack_rank``,
+     if it is the slowest of them; the others ``delay`` to its turn (when they still may).
    - **Demoralize / feint** when the fighter's Intimidation (against the target's better of
      Insight and Will) or Deception (against its better of Deception and Insight) has better
      odds to win than any attack has to hit (an attack with no roll always hits); never
@@ -197,7 +198,7 @@ DEFENCES = ("dodge", "parry", "toughness", "fortitude", "will")
 """The defences an effect may be resisted with."""
 
 ACTIONS = ("attack", "charge", "aim", "defend", "recover", "stand", "escape", "demoralize",
-           "feint", "surrender", "flee", "end_turn", "team_attack")
+           "feint", "surrender", "flee", "end_turn", "team_attack", "delay")
 """Every action a ``Choice`` may name."""
 
 
@@ -253,6 +254,10 @@ class Situation:
     round: int
     budget: Mapping[str, int]
     group_ready: tuple[str, ...] = ()
+    """The fighter's minion group who have not acted this round and can (it included, those
+    who delayed too), in turn order."""
+    can_delay: bool = False
+    """Whether the fighter may still delay its turn (a team attack waits for the slowest)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,7 +575,9 @@ def _team_ranks(members: tuple[tuple[int, int, int], ...]) -> dict[int | None, F
 
 def _team_option(s: Situation, best: _Scored) -> Choice | None:
     """A team attack led by ``me`` on the best solo option's target with its attack, when 2+
-    of the group are ready and each alone has less than ``TEAM_ALONE_ODDS`` to hit."""
+    of the group are ready and each alone has less than ``TEAM_ALONE_ODDS`` to hit; when
+    ``me`` is not the slowest of them (the last in ``group_ready``) and may delay, a delay to
+    the slowest one's turn instead, who will lead it."""
     me = s.me
     if not _minion(me) or me.group is None or best.choice.action != "attack":
         return None
@@ -609,9 +616,16 @@ def _team_option(s: Situation, best: _Scored) -> Choice | None:
     hit_any = 1 - ranks_landed.get(None, Fraction(0))
     others = tuple(f.id for f, _ in members[1:])
     names = _and([f.name for f, _ in members[1:]])
+    odds = (f"alone each has at most {pct(max(alone))} to hit, together {pct(hit_any)} that"
+            f" one hits and {pct(worth.fails)} to hurt" + _hurt(target))
+    slowest = max((f for f, _ in members), key=lambda f: s.group_ready.index(f.id)
+                  if f.id in s.group_ready else -1)
+    if slowest.id != me.id and s.can_delay:  # the team attack waits for its slowest member
+        return Choice("delay", f"{me.name} delays to join {slowest.name}'s team attack on"
+                      f" {target.name} ({attack.name}): {odds}", target=target.id,
+                      attack=attack.id, score=worth.value)
     why = (f"{me.name} leads a team attack on {target.name} with {names} ({attack.name}):"
-           f" alone each has at most {pct(max(alone))} to hit, together {pct(hit_any)} that"
-           f" one hits and {pct(worth.fails)} to hurt" + _hurt(target))
+           f" {odds}")
     return Choice("team_attack", why, target=target.id, attack=attack.id, team=others,
                   score=worth.value)
 
