@@ -93,6 +93,9 @@ class FightTarget:
     """The damage expected, before any response (a game of damage tracks)."""
     down: float | None = None
     """The chance the option puts the target down (out of the fight)."""
+    band: str = ""
+    """How far it is from the acting character: "engaged", "close", "ranged" or "far" (""
+    : a game without positions)."""
 
     @property
     def miss(self) -> float | None:
@@ -358,6 +361,10 @@ class TrackerRow:
     short words."""
     columns: Columns = InitiativeColumns()
     """The game's own columns."""
+    band: str = ""
+    """How far it is from the character acting now, when they are on opposite sides:
+    "engaged", "close", "ranged" or "far" ("" : the acting one, its side, nobody acting, or
+    a game without positions)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e.checks import CheckResult
 from engine.systems.mm3e.conditions import check_penalty
 from engine.systems.mm3e.statblock import Attack, StatBlock
@@ -51,10 +52,14 @@ def _team_attack(ctx: Ctx, p: Pending, atk: Attack) -> None:
     """A team attack: each joining minion rolls to hit; the best rank among the hits gets the
     others' degrees as a bonus (D.7); the joiners' turns this round are used up."""
     assert p.target is not None
+    if atk.range == "close":
+        mpos.close_in(ctx, p.actor, p.target)
     hits: list[mv.TeamHit] = []
     for member in [p.actor, *p.team]:
         m_atk = attack_of(ctx, Pending(actor=member, action="attack", target=p.target,
                                         attack=None))
+        if member != p.actor and not mpos.join_in(ctx, member, p.target, m_atk):
+            continue
         parts, dc, dparts, dname = attack_parts(ctx, member, p.target, m_atk, {})
         bonus = sum(v for _, v in parts)
         can_crit = not (ctx.minion(member) and not ctx.minion(p.target))
@@ -86,10 +91,12 @@ def _charge(ctx: Ctx, p: Pending) -> None:
     if C.IMMOBILE in ctx.conditions(p.actor):
         raise IllegalAction(f"{ctx.name(p.actor)} is immobile and cannot charge")
     ctx.spend(p.actor, "standard")
+    assert p.target is not None
+    run = mpos.charge_in(ctx, p.actor, p.target, slam=bool(p.options.get("slam")))
     if p.options.get("slam"):
         block = ctx.block(p.actor)
         speed = max(block.speed.values(), default=0)
-        full = bool(p.options.get("full_speed"))
+        full = run.full_speed
         rank = mv.slam_rank(speed, atk.rank, full_speed=full, cap=block.power_level)
         hit = strike(ctx, p, atk, extra=[("charge", -2)], label="slam",
                       team_rank=rank)
@@ -166,9 +173,11 @@ def _move(ctx: Ctx, p: Pending) -> None:
     if C.IMMOBILE in ctx.conditions(p.actor):
         raise IllegalAction(f"{ctx.name(p.actor)} is immobile")
     ctx.spend(p.actor, "move")
+    band = mpos.step(ctx, p.actor, p.options, p.target)
     where = str(p.options.get("to", "")).strip()
     ctx.say(p.actor, "move", f"{ctx.name(p.actor)} moves" + (f" {where}" if where else "")
-            + ".")
+            + (f" ({band})" if band and where else f" {band}" if band else "") + ".",
+            p.options.get("toward") or p.target)
 
 def _opposed_skill(ctx: Ctx, actor: str, skill: str, target: str,
                    defenses: Sequence[str]) -> CheckResult:
@@ -291,6 +300,7 @@ def _escape(ctx: Ctx, p: Pending) -> None:
     if r.degree <= 0:
         return
     release(ctx, p.actor)
+    mpos.escape_apart(ctx, p.actor, str(hold["by"]), p.options)
 
 def release(ctx: Ctx, held: str) -> None:
     """End a hold: the held one is free, its grabber no longer hindered and vulnerable."""

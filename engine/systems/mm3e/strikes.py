@@ -14,6 +14,7 @@ from engine.rules.fight.state import Pending
 from engine.rules.fight.values import FightTarget, ResistDegree
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e.checks import defend_result, degree_odds
 from engine.systems.mm3e.conditions import attack_modifier_against, check_penalty
 from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
@@ -30,12 +31,13 @@ from engine.systems.mm3e.step import (
 
 
 def attack_parts(ctx: Ctx, actor: str, target: str, atk: Attack,
-                 maneuvers: Mapping[str, int]) -> tuple[list[tuple[str, int]], int,
-                                                         list[tuple[str, int]], str]:
-    """An attack's modifiers with their sources, the defence class, the defence's parts and
-    its name."""
+                 maneuvers: Mapping[str, int], options: Mapping[str, Any] | None = None
+                 ) -> tuple[list[tuple[str, int]], int, list[tuple[str, int]], str]:
+    """An attack's modifiers with their sources (a far target's range among them, unless
+    ``options`` give a distance), the defence class, the defence's parts and its name."""
     assert atk.bonus is not None
     parts: list[tuple[str, int]] = [(atk.name, atk.bonus)]
+    parts += mpos.range_parts(ctx, actor, target, atk, options)
     parts += ctx.bonuses(actor, "attack", target)
     pen = check_penalty(ctx.conditions(actor))
     if pen:
@@ -133,7 +135,7 @@ def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
     resist, effect = resist_numbers(hit, mod, rdc, atk.effect == "damage", ctx.minion(target))
     return FightTarget(id=target, name=ctx.name(target), hit=hit, critical=critical,
                        effect=effect, value=effect, defense_class=dc, resist_dc=rdc,
-                       resist=resist)
+                       resist=resist, band=mpos.band(ctx, actor, target))
 
 
 @lru_cache(maxsize=8192)
@@ -248,7 +250,7 @@ def _attack_roll(ctx: Ctx, p: Pending, atk: Attack, target: str,
     target's active defence rolled when it defends), its roll emitted; the result, whether it
     was a finishing attack and whether it was routine."""
     actor = p.actor
-    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers)
+    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers, p.options)
     parts += situation_parts(atk, p.options)
     parts += extra or []
     defenseless = C.DEFENSELESS in ctx.conditions(target)
@@ -321,6 +323,8 @@ def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | 
             land(ctx, actor, t, atk, _area_rank(ctx, p, atk, t, rank))
         return True
     assert target is not None  # an area attack may have none: every foe is in it
+    if atk.range == "close":
+        mpos.close_in(ctx, actor, target)
     result, finishing, routine = _attack_roll(ctx, p, atk, target, extra, label)
     if not result.hit:
         return False
@@ -342,7 +346,9 @@ def defense_words(name: str, parts: list[tuple[str, int]]) -> str:
 def attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
                 extra: Sequence[tuple[str, int]] = ()) -> at.AttackResult:
     """An attack check on ``target`` (its Parry or Dodge by range) with ``extra`` modifiers,
-    rolled and explained."""
+    rolled and explained; a close one moves in on a close target first (``positions``)."""
+    if atk.range == "close":
+        mpos.close_in(ctx, actor, target)
     parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, {})
     parts += list(extra)
     bonus = sum(v for _, v in parts)
