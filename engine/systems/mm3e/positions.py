@@ -15,8 +15,9 @@ close, ranged, far) read by M&M's rules (RULES.md D.2, D.3, D.6).
   them when it reaches them) or away from them (or from every foe).
 - **Charge**: a standard action that moves up to one move action's bands and ends engaged
   with the target, the close attack at -2; from farther, the move action is spent too (2x
-  speed: one rank more). Not from engaged (there is no run-up). A **slam** is at full speed
-  when the charge crossed every band one move action of its speed covers (+1 rank).
+  speed: twice the bands, as two moves). Not from engaged (there is no run-up). A **slam**
+  is at full speed when the charge crossed every band one move action of its speed covers
+  (+1 rank).
 - **Escape**: a success moves the escaper away from its grabber (ground speed -1 rank, at
   least one band): engaged becomes close. ``options={"stay": True}`` stays put.
 - **Run** (DC 15 Athletics, +1 ground speed rank for a round) may raise the bands a move
@@ -159,7 +160,7 @@ def charge_run(ctx: Ctx, actor: str, target: str, *, paid: bool = False) -> Char
     if crossed <= one:
         return ChargeRun(crossed, False, crossed >= one)
     move = _move_left(ctx, actor) if paid else _move_after_standard(ctx, actor)
-    if move and crossed <= bands_per_move(speed + 1):
+    if move and crossed <= 2 * one:
         return ChargeRun(crossed, True, True)
     b = band(ctx, actor, target)
     raise IllegalAction(f"{ctx.name(target)} is {b}: too far for a charge"
