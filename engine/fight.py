@@ -42,11 +42,9 @@ from engine.rules.fight.events import (
     FightActed,
     FightEnded,
     FoesCleared,
-    PositionsChanged,
     RefereeDiceChanged,
 )
 from engine.rules.fight.foes import spent_foes
-from engine.rules.fight.positions import placing
 from engine.rules.fight.reading import (
     Said,
     every_foe,
@@ -717,22 +715,6 @@ class Fights:
             raise IllegalAction(f"the referee's dice are seeded or physical, not {referee!r}")
         with self._g._action("referee dice"):
             self._g._emit(RefereeDiceChanged(mode=referee))
-        return self._g.last_events
-
-    def place(self, band: str, actor: str | None = None, other: str | None = None
-              ) -> list[Shown]:
-        """Say where characters stand (the GM's call, or the fight's opening): ``actor`` and
-        ``other`` at ``band`` ("engaged", "close", "ranged", "far"); ``actor`` and everyone
-        on the other side; with neither, every hero and every foe
-        (engine/rules/fight/positions.py)."""
-        fight = require_fight(self._g.state)
-        sides = {p.actor: p.side for p in fight.encounter.participants}
-        try:
-            bands = placing(fight, sides, band, actor, other)
-        except ValueError as e:
-            raise IllegalAction(str(e)) from None
-        with self._g._action("positions"):
-            self._g._emit(PositionsChanged(bands=dict(bands)))
         return self._g.last_events
 
     def end(self, result: str = "called off") -> list[Shown]:

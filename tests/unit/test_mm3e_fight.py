@@ -52,7 +52,7 @@ def fight(pack: Pack, heroes: Sequence[str], foes: Sequence[str], init: Sequence
     g = new_game(pack, heroes)
     g.start_fight(list(foes), surprised=list(surprised), dice=list(init))
     g.set_fight_dice("physical")
-    g.fights.place("engaged")  # within reach: these tests are about the rules of a blow
+    g.gm.place_fighters("engaged")  # within reach: these tests are about the rules of a blow
     return g
 
 
@@ -546,7 +546,7 @@ def test_surprise_round(pack: Pack) -> None:
     g = new_game(pack, ["keystone", "lamplight"])
     g.start_fight(["the_tallyman"], surprised=["heroes"], dice=[19, 18, 1])
     g.set_fight_dice("physical")
-    g.fights.place("engaged")  # within reach: a surprise round has no move to close in
+    g.gm.place_fighters("engaged")  # within reach: a surprise round has no move to close in
     assert g.fight is not None
     enc = g.fight.encounter
     # the surprised have no turn; the others a standard action (or a move instead)

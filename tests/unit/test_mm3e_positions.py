@@ -91,7 +91,7 @@ def test_a_fight_starts_close_and_the_tracker_shows_each_foes_band(pack: Pack) -
 
 def test_moving_toward_and_away_changes_the_bands(pack: Pack) -> None:
     g = fight(pack, "keystone")  # ground speed 1: one band a move action
-    g.fights.place("far")
+    g.gm.place_fighters("far")
     ev = act(g, "move", target="the_tallyman")
     assert band(g, "keystone", "the_tallyman") == "ranged"
     assert "Keystone moves toward The Tallyman: ranged." in said(ev)
@@ -141,10 +141,10 @@ def test_a_close_attack_out_of_reach_is_refused_and_a_charge_offered(pack: Pack)
 
 def test_a_foe_across_the_scene_is_out_of_reach(pack: Pack) -> None:
     g = fight(pack, "keystone")
-    g.fights.place("ranged")
+    g.gm.place_fighters("ranged")
     with pytest.raises(IllegalAction, match="The Tallyman is ranged: out of reach"):
         g.fight_act("attack", target="the_tallyman", attack="granite_fist")
-    g.fights.place("engaged")
+    g.gm.place_fighters("engaged")
     with pytest.raises(IllegalAction, match="already engaged with The Tallyman: a charge"
                        " needs a run-up"):
         g.fight_act("charge", target="the_tallyman", attack="granite_fist")
@@ -152,12 +152,12 @@ def test_a_foe_across_the_scene_is_out_of_reach(pack: Pack) -> None:
 
 def test_a_charge_from_farther_takes_the_move_action_too(pack: Pack) -> None:
     g = fight(pack, "keystone")  # one band a move; two with the move action (2x speed)
-    g.fights.place("ranged")
+    g.gm.place_fighters("ranged")
     ev = act(g, "charge", [3], target="the_tallyman", attack="granite_fist")
     assert "Keystone charges The Tallyman with its move action too, crossing 2 bands." \
         in said(ev)
     g2 = fight(pack, "keystone")
-    g2.fights.place("far")
+    g2.gm.place_fighters("far")
     with pytest.raises(IllegalAction, match="far: too far for a charge"):
         g2.fight_act("charge", target="the_tallyman", attack="granite_fist")
 
@@ -168,7 +168,7 @@ def test_a_charge_from_farther_takes_the_move_action_too(pack: Pack) -> None:
 def test_a_ranged_attack_at_a_far_foe_is_at_medium_range(pack: Pack) -> None:
     g = fight(pack, "lamplight")
     near = g.fight_odds("light_lance", "the_tallyman")
-    g.fights.place("far")
+    g.gm.place_fighters("far")
     far = g.fight_odds("light_lance", "the_tallyman")
     assert far.band == "far" and near.hit is not None and far.hit is not None
     assert round(near.hit - far.hit, 2) == 0.10  # -2: two faces of the d20
@@ -178,7 +178,7 @@ def test_a_ranged_attack_at_a_far_foe_is_at_medium_range(pack: Pack) -> None:
 
 def test_a_distance_in_feet_replaces_the_band(pack: Pack) -> None:
     g = fight(pack, "lamplight")
-    g.fights.place("far")
+    g.gm.place_fighters("far")
     ev = act(g, "attack", [1], target="the_tallyman", attack="light_lance",
              options={"distance": 100})  # rank 10: short range to 250 ft
     assert all(m[0] != "far: medium range" for m in rolls(ev)[0]["modifiers"])
@@ -203,7 +203,7 @@ def test_a_slam_is_at_full_speed_when_the_charge_crosses_a_whole_move(pack: Pack
     assert dc == 15 + 10
     assert any(line.endswith("crossing 1 band, short of full speed.") for line in lines)
     g = fight(pack, "slipstream")
-    g.fights.place("far")
+    g.gm.place_fighters("far")
     dc, lines = slam_dc(g, [15, 20, 20])
     assert dc == 15 + 11
     assert any(line.endswith("crossing 3 bands, at full speed (slam +1 rank).")
@@ -215,7 +215,7 @@ def test_a_slam_is_at_full_speed_when_the_charge_crosses_a_whole_move(pack: Pack
 
 def held(g: Game, who: str, by: str) -> None:
     """``who`` in ``by``'s grip, the two engaged (a test set-up)."""
-    g.fights.place("engaged", who, by)
+    g.gm.place_fighters("engaged", who, by)
     with g._action("test set-up"):
         g._emit(HoldSet(target=who, hold={"by": by, "strength": 2, "degrees": 1}))
 
@@ -251,7 +251,7 @@ def brawler(pack: Pack, where: str) -> tuple[Game, str]:
     hero = g.state.party[0]
     g.start_fight(["the_tallyman"], dice=[20, 1])
     g.take_over(hero, player=False)
-    g.fights.place(where)
+    g.gm.place_fighters(where)
     g.referee_step()
     assert g.fight is not None and g.fight.pending is not None
     return g, hero
@@ -287,7 +287,7 @@ def test_the_referee_moves_toward_a_foe_it_cannot_reach(pack: Pack) -> None:
 def test_in_area_covers_those_engaged_with_or_close_to_the_centre(pack: Pack) -> None:
     g = fight(pack, "keystone", foes=("the_tallyman", "dockside_crew"), init=(20, 19, 1, 1),
               party=["lamplight"])
-    g.fights.place("far", "lamplight")
+    g.gm.place_fighters("far", "lamplight")
     assert g.fight is not None
     covered = in_area(g.fight, "the_tallyman")
     assert "lamplight" not in covered

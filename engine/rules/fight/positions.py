@@ -31,14 +31,11 @@ This module is pure: the fight's ``PositionsChanged`` event (events.py) applies 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import Literal, Protocol, get_args
 
 from pydantic import ConfigDict, Field
 
-from engine.rules.encounter import Compact, ranked
-
-if TYPE_CHECKING:
-    from engine.rules.fight.state import Fight
+from engine.rules.encounter import Compact, Encounter, ranked
 
 Band = Literal["engaged", "close", "ranged", "far"]
 """How far apart two combatants are."""
@@ -148,6 +145,19 @@ def away(pos: Positions, mover: str, from_: Sequence[str], steps: int,
         if got != mine:
             out[pair(mover, other)] = at_rank(got)
     return out
+
+
+class Fight(Protocol):
+    """A fight as far as positions go (``state.Fight``)."""
+
+    @property
+    def encounter(self) -> Encounter: ...
+
+    @property
+    def out(self) -> Mapping[str, str]: ...
+
+    @property
+    def positions(self) -> Positions: ...
 
 
 def placing(fight: Fight, sides: Mapping[str, str], band: str, a: str | None = None,
