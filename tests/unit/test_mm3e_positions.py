@@ -95,11 +95,11 @@ def test_moving_toward_and_away_changes_the_bands(pack: Pack) -> None:
     ev = act(g, "move", target="the_tallyman")
     assert band(g, "keystone", "the_tallyman") == "ranged"
     assert "Keystone moves toward The Tallyman: ranged." in said(ev)
-    act(g, "move", options={"where": "the_tallyman"})  # as the menu names it
+    act(g, "move", options={"way": "the_tallyman"})  # as the menu names it
     assert band(g, "keystone", "the_tallyman") == "close"
-    # two moves used the turn: the Tallyman acts; the tracker shows bands from him
+    # two moves used the turn: the Tallyman acts; the tracker shows bands on a hero's turn
     assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
-    assert row(g, "keystone").band == "close"
+    assert row(g, "keystone").band == row(g, "the_tallyman").band == ""
 
 
 def test_a_flier_crosses_the_whole_fight_in_one_move(pack: Pack) -> None:
@@ -108,7 +108,7 @@ def test_a_flier_crosses_the_whole_fight_in_one_move(pack: Pack) -> None:
     act(g, "move", options={"away": True})
     assert band(g, "lamplight", "the_tallyman") == "far"
     move = next(o for o in g.fight_options() if o.action == "move")
-    assert move.needs == "where"
+    assert move.needs == "way"
     toward_him = next(c for c in move.choices if c.id == "the_tallyman")
     assert toward_him.detail == "far -> engaged"
 
@@ -124,7 +124,7 @@ def test_a_close_attack_on_a_close_foe_moves_in_with_the_move_action(pack: Pack)
 
 def test_a_close_attack_out_of_reach_is_refused_and_a_charge_offered(pack: Pack) -> None:
     g = fight(pack, "keystone")
-    act(g, "move", options={"where": "stay"})  # the move spent, nowhere in particular
+    act(g, "move", options={"way": "stay"})  # the move spent, nowhere in particular
     assert band(g, "keystone", "the_tallyman") == "close"
     fist = next(o for o in g.fight_options() if o.action == "attack"
                 and o.attack is not None and o.attack.id == "granite_fist")
@@ -320,8 +320,8 @@ def test_the_tracker_draws_the_band_column() -> None:
                        acting=True, control="player"),
             TrackerRow(actor="the_tallyman", name="The Tallyman", side="villains",
                        initiative=3, acting=False, control="referee", band="engaged")]
-    lines = tracker_text(1, rows, width=33).plain.splitlines()
-    assert lines[1].rstrip().endswith("you")
-    assert lines[2].rstrip().endswith("ref eng")
-    wide = tracker_text(1, rows, width=40).plain.splitlines()
-    assert wide[2].rstrip().endswith("ref engaged")
+    lines = tracker_text(1, rows, width=30).plain.splitlines()
+    assert lines[1].split() == ["▶13", "Keystone", "you"]
+    assert lines[2].split() == ["3", "The", "Tallyman", "engaged"]  # in place of "ref"
+    narrow = tracker_text(1, rows, width=28).plain.splitlines()
+    assert narrow[2].split() == ["3", "The", "Tallyman", "eng"]

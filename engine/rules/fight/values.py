@@ -195,7 +195,7 @@ class FightOption:
     """The attack it uses (None: not an attack)."""
     needs: str = ""
     """What must be named when it is taken, as an ``options`` key: "item", "action",
-    "power" ("" : nothing)."""
+    "power", "way" (where a move goes) ("" : nothing)."""
     choices: tuple[NamedChoice, ...] = ()
     """What may be named, when the engine can list it (empty: the player names it)."""
     maneuvers: tuple[Maneuver, ...] = ()
@@ -362,9 +362,9 @@ class TrackerRow:
     columns: Columns = InitiativeColumns()
     """The game's own columns."""
     band: str = ""
-    """How far it is from the character acting now, when they are on opposite sides:
-    "engaged", "close", "ranged" or "far" ("" : the acting one, its side, nobody acting, or
-    a game without positions)."""
+    """How far it is from the hero acting now, when it is one of its foes: "engaged",
+    "close", "ranged" or "far" ("" : a hero's row, a foe acting, nobody acting, or a game
+    without positions)."""
 
 
 @dataclass(frozen=True, slots=True)

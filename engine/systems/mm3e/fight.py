@@ -296,7 +296,7 @@ class MM3EConflict(Conflict[Ctx]):
             entry = replace(entry, targets=mpos.marked(ctx, actor, rule.id, None, [
                 FightTarget(id=t, name=ctx.name(t)) for t in ctx.foes(actor)]))
         elif rule.id == "move":
-            entry = replace(entry, needs="where", choices=mpos.move_choices(ctx, actor))
+            entry = replace(entry, needs="way", choices=mpos.move_choices(ctx, actor))
         elif rule.target == "ally":
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
                                                  for t in ctx.allies(actor)))

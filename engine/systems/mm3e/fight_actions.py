@@ -177,7 +177,7 @@ def _move(ctx: Ctx, p: Pending) -> None:
     where = str(p.options.get("to", "")).strip()
     ctx.say(p.actor, "move", f"{ctx.name(p.actor)} moves" + (f" {where}" if where else "")
             + (f" ({band})" if band and where else f" {band}" if band else "") + ".",
-            p.options.get("toward") or p.target)
+            p.target)
 
 def _opposed_skill(ctx: Ctx, actor: str, skill: str, target: str,
                    defenses: Sequence[str]) -> CheckResult:

@@ -217,7 +217,7 @@ def join_in(ctx: Ctx, member: str, target: str, atk: Attack) -> bool:
 
 def step(ctx: Ctx, actor: str, options: Mapping[str, Any], target: str | None) -> str:
     """A move action's change of position, from its options: ``toward`` (or the target) an id,
-    or ``away`` from an id (True or "foes": from every foe); ``where`` as the menu names it
+    or ``away`` from an id (True or "foes": from every foe); ``way`` as the menu names it
     (an id: toward them, "away": from every foe, "stay": nowhere); ``engage`` False stops
     short of engaging. Returns the words for the story ("" : it moves nowhere in
     particular)."""
@@ -226,7 +226,7 @@ def step(ctx: Ctx, actor: str, options: Mapping[str, Any], target: str | None) -
         raise IllegalAction(f"{ctx.name(actor)} is immobile")
     steps = bands_per_move(speed)
     pos = ctx.fight.positions
-    where = str(options.get("where") or "")
+    where = str(options.get("way") or "")
     to = str(options.get("toward") or (where if where not in ("away", "stay") else "")
              or target or "")
     off = options.get("away") or (where == "away")
@@ -298,8 +298,8 @@ def marked(ctx: Ctx, actor: str, action: str, atk: Attack | None,
 
 
 def move_choices(ctx: Ctx, actor: str) -> tuple[NamedChoice, ...]:
-    """Where a move action may go (its ``where`` option): toward each foe, then each ally,
-    with the band it would end in; away from every foe; nowhere in particular."""
+    """Where a move action may go (its ``way`` option: "which way?"): toward each foe, then
+    each ally, with the band it would end in; away from every foe; nowhere in particular."""
     speed = speed_rank(ctx, actor)
     steps = bands_per_move(speed) if speed is not None else 0
     out: list[NamedChoice] = []
@@ -376,9 +376,11 @@ def _approach(ctx: Ctx, actor: str, foe: str, end: rf.Choice) -> rf.Choice:
 
 
 def row_band(ctx: Ctx, actor: str) -> str:
-    """``actor``'s band from the character acting now, when on the other side ("" else)."""
+    """``actor``'s band from the hero acting now, when it is one of its foes ("" else: a
+    hero's row, or a foe acting)."""
     acting = ctx.enc.acting
-    if acting is None or acting == actor or actor not in ctx.foes(acting):
+    if acting is None or acting == actor or ctx.enc.participant(acting).side != "heroes" \
+            or actor not in ctx.foes(acting):
         return ""
     return band(ctx, acting, actor)
 
