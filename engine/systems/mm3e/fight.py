@@ -286,15 +286,16 @@ class MM3EConflict(Conflict[Ctx]):
             for aid_, atk in ctx.attacks(actor).items():
                 if rule.id == "charge" and atk.range != "close":
                     continue
-                targets = mpos.marked(ctx, actor, rule.id, atk, [
-                    odds_against(ctx, actor, t, atk, {}) for t in ctx.foes(actor)])
+                targets = tuple(odds_against(ctx, actor, t, atk, {}, why=mpos.why_not(
+                    ctx, actor, rule.id, atk, t)) for t in ctx.foes(actor))
                 rolled = atk.range in ("close", "ranged")
                 out.append(replace(entry, targets=targets, maneuvers=self._maneuvers(
                     ctx, atk.range == "close", rolled, atk), attack=_attack(aid_, atk)))
             return out
         if rule.target == "foe":
-            entry = replace(entry, targets=mpos.marked(ctx, actor, rule.id, None, [
-                FightTarget(id=t, name=ctx.name(t)) for t in ctx.foes(actor)]))
+            entry = replace(entry, targets=tuple(FightTarget(
+                id=t, name=ctx.name(t), band=mpos.band(ctx, actor, t),
+                why=mpos.why_not(ctx, actor, rule.id, None, t)) for t in ctx.foes(actor)))
         elif rule.id == "move":
             entry = replace(entry, needs="way", choices=mpos.move_choices(ctx, actor))
         elif rule.target == "ally":

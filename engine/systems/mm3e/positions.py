@@ -30,6 +30,7 @@ story).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -39,7 +40,7 @@ from engine.rules import encounter as en
 from engine.rules.fight import positions as ps
 from engine.rules.fight.events import PositionsChanged
 from engine.rules.fight.positions import CLOSE, ENGAGED, FAR, Band
-from engine.rules.fight.values import FightTarget, NamedChoice
+from engine.rules.fight.values import NamedChoice
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.conditions import speed_change
@@ -103,10 +104,34 @@ def _move_after_standard(ctx: Ctx, actor: str) -> bool:
         return False
 
 
+Mobility = tuple[int | None, bool]
+"""An actor's speed rank now (None: immobile) and whether a move action is left besides the
+standard action (read once for every target an option lists)."""
+
+
+_KNOWN: weakref.WeakKeyDictionary[Ctx, dict[tuple[str, bool], tuple[object, Mobility]]] = (
+    weakref.WeakKeyDictionary())
+"""Each step's mobilities, with the encounter they were read from: a step that lists the
+options reads them once for every option and target, until the encounter changes."""
+
+
+def mobility(ctx: Ctx, actor: str, *, paid: bool = False) -> Mobility:
+    """``actor``'s ``Mobility`` (``paid``: its standard action is already spent)."""
+    known = _KNOWN.setdefault(ctx, {})
+    found = known.get((actor, paid))
+    if found is not None and found[0] is ctx.enc:
+        return found[1]
+    left = _move_left(ctx, actor) if paid else _move_after_standard(ctx, actor)
+    got = (speed_rank(ctx, actor), left)
+    known[(actor, paid)] = (ctx.enc, got)
+    return got
+
+
 # ------------------------------------------------------------------ what the rules ask
 
 
-def reach(ctx: Ctx, actor: str, target: str, *, paid: bool = False) -> str:
+def reach(ctx: Ctx, actor: str, target: str, *, paid: bool = False,
+          known: Mobility | None = None) -> str:
     """Why ``actor`` cannot make a close attack on ``target`` now ("" : it can, moving in
     first when the target is close and a move action is left; ``paid``: the standard action
     is already spent)."""
@@ -117,8 +142,8 @@ def reach(ctx: Ctx, actor: str, target: str, *, paid: bool = False) -> str:
         return ""
     name = ctx.name(target)
     if b == CLOSE:
-        left = _move_left(ctx, actor) if paid else _move_after_standard(ctx, actor)
-        if left and speed_rank(ctx, actor) is not None:
+        speed, left = known or mobility(ctx, actor, paid=paid)
+        if left and speed is not None:
             return ""
         return (f"{name} is close, not engaged, and {ctx.name(actor)} has no move action"
                 " left to close in: charge instead")
@@ -146,10 +171,11 @@ class ChargeRun:
     full_speed: bool
 
 
-def charge_run(ctx: Ctx, actor: str, target: str, *, paid: bool = False) -> ChargeRun:
+def charge_run(ctx: Ctx, actor: str, target: str, *, paid: bool = False,
+               known: Mobility | None = None) -> ChargeRun:
     """How ``actor`` charges ``target`` (``IllegalAction`` when it cannot reach it;
     ``paid``: the standard action is already spent)."""
-    speed = speed_rank(ctx, actor)
+    speed, move = known or mobility(ctx, actor, paid=paid)
     if speed is None:
         raise IllegalAction(f"{ctx.name(actor)} is immobile and cannot charge")
     crossed = ps.rank(band(ctx, actor, target))
@@ -159,7 +185,6 @@ def charge_run(ctx: Ctx, actor: str, target: str, *, paid: bool = False) -> Char
     one = bands_per_move(speed)
     if crossed <= one:
         return ChargeRun(crossed, False, crossed >= one)
-    move = _move_left(ctx, actor) if paid else _move_after_standard(ctx, actor)
     if move and crossed <= 2 * one:
         return ChargeRun(crossed, True, True)
     b = band(ctx, actor, target)
@@ -279,22 +304,17 @@ CLOSE_ACTIONS = frozenset({"attack", "grab", "trip"})
 they are made with: checked when they are made)."""
 
 
-def marked(ctx: Ctx, actor: str, action: str, atk: Attack | None,
-           targets: Sequence[FightTarget]) -> tuple[FightTarget, ...]:
-    """The targets of an option with their band from ``actor``, and why one is out of reach
-    (a close attack's, a charge's)."""
-    out = []
-    for t in targets:
-        why = t.why
-        if not why and action == "charge":
-            try:
-                charge_run(ctx, actor, t.id)
-            except IllegalAction as e:
-                why = str(e)
-        elif not why and action in CLOSE_ACTIONS and (atk is None or atk.range == "close"):
-            why = reach(ctx, actor, t.id)
-        out.append(replace(t, why=why, band=band(ctx, actor, t.id)))
-    return tuple(out)
+def why_not(ctx: Ctx, actor: str, action: str, atk: Attack | None, target: str) -> str:
+    """Why ``actor``'s ``action`` (with ``atk``) cannot reach ``target`` now ("" : it can):
+    a close attack's reach, a charge's run."""
+    if action == "charge":
+        try:
+            charge_run(ctx, actor, target)
+        except IllegalAction as e:
+            return str(e)
+    elif action in CLOSE_ACTIONS and (atk is None or atk.range == "close"):
+        return reach(ctx, actor, target)
+    return ""
 
 
 def move_choices(ctx: Ctx, actor: str) -> tuple[NamedChoice, ...]:
@@ -379,13 +399,13 @@ def row_band(ctx: Ctx, actor: str) -> str:
     """``actor``'s band from the hero acting now, when it is one of its foes ("" else: a
     hero's row, or a foe acting)."""
     acting = ctx.enc.acting
-    if acting is None or acting == actor or ctx.enc.participant(acting).side != "heroes" \
-            or actor not in ctx.foes(acting):
+    if acting is None or ctx.enc.participant(acting).side != "heroes" \
+            or ctx.enc.participant(actor).side == "heroes" or ctx.out(actor):
         return ""
     return band(ctx, acting, actor)
 
 
 __all__ = ["CHARGE_PENALTY", "CLOSE_ACTIONS", "FAR_PENALTY", "LAND_ONLY", "ChargeRun", "band",
            "bands_from", "bands_per_move", "charge_in", "charge_run", "close_in", "declared",
-           "escape_apart", "everyone", "join_in", "marked", "move_choices", "range_parts", "reach",
-           "referee_choice", "row_band", "speed_rank", "step"]
+           "escape_apart", "everyone", "join_in", "move_choices", "range_parts", "reach",
+           "referee_choice", "row_band", "speed_rank", "step", "why_not"]

@@ -118,8 +118,9 @@ def degree_result(degree: int, damage: bool, minion: bool) -> tuple[str, int]:
 
 
 def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
-                 maneuvers: Mapping[str, int]) -> FightTarget:
-    """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree."""
+                 maneuvers: Mapping[str, int], why: str = "") -> FightTarget:
+    """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree;
+    its band from ``actor``, and ``why`` it cannot be reached now ("" : it can)."""
     traded = trade_values(ctx, actor, atk, maneuvers)
     dc: int | None = None
     if atk.range in ("close", "ranged"):
@@ -135,7 +136,7 @@ def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
     resist, effect = resist_numbers(hit, mod, rdc, atk.effect == "damage", ctx.minion(target))
     return FightTarget(id=target, name=ctx.name(target), hit=hit, critical=critical,
                        effect=effect, value=effect, defense_class=dc, resist_dc=rdc,
-                       resist=resist, band=mpos.band(ctx, actor, target))
+                       resist=resist, band=mpos.band(ctx, actor, target), why=why)
 
 
 @lru_cache(maxsize=8192)
