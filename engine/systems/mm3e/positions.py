@@ -47,6 +47,19 @@ from engine.systems.mm3e.conditions import speed_change
 from engine.systems.mm3e.statblock import Attack
 from engine.systems.mm3e.step import Ctx
 
+FILLED_IN = (
+    "Positions (the seed has no map): a band between each two combatants, engaged, close,"
+    " ranged or far; a fight starts with everyone close. A close attack needs the target"
+    " engaged (from close it moves in with the move action first); a far target is at medium"
+    " range (-2) unless a distance in feet is given. A move action crosses one band, two at"
+    " speed rank 2, any distance at rank 4 (the best mode but swimming and burrowing; hindered"
+    " -1, running +1). A charge crosses one move's bands, or twice that spending the move"
+    " action too, never from engaged; a slam is at full speed when its charge crossed a whole"
+    " move's bands. A successful escape steps away from the grabber (speed -1 rank, at least"
+    " one band)."
+)
+"""The rules of this module that the seed leaves out, filled in."""
+
 LAND_ONLY = frozenset({"swimming", "burrowing"})
 """Movement modes that need their medium (water, earth): not counted for a fight's moves."""
 
@@ -405,7 +418,8 @@ def row_band(ctx: Ctx, actor: str) -> str:
     return band(ctx, acting, actor)
 
 
-__all__ = ["CHARGE_PENALTY", "CLOSE_ACTIONS", "FAR_PENALTY", "LAND_ONLY", "ChargeRun", "band",
-           "bands_from", "bands_per_move", "charge_in", "charge_run", "close_in", "declared",
-           "escape_apart", "everyone", "join_in", "move_choices", "range_parts", "reach",
-           "referee_choice", "row_band", "speed_rank", "step", "why_not"]
+__all__ = ["CHARGE_PENALTY", "CLOSE_ACTIONS", "FAR_PENALTY", "FILLED_IN", "LAND_ONLY",
+           "ChargeRun", "Mobility", "band", "bands_from", "bands_per_move", "charge_in",
+           "charge_run", "close_in", "declared", "escape_apart", "everyone", "join_in",
+           "mobility", "move_choices", "range_parts", "reach", "referee_choice", "row_band",
+           "speed_rank", "step", "why_not"]
