@@ -113,7 +113,8 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         text = tracker_text(app)
         assert text.splitlines()[0] == "⚔ ROUND 1"
         assert acting_row(app).split() == ["▶15", "Lamplight", "you"]
-        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
+        # on a hero's turn a foe shows its band from the hero in place of "ref" (positions)
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "close"]
         assert len(text.splitlines()) == 10  # the round and nine fighters
         # the action list: Lamplight's attacks first, with the best target's odds
         menu = app.screen.query_one(FightList)
@@ -129,7 +130,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert ids[0] == "ftarget:dockside_crew_1" and "ftarget:the_tallyman" in ids
         tally = menu.get_option("ftarget:the_tallyman")
         assert [line.strip() for line in str(tally.prompt).splitlines()] == [
-            "7. The Tallyman", "hit 55% · crit 5% · if hit: shrugs 20%",
+            "7. The Tallyman  close", "hit 55% · crit 5% · if hit: shrugs 20%",
             "-1 25% · dazed 25% · staggered 25%", "down 5%"]  # wrapped to the menu's width
         assert str(menu.get_option("ftarget:dockside_crew_1").prompt).splitlines()[1] == (
             "   hit 90% · crit 5% · if hit: down 100%")
@@ -154,7 +155,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert ("Lamplight's attack on The Tallyman with Light Lance: d20 [18] (seeded) +10 ="
                 in journal)
         assert "The Tallyman is dazed" in journal
-        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "ref"]
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "close"]
         assert "dz" in tracker_text(app).split("The Tallyman")[1].splitlines()[1]
         # the standard action is spent: attacks are dimmed with the reason, listed last
         game = game_of(app)
@@ -165,7 +166,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert "Lamplight's attack on The Tallyman" not in journal_text(app)
-        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "close"]
         assert menu_ids(app)[0] == "fight:attack/light_lance"
 
 

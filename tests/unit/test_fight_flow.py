@@ -221,10 +221,11 @@ def test_entering_the_seeded_faces_gives_the_seeded_outcome(
             step: tuple[str, dict[str, Any]] = ("referee", {})
         else:
             opts = [o for o in a.fight_options() if o.allowed and o.action == "attack"
-                    and o.targets]
+                    and any(not t.why for t in o.targets)]  # within reach
             if opts:
-                o = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets))
-                t = max(o.targets, key=lambda t: t.effect or 0.0)
+                o = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets
+                                                if not t.why))
+                t = max((t for t in o.targets if not t.why), key=lambda t: t.effect or 0.0)
                 assert o.attack is not None
                 step = ("act", {"action": "attack", "target": t.id, "attack": o.attack.id})
             else:

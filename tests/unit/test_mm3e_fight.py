@@ -47,10 +47,12 @@ def new_game(pack: Pack, heroes: Sequence[str] = ("keystone",), *, seed: int = 1
 def fight(pack: Pack, heroes: Sequence[str], foes: Sequence[str], init: Sequence[int],
           surprised: Sequence[str] = ()) -> Game:
     """A fight with initiative from ``init`` (entry order: heroes, then foes, one die per
-    minion group) where every later die is entered by hand."""
+    minion group) where every later die is entered by hand; everyone starts engaged with
+    every foe (a fight starts close: test_mm3e_positions.py)."""
     g = new_game(pack, heroes)
     g.start_fight(list(foes), surprised=list(surprised), dice=list(init))
     g.set_fight_dice("physical")
+    g.gm.place_fighters("engaged")  # within reach: these tests are about the rules of a blow
     return g
 
 
@@ -544,6 +546,7 @@ def test_surprise_round(pack: Pack) -> None:
     g = new_game(pack, ["keystone", "lamplight"])
     g.start_fight(["the_tallyman"], surprised=["heroes"], dice=[19, 18, 1])
     g.set_fight_dice("physical")
+    g.gm.place_fighters("engaged")  # within reach: a surprise round has no move to close in
     assert g.fight is not None
     enc = g.fight.encounter
     # the surprised have no turn; the others a standard action (or a move instead)
@@ -980,15 +983,20 @@ def check_invariants(g: Game) -> None:
 
 
 def greedy(g: Game) -> None:
-    """The player's heroes attack where they are likeliest to hurt, else end the turn."""
-    opts = [o for o in g.fight_options() if o.allowed and o.action == "attack" and o.targets]
-    if not opts:
+    """The player's heroes attack (or charge) where they are likeliest to hurt, among the
+    targets they can reach, else end the turn."""
+    for action in ("attack", "charge"):
+        opts = [o for o in g.fight_options() if o.allowed and o.action == action
+                and any(not t.why for t in o.targets)]
+        if opts:
+            break
+    else:
         g.end_turn()
         return
-    best = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets))
-    target = max(best.targets, key=lambda t: t.effect or 0.0)
+    best = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets if not t.why))
+    target = max((t for t in best.targets if not t.why), key=lambda t: t.effect or 0.0)
     assert best.attack is not None
-    g.fight_act("attack", target=target.id, attack=best.attack.id)
+    g.fight_act(best.action, target=target.id, attack=best.attack.id)
 
 
 @settings(max_examples=25, deadline=None, derandomize=True,

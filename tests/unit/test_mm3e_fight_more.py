@@ -36,6 +36,7 @@ def _game(pack: Pack, hero: str = "keystone", foes: tuple[str, ...] = ("the_tall
                  dice_mode="physical")
     g.start_fight(list(foes), dice=list(init))
     g.set_fight_dice("physical")
+    g.gm.place_fighters("engaged")  # within reach (a fight starts close: test_mm3e_positions.py)
     return g
 
 

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from engine.rules import encounter as en
 from engine.rules.events import CORE, Event
 from engine.rules.fight.dice import ROUTINE, Die, fight_roll
+from engine.rules.fight.positions import BANDS
 from engine.rules.fight.state import Fight, Need, Pending, migrate_fight
 from engine.rules.registry import Registry
 from engine.rules.state import Actor, CampaignState
@@ -541,6 +542,21 @@ def _hold(state: CampaignState, ev: HoldSet) -> None:
 
 @event
 @dataclass(frozen=True, slots=True)
+class PositionsChanged(Event):
+    """Combatants moved: their new bands (``positions.pair`` key -> band)."""
+
+    bands: dict[str, str]
+
+
+@applier("PositionsChanged")
+def _positions(state: CampaignState, ev: PositionsChanged) -> None:
+    fight = _fight(state)
+    changes = {k: v for k, v in ev.bands.items() if v in BANDS}
+    state.fight = fight.model_copy(update={"positions": fight.positions.changed(changes)})
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class FightNoted(Event):
     """What the game keeps for the fight (``data[key]``; ``value`` None: forgotten)."""
 
@@ -607,8 +623,8 @@ def _referee_dice(state: CampaignState, ev: RefereeDiceChanged) -> None:
 CHANGES = ("TurnAdvanced", "BudgetSpent", "BudgetLimited", "BudgetGranted", "ArrearsOwed",
            "TurnsUsed", "TurnDelayed", "SteppedIn", "ActionReadied", "ReadyTaken",
            "CombatantJoined", "EffectAdded", "EffectsEnded", "EffectNoted", "RecoveryUsed",
-           "HoldSet", "FightNoted", "ActionPending", "ControlChanged", "RefereeDiceChanged",
-           "FightUpdated", "FightRequested", "FoeAdded", "DiceUsed")
+           "HoldSet", "FightNoted", "PositionsChanged", "ActionPending", "ControlChanged",
+           "RefereeDiceChanged", "FightUpdated", "FightRequested", "FoeAdded", "DiceUsed")
 """The fight's bookkeeping: events with no journal line of their own."""
 
 # ------------------------------------------------------------------ the start_fight effect
@@ -673,6 +689,6 @@ __all__ = ["CHANGES", "FIGHT", "FIGHT_OPENING", "FIGHT_REQUEST", "ActionPending"
            "CombatantLeft", "ControlChanged", "DiceUsed", "EffectAdded", "EffectNoted",
            "EffectsEnded", "FightActed", "FightEnded", "FightNoted", "FightRequested",
            "FightRolled", "FightStarted", "FightUpdated", "FoeAdded", "FoesCleared", "HoldSet",
-           "InitiativeRolled", "ReadyTaken", "RecoveryUsed", "RefereeDiceChanged",
-           "SteppedIn", "TurnAdvanced", "TurnBegan", "TurnDelayed", "TurnsUsed", "fight_line",
-           "rolled_form"]
+           "InitiativeRolled", "PositionsChanged", "ReadyTaken", "RecoveryUsed",
+           "RefereeDiceChanged", "SteppedIn", "TurnAdvanced", "TurnBegan", "TurnDelayed",
+           "TurnsUsed", "fight_line", "rolled_form"]

@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol
 from pydantic import ConfigDict, Field, model_validator
 
 from engine.rules.encounter import MM3E_BUDGET, PANELS_BUDGET, BudgetSpec, Compact, Encounter
+from engine.rules.fight.positions import Positions
 
 Control = Literal["player", "referee"]
 """Who plays a character in a fight."""
@@ -95,6 +96,9 @@ class Fight(_Model):
     recovered: list[str] = Field(default_factory=list, description="Used Recover this fight.")
     holds: dict[str, dict[str, int | str]] = Field(
         default_factory=dict, description="Grabs: held actor -> {by, strength, degrees}.")
+    positions: Positions = Field(default_factory=Positions,
+                                 description="The bands between combatants (positions.py);"
+                                 " a fight saved before positions has everyone close.")
     data: dict[str, Any] = Field(default_factory=dict, description="What the game keeps.")
 
     @model_validator(mode="before")

@@ -96,6 +96,9 @@ class FightTarget:
     neutralised: str = ""
     """What leaves it out of the fight in all but name ("unaware"): it can still be targeted,
     but is never the default target ("": it takes part)."""
+    band: str = ""
+    """How far it is from the acting character: "engaged", "close", "ranged" or "far" (""
+    : a game without positions)."""
 
     @property
     def miss(self) -> float | None:
@@ -195,7 +198,7 @@ class FightOption:
     """The attack it uses (None: not an attack)."""
     needs: str = ""
     """What must be named when it is taken, as an ``options`` key: "item", "action",
-    "power" ("" : nothing)."""
+    "power", "way" (where a move goes) ("" : nothing)."""
     choices: tuple[NamedChoice, ...] = ()
     """What may be named, when the engine can list it (empty: the player names it)."""
     maneuvers: tuple[Maneuver, ...] = ()
@@ -363,6 +366,10 @@ class TrackerRow:
     short words."""
     columns: Columns = InitiativeColumns()
     """The game's own columns."""
+    band: str = ""
+    """How far it is from the hero acting now, when it is one of its foes: "engaged",
+    "close", "ranged" or "far" ("" : a hero's row, a foe acting, nobody acting, or a game
+    without positions)."""
 
 
 @dataclass(frozen=True, slots=True)

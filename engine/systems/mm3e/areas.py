@@ -1,10 +1,11 @@
 """M&M area effects (RULES.md D.3): no attack check; everyone in the area makes a Dodge check
 against 10 + the effect's rank, halving the rank on a success, then resists at that rank. Who
-is in the area is asked of ``in_area`` (every foe still in the fight, until the fight knows
-positions). The journal gets one line per target: how its Dodge went and what the effect did."""
+is in the area is asked of ``in_area``, from the fight's positions (range bands).
+The journal gets one line per target: how its Dodge went and what the effect did."""
 
 from __future__ import annotations
 
+from engine.rules.fight import positions as ps
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e.conditions import check_penalty
@@ -13,9 +14,11 @@ from engine.systems.mm3e.step import Ctx
 from engine.systems.mm3e.strikes import land, obscurement_option
 
 FILLED_IN = (
-    "Area attacks: the fight has no positions yet, so every foe still in the fight is in the"
-    " area (the attacker's allies are not); a target named with the attack is only where it is"
-    " aimed, and is resolved first. Each target in turn rolls Dodge against 10 + rank (cover"
+    "Area attacks: the area is centred on the target it is aimed at (or on the attacker when"
+    " none is named) and covers every foe engaged with or close to that centre, and every ally"
+    " of the attacker engaged with it (a burst on a foe in melee with your teammate catches"
+    " them too; the attacker is never in its own area); the aimed-at target resolves first."
+    " Each target in turn rolls Dodge against 10 + rank (cover"
     " adds its bonus), halving the rank on a success, then resists at that rank; a minion"
     " that fails takes the worst degree, as ever."
 )
@@ -24,13 +27,19 @@ FILLED_IN = (
 
 def in_area(ctx: Ctx, attacker: str, attack: Attack, aimed_at: str | None = None
             ) -> list[str]:
-    """Who ``attacker``'s area ``attack`` reaches, in the order they resolve: every foe still
-    in the fight (the one it is ``aimed_at`` first). The one place to ask positions later."""
+    """Who ``attacker``'s area ``attack`` reaches, in the order they resolve (the one it is
+    ``aimed_at`` first): the foes engaged with or close to its centre, and the attacker's allies
+    engaged with it; never the attacker."""
     foes = ctx.foes(attacker)
-    if aimed_at in foes:
-        foes.remove(aimed_at)
-        foes.insert(0, aimed_at)
-    return foes
+    centre = aimed_at if aimed_at in foes else attacker
+    near = set(ps.in_area(ctx.fight, centre, ps.CLOSE))
+    engaged = set(ps.in_area(ctx.fight, centre, ps.ENGAGED))
+    out = [f for f in foes if f in near or f == centre]
+    out += [a for a in ctx.allies(attacker) if a in engaged and a != attacker]
+    if aimed_at in out:
+        out.remove(aimed_at)
+        out.insert(0, aimed_at)
+    return out
 
 
 def dodge_rank(ctx: Ctx, p: Pending, atk: Attack, target: str, rank: int

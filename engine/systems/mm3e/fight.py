@@ -39,6 +39,7 @@ from engine.rules.fight.values import (
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import fight_actions as fight_actions  # M&M's actions, registered
 from engine.systems.mm3e import fight_more, teams
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.conditions import CONDITIONS, action_budget
 from engine.systems.mm3e.fight_actions import release
@@ -289,7 +290,8 @@ class MM3EConflict(Conflict[Ctx]):
             for aid_, atk in ctx.attacks(actor).items():
                 if rule.id == "charge" and atk.range != "close":
                     continue
-                targets = tuple(odds_against(ctx, actor, t, atk, {}) for t in ctx.foes(actor))
+                targets = tuple(odds_against(ctx, actor, t, atk, {}, why=mpos.why_not(
+                    ctx, actor, rule.id, atk, t)) for t in ctx.foes(actor))
                 rolled = atk.range in ("close", "ranged")
                 team = teams.team_maneuver(ctx, actor, atk, self._team_words()) if (
                     rule.id == "attack" and atk.range != "area") else ()
@@ -297,8 +299,11 @@ class MM3EConflict(Conflict[Ctx]):
                     ctx, atk.range == "close", rolled, atk) + team, attack=_attack(aid_, atk)))
             return out
         if rule.target == "foe":
-            entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
-                                                 for t in ctx.foes(actor)))
+            entry = replace(entry, targets=tuple(FightTarget(
+                id=t, name=ctx.name(t), band=mpos.band(ctx, actor, t),
+                why=mpos.why_not(ctx, actor, rule.id, None, t)) for t in ctx.foes(actor)))
+        elif rule.id == "move":
+            entry = replace(entry, needs="way", choices=mpos.move_choices(ctx, actor))
         elif rule.target == "ally":
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
                                                  for t in ctx.allies(actor)))
@@ -369,8 +374,10 @@ class MM3EConflict(Conflict[Ctx]):
 
     def checked(self, step: Ctx, pending: Pending, rule: ActionRule[Any]) -> Pending:
         """An attack's maneuvers are checked against their limits now."""
-        if rule.needs_attack:
-            trade_values(step, pending.actor, attack_of(step, pending), pending.maneuvers)
+        atk = attack_of(step, pending) if rule.needs_attack else None
+        if atk is not None:
+            trade_values(step, pending.actor, atk, pending.maneuvers)
+        mpos.declared(step, pending.actor, rule.id, pending.target, atk)
         return pending
 
     # ---------------------------------------------------------- resolving
@@ -413,7 +420,7 @@ class MM3EConflict(Conflict[Ctx]):
         """The referee's choice for ``actor`` (engine/systems/mm3e/referee.py), as a pending
         action with its reason; an action the budget cannot pay becomes the end of the turn."""
         ctx = self.step(state)
-        choice = rf.choose(situation(ctx, actor))
+        choice = mpos.referee_choice(ctx, actor, situation(ctx, actor))
         action = "attack" if choice.action == "team_attack" else choice.action
         pending = Pending(actor=actor, action=action, target=choice.target,
                           attack=choice.attack, maneuvers=dict(choice.maneuvers),
@@ -467,7 +474,7 @@ class MM3EConflict(Conflict[Ctx]):
                            e.what == c.value for e in step.effects_on(actor)))
         p = step.enc.participant(actor)
         return replace(base, conditions=tuple(conds), columns=InitiativeColumns(
-            damage=step.damage(actor), waiting=p.held or ""))
+            damage=step.damage(actor), waiting=p.held or ""), band=mpos.row_band(step, actor))
 
 
 def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
@@ -492,7 +499,8 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
 
 
 def _as_seen_by(ctx: Ctx, actor: str, foe: rf.Fighter) -> rf.Fighter:
-    """A foe as ``actor`` sees it: vulnerable to it after its feint."""
+    """A foe as ``actor`` sees it: vulnerable to it after its feint; its band from it."""
+    foe = replace(foe, band=mpos.band(ctx, actor, foe.id))
     if any(e.what == "feinted" and e.source == actor for e in ctx.effects_on(foe.id)):
         return replace(foe, conditions=foe.conditions | {C.VULNERABLE.value})
     return foe

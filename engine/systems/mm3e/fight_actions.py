@@ -14,6 +14,7 @@ from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import areas, teams
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e.opposed import roll_opposed, with_penalty
 from engine.systems.mm3e.statblock import Attack, StatBlock
 from engine.systems.mm3e.step import C, Ctx, action
@@ -54,10 +55,12 @@ def _charge(ctx: Ctx, p: Pending) -> None:
     if C.IMMOBILE in ctx.conditions(p.actor):
         raise IllegalAction(f"{ctx.name(p.actor)} is immobile and cannot charge")
     ctx.spend(p.actor, "standard")
+    assert p.target is not None
+    run = mpos.charge_in(ctx, p.actor, p.target, slam=bool(p.options.get("slam")))
     if p.options.get("slam"):
         block = ctx.block(p.actor)
         speed = max(block.speed.values(), default=0)
-        full = bool(p.options.get("full_speed"))
+        full = run.full_speed
         rank = mv.slam_rank(speed, atk.rank, full_speed=full, cap=block.power_level)
         hit = strike(ctx, p, atk, extra=[("charge", -2)], label="slam",
                       team_rank=rank)
@@ -134,9 +137,11 @@ def _move(ctx: Ctx, p: Pending) -> None:
     if C.IMMOBILE in ctx.conditions(p.actor):
         raise IllegalAction(f"{ctx.name(p.actor)} is immobile")
     ctx.spend(p.actor, "move")
+    band = mpos.step(ctx, p.actor, p.options, p.target)
     where = str(p.options.get("to", "")).strip()
     ctx.say(p.actor, "move", f"{ctx.name(p.actor)} moves" + (f" {where}" if where else "")
-            + ".")
+            + (f" ({band})" if band and where else f" {band}" if band else "") + ".",
+            p.target)
 
 def _opposed_skill(ctx: Ctx, actor: str, skill: str, target: str,
                    defenses: Sequence[str]) -> int:
@@ -258,6 +263,7 @@ def _escape(ctx: Ctx, p: Pending) -> None:
     if r.degree <= 0:
         return
     release(ctx, p.actor)
+    mpos.escape_apart(ctx, p.actor, str(hold["by"]), p.options)
 
 def release(ctx: Ctx, held: str) -> None:
     """End a hold: the held one is free, its grabber no longer hindered and vulnerable."""

@@ -56,8 +56,10 @@ The policy, in the order it is applied:
      beat every attack, the attacks, the other skills, and ``end_turn`` last.
    - Impaired and disabled count against every check, the fighter's and its target's.
 
-Left out (the engine may add them): aim, charge, defend and movement, which need positions or
-memory of the last turn that a ``Situation`` does not hold; crits in team attacks.
+Left out (the engine may add them): aim, defend and memory of the last turn that a
+``Situation`` does not hold; crits in team attacks. Positions (positions.py) are the
+engine's: it passes over close attacks out of reach, charges, or moves toward a foe
+(``positions.referee_choice``); a far foe's ``band`` counts against ranged attacks here.
 """
 
 from __future__ import annotations
@@ -242,6 +244,9 @@ class Fighter:
     advantages: frozenset[str]
     recovered: bool = False
     grabbed: bool = False
+    band: str = ""
+    """A foe's band from the fighter whose turn it is ("far": its ranged attacks are at
+    medium range, -2); "" : not known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,7 +448,11 @@ def _attack_dc(attack: AttackOption, target: Fighter) -> int:
 
 def _attack_bonus(me: Fighter, attack: AttackOption, target: Fighter, bonus: int) -> int:
     close = attack.range == at.AttackRange.CLOSE.value
-    return bonus + check_penalty(_conds(me)) + attack_modifier_against(_conds(target), close)
+    far = 0
+    if attack.range == at.AttackRange.RANGED.value and target.band == "far":
+        far = at.RANGE_PENALTY[at.RangeBand.MEDIUM] or 0
+    return (bonus + check_penalty(_conds(me)) + attack_modifier_against(_conds(target), close)
+            + far)
 
 
 def _hit_alone(me: Fighter, attack: AttackOption, target: Fighter) -> Fraction:

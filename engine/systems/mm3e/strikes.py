@@ -14,6 +14,7 @@ from engine.rules.fight.state import Pending
 from engine.rules.fight.values import FightTarget, ResistDegree
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e.checks import defend_result, degree_odds
 from engine.systems.mm3e.conditions import attack_modifier_against, check_penalty
 from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
@@ -31,12 +32,13 @@ from engine.systems.mm3e.step import (
 
 
 def attack_parts(ctx: Ctx, actor: str, target: str, atk: Attack,
-                 maneuvers: Mapping[str, int]) -> tuple[list[tuple[str, int]], int,
-                                                         list[tuple[str, int]], str]:
-    """An attack's modifiers with their sources, the defence class, the defence's parts and
-    its name."""
+                 maneuvers: Mapping[str, int], options: Mapping[str, Any] | None = None
+                 ) -> tuple[list[tuple[str, int]], int, list[tuple[str, int]], str]:
+    """An attack's modifiers with their sources (a far target's range among them, unless
+    ``options`` give a distance), the defence class, the defence's parts and its name."""
     assert atk.bonus is not None
     parts: list[tuple[str, int]] = [(atk.name, atk.bonus)]
+    parts += mpos.range_parts(ctx, actor, target, atk, options)
     parts += ctx.bonuses(actor, "attack", target)
     pen = check_penalty(ctx.conditions(actor))
     if pen:
@@ -117,8 +119,9 @@ def degree_result(degree: int, damage: bool, minion: bool) -> tuple[str, int]:
 
 
 def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
-                 maneuvers: Mapping[str, int]) -> FightTarget:
-    """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree."""
+                 maneuvers: Mapping[str, int], why: str = "") -> FightTarget:
+    """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree;
+    its band from ``actor``, and ``why`` it cannot be reached now ("" : it can)."""
     traded = trade_values(ctx, actor, atk, maneuvers)
     dc: int | None = None
     if atk.range in ("close", "ranged"):
@@ -135,7 +138,8 @@ def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
     aside = neutralised(ctx, target)  # out of it in all but name: worth nothing more
     return FightTarget(id=target, name=ctx.name(target), hit=hit, critical=critical,
                        effect=effect, value=0.0 if aside else effect, defense_class=dc,
-                       resist_dc=rdc, resist=resist, neutralised=aside)
+                       resist_dc=rdc, resist=resist, neutralised=aside,
+                       band=mpos.band(ctx, actor, target), why=why)
 
 
 @lru_cache(maxsize=8192)
@@ -252,7 +256,7 @@ def _attack_roll(ctx: Ctx, p: Pending, atk: Attack, target: str,
     target's active defence rolled when it defends), its roll emitted; the result, whether it
     was a finishing attack and whether it was routine."""
     actor = p.actor
-    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers)
+    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers, p.options)
     parts += situation_parts(atk, p.options)
     parts += extra or []
     defenseless = C.DEFENSELESS in ctx.conditions(target)
@@ -329,6 +333,8 @@ def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | 
             land(ctx, actor, t, atk, rank)
         return True
     assert target is not None
+    if atk.range == "close":
+        mpos.close_in(ctx, actor, target)
     result, finishing, routine = _attack_roll(ctx, p, atk, target, extra, label)
     if not result.hit:
         return False
@@ -350,7 +356,9 @@ def defense_words(name: str, parts: list[tuple[str, int]]) -> str:
 def attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
                 extra: Sequence[tuple[str, int]] = ()) -> at.AttackResult:
     """An attack check on ``target`` (its Parry or Dodge by range) with ``extra`` modifiers,
-    rolled and explained."""
+    rolled and explained; a close one moves in on a close target first (``positions``)."""
+    if atk.range == "close":
+        mpos.close_in(ctx, actor, target)
     parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, {})
     parts += list(extra)
     bonus = sum(v for _, v in parts)

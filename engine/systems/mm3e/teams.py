@@ -18,6 +18,7 @@ from engine.rules.fight.state import Pending
 from engine.rules.fight.values import Maneuver
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e.conditions import action_budget
 from engine.systems.mm3e.neutral import neutralised
 from engine.systems.mm3e.statblock import Attack
@@ -134,6 +135,9 @@ def team_attack(ctx: Ctx, p: Pending, lead: Attack) -> None:
         members = joiners(ctx, p.actor, lead)
         if not members:
             raise IllegalAction("a team attack needs a teammate who delayed to this turn")
+    if lead.range == "close":
+        mpos.close_in(ctx, p.actor, p.target)
+    members = [(m, a) for m, a in members if mpos.join_in(ctx, m, p.target, a)]
     everyone = [(p.actor, lead), *members]
     hits = [_member_roll(ctx, m, p.target, a) for m, a in everyone]
     if members:  # the joiners' turns this round are spent

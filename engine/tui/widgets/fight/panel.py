@@ -369,7 +369,11 @@ class FightPanel(Vertical):
         for t in o.targets:
             line = Text(f"{len(entries) + 1}. " if len(entries) < 9 else "   ", DIM)
             line.append(t.name, "bold " + FG)
-            if o.attack is not None:
+            if t.band:  # where it stands from the one acting (positions)
+                line.append(f"  {t.band}", DIM)
+            if t.why and t.band:  # out of reach: said, and refused if taken
+                line.append(f"\n   {t.why}", DIM)
+            elif o.attack is not None:
                 line.append("\n   ")
                 line.append_text(odds_line(o, t, width=width))
             entries.append(Entry(f"ftarget:{t.id}", line, self._targeted(o, t.id),
