@@ -154,3 +154,18 @@ def test_a_side_left_with_only_unaware_members_has_lost(pack: Pack) -> None:
     assert not g.fighting
     assert [e["result"] for e in ev if e["type"] == "FightEnded"] == ["the heroes win"]
 
+
+
+def test_an_area_covers_what_is_near_its_centre_and_a_teammate_in_melee_there(
+        pack: Pack) -> None:
+    g = fight(pack, ["lamplight", "keystone"], ["dockside_crew"], [20, 19, 1])
+    g.gm.place_fighters("far", "dockside_crew_2", "dockside_crew_5")  # crew 5 stands apart
+    g.gm.place_fighters("engaged", "keystone", "dockside_crew_2")  # Keystone in melee there
+    before = {a: g.state.actors[a].conditions[:] for a in ("keystone", "dockside_crew_5")}
+    # six dice pairs: crew 2 (aimed at) first, crews 1, 3, 4, 6, then Keystone; never crew 5
+    ev = act(g, "attack", [5, 5] * 6, target="dockside_crew_2", attack="flashpoint")
+    dodged = [x["actor"] for x in rolls(ev) if x["what"] == "dodges Flashpoint"]
+    assert dodged[0] == "dockside_crew_2"
+    assert "dockside_crew_5" not in dodged and "lamplight" not in dodged
+    assert "keystone" in dodged and len(dodged) == 6
+    assert g.state.actors["dockside_crew_5"].conditions == before["dockside_crew_5"]
