@@ -43,6 +43,8 @@ from engine.rules.fight.events import (
     FightEnded,
     FoesCleared,
     RefereeDiceChanged,
+    called_ending,
+    fight_ending,
 )
 from engine.rules.fight.foes import spent_foes
 from engine.rules.fight.reading import (
@@ -361,7 +363,7 @@ class Fights:
                      "nobody": "nobody is left standing"}.get(result, result)
             down = self._down(fight)
             self.conflict.ended(self._g.state, self._g._emit)
-            self._g._emit(FightEnded(result=words))
+            self._g._emit(FightEnded(result=words, ending=fight_ending(fight)))
             self._remember(fight, words)
             self._clear(down)
 
@@ -586,6 +588,9 @@ class Fights:
                 raise IllegalAction("whose readied action? name the actor"
                                     if ready else "nobody you play has a readied action")
             who = ready[0]
+        if actor is None and action == "step_in":  # a delayed turn taken now: whose?
+            who = next((p.actor for p in fight.encounter.participants if p.held == "delay"
+                        and fight.controller(self._g.state.actors[p.actor]) == "player"), who)
         if who is None:
             raise IllegalAction("nobody can act now")
         if fight.controller(self._g.state.actors[who]) == "referee":
@@ -717,14 +722,14 @@ class Fights:
             self._g._emit(RefereeDiceChanged(mode=referee))
         return self._g.last_events
 
-    def end(self, result: str = "called off") -> list[Shown]:
-        """End the fight now (the story moved on)."""
+    def end(self, result: str = "called off", ending: str = "") -> list[Shown]:
+        """End the fight now (the story moved on); ``ending``: one of ``ENDINGS``, or ""."""
         require_fight(self._g.state)
         with self._g._action("fight ends"):
             fight = self._g.state.fight
             down = self._down(fight) if fight is not None else []
             self.conflict.ended(self._g.state, self._g._emit)
-            self._g._emit(FightEnded(result=result))
+            self._g._emit(FightEnded(result=result, ending=called_ending(ending)))
             if fight is not None:
                 self._remember(fight, result)
             self._clear(down)

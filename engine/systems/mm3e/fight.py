@@ -38,7 +38,7 @@ from engine.rules.fight.values import (
 )
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import fight_actions as fight_actions  # M&M's actions, registered
-from engine.systems.mm3e import fight_more
+from engine.systems.mm3e import fight_more, turn_rules
 from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.conditions import CONDITIONS, action_budget
 from engine.systems.mm3e.fight_actions import release
@@ -325,14 +325,18 @@ class MM3EConflict(Conflict[Ctx]):
     def adjust_options(self, step: Ctx, actor: str, out: list[FightOption]
                        ) -> list[FightOption]:
         """Without the actions that make no sense now; an offered counter and a readied action
-        allowed off-turn (fight_more)."""
-        return fight_more.adjust_options(step, actor, out)
+        allowed off-turn (fight_more); standing and acting after a delay (turn_rules)."""
+        return turn_rules.adjust_options(step, actor,
+                                         fight_more.adjust_options(step, actor, out))
 
     # ---------------------------------------------------------- declaring
     def special(self, step: Ctx, actor: str, action: str, target: str | None,
                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
                 ) -> Pending | None:
-        """A readied action or an offered counter, declared on or off one's turn."""
+        """A readied action or an offered counter, declared on or off one's turn; a delayed
+        turn taken (``turn_rules.STEP_IN``)."""
+        if action == turn_rules.STEP_IN:
+            return turn_rules.declare_step_in(step, actor, target)
         return fight_more.declare_off_turn(step, actor, action, target, attack, maneuvers,
                                            options)
 
@@ -368,7 +372,15 @@ class MM3EConflict(Conflict[Ctx]):
         items and holds looked after (fight_more.run_action)."""
         if rule.cost == "free" and step.enc.acting != pending.actor:
             raise IllegalAction("not your turn")
+        turn_rules.before_action(step, rule.id, pending)
         fight_more.run_action(step, rule, pending)
+        turn_rules.after_action(step, rule.id, pending)
+
+    def cannot_pay(self, step: Ctx, actor: str, rule: ActionRule[Any]) -> str | None:
+        """Standing is free with Instant Up."""
+        if rule.id == "stand" and turn_rules.stand_is_free(step, actor):
+            return None
+        return super().cannot_pay(step, actor, rule)
 
     # ---------------------------------------------------------- the rest of the game
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,
@@ -401,7 +413,8 @@ class MM3EConflict(Conflict[Ctx]):
                           team=list(choice.team), why=choice.why, by="referee",
                           options={"routine": True} if choice.routine else {})
         rule = self.actions.get(action)
-        if rule is None or (rule.cost not in ("none", "free")
+        free = action == "stand" and turn_rules.stand_is_free(ctx, actor)
+        if rule is None or (rule.cost not in ("none", "free") and not free
                             and not en.can(ctx.enc, self.spec, actor, str(rule.cost))):
             return Pending(actor=actor, action="end_turn", why=choice.why, by="referee")
         return pending
@@ -469,7 +482,8 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
                                       resisted_by=a.resisted_by, conditions=tuple(a.conditions))
                       for aid, a in ctx.attacks(actor).items()),
         skills=dict(block.skills), advantages=frozenset(a.name for a in block.advantages),
-        recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds)
+        recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds,
+        morale=block.morale)
 
 
 def _as_seen_by(ctx: Ctx, actor: str, foe: rf.Fighter) -> rf.Fighter:
@@ -495,7 +509,8 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
             ctx.state.actors[a].data.get("group") == group and not ctx.out(a)
             and enc.participant(a).last_round != enc.round))
     return rf.Situation(me=fighter(ctx, actor), allies=allies, foes=foes, round=enc.round,
-                        budget=dict(enc.budget), group_ready=ready)
+                        budget=dict(enc.budget), group_ready=ready,
+                        acted=enc.acting == actor and enc.acted)
 
 
 def condition_summary(condition: str) -> str:

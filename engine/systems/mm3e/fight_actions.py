@@ -15,6 +15,7 @@ from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import turn_rules
 from engine.systems.mm3e.checks import CheckResult
 from engine.systems.mm3e.conditions import check_penalty
 from engine.systems.mm3e.statblock import Attack, StatBlock
@@ -152,10 +153,7 @@ def _recover(ctx: Ctx, p: Pending) -> None:
 
 @action("stand", "move")
 def _stand(ctx: Ctx, p: Pending) -> None:
-    if C.PRONE.value not in ctx.state.actors[p.actor].conditions:
-        raise IllegalAction(f"{ctx.name(p.actor)} is not prone")
-    ctx.spend(p.actor, "move")
-    ctx.change(p.actor, remove=[C.PRONE], why=f"{ctx.name(p.actor)} gets up")
+    turn_rules.stand(ctx, p)  # free with Instant Up
 
 @action("drop_prone", "free")
 def _drop_prone(ctx: Ctx, p: Pending) -> None:
