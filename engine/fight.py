@@ -589,8 +589,7 @@ class Fights:
                                     if ready else "nobody you play has a readied action")
             who = ready[0]
         if actor is None and action == "step_in":  # a delayed turn taken now: whose?
-            who = next((p.actor for p in fight.encounter.participants if p.held == "delay"
-                        and fight.controller(self._g.state.actors[p.actor]) == "player"), who)
+            who = next(iter(fight.delayed_by_player(self._g.state.actors)), who)
         if who is None:
             raise IllegalAction("nobody can act now")
         if fight.controller(self._g.state.actors[who]) == "referee":
@@ -689,15 +688,19 @@ class Fights:
                           self._announce(acting, choice))
 
     def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[Shown]:
-        """Let the referee play until it is a player's turn, the fight ends, or a physical
-        die is awaited; each decision chosen and carried out as one action, saved on its
-        own (``referee_step`` shows the choice first). The events of all the actions."""
+        """Let the referee play until it is a player's turn, the fight ends, a physical die
+        is awaited, or a hero of the player's who delayed may act now (its character has
+        acted); each decision chosen and carried out as one action, saved on its own
+        (``referee_step`` shows the choice first). The events of all the actions."""
         out: list[Shown] = []
         for _ in range(limit):
             if not self.fighting or not self.referee_turn or self.need:
                 return out
             out += self._referee_play()
             out += self.take_planned()
+            fight = self._g.state.fight  # a delayed hero may step in now:
+            if fight and fight.encounter.acted and fight.delayed_by_player(self._g.state.actors):
+                return out
         raise IllegalAction(f"the referee took {limit} steps without ending its turns")
 
     def take_over(self, actor: str, player: bool = True) -> list[Shown]:

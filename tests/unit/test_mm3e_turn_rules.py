@@ -181,6 +181,20 @@ def test_act_now_is_in_the_acting_heros_menu_for_a_delayed_teammate(pack: Pack) 
     assert [r.actor for r in g.tracker()][:2] == ["lamplight", "keystone"]
 
 
+def test_the_referee_run_stops_where_a_delayed_hero_may_act(pack: Pack) -> None:
+    g = new_game(pack, ("keystone", "lamplight"), dice_mode="seeded")
+    g.start_fight(["the_tallyman"], dice=[19, 2, 10])
+    act(g, "delay")
+    g.referee_run()  # the Tallyman acts, then the run stops: Keystone may step in
+    assert g.fight is not None and g.fight.encounter.acting == "the_tallyman"
+    assert g.fight.encounter.acted and g.referee_turn
+    assert any(o.action == "step_in" and o.allowed for o in g.fight_options("keystone"))
+    g.referee_run()  # declined: the referee goes on, Lamplight's turn comes
+    assert g.fight.encounter.acting == "lamplight"
+    held = [p.held for p in g.fight.encounter.participants if p.actor == "keystone"]
+    assert held == ["delay"]  # still waiting, until its place comes round
+
+
 # ------------------------------------------------------------------ 4. aim
 
 @pytest.mark.parametrize("moved", [False, True])

@@ -82,11 +82,10 @@ class FightMenu:
             return NobodyActs(message)
         name = game.state.actors[acting].name
         if game.referee_turn:  # with a delayed hero who may act now (after this one acted)
-            waiting = next((game.state.actors[p.actor].name for p in fight.encounter.participants
-                            if p.held == "delay"
-                            and fight.controller(game.state.actors[p.actor]) == "player"
-                            and any(o.action == "step_in" and o.allowed
-                                    for o in game.fight_options(p.actor))), "")
+            waiting = next((game.state.actors[a].name
+                            for a in fight.delayed_by_player(game.state.actors)
+                            if any(o.action == "step_in" and o.allowed
+                                   for o in game.fight_options(a))), "")
             return RefereeTurn(fight_round(game), name, waiting)
         options = tuple(game.fight_options())
         pick = self.pick
