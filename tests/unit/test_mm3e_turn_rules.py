@@ -83,6 +83,19 @@ def test_a_long_fight_where_the_referee_recovers_from_staggered(pack: Pack) -> N
     assert [e["type"] for e in events].count("RecoveryUsed") == 2
 
 
+def test_recover_resists_an_affliction_again(pack: Pack) -> None:
+    g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
+    g.take_over("the_tallyman")
+    act(g, "attack", [2], target="keystone", attack="call_in_the_debt")  # 2 degrees
+    assert conds(g, "keystone") == ["compelled"]
+    g.end_turn()
+    events = act(g, "recover", [15])  # Will 8 + 15 = 23 against 10 + rank 10
+    assert [(r["what"], r["total"], r["against"]) for r in rolls(events)] == [
+        ("shakes off compelled", 23, 20)]
+    assert any("throws off being compelled" in str(e.get("text")) for e in events)
+    assert conds(g, "keystone") == []
+
+
 # ------------------------------------------------------------------ 2. morale and endings
 
 def test_morale_is_declared_in_the_stat_blocks(pack: Pack) -> None:

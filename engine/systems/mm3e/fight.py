@@ -243,19 +243,8 @@ class MM3EConflict(Conflict[Ctx]):
     def turn_ended(self, step: Ctx, adv: en.Advance) -> None:
         """Ongoing effects resisted at the end of a turn (afflictions)."""
         for eff in adv.resist:
-            if eff.data.get("kind") != "condition" or not step.enc.has(eff.target):
-                continue
-            which = str(eff.data.get("resist", "will"))
-            block = step.block(eff.target)
-            rank = getattr(block.defenses, which, 0) if which in (
-                "toughness", "fortitude", "will", "dodge") else 0
-            dc = int(eff.data.get("dc", 10))
-            res = step.check(eff.target, f"shakes off {eff.what}", [(which.title(), rank)], dc,
-                             f"10 + rank {dc - 10}")
-            if res.success:
-                step.end_effects([eff])
-                step.say(eff.target, "shake_off", f"{step.name(eff.target)} is no longer"
-                         f" {eff.what}.", by="engine")
+            if eff.data.get("kind") == "condition" and step.enc.has(eff.target):
+                turn_rules.resist(step, eff)
 
     # ---------------------------------------------------------- choosing
     def option(self, step: Ctx, actor: str, rule: ActionRule[Any], mine: bool

@@ -133,7 +133,12 @@ def _recover(ctx: Ctx, p: Pending) -> None:
         ctx.spend(p.actor, "move")
     state = damage_state(ctx, p.actor)
     worst = state.worst
-    if worst is C.DAZED:
+    lasting = turn_rules.ongoing(ctx, p.actor)  # or an extra resistance check (D.6)
+    if lasting and p.options.get("resist", worst in (None, C.DAZED)):
+        what = lasting[0].what
+        text = (f"throws off being {what}" if turn_rules.resist(ctx, lasting[0], say=False)
+                else f"strains against being {what}, in vain")
+    elif worst is C.DAZED:
         ctx.drop_effects(lambda e: not (e.target == p.actor and e.what == C.DAZED.value
                                        and e.data.get("damage")))
         text = "shakes off being dazed"

@@ -12,6 +12,9 @@ stepping back in after a delay, an aim spoilt by any other action, and standing 
 - **Aim** lasts only until the aimer's next action: anything but an attack with an attack
   check (``actions.aim_kept``; a charge or a move spoils it, a free action does not) ends it,
   the vulnerability with it; the attack that uses it ends it too.
+- **Recover** (filled in): the extra resistance check against an ongoing condition (an
+  affliction) the seed offers instead of removing damage is made when the character has one
+  and no damage condition worse than dazed (``options`` ``resist``: true or false to choose).
 - **Stand**: a move action; free with no check for a character with Instant Up; or, once a
   turn, free with a DC 20 Acrobatics check (``spring_up``, filled in: a failure leaves the
   character prone, and it may still stand with its move action).
@@ -211,6 +214,32 @@ def after_action(ctx: Ctx, rule_id: str, p: Pending) -> None:
         spend_aim(ctx, p.actor)
 
 
+# ------------------------------------------------------------------ ongoing effects
+
+def ongoing(ctx: Ctx, actor: str) -> list[en.Effect]:
+    """The ongoing conditions on ``actor`` it resists at the end of its turns (afflictions)."""
+    return [e for e in ctx.effects_on(actor) if e.ongoing
+            and e.data.get("kind") == "condition"]
+
+
+def resist(ctx: Ctx, eff: en.Effect, say: bool = True) -> bool:
+    """A resistance check against an ongoing condition (10 + its rank, with the defence it
+    names); a success ends it (said, with ``say``). Whether it ended."""
+    which = str(eff.data.get("resist", "will"))
+    block = ctx.block(eff.target)
+    rank = getattr(block.defenses, which, 0) if which in (
+        "toughness", "fortitude", "will", "dodge") else 0
+    dc = int(eff.data.get("dc", 10))
+    res = ctx.check(eff.target, f"shakes off {eff.what}", [(which.title(), rank)], dc,
+                    f"10 + rank {dc - 10}")
+    if res.success:
+        ctx.end_effects([eff])
+    if res.success and say:
+        ctx.say(eff.target, "shake_off", f"{ctx.name(eff.target)} is no longer {eff.what}.",
+                by="engine")
+    return res.success
+
+
 # ------------------------------------------------------------------ the options
 
 def adjust_options(ctx: Ctx, actor: str, out: list[FightOption]) -> list[FightOption]:
@@ -236,5 +265,5 @@ def adjust_options(ctx: Ctx, actor: str, out: list[FightOption]) -> list[FightOp
 assert STEP_IN in ACTIONS and SPRING_UP in ACTIONS
 
 __all__ = ["SPRING_UP", "STEP_IN", "adjust_options", "after_action", "before_action",
-           "declare_step_in", "instant_up", "spoils_aim", "stand", "stand_is_free",
-           "step_in_why_not", "waiting"]
+           "declare_step_in", "instant_up", "ongoing", "resist", "spoils_aim", "stand",
+           "stand_is_free", "step_in_why_not", "waiting"]
