@@ -413,7 +413,7 @@ def _new_round(run: _Run, others: Sequence[str]) -> bool:
     run.rounds = fight.encounter.round
     if run.rounds > STALEMATE_ROUNDS and game.fight_need is None:
         run.take(game.end_fight(f"stalemate: nobody could finish it in {STALEMATE_ROUNDS}"
-                                " rounds"))
+                                " rounds", ending=STALEMATE))
         run.ended = STALEMATE
         return False
     return True

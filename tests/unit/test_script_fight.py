@@ -266,6 +266,8 @@ def test_the_example_exports_as_a_story(tmp_path: Path,
     text = "\n".join(lines)
     start = next(i for i, x in enumerate(lines) if x.startswith("### ⚔ Fight!"))
     end = next(i for i, x in enumerate(lines) if x.startswith("**The fight is over"))
+    # the Tallyman is knocked out (the stomp reached every foe, then Lamplight's lance): a plain
+    # win; a fight that ends in flight says so (test_mm3e_turn_rules)
     assert start < end and lines[end] == "**The fight is over: the heroes win.**"
     fiction = [x for x in lines[start:end] if x.startswith("> ")]
     script = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.events import CORE, Event
 from engine.rules.fight.dice import ROUTINE, Die, fight_roll
@@ -115,10 +116,41 @@ def _updated(state: CampaignState, ev: FightUpdated) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class FightEnded(Event):
-    """The fight is over: who won, in words."""
+    """The fight is over: who won, in words; ``ending``: how (one of ``ENDINGS``: the losing
+    side all taken down, the last of it fled or surrendered, or a stalemate called; "" when
+    the fight was called off, and in saves made before it was recorded)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("ending",)
 
     result: str
     text: str = ""
+    ending: str = ""
+
+
+ENDINGS = ("knocked_out", "fled", "surrendered", "stalemate")
+"""How a fight may end (``engine.rules.duel.Ending``): ``FightEnded.ending``."""
+
+ENDING_KEY = "ending"
+"""The fight's note (``FightNoted``) of how the last of a side left: "fled" or "surrendered"."""
+
+ENDING_WORDS = {"fled": "the other side fled", "surrendered": "the other side surrendered",
+                "stalemate": "a stalemate"}
+"""How the journal says an ending the result does not (a win says the other side is down)."""
+
+
+def called_ending(ending: str) -> str:
+    """``ending`` for a fight called to an end: one of ``ENDINGS``, or "" (called off);
+    ``IllegalAction`` otherwise."""
+    if ending and ending not in ENDINGS:
+        raise IllegalAction(f"a fight ends {' or '.join(ENDINGS)}, not {ending!r}")
+    return ending
+
+
+def fight_ending(fight: Fight) -> str:
+    """How a fight that just finished ended: "fled" or "surrendered" when the last of a side
+    left so (``Conflict.leave`` notes it), else "knocked_out"."""
+    how = fight.data.get(ENDING_KEY)
+    return str(how) if how in ENDINGS else "knocked_out"
 
 
 @applier("FightEnded")
@@ -658,7 +690,9 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
     if t == "FightStarted":
         return f"## ⚔ Fight! {e.get('text', '')}".rstrip()
     if t == "FightEnded":
-        return f"**The fight is over: {e['result']}.** {e.get('text', '')}".rstrip()
+        how = ENDING_WORDS.get(str(e.get("ending") or ""), "")
+        how = f" ({how})" if how and how.split()[-1] not in str(e["result"]) else ""
+        return f"**The fight is over: {e['result']}{how}.** {e.get('text', '')}".rstrip()
     if t == "InitiativeRolled":
         order = sorted(e["rolls"], key=lambda r: -r["total"])
         seen: set[str] = set()
@@ -684,11 +718,12 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
 
 
 
-__all__ = ["CHANGES", "FIGHT", "FIGHT_OPENING", "FIGHT_REQUEST", "ActionPending", "ActionReadied",
+__all__ = ["CHANGES", "ENDINGS", "ENDING_KEY", "ENDING_WORDS", "FIGHT", "FIGHT_OPENING",
+           "FIGHT_REQUEST", "ActionPending", "ActionReadied",
            "ArrearsOwed", "BudgetGranted", "BudgetLimited", "BudgetSpent", "CombatantJoined",
            "CombatantLeft", "ControlChanged", "DiceUsed", "EffectAdded", "EffectNoted",
            "EffectsEnded", "FightActed", "FightEnded", "FightNoted", "FightRequested",
            "FightRolled", "FightStarted", "FightUpdated", "FoeAdded", "FoesCleared", "HoldSet",
            "InitiativeRolled", "PositionsChanged", "ReadyTaken", "RecoveryUsed",
            "RefereeDiceChanged", "SteppedIn", "TurnAdvanced", "TurnBegan", "TurnDelayed",
-           "TurnsUsed", "fight_line", "rolled_form"]
+           "TurnsUsed", "called_ending", "fight_ending", "fight_line", "rolled_form"]

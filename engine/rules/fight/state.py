@@ -6,6 +6,7 @@ Nothing here imports the campaign state (``engine.rules.state`` holds a ``Fight`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, Protocol
 
 from pydantic import ConfigDict, Field, model_validator
@@ -111,6 +112,12 @@ class Fight(_Model):
         if actor.id in self.control:
             return self.control[actor.id]
         return "player" if actor.kind == "hero" else "referee"
+
+    def delayed_by_player(self, actors: Mapping[str, _Who]) -> list[str]:
+        """The characters the player plays who hold a delayed turn (M&M), in the encounter's
+        list (``actors``: the campaign's)."""
+        return [p.actor for p in self.encounter.participants if p.held == "delay"
+                and p.actor in actors and self.controller(actors[p.actor]) == "player"]
 
 
 def migrate_fight(raw: Any) -> Any:

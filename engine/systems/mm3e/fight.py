@@ -38,7 +38,7 @@ from engine.rules.fight.values import (
 )
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import fight_actions as fight_actions  # M&M's actions, registered
-from engine.systems.mm3e import fight_more, teams
+from engine.systems.mm3e import fight_more, teams, turn_rules
 from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.conditions import CONDITIONS, action_budget
@@ -248,19 +248,8 @@ class MM3EConflict(Conflict[Ctx]):
     def turn_ended(self, step: Ctx, adv: en.Advance) -> None:
         """Ongoing effects resisted at the end of a turn (afflictions)."""
         for eff in adv.resist:
-            if eff.data.get("kind") != "condition" or not step.enc.has(eff.target):
-                continue
-            which = str(eff.data.get("resist", "will"))
-            block = step.block(eff.target)
-            rank = getattr(block.defenses, which, 0) if which in (
-                "toughness", "fortitude", "will", "dodge") else 0
-            dc = int(eff.data.get("dc", 10))
-            res = step.check(eff.target, f"shakes off {eff.what}", [(which.title(), rank)], dc,
-                             f"10 + rank {dc - 10}")
-            if res.success:
-                step.end_effects([eff])
-                step.say(eff.target, "shake_off", f"{step.name(eff.target)} is no longer"
-                         f" {eff.what}.", by="engine")
+            if eff.data.get("kind") == "condition" and step.enc.has(eff.target):
+                turn_rules.resist(step, eff)
 
     # ---------------------------------------------------------- choosing
     def option(self, step: Ctx, actor: str, rule: ActionRule[Any], mine: bool
@@ -341,14 +330,18 @@ class MM3EConflict(Conflict[Ctx]):
     def adjust_options(self, step: Ctx, actor: str, out: list[FightOption]
                        ) -> list[FightOption]:
         """Without the actions that make no sense now; an offered counter and a readied action
-        allowed off-turn (fight_more)."""
-        return fight_more.adjust_options(step, actor, out)
+        allowed off-turn (fight_more); standing and acting after a delay (turn_rules)."""
+        return turn_rules.adjust_options(step, actor,
+                                         fight_more.adjust_options(step, actor, out))
 
     # ---------------------------------------------------------- declaring
     def special(self, step: Ctx, actor: str, action: str, target: str | None,
                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
                 ) -> Pending | None:
-        """A readied action or an offered counter, declared on or off one's turn."""
+        """A readied action or an offered counter, declared on or off one's turn; a delayed
+        turn taken (``turn_rules.STEP_IN``)."""
+        if action == turn_rules.STEP_IN:
+            return turn_rules.declare_step_in(step, actor, target)
         return fight_more.declare_off_turn(step, actor, action, target, attack, maneuvers,
                                            options)
 
@@ -386,7 +379,15 @@ class MM3EConflict(Conflict[Ctx]):
         items and holds looked after (fight_more.run_action)."""
         if rule.cost == "free" and step.enc.acting != pending.actor:
             raise IllegalAction("not your turn")
+        turn_rules.before_action(step, rule.id, pending)
         fight_more.run_action(step, rule, pending)
+        turn_rules.after_action(step, rule.id, pending)
+
+    def cannot_pay(self, step: Ctx, actor: str, rule: ActionRule[Any]) -> str | None:
+        """Standing is free with Instant Up."""
+        if rule.id == "stand" and turn_rules.stand_is_free(step, actor):
+            return None
+        return super().cannot_pay(step, actor, rule)
 
     # ---------------------------------------------------------- the rest of the game
     def finished(self, state: CampaignState) -> str | None:
@@ -427,7 +428,8 @@ class MM3EConflict(Conflict[Ctx]):
                           team=list(choice.team), why=choice.why, by="referee",
                           options={"routine": True} if choice.routine else {})
         rule = self.actions.get(action)
-        if rule is None or (rule.cost not in ("none", "free")
+        free = action == "stand" and turn_rules.stand_is_free(ctx, actor)
+        if rule is None or (rule.cost not in ("none", "free") and not free
                             and not en.can(ctx.enc, self.spec, actor, str(rule.cost))):
             return Pending(actor=actor, action="end_turn", why=choice.why, by="referee")
         return pending
@@ -495,7 +497,8 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
                                       resisted_by=a.resisted_by, conditions=tuple(a.conditions))
                       for aid, a in ctx.attacks(actor).items()),
         skills=dict(block.skills), advantages=frozenset(a.name for a in block.advantages),
-        recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds)
+        recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds,
+        morale=block.morale)
 
 
 def _as_seen_by(ctx: Ctx, actor: str, foe: rf.Fighter) -> rf.Fighter:
@@ -524,7 +527,8 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
                  or enc.participant(a).held == "delay")))
     return rf.Situation(me=fighter(ctx, actor), allies=allies, foes=foes, round=enc.round,
                         budget=dict(enc.budget), group_ready=ready,
-                        can_delay=en.can_delay(enc) and enc.acting == actor)
+                        can_delay=en.can_delay(enc) and enc.acting == actor,
+                        acted=enc.acting == actor and enc.acted)
 
 
 def condition_summary(condition: str) -> str:

@@ -11,7 +11,7 @@ from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
-from engine.systems.mm3e import areas, teams
+from engine.systems.mm3e import areas, teams, turn_rules
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e import positions as mpos
@@ -103,7 +103,12 @@ def _recover(ctx: Ctx, p: Pending) -> None:
         ctx.spend(p.actor, "move")
     state = damage_state(ctx, p.actor)
     worst = state.worst
-    if worst is C.DAZED:
+    lasting = turn_rules.ongoing(ctx, p.actor)  # or an extra resistance check (D.6)
+    if lasting and p.options.get("resist", worst in (None, C.DAZED)):
+        what = lasting[0].what
+        text = (f"throws off being {what}" if turn_rules.resist(ctx, lasting[0], say=False)
+                else f"strains against being {what}, in vain")
+    elif worst is C.DAZED:
         ctx.drop_effects(lambda e: not (e.target == p.actor and e.what == C.DAZED.value
                                        and e.data.get("damage")))
         text = "shakes off being dazed"
@@ -123,10 +128,7 @@ def _recover(ctx: Ctx, p: Pending) -> None:
 
 @action("stand", "move")
 def _stand(ctx: Ctx, p: Pending) -> None:
-    if C.PRONE.value not in ctx.state.actors[p.actor].conditions:
-        raise IllegalAction(f"{ctx.name(p.actor)} is not prone")
-    ctx.spend(p.actor, "move")
-    ctx.change(p.actor, remove=[C.PRONE], why=f"{ctx.name(p.actor)} gets up")
+    turn_rules.stand(ctx, p)  # free with Instant Up
 
 @action("drop_prone", "free")
 def _drop_prone(ctx: Ctx, p: Pending) -> None:

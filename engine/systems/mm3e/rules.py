@@ -222,6 +222,12 @@ class MM3ERules(Ruleset):
             return self.pack.bands_for(move)
         return degree_bands(self.pack, self.dc(state, move))
 
+    def fixed_faces(self, state: CampaignState, move: s.Move) -> list[int] | None:
+        """A declared routine check rolls no die, in every dice mode: its d20 counts as 10."""
+        if move.roll is not None and ROUTINE in self._declared(state, move):
+            return [checks.ROUTINE_DIE]
+        return None
+
     def band_override(self, state: CampaignState, move: s.Move, faces: Sequence[int],
                       band: str) -> BandOverride | None:
         """A declared routine check counts the die as 10; a natural 20 (with the pack's

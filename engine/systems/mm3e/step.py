@@ -82,7 +82,7 @@ ACTIONS: ActionTable[Ctx] = ActionTable("mm3e", order=(
     "attack", "charge", "aim", "defend", "recover", "stand", "drop_prone", "move", "demoralize",
     "feint", "aid", "grab", "escape", "release", "trip", "delay", "surrender", "flee", "end_turn",
     "disarm", "counter_disarm", "counter_trip", "smash", "drop_item", "pick_up", "grab_damage",
-    "drag", "command", "crawl", "run", "ready"))
+    "drag", "command", "crawl", "run", "ready", "spring_up", "step_in"))
 """M&M's fight actions, in the order its menus list them."""
 """M&M's fight actions (fight_actions.py and fight_more.py register theirs)."""
 action = ACTIONS.action

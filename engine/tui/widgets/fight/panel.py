@@ -204,6 +204,9 @@ class FightPanel(Vertical):
                       self._posts(self.RefereeRun)),
                 Entry("take", plain_prompt(f"✋ Take over {mode.name}", "", "t"),
                       self._posts(self.TakeOver)),
+                *([Entry("step_in", plain_prompt(f"⏵ {mode.step_in}: act now (end delay)", ""),
+                         self._posts(lambda: self.ActionChosen("step_in")))]
+                  if mode.step_in else []),
             ])
         else:
             self._draw_turn(mode, view.width)
