@@ -5,7 +5,7 @@ to Kill and Stun; and the fight as the referee sees it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -179,7 +179,7 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
 
 
 def situation(ctx: Ctx, actor: str) -> rf.Situation:
-    """The fight as the referee sees it on ``actor``'s turn."""
+    """The fight as the referee sees it on ``actor``'s turn (each foe with its band)."""
     side = side_of(ctx.state, actor)
     others = [p.actor for p in ctx.ranked() if p.actor != actor and p.present]
     enc = ctx.enc
@@ -192,7 +192,8 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
     return rf.Situation(
         me=fighter(ctx, actor),
         allies=tuple(fighter(ctx, a) for a in others if side_of(ctx.state, a) == side),
-        foes=tuple(fighter(ctx, a) for a in others if side_of(ctx.state, a) != side),
+        foes=tuple(replace(fighter(ctx, a), band=ctx.fight.positions.band(actor, a))
+                   for a in others if side_of(ctx.state, a) != side),
         round=enc.round, panels_left=left,
         simultaneous=bool(enc.sides and enc.sides.simultaneous),
         group_target=kept if isinstance(kept, str) else None, costs=costs)
