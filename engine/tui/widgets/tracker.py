@@ -192,7 +192,8 @@ def panel_tracker_text(round_no: int, sides: SideInitiative | None,
     per character (turn order): mark, name, panels left (● left, ○ spent of its side's), who
     plays it or how it left (on a hero's turn a foe the referee plays shows its band from that
     hero instead of "ref", shortened as ``tracker_text`` does); a line of Kill and Stun (bad at
-    10% or less) and conditions; panels owed and how they are repaid. Those out are struck through, on one line."""
+    10% or less) and conditions; panels owed and how they are repaid. Those out are struck
+    through, on one line."""
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(f"⚔ Round {round_no}".upper(), "bold " + SECONDARY)
     for line in sides_lines(sides):
