@@ -227,3 +227,11 @@ def test_an_older_fight_without_positions_plays_with_everyone_close(pack: Pack) 
     g.fight_act("attack", target=TOUGH, attack="riveted_fist")
     g.fight_die(3)
     assert band(g) == "engaged" and panels(g) == 3
+
+
+def test_a_prone_hero_cannot_move_in_to_attack(pack: Pack) -> None:
+    g = fight(pack, [6, 1])
+    g.fight_act("drop_prone")
+    with pytest.raises(IllegalAction, match="Rivet is prone: stand up first"):
+        g.fight_act("attack", target=TOUGH, attack="riveted_fist")
+    assert band(g) == "close" and panels(g) == 5

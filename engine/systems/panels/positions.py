@@ -122,6 +122,12 @@ def reach(ctx: Ctx, actor: str, target: str, cost: int = 1) -> str:
     if b != ps.CLOSE:
         return f"{name} is {b}: out of reach of a melee attack (move in first)"
     moves = moves_to_engage(ctx, actor, target)
+    holder = ctx.holder_of(actor)
+    if holder is not None:
+        return (f"{name} is close, not engaged, and {ctx.name(actor)} is held by"
+                f" {ctx.name(holder)}: break free first")
+    if ctx.prone(actor):
+        return f"{name} is close, not engaged, and {ctx.name(actor)} is prone: stand up first"
     left = _left(ctx, actor)
     if left is None or moves + cost <= left:
         return ""
@@ -181,6 +187,7 @@ def close_in(ctx: Ctx, actor: str, target: str, cost: int = 1) -> None:
     moves = moves_to_engage(ctx, actor, target)
     if not moves:
         return
+    ctx.let_go(actor, f"it moves in on {ctx.name(target)}")
     for _ in range(moves):
         ctx.pay(actor, 1)
         _advance(ctx, actor, f"toward:{target}", [target])
