@@ -245,10 +245,11 @@ class PanelsConflict(Conflict[Ctx]):
         if rule.id == "attack":
             jammed = jammed_forms(step, actor)
             out = []
+            mob = pos.mobility(step, actor)
+            foes = step.foes(actor)
             for fid, form in step.forms(actor).items():
-                targets = tuple(replace(
-                    attack_odds(step, actor, form, t), band=pos.band(step, actor, t),
-                    why=pos.why_not(step, actor, "attack", form, t)) for t in step.foes(actor))
+                targets = tuple(attack_odds(step, actor, form, t, why=pos.why_not(
+                    step, actor, "attack", form, t, mob)) for t in foes)
                 e = replace(entry, targets=targets, attack=_attack(fid, form))
                 if fid in jammed:
                     e = replace(e, allowed=False, why="jammed until the round ends")

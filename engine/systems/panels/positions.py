@@ -23,7 +23,7 @@ ranged, far) read by the panels rules (RULES.md C; the seed has no map and no sp
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -88,12 +88,32 @@ def _keep_halfway(ctx: Ctx, actor: str, way: str) -> None:
     ctx.note(HALFWAY, now or None)
 
 
-def moves_to_engage(ctx: Ctx, actor: str, target: str) -> int:
+@dataclass(frozen=True, slots=True)
+class Mobility:
+    """What moving in asks of an actor, read once for every target an option lists: the
+    half-bands a move panel covers, the way it is halfway along, who holds it, whether it is
+    prone, and the panels it has left (None: not its turn)."""
+
+    per: int
+    halfway: str
+    holder: str | None
+    prone: bool
+    left: int | None
+
+
+def mobility(ctx: Ctx, actor: str) -> Mobility:
+    """``actor``'s ``Mobility`` now."""
+    return Mobility(halves_per_move(ctx, actor), halfway(ctx, actor), ctx.holder_of(actor),
+                    ctx.prone(actor), _left(ctx, actor))
+
+
+def moves_to_engage(ctx: Ctx, actor: str, target: str, known: Mobility | None = None) -> int:
     """The move panels ``actor`` needs to get engaged with ``target`` now."""
     halves = 2 * ps.rank(band(ctx, actor, target))
-    if halves and halfway(ctx, actor) == f"toward:{target}":
+    way = known.halfway if known is not None else halfway(ctx, actor)
+    if halves and way == f"toward:{target}":
         halves -= 1
-    per = halves_per_move(ctx, actor)
+    per = known.per if known is not None else halves_per_move(ctx, actor)
     return -(-halves // per)
 
 
@@ -109,10 +129,11 @@ def _panels(n: int) -> str:
 # ------------------------------------------------------------------ what the rules ask
 
 
-def reach(ctx: Ctx, actor: str, target: str, cost: int = 1) -> str:
+def reach(ctx: Ctx, actor: str, target: str, cost: int = 1,
+          known: Mobility | None = None) -> str:
     """Why ``actor`` cannot make a melee attack (or grab) costing ``cost`` on ``target`` now
     ("" : it can, moving in first when the target is close and the panels left pay the moves
-    and the attack; off its turn only the band counts)."""
+    and the attack; off its turn only the band counts). ``known``: its ``mobility``."""
     if actor == target:
         return ""
     b = band(ctx, actor, target)
@@ -121,25 +142,27 @@ def reach(ctx: Ctx, actor: str, target: str, cost: int = 1) -> str:
     name = ctx.name(target)
     if b != ps.CLOSE:
         return f"{name} is {b}: out of reach of a melee attack (move in first)"
-    moves = moves_to_engage(ctx, actor, target)
-    holder = ctx.holder_of(actor)
-    if holder is not None:
+    mob = known or mobility(ctx, actor)
+    moves = moves_to_engage(ctx, actor, target, mob)
+    if mob.holder is not None:
         return (f"{name} is close, not engaged, and {ctx.name(actor)} is held by"
-                f" {ctx.name(holder)}: break free first")
-    if ctx.prone(actor):
+                f" {ctx.name(mob.holder)}: break free first")
+    if mob.prone:
         return f"{name} is close, not engaged, and {ctx.name(actor)} is prone: stand up first"
-    left = _left(ctx, actor)
+    left = mob.left
     if left is None or moves + cost <= left:
         return ""
-    slow = " (stunned: half speed)" if ctx.stunned(actor) else ""
+    slow = " (stunned: half speed)" if mob.per == 1 else ""
     return (f"{name} is close, not engaged: moving in takes {_panels(moves)}{slow} and the"
             f" attack {cost} more, {_panels(left)} left (move in first)")
 
 
-def why_not(ctx: Ctx, actor: str, action: str, form: AttackForm | None, target: str) -> str:
-    """Why ``actor``'s ``action`` (with ``form``) cannot reach ``target`` now ("" : it can)."""
+def why_not(ctx: Ctx, actor: str, action: str, form: AttackForm | None, target: str,
+            known: Mobility | None = None) -> str:
+    """Why ``actor``'s ``action`` (with ``form``) cannot reach ``target`` now ("" : it can;
+    ``known``: its ``mobility``)."""
     if action in MELEE_ACTIONS and (form is None or form.range == "melee"):
-        return reach(ctx, actor, target)
+        return reach(ctx, actor, target, known=known)
     return ""
 
 
@@ -245,16 +268,18 @@ def move_choices(ctx: Ctx, actor: str) -> tuple[NamedChoice, ...]:
     each ally, with the band it would end in (halfway, stunned); away from every foe; nowhere
     in particular."""
     per = halves_per_move(ctx, actor)
+    way = halfway(ctx, actor)
+    foes = ctx.foes(actor)
     out: list[NamedChoice] = []
-    for other in [*ctx.foes(actor), *ctx.allies(actor)]:
+    for other in [*foes, *ctx.allies(actor)]:
         now = band(ctx, actor, other)
-        total = per + (1 if halfway(ctx, actor) == f"toward:{other}" else 0)
+        total = per + (1 if way == f"toward:{other}" else 0)
         then = ps.at_rank(ps.rank(now) - total // 2)
         detail = f"{now} -> {then}" if then != now else (
             f"{now}, halfway (stunned)" if now != ENGAGED else now)
         out.append(NamedChoice(id=other, name=f"Toward {ctx.name(other)}", detail=detail,
                                why="" if now != ENGAGED else "already engaged"))
-    if ctx.foes(actor):
+    if foes:
         out.append(NamedChoice(id="away", name="Away from the foes",
                                detail="1 band back" if per == 2 else "half a band back"
                                " (stunned)"))
@@ -283,15 +308,19 @@ def referee_choice(ctx: Ctx, actor: str, s: rf.Situation) -> rf.Choice:
     out of reach of its melee attacks, it moves toward the foe it would most like to hit."""
     forms = ctx.forms(actor)
     wanted: str | None = None
+    mob: Mobility | None = None
     for c in rf.explain_options(s):
         form = forms.get(block_id(c.attack or "")) if c.action == "attack" else None
         if form is None or form.range != "melee" or c.target is None:
             if c.action == "end_turn" and wanted is not None:
                 return _approach(ctx, actor, wanted, s, c)
             return c
-        why = reach(ctx, actor, c.target)
+        if band(ctx, actor, c.target) == ENGAGED:
+            return c
+        mob = mob or mobility(ctx, actor)
+        why = reach(ctx, actor, c.target, known=mob)
         if not why:
-            moves = moves_to_engage(ctx, actor, c.target)
+            moves = moves_to_engage(ctx, actor, c.target, mob)
             if moves:
                 return replace(c, why=f"{c.why} (closing in first: {_panels(moves)})")
             return c
@@ -308,7 +337,7 @@ def _approach(ctx: Ctx, actor: str, foe: str, s: rf.Situation, end: rf.Choice) -
                      " of reach of its melee attacks", target=foe)
 
 
-__all__ = ["FAR_PENALTY", "FILLED_IN", "HALFWAY", "MELEE_ACTIONS", "band", "close_in",
-           "declared", "everyone", "halfway", "halves_per_move", "move_choices",
+__all__ = ["FAR_PENALTY", "FILLED_IN", "HALFWAY", "MELEE_ACTIONS", "Mobility", "band", "close_in",
+           "declared", "everyone", "halfway", "halves_per_move", "mobility", "move_choices",
            "moves_to_engage", "reach", "referee_choice", "row_band",
            "step", "why_not"]

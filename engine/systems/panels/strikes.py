@@ -362,9 +362,11 @@ def declared_target(ctx: Ctx, p: Pending) -> str:
     return p.target
 
 
-def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTarget:
+def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str, why: str = ""
+                ) -> FightTarget:
     """Exact odds of an attack: the bands, the expected damage, the chance the foe goes down
-    (before any response); the numbers computed once per distinct input (``attack_numbers``)."""
+    (before any response); the numbers computed once per distinct input (``attack_numbers``);
+    the target's band (positions) and ``why`` it cannot be reached now ("" : it can)."""
     blk = ctx.block(actor)
     extra = sum(m for _, m in ctx.hit_modifiers(actor, form, target))
     health = ctx.health(target)
@@ -376,7 +378,8 @@ def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTar
         health.kill.current, health.stun.current)
     return FightTarget(id=target, name=ctx.name(target), hit=hit, minor=minor,
                        complete=complete, critical=1 / 20, expected_damage=expected, down=down,
-                       effect=hit, value=down)
+                       effect=hit, value=down, band=ctx.fight.positions.band(actor, target),
+                       why=why)
 
 
 @lru_cache(maxsize=16384)
