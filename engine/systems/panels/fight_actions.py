@@ -37,7 +37,7 @@ def _move(ctx: Ctx, p: Pending) -> None:
     to = str(p.options.get("to") or "")
     ctx.say(p.actor, "move", f"{ctx.name(p.actor)} moves{' ' + to if to else ''}"
             + (f" ({band})" if band and to else f" {band}" if band else "") + ".",
-            target=p.target, why=p.why, by=p.by)
+            target=p.target, by=p.by)
 
 
 @action("catch_breath", 2)
