@@ -26,7 +26,10 @@ load average before and after the run (``os.getloadavg``):
   screen;
 - ``Game.suggest_fight`` (the actions the player's words suggest) in ms, asked at every turn
   of the greedy player with one of ``FICTIONS`` in turn, against the target of 2 ms median and
-  5 ms p90; and its first call in a fight, with the matcher of the pack's action words
+  5 ms p90, after the turn's menu (``fight_options``, timed too) was worked out, as the app
+  shows it when the turn begins (the options are worked out once per state of the fight);
+  and the same call on a state nothing worked out yet ("cold"); and its first call in a
+  fight, with the matcher of the pack's action words
   unlearnt (``first_suggestions``): at once when the fight starts and is shown (it waits for
   the rest of the matcher's learning, which showing the fight's tracker begins in the
   background), and once the matcher is learnt (the player took that long to type), with the
@@ -50,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.content.loader import Pack, load_pack
 from engine.game import Game
+from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.values import ChoiceNeed, FightTarget
 from engine.triggers import matcher_for
 
@@ -127,7 +131,11 @@ class FightRun:
     turns: list[float] = field(default_factory=list)
     """Each referee turn: all its steps, from its first choice to the next turn."""
     suggest: list[float] = field(default_factory=list)
-    """Each ``suggest_fight`` at the greedy player's turns."""
+    """Each ``suggest_fight`` at the greedy player's turns, after the turn's menu was shown."""
+    menu: list[float] = field(default_factory=list)
+    """Each turn's menu (``fight_options``), worked out when the player's turn is shown."""
+    cold: list[float] = field(default_factory=list)
+    """Each ``suggest_fight`` on a state whose options nothing worked out yet."""
     answers: int = 0
     """The player's answers to what the fight asked (a hero's dodge or parry, a crit)."""
 
@@ -218,8 +226,17 @@ def play(pack: Pack, seed: int, max_steps: int = MAX_STEPS) -> FightRun:
             game.referee_step()
             (run.choose if choosing else run.resolve).append(clock() - t)
         else:
+            said = FICTIONS[len(run.suggest) % len(FICTIONS)]
+            Conflict._last_options = None  # nothing worked out for this state yet
             t = clock()
-            game.suggest_fight(FICTIONS[len(run.suggest) % len(FICTIONS)])
+            game.suggest_fight(said)
+            run.cold.append(clock() - t)
+            Conflict._last_options = None
+            t = clock()  # as in the app: the turn's menu is shown, then the player types
+            game.fight_options()
+            run.menu.append(clock() - t)
+            t = clock()
+            game.suggest_fight(said)
             run.suggest.append(clock() - t)
             t = clock()
             player_turn(game, acting)
@@ -365,8 +382,10 @@ def report(case: Case, runs: Sequence[FightRun], base: Sequence[float],
     turns = [x * ms for r in runs for x in r.turns]
     row(f"  one referee turn (target {TARGET_MS:.0f} ms)", turns)
     sugs = [x * ms for r in runs for x in r.suggest]
+    row("  the turn's menu (fight_options)", [x * ms for r in runs for x in r.menu])
     row(f"  suggest_fight (target {SUGGEST_TARGET_MS[0]:.0f} / {SUGGEST_TARGET_MS[1]:.0f} ms)",
         sugs)
+    row("  suggest_fight, no menu before (cold)", [x * ms for r in runs for x in r.cold])
     row("  baseline: one Masks move played", base)
     within = sum(1 for t in turns if t <= TARGET_MS) / max(1, len(turns))
     finished = sum(1 for r in runs if r.winner)

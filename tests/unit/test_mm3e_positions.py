@@ -325,3 +325,19 @@ def test_the_tracker_draws_the_band_column() -> None:
     assert lines[2].split() == ["3", "The", "Tallyman", "engaged"]  # in place of "ref"
     narrow = tracker_text(1, rows, width=28).plain.splitlines()
     assert narrow[2].split() == ["3", "The", "Tallyman", "eng"]
+
+
+def test_options_are_worked_out_once_per_state_and_anew_after_any_event(pack: Pack) -> None:
+    """The menu, the move prompt and its suggestions ask for the options of one state: worked
+    out once; any event (here a defend, the standard action) gives a new state and new
+    options; an undone action gives the options of the state it goes back to."""
+    g = fight(pack, "keystone")
+    first = g.fight_options()
+    again = g.fight_options()
+    assert again == first and all(a is b for a, b in zip(again, first, strict=True))
+    g.fight_act("defend")
+    after = g.fight_options()
+    assert next(o for o in after if o.action == "aim").allowed is False  # the standard is spent
+    assert next(o for o in first if o.action == "aim").allowed is True
+    g.undo()
+    assert next(o for o in g.fight_options() if o.action == "aim").allowed is True

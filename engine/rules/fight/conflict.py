@@ -289,8 +289,24 @@ class Conflict(ABC, Generic[S]):
         """The options list as the game's other rules change it (held, prone...)."""
         return out
 
+    _last_options: ClassVar[tuple[CampaignState, int, object, type, str,
+                                  tuple[FightOption, ...]] | None] = None
+    """The last options worked out: (state, its event number, pack, game, actor, options)."""
+
     def options(self, state: CampaignState, actor: str) -> list[FightOption]:
-        """What ``actor`` may do now, each with its cost, targets and exact odds."""
+        """What ``actor`` may do now, each with its cost, targets and exact odds. Worked out
+        once per state of the fight: asked again before any event (the move prompt, its
+        suggestions, the menu), the same list is given."""
+        last = Conflict._last_options
+        if (last is not None and last[0] is state and last[1] == state.event_no
+                and last[2] is self.pack and last[3] is type(self) and last[4] == actor):
+            return list(last[5])
+        out = self._options(state, actor)
+        Conflict._last_options = (state, state.event_no, self.pack, type(self), actor,
+                                  tuple(out))
+        return out
+
+    def _options(self, state: CampaignState, actor: str) -> list[FightOption]:
         step = self.step(state)
         mine = step.enc.acting == actor
         out: list[FightOption] = []
