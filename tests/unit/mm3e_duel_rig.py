@@ -23,14 +23,31 @@ def mm3e_pack() -> Pack:
     return load_pack(ROOT / "content" / "mutants-and-masterminds")
 
 
+Snapshot = tuple[int, frozenset[str], int, frozenset[str]]
+"""Side A's damage penalty and lasting conditions, then side B's."""
+
+
+def snapshot(g: Game, hero_id: str) -> Snapshot:
+    """Both sides' damage states now."""
+    f = g.fight
+    ids = [p.actor for p in f.encounter.participants] if f else list(g.state.actors)
+    foe = next(a for a in ids if a != hero_id and a in g.state.actors
+               and g.state.actors[a].kind != "hero")
+    a, b = g.state.actors[hero_id], g.state.actors[foe]
+    return (a.tracks.get("damage", 0), frozenset(a.conditions),
+            b.tracks.get("damage", 0), frozenset(b.conditions))
+
+
 def game_duel(pack: Pack, hero: str, foe: str, seed: int, *,
-              dice: list[int] | None = None) -> tuple[DuelRecord, Game]:
+              dice: list[int] | None = None, trace: list[Snapshot] | None = None
+              ) -> tuple[DuelRecord, Game]:
     """One duel through ``Game``: ``hero`` (an archetype id) as side A against ``foe`` (a
     stat block id) as side B, the referee playing both; ``dice``: every d20 entered in
-    order instead of seeded ones."""
+    order instead of seeded ones (the faces used are taken off the list); ``trace``: the
+    damage states at each turn's start and at the end."""
     g = Game.new(pack, name="duel", hero_name=HEROES[hero], archetype=hero, seed=seed,
                  dice_mode="physical" if dice is not None else "seeded")
-    faces = list(dice) if dice is not None else []
+    faces = dice if dice is not None else []
     if dice is not None:
         g.start_fight([foe], dice=faces[:2])
         del faces[:2]
@@ -56,10 +73,14 @@ def game_duel(pack: Pack, hero: str, foe: str, seed: int, *,
         key = (f.encounter.round, f.encounter.acting or "")
         if key != last_turn:
             last_turn, turns = key, turns + 1
+            if trace is not None:
+                trace.append(snapshot(g, hero_id))
         if g.fight_need is not None:
             g.fight_die(faces.pop(0))
             continue
         g.fights._referee_play()
+    if trace is not None:
+        trace.append(snapshot(g, hero_id))
     return _record(g, first, rounds, turns), g
 
 

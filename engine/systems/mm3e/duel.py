@@ -113,6 +113,10 @@ class Dice(Protocol):
         """The signed degree of d20 + ``modifier`` against ``dc`` (``checks.check``)."""
         ...
 
+    def success(self, modifier: int, dc: int, nat20: bool) -> bool:
+        """Whether d20 + ``modifier`` meets ``dc`` (a check whose degree does not matter)."""
+        ...
+
 
 @lru_cache(maxsize=8192)
 def attack_faces(bonus: int, dc: int, can_crit: bool) -> tuple[str, ...]:
@@ -146,6 +150,10 @@ class SeededDice:
         """A check's signed degree."""
         return check_faces(modifier, dc, nat20)[int(self._random() * DIE_SIDES)]
 
+    def success(self, modifier: int, dc: int, nat20: bool) -> bool:
+        """Whether a check succeeds."""
+        return self.check(modifier, dc, nat20) > 0
+
 
 class FixedDice:
     """Dice entered in order (``IndexError`` when they run out)."""
@@ -167,6 +175,10 @@ class FixedDice:
     def check(self, modifier: int, dc: int, nat20: bool) -> int:
         """The check of the next face."""
         return check_faces(modifier, dc, nat20)[self.face() - 1]
+
+    def success(self, modifier: int, dc: int, nat20: bool) -> bool:
+        """Whether the check of the next face succeeds."""
+        return self.check(modifier, dc, nat20) > 0
 
 
 # ------------------------------------------------------------------ who fights
@@ -326,7 +338,7 @@ class _Turn:
         for e in [e for e in self.fx if e.ongoing and e.target == i]:
             rank = getattr(block.defenses, e.extra, 0) if e.extra in (
                 "toughness", "fortitude", "will", "dodge") else 0
-            if self.dice.check(rank, e.value, self.duel.nat20) > 0:
+            if self.dice.success(rank, e.value, self.duel.nat20):
                 self.fx.remove(e)
 
     def play(self, i: int) -> bool:
@@ -437,8 +449,8 @@ class _Turn:
         if atk.range.value != "area":
             return rank
         dodge = self.duel.sides[t].block.defenses.dodge + check_penalty(self.conditions(t))
-        degree = self.dice.check(dodge, at.area_dodge_dc(rank), self.duel.nat20)
-        return at.area_rank(rank, degree > 0)
+        return at.area_rank(rank, self.dice.success(dodge, at.area_dodge_dc(rank),
+                                                    self.duel.nat20))
 
     def land(self, i: int, t: int, atk: Attack, rank: int, dc_bonus: int = 0) -> None:
         """``strikes.land``: the target resists, the result is applied."""
@@ -639,6 +651,60 @@ class Duel:
                           "A" if first == 0 else "B")
 
 
+class MM3EDuels:
+    """M&M's fast duels for the lab (``engine.rules.duel.Duels``): one stat block a side,
+    both played by the same policy, seeded; exact odds where the chain is small enough.
+    ``nat20`` and ``max_trade``: the pack's options (``system.yaml`` ``data``), as the fight
+    engine reads them."""
+
+    def __init__(self, *, nat20: bool = False, max_trade: int = mv.SEED_MAX_TRADE) -> None:
+        self.nat20 = nat20
+        self.max_trade = max_trade
+        self._duels: dict[tuple[str, str, str], Duel] = {}
+
+    def supports(self, a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]
+                 ) -> str | None:
+        """None when these stat blocks can be played here, else why not (in words)."""
+        for side, blocks in (("A", a), ("B", b)):
+            if len(blocks) != 1:
+                return (f"side {side} has {len(blocks)} characters: the fast duel plays one"
+                        " a side")
+            try:
+                why = unsupported(read_block(blocks[0]))
+            except ValueError as e:
+                return f"side {side}'s stat block is not valid ({e})"
+            if why is not None:
+                return why
+        return None
+
+    def duel(self, a: Mapping[str, Any] | StatBlock, b: Mapping[str, Any] | StatBlock,
+             policy: str) -> Duel:
+        """The duel of ``a`` against ``b`` (read once per pair of blocks and policy)."""
+        ba, bb = read_block(a), read_block(b)
+        key = (ba.model_dump_json(), bb.model_dump_json(), policy)
+        got = self._duels.get(key)
+        if got is None:
+            got = self._duels[key] = Duel(ba, bb, policy, nat20=self.nat20,
+                                          max_trade=self.max_trade)
+        return got
+
+    def play(self, a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]],
+             seed: int, policy: str) -> DuelRecord:
+        """One duel of side A's stat block against side B's, seeded (``IllegalAction``
+        when ``supports`` refuses them)."""
+        why = self.supports(a, b)
+        if why is not None:
+            raise IllegalAction(why)
+        return self.duel(a[0], b[0], policy).play(SeededDice(seed))
+
+    def exact(self, a: Mapping[str, Any], b: Mapping[str, Any], policy: str
+              ) -> Mapping[Winner, Fraction] | None:
+        """The chance of each winner (``markov.solve``), or None when too large."""
+        if self.supports([a], [b]) is not None:
+            return None
+        return exact_odds(self.duel(a, b, policy))
+
+
 def _fields(f: rf.Fighter) -> dict[str, Any]:
     return {k: getattr(f, k) for k in f.__dataclass_fields__}
 
@@ -650,6 +716,7 @@ def exact_odds(duel: Duel) -> dict[Winner, Fraction] | None:
     return solve(duel)
 
 
-__all__ = ["POLICIES", "ROUND_LIMIT", "Dice", "Duel", "FixedDice", "Fx", "SeededDice",
+__all__ = ["POLICIES", "ROUND_LIMIT", "Dice", "Duel", "FixedDice", "Fx", "MM3EDuels",
+           "SeededDice",
            "Side", "State", "attack_faces", "check_faces", "degree_odds", "exact_odds",
            "greedy_choose", "read_block", "side_of", "unsupported"]

@@ -11,7 +11,8 @@ through the first mover's turn, then the second's, up to ``duel.ROUND_LIMIT`` ro
 chance that reaches an end is each side's win (knocked out, fled or surrendered), and what
 is left after the last round is the stalemate ("nobody").
 
-The chances are exact fractions. A duel whose chain grows past ``MAX_STATES`` states (or a
+Each turn's chances are exact fractions; carried through the rounds as floats (or fractions,
+for a small duel: ``solve(duel, fractions=True)``). A duel whose chain grows past ``MAX_STATES`` states (or a
 turn past ``MAX_BRANCHES`` dice outcomes) is too large: ``solve`` gives None.
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.rules.duel import Winner
 from engine.systems.mm3e.checks import DIE_SIDES
@@ -27,17 +28,21 @@ from engine.systems.mm3e.duel import (
     ROUND_LIMIT,
     START,
     Duel,
+    Fx,
     Result,
     State,
     attack_faces,
     check_faces,
 )
 
-MAX_STATES = 4000
+MAX_STATES = 12000
 """The most states (a side's damage, conditions and effects, between turns) solved."""
 
-MAX_BRANCHES = 4000
+MAX_BRANCHES = 512
 """The most dice outcomes one turn may branch into."""
+
+INITIATIVE_BRANCHES = DIE_SIDES ** 4
+"""Initiative's dice: two d20s, and two more for a roll-off."""
 
 _T = TypeVar("_T")
 
@@ -80,15 +85,19 @@ class _Branch:
     def check(self, modifier: int, dc: int, nat20: bool) -> int:
         return self._take(_grouped(check_faces(modifier, dc, nat20)))
 
+    def success(self, modifier: int, dc: int, nat20: bool) -> bool:
+        return self._take(_grouped(tuple(d > 0 for d in check_faces(modifier, dc, nat20))))
+
 
 _FACES = tuple((f, Fraction(1, DIE_SIDES)) for f in range(1, DIE_SIDES + 1))
 
 
-def branches(play: Callable[[_Branch], _T]) -> dict[_T, Fraction]:
-    """Every outcome of ``play`` (which draws from the dice it is given) with its chance."""
+def branches(play: Callable[[_Branch], _T], limit: int = MAX_BRANCHES) -> dict[_T, Fraction]:
+    """Every outcome of ``play`` (which draws from the dice it is given) with its chance;
+    ``TooLarge`` past ``limit`` combinations of outcomes."""
     out: dict[_T, Fraction] = {}
     path: list[int] = []
-    for _ in range(MAX_BRANCHES):
+    for _ in range(limit):
         dice = _Branch(path)
         got = play(dice)
         out[got] = out.get(got, Fraction(0)) + dice.p
@@ -98,17 +107,31 @@ def branches(play: Callable[[_Branch], _T]) -> dict[_T, Fraction]:
         if not path:
             return out
         path[-1] += 1
-    raise TooLarge(f"a turn of more than {MAX_BRANCHES} dice outcomes")
+    raise TooLarge(f"more than {limit} combinations of dice outcomes")
 
 
-Step = dict[State | Result, Fraction]
+Number = float | Fraction
+
+
+def canonical(state: State) -> State:
+    """``state`` with its effects sorted: the order of the effects only orders the
+    resistance checks at a turn's end, independent draws whose joint chances do not depend
+    on it, so the states that differ in it alone are one state of the chain."""
+    return (state[0], state[1], tuple(sorted(state[2], key=_fx_key)))
+
+
+def _fx_key(e: Fx) -> tuple[Any, ...]:
+    return tuple(-1 if v is None else v for v in e)
+Step = dict[State | Result, Number]
 
 
 class _Chain:
-    """The turns from each state, worked out once."""
+    """The turns from each state, worked out once; the chances as fractions when
+    ``fractions``, else as floats (each turn's own chances are exact fractions either way)."""
 
-    def __init__(self, duel: Duel) -> None:
+    def __init__(self, duel: Duel, fractions: bool) -> None:
         self.duel = duel
+        self.fractions = fractions
         self.memo: dict[tuple[State, int], Step] = {}
 
     def step(self, state: State, i: int) -> Step:
@@ -122,42 +145,49 @@ class _Chain:
                 after, result, _ = self.duel.turn(state, i, dice)
                 return result if result is not None else after
 
-            got = self.memo[key] = branches(play)
+            got = {}
+            for k, v in branches(play).items():
+                k = canonical(k) if not isinstance(k[0], str) else k  # type: ignore[arg-type]
+                got[k] = got.get(k, 0) + (v if self.fractions else float(v))
+            self.memo[key] = got
         return got
 
-    def rounds(self, first: int) -> dict[Winner, Fraction]:
+    def rounds(self, first: int) -> dict[Winner, Number]:
         """The chance of each winner when ``first`` moves first every round."""
-        won: dict[Winner, Fraction] = {"A": Fraction(0), "B": Fraction(0),
-                                       "nobody": Fraction(0)}
-        dist: dict[State, Fraction] = {START: Fraction(1)}
+        zero: Number = Fraction(0) if self.fractions else 0.0
+        won: dict[Winner, Number] = {"A": zero, "B": zero, "nobody": zero}
+        dist: dict[State, Number] = {START: Fraction(1) if self.fractions else 1.0}
         for _ in range(ROUND_LIMIT):
             for i in (first, 1 - first):
-                nxt: dict[State, Fraction] = {}
+                nxt: dict[State, Number] = {}
                 for state, p in dist.items():
                     for x, q in self.step(state, i).items():
-                        if len(x) == 2 and isinstance(x[0], str):  # a Result
-                            won[x[0]] += p * q  # type: ignore[index]
+                        if isinstance(x[0], str):  # a Result: (winner, ending)
+                            w: Winner = x[0]  # type: ignore[assignment]
+                            won[w] += p * q
                         else:
-                            nxt[x] = nxt.get(x, Fraction(0)) + p * q  # type: ignore[index]
+                            s: State = x  # type: ignore[assignment]
+                            nxt[s] = nxt.get(s, zero) + p * q
                 dist = nxt
             if not dist:
                 break
-        won["nobody"] += sum(dist.values(), Fraction(0))
+        won["nobody"] += sum(dist.values(), zero)
         return won
 
 
-def solve(duel: Duel) -> dict[Winner, Fraction] | None:
-    """P(A wins), P(B wins), P(nobody: a stalemate at the round limit), exactly; None when
-    the duel is too large to enumerate."""
+def solve(duel: Duel, *, fractions: bool = False) -> dict[Winner, Fraction] | None:
+    """P(A wins), P(B wins), P(nobody: a stalemate at the round limit); None when the duel
+    is too large to enumerate. Carried through the rounds as floats (a duel's 60 rounds make
+    fractions of thousands of digits), given as Fractions of them; ``fractions``: exact
+    fractions all the way (small duels)."""
     try:
-        first = branches(lambda dice: duel.initiative(dice))
-        chain = _Chain(duel)
-        out: dict[Winner, Fraction] = {"A": Fraction(0), "B": Fraction(0),
-                                       "nobody": Fraction(0)}
+        first = branches(lambda dice: duel.initiative(dice), INITIATIVE_BRANCHES)
+        chain = _Chain(duel, fractions)
+        out: dict[Winner, Number] = {"A": 0, "B": 0, "nobody": 0}
         for who, p in first.items():
             for w, q in chain.rounds(who).items():
-                out[w] += p * q
-        return out
+                out[w] += (p if fractions else float(p)) * q
+        return {w: v if isinstance(v, Fraction) else Fraction(v) for w, v in out.items()}
     except TooLarge:
         return None
 

@@ -50,10 +50,13 @@ from engine.systems.mm3e.conditions import (
     active_defense,
     check_penalty,
 )
+from engine.systems.mm3e.duel import MM3EDuels
 from engine.systems.mm3e.fight import MM3EConflict
 from engine.systems.mm3e.registry import MM3E
 from engine.systems.mm3e.statblock import StatBlock, misplaced_keys, roster_problems
 from engine.systems.mm3e.step import ACTIONS
+from engine.systems.mm3e.step import max_trade as pack_max_trade
+from engine.systems.mm3e.step import option as pack_option
 
 FILLED_IN = (
     "Checks out of a fight: the DC is set before the roll, 15 (tough) unless changed, named by"
@@ -632,6 +635,11 @@ class MM3ERules(Ruleset):
     def conflict(self) -> Conflict[Any]:
         """Fights in rounds (engine/systems/mm3e/fight.py)."""
         return MM3EConflict(self.pack)
+
+    def duels(self) -> MM3EDuels:
+        """Fast one-on-one duels (engine/systems/mm3e/duel.py), with the pack's options."""
+        return MM3EDuels(nat20=pack_option(self.pack, "nat20_degree"),
+                         max_trade=pack_max_trade(self.pack))
 
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
         """A hero from an M&M stat block file (builder.load_hero_file, checked against its
