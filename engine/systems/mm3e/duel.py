@@ -660,7 +660,20 @@ class MM3EDuels:
     def __init__(self, *, nat20: bool = False, max_trade: int = mv.SEED_MAX_TRADE) -> None:
         self.nat20 = nat20
         self.max_trade = max_trade
-        self._duels: dict[tuple[str, str, str], Duel] = {}
+        self._duels: dict[tuple[int, int, str], Duel] = {}
+        self._blocks: dict[str, StatBlock] = {}
+        self._read: dict[int, tuple[object, StatBlock]] = {}
+
+    def block(self, data: Mapping[str, Any] | StatBlock) -> StatBlock:
+        """``data`` read as a stat block, once: the same mapping (the same object, not
+        changed in between) gives the same block; equal blocks are one object."""
+        got = self._read.get(id(data))
+        if got is not None and got[0] is data:
+            return got[1]
+        block = read_block(data)
+        block = self._blocks.setdefault(block.model_dump_json(), block)
+        self._read[id(data)] = (data, block)
+        return block
 
     def supports(self, a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]
                  ) -> str | None:
@@ -670,7 +683,7 @@ class MM3EDuels:
                 return (f"side {side} has {len(blocks)} characters: the fast duel plays one"
                         " a side")
             try:
-                why = unsupported(read_block(blocks[0]))
+                why = unsupported(self.block(blocks[0]))
             except ValueError as e:
                 return f"side {side}'s stat block is not valid ({e})"
             if why is not None:
@@ -679,9 +692,9 @@ class MM3EDuels:
 
     def duel(self, a: Mapping[str, Any] | StatBlock, b: Mapping[str, Any] | StatBlock,
              policy: str) -> Duel:
-        """The duel of ``a`` against ``b`` (read once per pair of blocks and policy)."""
-        ba, bb = read_block(a), read_block(b)
-        key = (ba.model_dump_json(), bb.model_dump_json(), policy)
+        """The duel of ``a`` against ``b`` (made once per pair of blocks and policy)."""
+        ba, bb = self.block(a), self.block(b)
+        key = (id(ba), id(bb), policy)
         got = self._duels.get(key)
         if got is None:
             got = self._duels[key] = Duel(ba, bb, policy, nat20=self.nat20,
