@@ -32,19 +32,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "unit"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "unit"))
+
+from mm3e_duel_rig import HEROES, game_duel
 
 from engine.content.loader import load_pack
 from engine.game import Game
 from engine.lab.model import LabSpec
 from engine.lab.sim import simulate
 from engine.systems import ruleset_for
-from engine.systems.mm3e.duel import MM3EDuels
+from engine.systems.mm3e.lab_duels import MM3EDuels
 from engine.systems.mm3e.roster import characters
-from mm3e_duel_rig import HEROES, game_duel
 
+ROOT = Path(__file__).resolve().parents[1]
 MATCHUPS = (("keystone", "the_tallyman"), ("keystone", "madame_undertow"),
             ("slipstream", "madame_undertow"))
 TARGET = 1000.0
@@ -77,7 +78,7 @@ def lab_round(n: int, seed: int) -> float:
     """CPU seconds of ``n`` lab campaigns of one fight a matchup (``sim.simulate``: a new
     campaign, the greedy policy for the hero, the referee for the villain), today's lab."""
     t = time.process_time()
-    for hero, foe in MATCHUPS:
+    for _hero, foe in MATCHUPS:
         spec = LabSpec(system="mutants-and-masterminds", policy="greedy", runs=n, seed=seed,
                        scenes=1, foes=(foe,))
         for i in range(n):

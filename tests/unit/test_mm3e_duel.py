@@ -19,17 +19,17 @@ from engine.systems.mm3e.duel import (
     START,
     Duel,
     FixedDice,
-    MM3EDuels,
     SeededDice,
     State,
     read_block,
 )
+from engine.systems.mm3e.lab_duels import MM3EDuels
 from engine.systems.mm3e.markov import solve
 from engine.systems.mm3e.roster import characters
 from engine.systems.mm3e.statblock import StatBlock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mm3e_duel_rig import Snapshot, game_duel, mm3e_pack  # noqa: E402
+from mm3e_duel_rig import Snapshot, game_duel, mm3e_pack
 
 Z99 = 2.576
 

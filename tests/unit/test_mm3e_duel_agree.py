@@ -14,11 +14,12 @@ from engine.content.loader import Pack
 from engine.rules.duel import DuelRecord
 from engine.systems import ruleset_for
 from engine.systems.mm3e import referee as rf
-from engine.systems.mm3e.duel import MM3EDuels, SeededDice, greedy_choose
+from engine.systems.mm3e.duel import SeededDice, greedy_choose
+from engine.systems.mm3e.lab_duels import MM3EDuels
 from engine.systems.mm3e.roster import characters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mm3e_duel_rig import game_duel, mm3e_pack  # noqa: E402
+from mm3e_duel_rig import game_duel, mm3e_pack
 
 Z99 = 2.576
 GAME_DUELS = 200

@@ -39,7 +39,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -48,7 +47,7 @@ from engine.rules.duel import DuelRecord, Ending, Winner
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e import referee as rf
-from engine.systems.mm3e.checks import DIE_SIDES, check, degree_odds
+from engine.systems.mm3e.checks import DIE_SIDES, check
 from engine.systems.mm3e.conditions import (
     Condition,
     action_budget,
@@ -277,7 +276,7 @@ def _expanded(own: frozenset[str], timed: tuple[str, ...]) -> frozenset[Conditio
 class _Turn:
     """One turn being played: the state as mutable values, and what it ended in."""
 
-    __slots__ = ("duel", "fighters", "fx", "dice", "result", "budget")
+    __slots__ = ("budget", "dice", "duel", "fighters", "fx", "result")
 
     def __init__(self, duel: Duel, state: State, dice: Dice) -> None:
         self.duel = duel
@@ -324,9 +323,10 @@ class _Turn:
         out: list[Fx] = []
         for e in self.fx:
             if e.anchor == i and e.left is not None:
-                e = e._replace(left=e.left - 1)
-                if e.duration == "start_of_next_turn" and e.left <= 0:
+                left = e.left - 1
+                if e.duration == "start_of_next_turn" and left <= 0:
                     continue
+                e = e._replace(left=left)
             out.append(e)
         self.fx = out
 
@@ -624,7 +624,7 @@ class Duel:
 
     def initiative(self, dice: Dice) -> int:
         """Who acts first (0: A, 1: B), rolled as the engine rolls it."""
-        keys = []
+        keys: list[tuple[int, tuple[int, ...]]] = []
         for side in self.sides:
             b = side.block
             keys.append((dice.face() + b.initiative_bonus,
@@ -651,85 +651,10 @@ class Duel:
                           "A" if first == 0 else "B")
 
 
-class MM3EDuels:
-    """M&M's fast duels for the lab (``engine.rules.duel.Duels``): one stat block a side,
-    both played by the same policy, seeded; exact odds where the chain is small enough.
-    ``nat20`` and ``max_trade``: the pack's options (``system.yaml`` ``data``), as the fight
-    engine reads them."""
-
-    def __init__(self, *, nat20: bool = False, max_trade: int = mv.SEED_MAX_TRADE) -> None:
-        self.nat20 = nat20
-        self.max_trade = max_trade
-        self._duels: dict[tuple[int, int, str], Duel] = {}
-        self._blocks: dict[str, StatBlock] = {}
-        self._read: dict[int, tuple[object, StatBlock]] = {}
-
-    def block(self, data: Mapping[str, Any] | StatBlock) -> StatBlock:
-        """``data`` read as a stat block, once: the same mapping (the same object, not
-        changed in between) gives the same block; equal blocks are one object."""
-        got = self._read.get(id(data))
-        if got is not None and got[0] is data:
-            return got[1]
-        block = read_block(data)
-        block = self._blocks.setdefault(block.model_dump_json(), block)
-        self._read[id(data)] = (data, block)
-        return block
-
-    def supports(self, a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]
-                 ) -> str | None:
-        """None when these stat blocks can be played here, else why not (in words)."""
-        for side, blocks in (("A", a), ("B", b)):
-            if len(blocks) != 1:
-                return (f"side {side} has {len(blocks)} characters: the fast duel plays one"
-                        " a side")
-            try:
-                why = unsupported(self.block(blocks[0]))
-            except ValueError as e:
-                return f"side {side}'s stat block is not valid ({e})"
-            if why is not None:
-                return why
-        return None
-
-    def duel(self, a: Mapping[str, Any] | StatBlock, b: Mapping[str, Any] | StatBlock,
-             policy: str) -> Duel:
-        """The duel of ``a`` against ``b`` (made once per pair of blocks and policy)."""
-        ba, bb = self.block(a), self.block(b)
-        key = (id(ba), id(bb), policy)
-        got = self._duels.get(key)
-        if got is None:
-            got = self._duels[key] = Duel(ba, bb, policy, nat20=self.nat20,
-                                          max_trade=self.max_trade)
-        return got
-
-    def play(self, a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]],
-             seed: int, policy: str) -> DuelRecord:
-        """One duel of side A's stat block against side B's, seeded (``IllegalAction``
-        when ``supports`` refuses them)."""
-        why = self.supports(a, b)
-        if why is not None:
-            raise IllegalAction(why)
-        return self.duel(a[0], b[0], policy).play(SeededDice(seed))
-
-    def exact(self, a: Mapping[str, Any], b: Mapping[str, Any], policy: str
-              ) -> Mapping[Winner, Fraction] | None:
-        """The chance of each winner (``markov.solve``), or None when too large."""
-        if self.supports([a], [b]) is not None:
-            return None
-        return exact_odds(self.duel(a, b, policy))
-
-
 def _fields(f: rf.Fighter) -> dict[str, Any]:
     return {k: getattr(f, k) for k in f.__dataclass_fields__}
 
 
-def exact_odds(duel: Duel) -> dict[Winner, Fraction] | None:
-    """The exact outcome odds of ``duel`` (``markov.solve``)."""
-    from engine.systems.mm3e.markov import solve
-
-    return solve(duel)
-
-
-__all__ = ["POLICIES", "ROUND_LIMIT", "Dice", "Duel", "FixedDice", "Fx", "MM3EDuels",
-           "SeededDice",
-           "Side", "State", "attack_faces", "check_faces", "degree_odds", "exact_odds",
+__all__ = ["POLICIES", "ROUND_LIMIT", "Dice", "Duel", "FixedDice", "Fx", "SeededDice",
+           "Side", "State", "attack_faces", "check_faces",
            "greedy_choose", "read_block", "side_of", "unsupported"]

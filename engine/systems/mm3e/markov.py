@@ -11,9 +11,11 @@ through the first mover's turn, then the second's, up to ``duel.ROUND_LIMIT`` ro
 chance that reaches an end is each side's win (knocked out, fled or surrendered), and what
 is left after the last round is the stalemate ("nobody").
 
-Each turn's chances are exact fractions; carried through the rounds as floats (or fractions,
-for a small duel: ``solve(duel, fractions=True)``). A duel whose chain grows past ``MAX_STATES`` states (or a
-turn past ``MAX_BRANCHES`` dice outcomes) is too large: ``solve`` gives None.
+Each turn's chances are exact fractions; carried through the rounds as floats (or
+fractions, for a small duel: ``solve(duel, fractions=True)``). Effects that differ only in
+their order are one state (``canonical``). A duel whose chain grows past ``MAX_STATES``
+states (or a turn past ``MAX_BRANCHES`` combinations of dice outcomes) is too large:
+``solve`` gives None.
 """
 
 from __future__ import annotations
@@ -147,7 +149,7 @@ class _Chain:
 
             got = {}
             for k, v in branches(play).items():
-                k = canonical(k) if not isinstance(k[0], str) else k  # type: ignore[arg-type]
+                k = canonical(k) if not isinstance(k[0], str) else k
                 got[k] = got.get(k, 0) + (v if self.fractions else float(v))
             self.memo[key] = got
         return got
@@ -163,10 +165,10 @@ class _Chain:
                 for state, p in dist.items():
                     for x, q in self.step(state, i).items():
                         if isinstance(x[0], str):  # a Result: (winner, ending)
-                            w: Winner = x[0]  # type: ignore[assignment]
+                            w: Winner = x[0]
                             won[w] += p * q
                         else:
-                            s: State = x  # type: ignore[assignment]
+                            s: State = x
                             nxt[s] = nxt.get(s, zero) + p * q
                 dist = nxt
             if not dist:

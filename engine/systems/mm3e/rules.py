@@ -50,8 +50,8 @@ from engine.systems.mm3e.conditions import (
     active_defense,
     check_penalty,
 )
-from engine.systems.mm3e.duel import MM3EDuels
 from engine.systems.mm3e.fight import MM3EConflict
+from engine.systems.mm3e.lab_duels import MM3EDuels
 from engine.systems.mm3e.registry import MM3E
 from engine.systems.mm3e.statblock import StatBlock, misplaced_keys, roster_problems
 from engine.systems.mm3e.step import ACTIONS
