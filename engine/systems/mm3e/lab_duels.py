@@ -10,7 +10,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.rules.duel import DuelRecord, Winner
 from engine.systems.mm3e import maneuvers as mv
-from engine.systems.mm3e.duel import Duel, SeededDice, read_block, unsupported
+from engine.systems.mm3e.duel import POLICIES, Duel, SeededDice, read_block, unsupported
 from engine.systems.mm3e.markov import solve
 from engine.systems.mm3e.statblock import StatBlock
 
@@ -20,6 +20,10 @@ class MM3EDuels:
     both played by the same policy, seeded; exact odds where the chain is small enough.
     ``nat20`` and ``max_trade``: the pack's options (``system.yaml`` ``data``), as the fight
     engine reads them."""
+
+    policies = POLICIES
+    """The policies ``play`` takes (another is an ``IllegalAction``: play it through
+    ``Game``)."""
 
     def __init__(self, *, nat20: bool = False, max_trade: int = mv.SEED_MAX_TRADE) -> None:
         self.nat20 = nat20
