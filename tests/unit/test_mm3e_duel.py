@@ -15,12 +15,14 @@ import pytest
 
 from engine.content.loader import Pack
 from engine.systems import ruleset_for
+from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.duel import (
     START,
     Duel,
     FixedDice,
     SeededDice,
     State,
+    greedy_choose,
     read_block,
 )
 from engine.systems.mm3e.lab_duels import MM3EDuels
@@ -73,14 +75,21 @@ def fast_trace(duel: Duel, dice: FixedDice) -> tuple[list[Snapshot], Any]:
     return trace, None
 
 
-@pytest.mark.parametrize(("hero", "foe"), [("keystone", "the_tallyman"),
-                                           ("keystone", "madame_undertow"),
-                                           ("slipstream", "the_tallyman")])
+@pytest.mark.parametrize(("hero", "foe", "policy"), [
+    ("keystone", "the_tallyman", "referee"),
+    ("keystone", "madame_undertow", "referee"),
+    ("slipstream", "the_tallyman", "referee"),
+    ("lamplight", "madame_undertow", "greedy"),
+])
 def test_same_dice_same_fight_as_game(pack: Pack, blocks: dict[str, StatBlock], hero: str,
-                                      foe: str) -> None:
+                                      foe: str, policy: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Entered dice: the engine's fight and the fast duel go through the same damage
-    states, end the same way and use the same dice."""
-    duel = pack_duel(pack, blocks[hero], blocks[foe])
+    states, end the same way and use the same dice ("greedy": the engine's referee asks
+    ``greedy_choose``)."""
+    if policy == "greedy":
+        monkeypatch.setattr(rf, "choose", greedy_choose)
+    duel = pack_duel(pack, blocks[hero], blocks[foe], policy)
     checked = 0
     for seed in range(12):
         rng = random.Random(seed)
