@@ -16,17 +16,19 @@ import pytest
 from engine.content.loader import Pack
 from engine.systems import ruleset_for
 from engine.systems.mm3e import referee as rf
+from engine.systems.mm3e.checks import success_odds
 from engine.systems.mm3e.duel import (
     START,
     Duel,
     FixedDice,
+    Fx,
     SeededDice,
     State,
     greedy_choose,
     read_block,
 )
 from engine.systems.mm3e.lab_duels import MM3EDuels
-from engine.systems.mm3e.markov import solve
+from engine.systems.mm3e.markov import branches, solve
 from engine.systems.mm3e.roster import characters
 from engine.systems.mm3e.statblock import StatBlock
 
@@ -188,3 +190,23 @@ def test_other_rulesets_have_no_fast_duels() -> None:
 
     root = Path(__file__).resolve().parents[2] / "content"
     assert ruleset_for(load_pack(root / "masks")).duels() is None
+
+
+def test_identical_afflictions_resist_as_a_binomial() -> None:
+    """The exact odds count how many of a stack of identical afflictions are shaken off,
+    one draw for the stack: the same chances as one check each, in turn."""
+    dazed = Fx("dazed", "condition", 0, 1, 0, "recovery", None, True, 15, "will")
+    stunned = dazed._replace(what="stunned")
+    checks = [(dazed, 5), (stunned, 5), (dazed, 5), (dazed, 5)]
+
+    def grouped(dice: Any) -> tuple[bool, ...]:
+        shaken = dice.successes(checks, False)
+        return (sum(shaken[i] for i in (0, 2, 3)), shaken[1])
+
+    def one_by_one(dice: Any) -> tuple[bool, ...]:
+        shaken = [dice.success(5, 15, False) for _ in checks]
+        return (sum(shaken[i] for i in (0, 2, 3)), shaken[1])
+
+    assert branches(grouped) == branches(one_by_one)
+    p = success_odds(5, 15)
+    assert branches(grouped)[(3, True)] == p ** 4

@@ -116,6 +116,11 @@ class Dice(Protocol):
         """Whether d20 + ``modifier`` meets ``dc`` (a check whose degree does not matter)."""
         ...
 
+    def successes(self, checks: Sequence[tuple[Fx, int]], nat20: bool) -> list[bool]:
+        """Each effect's resistance check (the effect, the modifier; its DC is the
+        effect's) made in order: whether it succeeded."""
+        ...
+
 
 @lru_cache(maxsize=8192)
 def attack_faces(bonus: int, dc: int, can_crit: bool) -> tuple[str, ...]:
@@ -153,6 +158,10 @@ class SeededDice:
         """Whether a check succeeds."""
         return self.check(modifier, dc, nat20) > 0
 
+    def successes(self, checks: Sequence[tuple[Fx, int]], nat20: bool) -> list[bool]:
+        """Each check in order."""
+        return [self.success(mod, e.value, nat20) for e, mod in checks]
+
 
 class FixedDice:
     """Dice entered in order (``IndexError`` when they run out)."""
@@ -178,6 +187,10 @@ class FixedDice:
     def success(self, modifier: int, dc: int, nat20: bool) -> bool:
         """Whether the check of the next face succeeds."""
         return self.check(modifier, dc, nat20) > 0
+
+    def successes(self, checks: Sequence[tuple[Fx, int]], nat20: bool) -> list[bool]:
+        """Each check in order."""
+        return [self.success(mod, e.value, nat20) for e, mod in checks]
 
 
 # ------------------------------------------------------------------ who fights
@@ -335,11 +348,14 @@ class _Turn:
         self.fx = [e for e in self.fx if not (e.anchor == i and e.duration == "end_of_next_turn"
                                               and e.left is not None and e.left <= 0)]
         block = self.duel.sides[i].block
-        for e in [e for e in self.fx if e.ongoing and e.target == i]:
-            rank = getattr(block.defenses, e.extra, 0) if e.extra in (
-                "toughness", "fortitude", "will", "dodge") else 0
-            if self.dice.success(rank, e.value, self.duel.nat20):
-                self.fx.remove(e)
+        checks = [(e, getattr(block.defenses, e.extra, 0) if e.extra in (
+            "toughness", "fortitude", "will", "dodge") else 0)
+            for e in self.fx if e.ongoing and e.target == i]
+        if checks:
+            for (e, _), shaken in zip(checks, self.dice.successes(checks, self.duel.nat20),
+                                      strict=True):
+                if shaken:
+                    self.fx.remove(e)
 
     def play(self, i: int) -> bool:
         """Turn ``i``: False when it could not act (stunned)."""

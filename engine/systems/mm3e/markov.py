@@ -20,8 +20,10 @@ states (or a turn past ``MAX_BRANCHES`` combinations of dice outcomes) is too la
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import lru_cache
+from math import comb
 from typing import Any, TypeVar
 
 from engine.rules.duel import Winner
@@ -41,7 +43,11 @@ MAX_STATES = 12000
 """The most states (a side's damage, conditions and effects, between turns) solved."""
 
 MAX_BRANCHES = 512
-"""The most dice outcomes one turn may branch into."""
+"""The most combinations of dice outcomes one turn may branch into."""
+
+MAX_PLAYS = 60_000
+"""The most turns played to enumerate a duel's chain (Keystone against Madame Undertow
+takes about 25,000): past it the duel is too large, found in seconds rather than minutes."""
 
 INITIATIVE_BRANCHES = DIE_SIDES ** 4
 """Initiative's dice: two d20s, and two more for a roll-off."""
@@ -90,6 +96,29 @@ class _Branch:
     def success(self, modifier: int, dc: int, nat20: bool) -> bool:
         return self._take(_grouped(tuple(d > 0 for d in check_faces(modifier, dc, nat20))))
 
+    def successes(self, checks: Sequence[tuple[Fx, int]], nat20: bool) -> list[bool]:
+        """Checks of identical effects are alike and independent: how many of each kind
+        succeed (binomially, from one check's faces) is one draw, not one per effect; the
+        first that many of the kind are the ones shaken off (any would leave the same)."""
+        kinds: dict[tuple[Fx, int], list[int]] = {}
+        for n, key in enumerate(checks):
+            kinds.setdefault(key, []).append(n)
+        out = [False] * len(checks)
+        for (e, mod), where in kinds.items():
+            shaken = self._take(_binomial(len(where), sum(
+                d > 0 for d in check_faces(mod, e.value, nat20))))
+            for n in where[:shaken]:
+                out[n] = True
+        return out
+
+
+@lru_cache(maxsize=1024)
+def _binomial(n: int, faces: int) -> tuple[tuple[int, Fraction], ...]:
+    """How many of ``n`` independent checks succeed, each on ``faces`` of the d20's faces."""
+    p = Fraction(faces, DIE_SIDES)
+    return tuple((k, comb(n, k) * p ** k * (1 - p) ** (n - k)) for k in range(n + 1)
+                 if (p or not k) and (p != 1 or k == n))
+
 
 _FACES = tuple((f, Fraction(1, DIE_SIDES)) for f in range(1, DIE_SIDES + 1))
 
@@ -135,6 +164,7 @@ class _Chain:
         self.duel = duel
         self.fractions = fractions
         self.memo: dict[tuple[State, int], Step] = {}
+        self.plays = 0
 
     def step(self, state: State, i: int) -> Step:
         key = (state, i)
@@ -144,6 +174,9 @@ class _Chain:
                 raise TooLarge(f"more than {MAX_STATES} states")
 
             def play(dice: _Branch) -> State | Result:
+                self.plays += 1
+                if self.plays > MAX_PLAYS:
+                    raise TooLarge(f"more than {MAX_PLAYS} turns to play")
                 after, result, _ = self.duel.turn(state, i, dice)
                 return result if result is not None else after
 
@@ -194,4 +227,4 @@ def solve(duel: Duel, *, fractions: bool = False) -> dict[Winner, Fraction] | No
         return None
 
 
-__all__ = ["MAX_BRANCHES", "MAX_STATES", "TooLarge", "branches", "solve"]
+__all__ = ["MAX_BRANCHES", "MAX_PLAYS", "MAX_STATES", "TooLarge", "branches", "solve"]
