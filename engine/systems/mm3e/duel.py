@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -619,14 +619,13 @@ class Duel:
             theirs |= {C.VULNERABLE.value}
         key = (i, mine, me.damage, me.recovered, theirs, foe.damage,
                turn.budget["standard"], turn.budget["move"])
+        # the referee reads no round number (its Situation's round is left at 1)
         got = self._choices.get(key)
         if got is None:
             base, other = self.sides[i].fighter, self.sides[1 - i].fighter
             s = rf.Situation(
-                me=base.__class__(**{**_fields(base), "conditions": mine,
-                                     "damage": me.damage, "recovered": me.recovered}),
-                allies=(), foes=(other.__class__(**{**_fields(other), "conditions": theirs,
-                                                    "damage": foe.damage}),),
+                me=replace(base, conditions=mine, damage=me.damage, recovered=me.recovered),
+                allies=(), foes=(replace(other, conditions=theirs, damage=foe.damage),),
                 round=1, budget=dict(turn.budget))
             got = self._choices[key] = self._chooser(s)
         return got
@@ -665,10 +664,6 @@ class Duel:
                                       "A" if first == 0 else "B")
         return DuelRecord("nobody", "stalemate", ROUND_LIMIT, turns,
                           "A" if first == 0 else "B")
-
-
-def _fields(f: rf.Fighter) -> dict[str, Any]:
-    return {k: getattr(f, k) for k in f.__dataclass_fields__}
 
 
 __all__ = ["POLICIES", "ROUND_LIMIT", "Dice", "Duel", "FixedDice", "Fx", "SeededDice",
