@@ -152,6 +152,8 @@ def greedy(game: Game) -> tuple[str, str, str] | None:
         if not o.allowed or o.action != "attack" or not o.targets or o.attack is None:
             continue
         for t in o.targets:
+            if t.why:  # out of reach (M&M positions), or it cannot be targeted
+                continue
             mine = score(t)
             if best is None or mine > best[0]:
                 best = (mine, ("attack", o.attack.id, t.id))

@@ -48,7 +48,7 @@ def _lab_spec(args: argparse.Namespace, system: str) -> Any:
     _lab_int(args, "only", 0, MAX_RUNS - 1)
     if not -(2**63) <= args.seed < 2**63:
         raise UsageError(f"--seed must be a whole number below 2**63, not {args.seed}")
-    return LabSpec(system=system, policy=args.policy, runs=args.runs, seed=args.seed,
+    return LabSpec(system=system, policy=args.policy or "greedy", runs=args.runs, seed=args.seed,
                    scenes=args.scenes, moves=args.moves, party=args.party,
                    foes=_lab_foes(args.foes), max_steps=args.max_steps,
                    content=tuple(str(d) for d in _content(args)), keep=args.keep)
@@ -214,8 +214,95 @@ def _lab_compare(args: argparse.Namespace) -> int:
     return EXIT_ERROR if any(not r["ok"] for r in a + b) else 0
 
 
+DUEL_SYSTEM = "mutants-and-masterminds"
+"""The game of a duel when --system is left out."""
+
+
+def _duel_setup(args: argparse.Namespace) -> tuple[Any, Any, list[Any]]:
+    """The pack, the ``DuelSpec`` and the sweeps the arguments ask for, every side read and
+    checked (a bad argument exits 2, a broken side file 1)."""
+    from engine.errors import ContentError
+    from engine.lab import duels, sides, sweep
+    from engine.lab.model import MAX_RUNS, LabSpec
+
+    for option, asked in (("--compare", args.compare), ("--only", args.only is not None),
+                          ("--foes", args.foes), ("--dask", args.dask is not None)):
+        if asked:
+            raise UsageError(f"{option} is for campaigns; a duel (--side) leaves it out")
+    _lab_int(args, "runs", 1, MAX_RUNS)
+    _lab_int(args, "workers", 1, 1024)
+    _lab_int(args, "max-rounds", 1, 10_000)
+    spec = LabSpec(system=args.system or DUEL_SYSTEM,
+                   content=tuple(str(d) for d in _content(args)))
+    _lab_check(spec)
+    from engine.lab.runner import load_spec_pack
+
+    pack = load_spec_pack(spec)
+    given: dict[str, list[Any]] = {}
+    for text in args.side or []:
+        try:
+            side, what = sides.parse_side(text)
+        except IllegalAction as e:
+            raise UsageError(str(e)) from None
+        if side in given:
+            raise UsageError(f"--side {side} is given twice")
+        try:
+            given[side] = sides.read_side(pack, what)
+        except IllegalAction as e:
+            raise UsageError(f"--side {side}: {e}") from None
+        except ContentError as e:
+            raise CliError(f"--side {side}: {e}") from None
+    missing = [x for x in sides.SIDES if x not in given]
+    if missing:
+        raise UsageError(f"a duel needs both sides: add --side {missing[0]}=FILE (or"
+                         f" {missing[0]}=pack:<stat block id>)")
+    try:
+        policy = args.policy or duels.REFEREE
+        duels.check_policy(policy)
+        sweeps = [sweep.parse_sweep(t) for t in args.sweep or []]
+        spec_d = duels.DuelSpec(system=spec.system, a=sides.dump(given["A"]),
+                                b=sides.dump(given["B"]), policy=policy, runs=args.runs,
+                                seed=args.seed, max_rounds=args.max_rounds,
+                                content=spec.content)
+        sweep.points(sweeps)
+        duels.check(spec_d)
+        sweep.blocks_at(pack, spec_d, sweeps, {})
+        for sw in sweeps:  # each trait found, and every value checked
+            for p in sweep.points([sw]):
+                sweep.blocks_at(pack, spec_d, [sw], p)
+    except (IllegalAction, duels.DuelError) as e:
+        raise UsageError(str(e)) from None
+    return pack, spec_d, sweeps
+
+
+def _lab_duels(args: argparse.Namespace) -> int:
+    """Duels, skirmishes and sweeps of stat blocks (``--side``, ``--sweep``)."""
+    from engine.lab import duel_report, duels, sweep
+
+    pack, spec, sweeps = _duel_setup(args)
+    progress, bar = _lab_progress(f"duels, {spec.policy}")
+    try:
+        pts, at, per = sweep.run(pack, spec, sweeps, args.workers, progress)
+    finally:
+        if bar is not None:
+            bar.stop()
+    summary = sweep.summarize(spec, sweeps, pts, at, per, duels.path_of(spec))
+    if args.out:
+        paths = duel_report.write(summary, sweep.records_rows(pts, per, spec.seed),
+                                  Path(args.out), charts=not args.no_charts)
+    if args.json:
+        _out(json.dumps(summary, sort_keys=True))
+    else:
+        _out(duel_report.terminal(summary, _width()))
+        if args.out:
+            _out(f"\nWrote {', '.join(p.name for p in paths)} to {args.out}")
+    return EXIT_ERROR if summary["failed"] else 0
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
     """Play many campaigns headless with a policy bot and report the numbers."""
+    if args.side or args.sweep:
+        return _lab_duels(args)
     if args.keep is not None and args.only is None:
         raise UsageError("--keep saves the campaign that --only INDEX replays: add --only")
     if args.compare:
@@ -256,8 +343,10 @@ def add_lab_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     " campaign failed (each is listed with the command that replays it).")
     sp.add_argument("--system", metavar="ID|PACK_DIR",
                     help="game system id or a pack folder (default masks)")
-    sp.add_argument("--policy", default="greedy", metavar="NAME|module:Class",
-                    help="random, greedy, story, or package.module:Class (default greedy)")
+    sp.add_argument("--policy", metavar="NAME|module:Class",
+                    help="random, greedy, story, or package.module:Class (default greedy);"
+                         " in a duel it plays both sides, and referee (a duel's default)"
+                         " hands both to the referee's brain")
     sp.add_argument("--runs", type=int, metavar="N", default=100,
                     help="campaigns to play (default 100)")
     sp.add_argument("--seed", type=int, metavar="N", default=1,
@@ -288,4 +377,15 @@ def add_lab_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     help="with --only: save the campaign in DIR to open in the app")
     sp.add_argument("--compare", nargs=2, metavar=("PACK_A", "PACK_B"),
                     help="A/B: both packs on the same seeds, their differences")
+    sp.add_argument("--side", action="append", metavar="A=FILE|B=pack:ID",
+                    help="a duel or skirmish, fights only: side A or B's stat blocks from a"
+                         " YAML file (one block, a list, or a characters: list) or the"
+                         " pack's (pack:keystone, pack:a,b); give both sides")
+    sp.add_argument("--sweep", action="append", metavar="TRAIT=LOW..HIGH",
+                    help="with --side: step a trait of side A's blocks (B.TRAIT for B's):"
+                         " toughness=8..14, B.dodge=6..12/2, attacks.0.rank=8,10,12, pl=9..11;"
+                         " twice for a grid")
+    sp.add_argument("--max-rounds", type=int, metavar="N", default=60,
+                    help="with --side: a fight past this many rounds is a stalemate"
+                         " (default 60)")
     sp.set_defaults(fn=cmd_lab)

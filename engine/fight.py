@@ -43,6 +43,8 @@ from engine.rules.fight.events import (
     FightEnded,
     FoesCleared,
     RefereeDiceChanged,
+    called_ending,
+    fight_ending,
 )
 from engine.rules.fight.foes import spent_foes
 from engine.rules.fight.reading import (
@@ -361,7 +363,7 @@ class Fights:
                      "nobody": "nobody is left standing"}.get(result, result)
             down = self._down(fight)
             self.conflict.ended(self._g.state, self._g._emit)
-            self._g._emit(FightEnded(result=words))
+            self._g._emit(FightEnded(result=words, ending=fight_ending(fight)))
             self._remember(fight, words)
             self._clear(down)
 
@@ -586,6 +588,8 @@ class Fights:
                 raise IllegalAction("whose readied action? name the actor"
                                     if ready else "nobody you play has a readied action")
             who = ready[0]
+        if actor is None and action == "step_in":  # a delayed turn taken now: whose?
+            who = next(iter(fight.delayed_by_player(self._g.state.actors)), who)
         if who is None:
             raise IllegalAction("nobody can act now")
         if fight.controller(self._g.state.actors[who]) == "referee":
@@ -684,15 +688,19 @@ class Fights:
                           self._announce(acting, choice))
 
     def referee_run(self, limit: int = REFEREE_STEPS_LIMIT) -> list[Shown]:
-        """Let the referee play until it is a player's turn, the fight ends, or a physical
-        die is awaited; each decision chosen and carried out as one action, saved on its
-        own (``referee_step`` shows the choice first). The events of all the actions."""
+        """Let the referee play until it is a player's turn, the fight ends, a physical die
+        is awaited, or a hero of the player's who delayed may act now (its character has
+        acted); each decision chosen and carried out as one action, saved on its own
+        (``referee_step`` shows the choice first). The events of all the actions."""
         out: list[Shown] = []
         for _ in range(limit):
             if not self.fighting or not self.referee_turn or self.need:
                 return out
             out += self._referee_play()
             out += self.take_planned()
+            fight = self._g.state.fight  # a delayed hero may step in now:
+            if fight and fight.encounter.acted and fight.delayed_by_player(self._g.state.actors):
+                return out
         raise IllegalAction(f"the referee took {limit} steps without ending its turns")
 
     def take_over(self, actor: str, player: bool = True) -> list[Shown]:
@@ -717,14 +725,14 @@ class Fights:
             self._g._emit(RefereeDiceChanged(mode=referee))
         return self._g.last_events
 
-    def end(self, result: str = "called off") -> list[Shown]:
-        """End the fight now (the story moved on)."""
+    def end(self, result: str = "called off", ending: str = "") -> list[Shown]:
+        """End the fight now (the story moved on); ``ending``: one of ``ENDINGS``, or ""."""
         require_fight(self._g.state)
         with self._g._action("fight ends"):
             fight = self._g.state.fight
             down = self._down(fight) if fight is not None else []
             self.conflict.ended(self._g.state, self._g._emit)
-            self._g._emit(FightEnded(result=result))
+            self._g._emit(FightEnded(result=result, ending=called_ending(ending)))
             if fight is not None:
                 self._remember(fight, result)
             self._clear(down)

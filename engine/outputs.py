@@ -13,6 +13,8 @@ schema`` writes them beside the content files' (the committed copies are in
 - ``roll.schema.json``: one line of ``sidekick roll --json`` (``RollLine``).
 - ``lab-summary.schema.json``: ``sidekick lab --json`` (``LabSummary``: its sections by name,
   their insides loosely).
+- ``lab-duel.schema.json``: ``sidekick lab --side ... --json``, a duel or a sweep
+  (``DuelSummary``, its points as ``DuelPoint``).
 
 The schemas are made from the Python types the values are built from (an event's dataclass
 fields, a ``TypedDict``), so a field added to an event is in the schema the next time it is
@@ -246,6 +248,58 @@ def event_schema() -> dict[str, Any]:
     }
 
 
+class DuelPoint(TypedDict):
+    """One point of a duel or sweep: the swept traits' values (empty for a plain duel), the
+    fights played (``runs``) and failed, each side's wins and side A's rate with its 95%
+    Wilson interval (``a_low``, ``a_high``; B's likewise), the draws (stalemates, both sides
+    out), rounds and turns (mean and 95% interval), the endings by kind, the fights each side
+    acted first in and A's wins among them, and the exact chance of each winner when the
+    game's fast duel can enumerate it (else null)."""
+
+    point: dict[str, int]
+    runs: int
+    failed: int
+    a_wins: int
+    b_wins: int
+    draws: int
+    a_rate: float | None
+    a_low: float
+    a_high: float
+    b_rate: float | None
+    b_low: float
+    b_high: float
+    rounds: dict[str, float]
+    turns: dict[str, float]
+    endings: dict[str, int]
+    first: dict[str, int]
+    a_wins_first: dict[str, int]
+    exact: dict[str, float] | None
+
+
+class DuelSummary(TypedDict):
+    """``sidekick lab --side A=... --side B=... --json``: a duel ("duel": one character a
+    side), a skirmish ("skirmish") or a sweep ("sweep") of two sides' stat blocks, both
+    played by ``policy``; ``path`` "fast" (the game's fast duels) or "game" (whole games);
+    ``sweep`` the swept traits (side, trait,
+    label, values, the value as given); ``even`` where side A's win rate crosses 50% along
+    the first trait (``at`` null: never in the range), for each value of a second."""
+
+    kind: str
+    system: str
+    policy: str
+    runs: int
+    seed: int
+    max_rounds: int
+    path: str
+    a: str
+    b: str
+    sweep: list[dict[str, Any]]
+    points: list[DuelPoint]
+    even: list[dict[str, Any]]
+    failures: list[dict[str, Any]]
+    failed: int
+
+
 def _id(name: str) -> str:
     return f"urn:sidekick:schema:output:{name}"
 
@@ -267,9 +321,12 @@ def output_schemas() -> dict[str, dict[str, Any]]:
         "roll": _top("roll", "a line of `sidekick roll --json`", _typeddict_schema(RollLine)),
         "lab-summary": _top("lab-summary", "`sidekick lab --json`",
                             _typeddict_schema(LabSummary)),
+        "lab-duel": _top("lab-duel", "`sidekick lab --side A=... --side B=... --json`",
+                         _typeddict_schema(DuelSummary)),
     }
     return {f"{name}{SCHEMA_SUFFIX}": schema for name, schema in schemas.items()}
 
 
-__all__ = ["LOGGED", "OUTPUT_FOLDER", "LabFailure", "LabSummary", "LabTotals", "OddsLine",
-           "RollLine", "event_schema", "event_types", "output_schemas", "type_schema"]
+__all__ = ["LOGGED", "OUTPUT_FOLDER", "DuelPoint", "DuelSummary", "LabFailure", "LabSummary",
+           "LabTotals", "OddsLine", "RollLine", "event_schema", "event_types", "output_schemas",
+           "type_schema"]

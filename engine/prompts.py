@@ -197,7 +197,8 @@ class RollPrompt(_Base):
     physical: bool = False
     """The campaign uses the player's own dice."""
     entry: str = "seeded"
-    """The campaign's dice mode: seeded, physical or mixed (each roll asks)."""
+    """The campaign's dice mode: seeded, physical or mixed (each roll asks); "routine" when
+    this roll needs no die (a routine check), whatever the mode."""
     stat: str | None = None
     """The stat the player chose for a move that offers a choice (None: not chosen)."""
     stat_choices: tuple[str, ...] = ()
@@ -370,10 +371,12 @@ def _fiction_prompt(game: PromptHost) -> Prompt:
 def _roll_prompt(game: PromptHost, move: s.Move) -> RollPrompt:
     f = game.state.flow
     assert move.roll is not None
+    routine = game.rules.fixed_faces(game.state, move) is not None
     return RollPrompt(
         f"{move.name}: roll {game.pack.dice_for(move).notation}", move=move.id,
         preview=game.preview(move.id, f.target),
-        physical=game.state.dice_mode == "physical", entry=game.state.dice_mode,
+        physical=game.state.dice_mode == "physical" and not routine,
+        entry="routine" if routine else game.state.dice_mode,
         stat=f.stat,
         stat_choices=tuple(move.roll.choices) if move.roll.stat == "choice" else (),
         advantage=move.roll.advantage, dice_mode=game.rules.dice_mode(game.state, move),

@@ -276,6 +276,6 @@ class FlatNames:
         """Alias of ``fights.set_dice``."""
         return self.fights.set_dice(referee)
 
-    def end_fight(self, result: str = "called off") -> list[Shown]:
+    def end_fight(self, result: str = "called off", ending: str = "") -> list[Shown]:
         """Alias of ``fights.end``."""
-        return self.fights.end(result)
+        return self.fights.end(result, ending)

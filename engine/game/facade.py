@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Any
 
 from engine.content import schema as s
@@ -38,6 +39,7 @@ from engine.rules import resolve
 from engine.rules.base import CAMPAIGN, Edit, Editable, Item, Step, effect_item, gm_random
 from engine.rules.effects import Interpreter, outcome_for
 from engine.rules.events.shown import Shown
+from engine.rules.fight.dice import ROUTINE
 from engine.rules.fight.events import FightRequested
 from engine.rules.state import CampaignState, Flow
 from engine.rules.types import AnswerOffer, AnswerSpec, EffectContext, RollDict
@@ -526,10 +528,14 @@ class Game(FlatNames):
         if move.roll.stat == "choice" and not f.stat:
             raise IllegalAction(f"{move.name}: choose which stat to roll first"
                                 f" ({', '.join(move.roll.choices)})")
-        if faces is None and self.state.dice_mode == "physical":
-            raise IllegalAction("this campaign uses physical dice: enter the faces you rolled")
         dice = self._dice_for(move)
-        if faces is not None:
+        fixed = self.rules.fixed_faces(self.state, move)  # a routine check: no die at all
+        if fixed is not None:
+            result = Roll.of(dice, check_faces(dice, fixed))
+            position = self.state.dice_position
+        elif faces is None and self.state.dice_mode == "physical":
+            raise IllegalAction("this campaign uses physical dice: enter the faces you rolled")
+        elif faces is not None:
             result = Roll.of(dice, check_faces(dice, list(faces)), entered=True)
             position = self.state.dice_position
         else:
@@ -543,6 +549,8 @@ class Game(FlatNames):
                 stat = move.roll.choices[0]
             rolled = resolve.resolve(self.state, self.pack, self.rules, move, f.target, result,
                                      position, stat, f.extras)
+            if fixed is not None:  # a routine check: no die was rolled
+                rolled = replace(rolled, dice=ROUTINE)
             band = rolled.band
             self._emit(rolled)
             roll_d = resolve.roll_dict(rolled)

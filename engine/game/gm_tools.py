@@ -1,5 +1,5 @@
 """The GM's tools a player reaches for by hand: the oracle, the GM's tables, proposing the
-next scene, and threats with their clocks."""
+next scene, threats with their clocks, and where fighters stand in a fight."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from engine.rules import events as ev
 from engine.rules import threats
 from engine.rules.base import effect_item
 from engine.rules.events.shown import Shown
+from engine.rules.fight.events import PositionsChanged
+from engine.rules.fight.positions import placing
+from engine.rules.fight.step import require_fight
 
 
 class GMTools:
@@ -152,4 +155,20 @@ class GMTools:
             for e in step.events:
                 self._g._emit(e)
             self._g._run(step.push)
+        return self._g.last_events
+
+    def place_fighters(self, band: str, actor: str | None = None, other: str | None = None
+                       ) -> list[Shown]:
+        """Say where fighters stand (the GM's call, or how the fight opens): ``actor`` and
+        ``other`` at ``band`` ("engaged", "close", "ranged", "far"); ``actor`` and everyone
+        on the other side; with neither, every hero and every foe
+        (engine/rules/fight/positions.py)."""
+        fight = require_fight(self._g.state)
+        sides = {p.actor: p.side for p in fight.encounter.participants}
+        try:
+            bands = placing(fight, sides, band, actor, other)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        with self._g._action("positions"):
+            self._g._emit(PositionsChanged(bands=dict(bands)))
         return self._g.last_events

@@ -14,7 +14,9 @@ What is recorded in the campaign's result:
   values: "kill" and "stun" (panels: points left), "damage" (M&M: the damage track),
   "conditions" (how many), with "round", "heroes_standing" and "foes_standing".
 - ``fights``: a ``FightRecord`` (rounds, steps, winner "heroes" / "villains" / "nobody",
-  first: the side whose character took the first turn of round 1).
+  first: the side whose character took the first turn of round 1, turns: the turns begun,
+  ending: the ``FightEnded`` event's ``ending`` when it carries one, else read from the losing
+  side: "fled" or "surrendered" when one of it left so, else "knocked_out"; "stalemate").
 - ``steps`` grows by every engine step of the fight (each command: the fight's start, a
   referee step, a hero's action, an answer, an end of turn); ``moves`` by each hero action.
 
@@ -251,7 +253,7 @@ def need_decision(game: Game, need: ChoiceNeed) -> Decision:
                     situation={**situation, "question": need.question}, actor=need.actor)
 
 
-def _pick(policy: Policy, decision: Decision, rng: random.Random) -> Choice:
+def pick(policy: Policy, decision: Decision, rng: random.Random) -> Choice:
     index = policy.choose(decision, rng)
     if not isinstance(index, int) or isinstance(index, bool) \
             or not 0 <= index < len(decision.choices):
@@ -339,6 +341,9 @@ class _Run:
     used: list[str] = field(default_factory=list)
     turn: tuple[int, str] | None = None
     out: dict[str, str] = field(default_factory=dict)
+    turns: int = 0
+    ending: str = ""
+    left: dict[str, str] = field(default_factory=dict)
 
     def take(self, events: Sequence[Mapping[str, Any]]) -> None:
         """Count one engine step and read its events; ``FightNeverEnds`` past the campaign's
@@ -361,15 +366,37 @@ class _Run:
             rec = roll_record(ev, self.conflict, self.result["steps"], self.scene)
             if rec is not None:
                 self.result["rolls"].append(rec)
-        elif kind == "TurnBegan" and not self.first and int(ev.get("round", 0)) == 1:
-            fight = self.game.fight
-            who = str(ev.get("actor"))
-            part = fight.encounter.participant(who) if fight and fight.encounter.has(
-                who) else None
-            self.first = part.side if part is not None else (
-                "heroes" if who in self.heroes else "villains")
+        elif kind == "TurnBegan":
+            self.turns += 1
+            if not self.first and int(ev.get("round", 0)) == 1:
+                self._first(ev)
+        elif kind == "CombatantLeft":
+            self.left[str(ev.get("actor"))] = str(ev.get("how", ""))
         elif kind == "FightEnded":
             self.ended = str(ev.get("result", ""))
+            self.ending = str(ev.get("ending") or "")
+
+    def _first(self, ev: Mapping[str, Any]) -> None:
+        """Round 1's first side, from its first ``TurnBegan``."""
+        fight = self.game.fight
+        who = str(ev.get("actor"))
+        part = fight.encounter.participant(who) if fight and fight.encounter.has(
+            who) else None
+        self.first = part.side if part is not None else (
+            "heroes" if who in self.heroes else "villains")
+
+    def how_ended(self, winner: str) -> str:
+        """The fight's ending (see the module's docstring)."""
+        if self.ending:
+            return self.ending
+        if winner == STALEMATE:
+            return STALEMATE
+        if winner not in ("heroes", "villains"):
+            return "knocked_out" if "win" in self.ended else ""
+        hows = [h for a, h in self.left.items()
+                if (a in self.heroes) == (winner == "villains")]
+        return "fled" if "fled" in hows else "surrendered" if "surrendered" in hows \
+            else "knocked_out"
 
 
 def _new_round(run: _Run, others: Sequence[str]) -> bool:
@@ -386,7 +413,7 @@ def _new_round(run: _Run, others: Sequence[str]) -> bool:
     run.rounds = fight.encounter.round
     if run.rounds > STALEMATE_ROUNDS and game.fight_need is None:
         run.take(game.end_fight(f"stalemate: nobody could finish it in {STALEMATE_ROUNDS}"
-                                " rounds"))
+                                " rounds", ending=STALEMATE))
         run.ended = STALEMATE
         return False
     return True
@@ -408,7 +435,7 @@ def _hero_turn(run: _Run, policy: Policy, rng: random.Random) -> None:
     if len(decision.choices) == 1:  # nothing left but ending the turn
         run.take(game.end_turn())
         return
-    choice = _pick(policy, decision, rng)
+    choice = pick(policy, decision, rng)
     data = choice.data
     action = str(data["action"])
     if action == END_TURN:
@@ -432,7 +459,7 @@ def _fight_step(run: _Run, policy: Policy, rng: random.Random, others: Sequence[
         if isinstance(need, DieNeed):
             raise IllegalAction(f"the lab rolls seeded dice, but the fight waits for a"
                                 f" d{need.sides}: {need.who}")
-        choice = _pick(policy, need_decision(game, need), rng)
+        choice = pick(policy, need_decision(game, need), rng)
         run.take(game.fight_choose(choice.id))
     elif game.referee_turn:
         run.take(game.referee_step())
@@ -484,7 +511,7 @@ def play_fight(game: Game, spec: LabSpec, policy: Policy, rng: random.Random,
         pass
     result["samples"].append(sample(game, run.heroes, others, run.rounds, result["steps"],
                                     scene, run.out))
-    result["fights"].append(FightRecord(rounds=run.rounds, steps=run.steps,
-                                        winner=STALEMATE if run.ended == STALEMATE
-                                        else WINNERS.get(run.ended, "nobody"),
-                                        first=run.first or "nobody"))
+    winner = STALEMATE if run.ended == STALEMATE else WINNERS.get(run.ended, "nobody")
+    result["fights"].append(FightRecord(rounds=run.rounds, steps=run.steps, winner=winner,
+                                        first=run.first or "nobody", turns=run.turns,
+                                        ending=run.how_ended(winner)))

@@ -111,12 +111,16 @@ class Sample(TypedDict):
 
 
 class FightRecord(TypedDict):
-    """One fight: its length, who won, which side acted first."""
+    """One fight: its length (rounds, the turns every combatant took together, engine
+    steps), who won, which side acted first, and how it ended ("knocked_out", "fled",
+    "surrendered", "stalemate"; "" when it was called off otherwise)."""
 
     rounds: int
     steps: int
     winner: str
     first: str
+    turns: int
+    ending: str
 
 
 class ThreatRecord(TypedDict):

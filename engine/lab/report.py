@@ -255,6 +255,12 @@ def _md_fights(f: dict[str, Any], names: set[str]) -> list[str]:
     rows = [[first, w or "nobody", _pct(p["rate"]), f"{_pct(p['low'])} - {_pct(p['high'])}"]
             for first, wins in f["by_first"].items() for w, p in wins.items()]
     lines += _table(["first to act", "winner", "rate", "95% CI"], rows)
+    if f.get("endings"):
+        lines += _table(["ending", "fights", "rate", "95% CI"],
+                        [[e.replace("_", " "), str(p["count"]), _pct(p["rate"]),
+                          f"{_pct(p['low'])} - {_pct(p['high'])}"]
+                         for e, p in f["endings"].items()])
+        lines += [f"Turns (every combatant's together): mean {_num(f['turns']['mean'])}.", ""]
     lines += ["Rounds: " + ", ".join(f"{k}: {v}" for k, v in
                                      _by_rounds(f["rounds_distribution"])), ""]
     return lines
@@ -467,6 +473,9 @@ def terminal(summary: dict[str, Any], width: int = 80) -> str:
         for w, p in f["wins"].items():
             lines.append(f"  won by {_clip(w or 'nobody', 12):<12} {bar(p['rate'], width - 32)}"
                          f" {p['rate']:6.1%}"[:width])
+        for e, p in f.get("endings", {}).items():
+            lines.append(f"  ended: {_clip(e.replace('_', ' '), 12):<12}"
+                         f" {bar(p['rate'], width - 32)} {p['rate']:6.1%}"[:width])
     if summary["gm_moves"]:
         lines += ["", "GM moves"]
         top = summary["gm_moves"][:8]

@@ -44,6 +44,7 @@ from engine.lab.policy import Policy, load_policy
 from engine.odds import band_odds, band_odds_by_faces
 from engine.rules import resolve
 from engine.rules.events import GM_LINE_MEMORY, is_fight_roll
+from engine.rules.fight.dice import ROUTINE
 
 MAX_PROMPTS = 200
 """Prompts one move may ask before the content counts as looping."""
@@ -277,7 +278,8 @@ override (exact, so caching changes nothing)."""
 
 
 def rolled_odds(game: Game, rolled: Mapping[str, Any]) -> dict[str, float]:
-    """The exact odds per band a ``Rolled`` event had (its dice, modifier and bands)."""
+    """The exact odds per band a ``Rolled`` event had (its dice, modifier and bands; a routine
+    check's band was certain)."""
     move = game.pack.moves.get(str(rolled["move"]))
     raw_bands = rolled.get("bands")
     if raw_bands:
@@ -286,6 +288,8 @@ def rolled_odds(game: Game, rolled: Mapping[str, Any]) -> dict[str, float]:
         bands = game.pack.bands_for(move)
     else:
         return {}
+    if str(rolled["dice"]) == ROUTINE:  # no die: its band was certain
+        return {b.id: float(b.id == rolled.get("band")) for b in bands}
     override = resolve.face_override(game.state, game.rules, move) if move else None
     odds = _exact(DiceSpec.parse(str(rolled["dice"])), int(rolled["modifier"]), bands, override)
     return {b: float(p) for b, p in odds.items()}

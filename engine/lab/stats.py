@@ -451,11 +451,18 @@ def _fights(ok: list[CampaignResult]) -> dict[str, Any]:
         for f in group:
             wins[f["winner"]] = wins.get(f["winner"], 0) + 1
         by_first[side] = {w: _proportion(k, len(group)) for w, k in sorted(wins.items())}
+    endings: dict[str, int] = {}
+    for f in fights:
+        e = str(f.get("ending", "")) or "other"
+        endings[e] = endings.get(e, 0) + 1
+    turns = [float(f["turns"]) for f in fights if "turns" in f]
     return {"count": n, "rounds": mean_interval(rounds) | {"median": _median(rounds),
                                                            "min": min(rounds),
                                                            "max": max(rounds)},
             "rounds_distribution": dict(sorted(dist.items(), key=lambda kv: int(kv[0]))),
             "steps": mean_interval([float(f["steps"]) for f in fights]),
+            "turns": mean_interval(turns),
+            "endings": {e: _proportion(k, n) for e, k in sorted(endings.items())},
             "no_rounds": _proportion(sum(1 for f in fights if f["rounds"] == 0), n),
             "wins": {w: _proportion(k, n) for w, k in sorted(winners.items())},
             "first_mover_wins": _proportion(first_wins, len(decided)),
@@ -480,9 +487,13 @@ def _headline(summary: dict[str, Any]) -> list[str]:
                      f"(95% CI {th['low']:.0%}-{th['high']:.0%}).")
     if f["count"]:
         wins = ", ".join(f"{w or 'nobody'} {p['rate']:.0%}" for w, p in f["wins"].items())
+        ends = ", ".join(f"{e.replace('_', ' ')} {p['rate']:.0%}"
+                         for e, p in f.get("endings", {}).items())
         lines.append(f"{f['count']} fights: {f['rounds']['mean']:.1f} rounds on average "
                      f"(median {f['rounds']['median']:g}); wins: {wins}; the side acting first "
                      f"won {f['first_mover_wins']['rate']:.0%} of decided fights.")
+        if ends:
+            lines.append(f"Fights ended: {ends}; {f['turns']['mean']:.1f} turns on average.")
         if f["no_rounds"]["count"]:
             lines.append(f"{f['no_rounds']['rate']:.0%} of fights ended before a round was "
                          "played (0 rounds).")

@@ -473,6 +473,12 @@ class Ruleset:
         it reads only ``faces``, ``band`` and what the state says before the roll."""
         return None
 
+    def fixed_faces(self, state: CampaignState, move: s.Move) -> list[int] | None:
+        """The faces the pending roll of ``move`` counts without any die being rolled (M&M's
+        routine check: the d20 counts as 10), in every dice mode; None (the default): the
+        dice are rolled, or entered."""
+        return None
+
     def dice_mode(self, state: CampaignState, move: s.Move) -> str | None:
         """'advantage', 'disadvantage' or None for the pending roll; by default, as chosen."""
         flow = state.flow

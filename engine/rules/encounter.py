@@ -868,9 +868,11 @@ def owe(enc: Encounter, actor: str, count: int = 1) -> Encounter:
 
 
 def mark_acted(enc: Encounter, actors: Sequence[str]) -> Encounter:
-    """``actors`` have had their turn this round (M&M: helpers of a team attack)."""
+    """``actors`` have had their turn this round (M&M: helpers of a team attack; a turn
+    they delayed to join it is spent on it)."""
     for a in actors:
-        enc = _set(enc, enc.participant(a), last_round=enc.round)
+        p = enc.participant(a)
+        enc = _set(enc, p, last_round=enc.round, held=None if p.held == "delay" else p.held)
     return enc
 
 

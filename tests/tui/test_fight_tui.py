@@ -113,7 +113,8 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         text = tracker_text(app)
         assert text.splitlines()[0] == "⚔ ROUND 1"
         assert acting_row(app).split() == ["▶15", "Lamplight", "you"]
-        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
+        # on a hero's turn a foe shows its band from the hero in place of "ref" (positions)
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "close"]
         assert len(text.splitlines()) == 10  # the round and nine fighters
         # the action list: Lamplight's attacks first, with the best target's odds
         menu = app.screen.query_one(FightList)
@@ -129,7 +130,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert ids[0] == "ftarget:dockside_crew_1" and "ftarget:the_tallyman" in ids
         tally = menu.get_option("ftarget:the_tallyman")
         assert [line.strip() for line in str(tally.prompt).splitlines()] == [
-            "7. The Tallyman", "hit 55% · crit 5% · if hit: shrugs 20%",
+            "7. The Tallyman  close", "hit 55% · crit 5% · if hit: shrugs 20%",
             "-1 25% · dazed 25% · staggered 25%", "down 5%"]  # wrapped to the menu's width
         assert str(menu.get_option("ftarget:dockside_crew_1").prompt).splitlines()[1] == (
             "   hit 90% · crit 5% · if hit: down 100%")
@@ -154,7 +155,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         assert ("Lamplight's attack on The Tallyman with Light Lance: d20 [18] (seeded) +10 ="
                 in journal)
         assert "The Tallyman is dazed" in journal
-        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "ref"]
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "-1", "close"]
         assert "dz" in tracker_text(app).split("The Tallyman")[1].splitlines()[1]
         # the standard action is spent: attacks are dimmed with the reason, listed last
         game = game_of(app)
@@ -165,7 +166,7 @@ async def test_tracker_and_a_player_attack(mm_campaign: Callable[..., str],
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert "Lamplight's attack on The Tallyman" not in journal_text(app)
-        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "ref"]
+        assert row_of(app, "The Tallyman").split() == ["2", "The", "Tallyman", "close"]
         assert menu_ids(app)[0] == "fight:attack/light_lance"
 
 
@@ -187,9 +188,11 @@ async def test_referee_steps_run_and_take_over(mm_campaign: Callable[..., str],
         await settle(pilot)
         chosen = journal_text(app)[len(before):]
         assert "▸" in chosen
-        await pilot.press("space")  # ... then acts
+        await pilot.press("space")  # ... then acts: it delays to the team's slowest gunman
         await settle(pilot)
-        assert "🎲 Dockside Crew" in journal_text(app)[len(before) + len(chosen):]
+        assert "delays to join" in chosen
+        assert "Dockside Crew 1 waits for the right moment." in journal_text(app)[
+            len(before) + len(chosen):]
         await pilot.press("r")  # run until a player's turn
         await settle(pilot)
         game = game_of(app)
@@ -261,7 +264,8 @@ async def test_a_fight_to_its_end(mm_campaign: Callable[..., str],
                 continue
             await attack(pilot, app, foe)
         assert not game.fighting
-        assert "The fight is over: the heroes win." in journal_text(app)
+        # changed (issue 28): the line may say how (the crew flees once half are down)
+        assert "The fight is over: the heroes win" in journal_text(app)
         assert not app.screen.query_one(Tracker).display
         assert game.pending.kind == "fiction"
         assert app.screen.query_one("#prompt", ContentSwitcher).current == "fiction"
@@ -372,8 +376,11 @@ async def test_rolling_the_referees_dice(mm_campaign: Callable[..., str],
         await settle(pilot)
         game = game_of(app)
         assert game.fight is not None and game.fight.referee_dice == "physical"
-        await pilot.press("enter", "space")  # the referee chooses, then rolls: your dice
-        await settle(pilot)
+        for _ in range(5):  # the crew delays to its slowest gunman, who rolls: your dice
+            await pilot.press("enter", "space")  # the referee chooses, then acts
+            await settle(pilot)
+            if isinstance(app.screen, DiceDialog):
+                break
         asked = 0
         while isinstance(app.screen, DiceDialog) and asked < 12:
             assert "Roll a d20: Dockside Crew" in str(app.screen.summary)
@@ -637,3 +644,32 @@ async def test_an_area_attack_said_for_everyone_covers_them_all(
         dodged = {e["actor"] for e in game_of(app).last_events
                   if e["type"] == "Rolled" and "dodges Flashpoint" in e.get("what", "")}
         assert len(dodged) == 7, dodged
+
+
+async def test_a_delayed_hero_acts_now_from_the_referees_turn(
+        mm_campaign: Callable[..., str], mm_app: Callable[[str], SidekickApp]) -> None:
+    """Issue 28: Keystone delays; once the minion whose turn it is has acted, the referee's
+    menu offers "Keystone: act now (end delay)", and Keystone's turn begins there."""
+    app = mm_app(mm_campaign(foes=("the_tallyman",)))  # a crew would delay to team up
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("e")  # Lamplight ends her turn; Keystone's
+        await settle(pilot)
+        menu = app.screen.query_one(FightList)
+        menu.highlighted = menu_ids(app).index("fight:delay")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert menu_ids(app) == ["step", "run", "take"]  # the minion has not acted yet
+        await pilot.press("enter")  # the referee chooses ...
+        await settle(pilot)
+        await pilot.press("space")  # ... then acts
+        await settle(pilot)
+        game = game_of(app)
+        assert game.referee_turn
+        ids = menu_ids(app)
+        assert ids[-1] == "step_in"
+        menu.highlighted = ids.index("step_in")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not game.referee_turn and "Keystone" in acting_row(app)
+        assert "Keystone stops waiting and acts now" in journal_text(app)

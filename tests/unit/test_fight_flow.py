@@ -221,10 +221,11 @@ def test_entering_the_seeded_faces_gives_the_seeded_outcome(
             step: tuple[str, dict[str, Any]] = ("referee", {})
         else:
             opts = [o for o in a.fight_options() if o.allowed and o.action == "attack"
-                    and o.targets]
+                    and any(not t.why for t in o.targets)]  # within reach
             if opts:
-                o = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets))
-                t = max(o.targets, key=lambda t: t.effect or 0.0)
+                o = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets
+                                                if not t.why))
+                t = max((t for t in o.targets if not t.why), key=lambda t: t.effect or 0.0)
                 assert o.attack is not None
                 step = ("act", {"action": "attack", "target": t.id, "attack": o.attack.id})
             else:
@@ -355,13 +356,16 @@ def test_reopened_in_the_middle_of_a_team_attack_keeps_the_dice_entered(
                  archetype="keystone", seed=5, dice_mode="physical", campaign_id="harbor")
     g.start_fight(["dockside_crew"], dice=[1, 19])
     g.set_fight_dice("physical")
+    for _ in range(4):  # crew 1 to 4 delay to the slowest of the team, crew 5
+        g.referee_step()
+        g.referee_step()
     g.referee_step()  # the crew's team attack, chosen
     assert g.fight is not None and g.fight.pending is not None and g.fight.pending.team
     g.referee_step()
-    for face in (15, 2, 15):
+    for face in (15, 2, 15):  # crew 5 (the leader), crew 1, crew 2
         g.fight_die(face)
     need, state = g.fight_need, dump(g)
-    assert need is not None and need.who == "Dockside Crew 4"
+    assert need is not None and need.who == "Dockside Crew 3"
     g2 = reopened(tmp_path, g)
     try:
         assert dump(g2) == state and g2.fight_need == need
@@ -372,7 +376,7 @@ def test_reopened_in_the_middle_of_a_team_attack_keeps_the_dice_entered(
         ev = g2.fight_die(10)  # Keystone's Toughness
         landed = [e["text"] for e in ev if e["type"] == "FightActed"
                   and e["action"] == "team_attack"]
-        assert landed == ["The team attack lands at rank 5."]  # 3 + 2 (two others hit)
+        assert landed == ["The team attack lands at rank 5 (rank 3 +2 from the others' hits)."]
     finally:
         close_game(g2)
 

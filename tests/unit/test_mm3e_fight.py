@@ -47,10 +47,12 @@ def new_game(pack: Pack, heroes: Sequence[str] = ("keystone",), *, seed: int = 1
 def fight(pack: Pack, heroes: Sequence[str], foes: Sequence[str], init: Sequence[int],
           surprised: Sequence[str] = ()) -> Game:
     """A fight with initiative from ``init`` (entry order: heroes, then foes, one die per
-    minion group) where every later die is entered by hand."""
+    minion group) where every later die is entered by hand; everyone starts engaged with
+    every foe (a fight starts close: test_mm3e_positions.py)."""
     g = new_game(pack, heroes)
     g.start_fight(list(foes), surprised=list(surprised), dice=list(init))
     g.set_fight_dice("physical")
+    g.gm.place_fighters("engaged")  # within reach: these tests are about the rules of a blow
     return g
 
 
@@ -544,6 +546,7 @@ def test_surprise_round(pack: Pack) -> None:
     g = new_game(pack, ["keystone", "lamplight"])
     g.start_fight(["the_tallyman"], surprised=["heroes"], dice=[19, 18, 1])
     g.set_fight_dice("physical")
+    g.gm.place_fighters("engaged")  # within reach: a surprise round has no move to close in
     assert g.fight is not None
     enc = g.fight.encounter
     # the surprised have no turn; the others a standard action (or a move instead)
@@ -752,26 +755,33 @@ def test_a_minion_hit_with_intent_to_kill_dies(pack: Pack) -> None:
 def test_team_attack_takes_the_largest_rank_plus_the_others_degrees(
         pack: Pack, faces: list[int], rank: int | None) -> None:
     g = fight(pack, ["keystone"], ["dockside_crew"], [1, 19])
+    # the team waits for its slowest member: crew 1 to 4 delay to crew 5's turn (D.7)
+    for n in range(1, 5):
+        assert g.fight is not None and g.fight.encounter.acting == f"dockside_crew_{n}"
+        g.referee_step()
+        assert g.fight.pending is not None and g.fight.pending.action == "delay"
+        assert "team attack" in (g.fight.pending.why or "")
+        g.referee_step()
+    assert [r.columns.waiting for r in g.tracker() if r.actor.startswith("dockside")][:4] \
+        == ["delay"] * 4
     g.referee_step()
     assert g.fight is not None and g.fight.pending is not None
     team = g.fight.pending.team
-    assert len(team) == 4 and g.fight.pending.actor == "dockside_crew_1"
+    assert len(team) == 4 and g.fight.pending.actor == "dockside_crew_5"
     g.referee_step()
     ev = enter(g, faces + ([10] if rank is not None else []))
     r = rolls(ev)
-    assert [x["actor"] for x in r[:5]] == ["dockside_crew_1", *team]
+    assert [x["actor"] for x in r[:5]] == ["dockside_crew_5", *team]
     assert all(x["against"] == 16 for x in r[:5])  # Pistol +4 against 10 + Dodge 6
     if rank is None:
         assert len(r) == 5
     else:
         assert r[5]["against"] == 15 + rank
-    # the joiners' turns this round are used up: the crew member left acts next
+    # the joiners' delayed turns are spent on it: the crew member left acts next
+    assert all(r.columns.waiting == "" for r in g.tracker())
     g.referee_run()
     assert g.fight is not None
     assert g.fight.encounter.acting in ("dockside_crew_6", "keystone")
-    acted = {e["actor"] for e in g.store.events() if e["type"] == "TurnBegan"
-             and e["round"] == 1}
-    assert not acted & set(team)
 
 
 # ------------------------------------------------------------------ recover
@@ -825,8 +835,9 @@ def test_demoralize_impairs_and_4_degrees_disable(
         pack: Pack, face: int, imposed: str | None) -> None:
     g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
     g.take_over("the_tallyman")
-    # Intimidation 15 against 10 + the better of Keystone's Insight (2) or Will (8)
-    r = rolls(act(g, "demoralize", [face], target="keystone"))
+    # opposed: Intimidation 15 against Keystone's d20 (10) + the better of her Insight (2)
+    # or Will (8); a tie goes to the higher bonus; 4 degrees: 15 over
+    r = rolls(act(g, "demoralize", [face, 10], target="keystone"))
     assert (r[0]["against"], r[0]["total"]) == (18, face + 15)
     shown = conds(g, "keystone")
     assert shown == ([imposed] if imposed else [])
@@ -839,8 +850,9 @@ def test_demoralize_impairs_and_4_degrees_disable(
 def test_feint_makes_the_target_vulnerable_to_the_feinters_next_attack(pack: Pack) -> None:
     g = fight(pack, ["keystone"], ["the_tallyman"], [1, 19])
     g.take_over("the_tallyman")
-    # Deception 15 against 10 + the better of Keystone's Deception (1) or Insight (2)
-    r = rolls(act(g, "feint", [5], target="keystone"))
+    # opposed: Deception 15 against Keystone's d20 (10) + the better of her Deception (1) or
+    # Insight (2)
+    r = rolls(act(g, "feint", [5, 10], target="keystone"))
     assert (r[0]["against"], r[0]["degree"] > 0) == (12, True)
     g.end_turn()
     g.end_turn()  # Keystone's turn
@@ -894,17 +906,21 @@ def test_escape_against_10_plus_the_grabbers_strength(pack: Pack, face: int,
     assert g.fight is not None and ("the_tallyman" in g.fight.holds) is not free
 
 
-@pytest.mark.parametrize(("faces", "prone"), [([11], False), ([12, 20, 10], False),
-                                              ([12, 5], True)])
+@pytest.mark.parametrize(("faces", "prone"), [([11], False), ([12, 1, 20, 10, 10], False),
+                                              ([12, 10, 5], True), ([12, 1, 14], True)])
 def test_trip(pack: Pack, faces: list[int], prone: bool) -> None:
     g = two_foes(pack)
     r = rolls(act(g, "trip", faces, target="the_tallyman"))
-    # +8 - 2 against 10 + Parry 8; then the Tallyman's best of Acrobatics and Athletics (1)
-    # against 10 + Keystone's (Athletics 14); a natural 20 adds a degree (the pack's
-    # nat20_degree), and a target that keeps its feet counter-trips
+    # +8 - 2 against 10 + Parry 8; then an opposed check, both dice rolled, Keystone's first:
+    # her best of Acrobatics and Athletics (Athletics 14) against the Tallyman's (1); a tie
+    # (15 against 15) goes to the higher bonus; a target that keeps its feet counter-trips
+    # (the Tallyman's 10 + 1 against Keystone's 10 + 14)
     assert (r[0]["total"], r[0]["against"]) == (faces[0] + 6, 18)
     if len(faces) > 1:
-        assert (r[1]["total"], r[1]["against"]) == (faces[1] + 1, 24)
+        assert (r[1]["total"], r[1]["against"]) == (faces[1] + 14, faces[2] + 1)
+        assert r[1]["against_name"] == f"The Tallyman: d20 {faces[2]} + Acrobatics or Athletics 1"
+    if len(faces) > 3:
+        assert (r[2]["actor"], r[2]["total"], r[2]["against"]) == ("the_tallyman", 11, 24)
     assert ("prone" in g.state.actors["the_tallyman"].conditions) is prone
 
 
@@ -967,15 +983,20 @@ def check_invariants(g: Game) -> None:
 
 
 def greedy(g: Game) -> None:
-    """The player's heroes attack where they are likeliest to hurt, else end the turn."""
-    opts = [o for o in g.fight_options() if o.allowed and o.action == "attack" and o.targets]
-    if not opts:
+    """The player's heroes attack (or charge) where they are likeliest to hurt, among the
+    targets they can reach, else end the turn."""
+    for action in ("attack", "charge"):
+        opts = [o for o in g.fight_options() if o.allowed and o.action == action
+                and any(not t.why for t in o.targets)]
+        if opts:
+            break
+    else:
         g.end_turn()
         return
-    best = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets))
-    target = max(best.targets, key=lambda t: t.effect or 0.0)
+    best = max(opts, key=lambda o: max(t.effect or 0.0 for t in o.targets if not t.why))
+    target = max((t for t in best.targets if not t.why), key=lambda t: t.effect or 0.0)
     assert best.attack is not None
-    g.fight_act("attack", target=target.id, attack=best.attack.id)
+    g.fight_act(best.action, target=target.id, attack=best.attack.id)
 
 
 @settings(max_examples=25, deadline=None, derandomize=True,

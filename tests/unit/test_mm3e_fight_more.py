@@ -36,6 +36,7 @@ def _game(pack: Pack, hero: str = "keystone", foes: tuple[str, ...] = ("the_tall
                  dice_mode="physical")
     g.start_fight(list(foes), dice=list(init))
     g.set_fight_dice("physical")
+    g.gm.place_fighters("engaged")  # within reach (a fight starts close: test_mm3e_positions.py)
     return g
 
 
@@ -433,28 +434,29 @@ def test_a_lost_trip_is_countered_by_the_referees_defender(pack: Pack) -> None:
     g = _game(pack, init=(1, 20))  # the Tallyman first
     g.take_over("the_tallyman")
     g.take_over("keystone", player=False)
-    # trip hits (12 + 8 - 2 = 18 vs 18); Keystone keeps her feet (1 + 14 vs 10 + 1); the
-    # referee's Keystone trips back: the Tallyman 10 + 1 = 11 vs 10 + 14 = 24 -> prone
-    ev = _play(g, [12, 1, 10], g.fight_act, "trip", target="keystone")
+    # trip hits (12 + 8 - 2 = 18 vs 18); opposed, both roll: the Tallyman 10 + 1 = 11
+    # against Keystone's 1 + 14 = 15, she keeps her feet; the referee's Keystone trips back:
+    # 10 + 14 = 24 against the Tallyman's 10 + 1 = 11 -> prone
+    ev = _play(g, [12, 10, 1, 10, 10], g.fight_act, "trip", target="keystone")
     back = _rolls(ev)[2]
-    assert back["actor"] == "the_tallyman"
-    assert (back["total"], back["against"]) == (11, 24)
+    assert back["actor"] == "keystone"
+    assert (back["total"], back["against"]) == (24, 11)
     assert "prone" in g.state.actors["the_tallyman"].conditions
 
 
 def test_a_players_defender_is_offered_the_counter_trip(pack: Pack) -> None:
     g = _game(pack, init=(1, 20))
     g.take_over("the_tallyman")
-    ev = _play(g, [12, 1], g.fight_act, "trip", target="keystone")
+    ev = _play(g, [12, 10, 1], g.fight_act, "trip", target="keystone")  # 11 vs 15
     assert len(_rolls(ev)) == 2
     assert "prone" not in g.state.actors["the_tallyman"].conditions
-    ev = _play(g, [19], g.fight_act, "counter_trip", actor="keystone")  # 20 vs 24
+    ev = _play(g, [19, 10], g.fight_act, "counter_trip", actor="keystone")  # 33 vs 11
     assert "prone" in g.state.actors["the_tallyman"].conditions
 
 
 def test_a_won_trip_gives_no_counter(pack: Pack) -> None:
     g = _game(pack)
-    _play(g, [12, 5], g.fight_act, "trip", target="the_tallyman")  # 6 vs 24
+    _play(g, [12, 10, 5], g.fight_act, "trip", target="the_tallyman")  # 24 vs 6
     assert "prone" in g.state.actors["the_tallyman"].conditions
     with pytest.raises(IllegalAction, match="counter-trip"):
         g.fight_act("counter_trip")
@@ -535,7 +537,7 @@ def test_options_leave_out_what_makes_no_sense_and_offer_counters_off_turn(
     assert {"disarm", "smash", "ready", "run", "drop_item"} <= mine
     assert not mine & {"readied", "counter_trip", "counter_disarm", "crawl", "grab_damage",
                        "drag", "pick_up", "command"}
-    _play(g, [12, 1], g.fight_act, "trip", target="keystone")  # lost: Keystone is offered
+    _play(g, [12, 10, 1], g.fight_act, "trip", target="keystone")  # lost: Keystone's offered
     hers = {o.action: o.allowed for o in g.fight_options("keystone")}
     assert hers["counter_trip"] is True and hers["attack"] is False
 
@@ -566,9 +568,9 @@ def test_a_readied_trip_is_taken_off_turn_and_may_be_countered(pack: Pack) -> No
     g = _game(pack, hero="slipstream")
     _play(g, [], g.fight_act, "ready", options={"action": "trip", "trigger": "he lunges"})
     g.end_turn()
-    # Slipstream's trip: 12 + 12 - 2 = 22 vs 18; the Tallyman 5 + 1 vs 10 + 14: prone
-    ev = _play(g, [12, 5], g.fight_act, "trip", target="the_tallyman", actor="slipstream",
+    # Slipstream's trip: 12 + 12 - 2 = 22 vs 18; opposed 10 + 14 against the Tallyman's 5 + 1
+    ev = _play(g, [12, 10, 5], g.fight_act, "trip", target="the_tallyman", actor="slipstream",
                options={"readied": True})
-    assert [r["actor"] for r in _rolls(ev)] == ["slipstream", "the_tallyman"]
+    assert [r["actor"] for r in _rolls(ev)] == ["slipstream", "slipstream"]
     assert "prone" in g.state.actors["the_tallyman"].conditions
     assert g.fight is not None and g.fight.encounter.budget == {"standard": 1, "move": 1}

@@ -181,10 +181,12 @@ def test_routine_check_counts_the_die_as_10(pack: Pack) -> None:
     game.set_roll_options(params={"dc": 20})
     odds = game.pending.preview.to_dict()["odds"]
     assert odds["success1"] == "100.0%"  # 10 + 14 = 24 against 20, whatever the die
+    # Changed on purpose (issue 28): a routine check rolls no die at all (a face entered is
+    # not used), so its Rolled is the routine 10 itself, not a die overridden
     events = game.roll([1])
     rolled = next(e for e in events if e["type"] == "Rolled")
     assert rolled["band"] == "success1"
-    assert "10 + 14 = 24" in rolled["override"]["why"]
+    assert (rolled["dice"], rolled["faces"], rolled["total"]) == ("routine", [10], 24)
 
 
 def test_no_routine_check_for_resistance_or_hazards(pack: Pack) -> None:

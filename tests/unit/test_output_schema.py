@@ -221,7 +221,7 @@ def test_the_published_output_schemas_are_current(tmp_path: Path, capsys: Capsys
     assert made == committed, "run: sidekick schema --out docs/schema"
     assert {f"output/{name}" for name in made} <= written
     assert {"event.schema.json", "list.schema.json", "odds.schema.json", "roll.schema.json",
-            "lab-summary.schema.json"} == set(made)
+            "lab-summary.schema.json", "lab-duel.schema.json"} == set(made)
     for name in made:
         new = json.loads((tmp_path / "output" / name).read_text(encoding="utf-8"))
         old = json.loads((OUTPUT / name).read_text(encoding="utf-8"))

@@ -361,6 +361,7 @@ def test_a_fight_to_its_end_with_the_referee_playing_the_villains(pack: Pack) ->
     assert not g.fighting
     (ended,) = events(g, "FightEnded")
     assert ended["result"] in ("the heroes win", "the villains win")
+    assert ended["ending"] in ("knocked_out", "fled", "surrendered")  # how it ended
     lines = journal(g)
     assert any(line.startswith("▸ Cutglass attacks Rivet") for line in lines)
     assert any(line.startswith("→ ") and "takes Kill" in line for line in lines)
@@ -453,7 +454,7 @@ def test_fleeing_costs_a_panel_and_can_end_the_fight(pack: Pack) -> None:
     g.fight_act("flee")
     assert not g.fighting
     (ended,) = events(g, "FightEnded")
-    assert ended["result"] == "the villains win"
+    assert (ended["result"], ended["ending"]) == ("the villains win", "fled")
     assert any(e["text"] == "Rivet breaks away and flees." for e in events(g, "FightActed"))
 
 

@@ -114,8 +114,12 @@ def test_the_referee_plays_its_turns_before_the_heroes_act() -> None:
     assert referee and referee[0]["actor"] == "dockside_crew_1"  # the crew went first
     mine = [r for r in rolls(events) if r["actor"] == "slipstream"]
     assert [r["what"] for r in mine] == ["attack on Dockside Crew 1 with Hundred Jabs"]
+    # the crew was close, not engaged: Slipstream moved in first, which used her move
+    # (test_mm3e_positions.py), so her turn ended with the attack
+    moved = [e["text"] for e in events if e["type"] == "FightActed" and e["action"] == "move"]
+    assert "Slipstream closes in on Dockside Crew 1 (a move action): engaged." in moved
     fight = game.fight
-    assert fight is not None and fight.encounter.acting == "slipstream"  # a move left
+    assert fight is not None and fight.encounter.acting != "slipstream"
 
 
 def test_manual_referee_waits_for_the_script() -> None:
@@ -144,7 +148,7 @@ def test_referee_run_when_it_is_not_the_referees_turn() -> None:
 
 
 def test_end_turn_beside_act_and_alone() -> None:
-    act = {"action": "attack", "target": "Dockside Crew 1", "attack": "hundred_jabs"}
+    act = {"action": "defend"}  # a standard action: the move is left
     game, _ = play([FIGHT, {"act": act, "end_turn": True}])
     assert game.fight is not None and game.fight.encounter.acting == "lamplight"
     game, _ = play([FIGHT, {"act": act}, {"end_turn": True}])
@@ -262,6 +266,8 @@ def test_the_example_exports_as_a_story(tmp_path: Path,
     text = "\n".join(lines)
     start = next(i for i, x in enumerate(lines) if x.startswith("### ⚔ Fight!"))
     end = next(i for i, x in enumerate(lines) if x.startswith("**The fight is over"))
+    # the Tallyman is knocked out (the stomp reached every foe, then Lamplight's lance): a plain
+    # win; a fight that ends in flight says so (test_mm3e_turn_rules)
     assert start < end and lines[end] == "**The fight is over: the heroes win.**"
     fiction = [x for x in lines[start:end] if x.startswith("> ")]
     script = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
@@ -270,7 +276,9 @@ def test_the_example_exports_as_a_story(tmp_path: Path,
     # each line of fiction comes just before its hero's roll, after the turn begins
     first = lines.index(f"> {told[0]}")
     assert lines[first - 1] == "Slipstream's turn."
-    assert lines[first + 1].startswith("🎲 Slipstream's attack on Dockside Crew 1")
+    # she closes in on the crew (a move action: they stood close), then attacks
+    assert lines[first + 1] == "Slipstream closes in on Dockside Crew 1 (a move action): engaged."
+    assert lines[first + 2].startswith("🎲 Slipstream's attack on Dockside Crew 1")
     # a round whose first character is down still says it began
     assert [x.split(".**")[0] for x in lines if x.startswith("**Round")] == [
         "**Round 1", "**Round 2", "**Round 3"]

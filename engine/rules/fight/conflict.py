@@ -154,6 +154,8 @@ class Conflict(ABC, Generic[S]):
                     if x.present and x.actor != actor and not step.out(x.actor)}
         last = len(standing) < 2
         step.say(actor, how, f"{step.name(actor)} {words}.", why=p.why, by=p.by)
+        if last:  # the fight ends so (FightEnded.ending)
+            step.note(fe.ENDING_KEY, how)
         rolls = None if last else self.round_dice(step)
         adv = None if last else en.leave(step.enc, actor, step.spec, rolls)
         step.emit(fe.CombatantLeft(actor=actor, how=how, rolls=rolls, last=last))

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.events import CORE, Event
 from engine.rules.fight.dice import ROUTINE, Die, fight_roll
+from engine.rules.fight.positions import BANDS
 from engine.rules.fight.state import Fight, Need, Pending, migrate_fight
 from engine.rules.registry import Registry
 from engine.rules.state import Actor, CampaignState
@@ -114,10 +116,41 @@ def _updated(state: CampaignState, ev: FightUpdated) -> None:
 @event
 @dataclass(frozen=True, slots=True)
 class FightEnded(Event):
-    """The fight is over: who won, in words."""
+    """The fight is over: who won, in words; ``ending``: how (one of ``ENDINGS``: the losing
+    side all taken down, the last of it fled or surrendered, or a stalemate called; "" when
+    the fight was called off, and in saves made before it was recorded)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("ending",)
 
     result: str
     text: str = ""
+    ending: str = ""
+
+
+ENDINGS = ("knocked_out", "fled", "surrendered", "stalemate")
+"""How a fight may end (``engine.rules.duel.Ending``): ``FightEnded.ending``."""
+
+ENDING_KEY = "ending"
+"""The fight's note (``FightNoted``) of how the last of a side left: "fled" or "surrendered"."""
+
+ENDING_WORDS = {"fled": "the other side fled", "surrendered": "the other side surrendered",
+                "stalemate": "a stalemate"}
+"""How the journal says an ending the result does not (a win says the other side is down)."""
+
+
+def called_ending(ending: str) -> str:
+    """``ending`` for a fight called to an end: one of ``ENDINGS``, or "" (called off);
+    ``IllegalAction`` otherwise."""
+    if ending and ending not in ENDINGS:
+        raise IllegalAction(f"a fight ends {' or '.join(ENDINGS)}, not {ending!r}")
+    return ending
+
+
+def fight_ending(fight: Fight) -> str:
+    """How a fight that just finished ended: "fled" or "surrendered" when the last of a side
+    left so (``Conflict.leave`` notes it), else "knocked_out"."""
+    how = fight.data.get(ENDING_KEY)
+    return str(how) if how in ENDINGS else "knocked_out"
 
 
 @applier("FightEnded")
@@ -541,6 +574,21 @@ def _hold(state: CampaignState, ev: HoldSet) -> None:
 
 @event
 @dataclass(frozen=True, slots=True)
+class PositionsChanged(Event):
+    """Combatants moved: their new bands (``positions.pair`` key -> band)."""
+
+    bands: dict[str, str]
+
+
+@applier("PositionsChanged")
+def _positions(state: CampaignState, ev: PositionsChanged) -> None:
+    fight = _fight(state)
+    changes = {k: v for k, v in ev.bands.items() if v in BANDS}
+    state.fight = fight.model_copy(update={"positions": fight.positions.changed(changes)})
+
+
+@event
+@dataclass(frozen=True, slots=True)
 class FightNoted(Event):
     """What the game keeps for the fight (``data[key]``; ``value`` None: forgotten)."""
 
@@ -607,8 +655,8 @@ def _referee_dice(state: CampaignState, ev: RefereeDiceChanged) -> None:
 CHANGES = ("TurnAdvanced", "BudgetSpent", "BudgetLimited", "BudgetGranted", "ArrearsOwed",
            "TurnsUsed", "TurnDelayed", "SteppedIn", "ActionReadied", "ReadyTaken",
            "CombatantJoined", "EffectAdded", "EffectsEnded", "EffectNoted", "RecoveryUsed",
-           "HoldSet", "FightNoted", "ActionPending", "ControlChanged", "RefereeDiceChanged",
-           "FightUpdated", "FightRequested", "FoeAdded", "DiceUsed")
+           "HoldSet", "FightNoted", "PositionsChanged", "ActionPending", "ControlChanged",
+           "RefereeDiceChanged", "FightUpdated", "FightRequested", "FoeAdded", "DiceUsed")
 """The fight's bookkeeping: events with no journal line of their own."""
 
 # ------------------------------------------------------------------ the start_fight effect
@@ -642,7 +690,9 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
     if t == "FightStarted":
         return f"## ⚔ Fight! {e.get('text', '')}".rstrip()
     if t == "FightEnded":
-        return f"**The fight is over: {e['result']}.** {e.get('text', '')}".rstrip()
+        how = ENDING_WORDS.get(str(e.get("ending") or ""), "")
+        how = f" ({how})" if how and how.split()[-1] not in str(e["result"]) else ""
+        return f"**The fight is over: {e['result']}{how}.** {e.get('text', '')}".rstrip()
     if t == "InitiativeRolled":
         order = sorted(e["rolls"], key=lambda r: -r["total"])
         seen: set[str] = set()
@@ -668,11 +718,12 @@ def fight_line(e: dict[str, Any], who: Callable[[str], str]) -> str | None:
 
 
 
-__all__ = ["CHANGES", "FIGHT", "FIGHT_OPENING", "FIGHT_REQUEST", "ActionPending", "ActionReadied",
+__all__ = ["CHANGES", "ENDINGS", "ENDING_KEY", "ENDING_WORDS", "FIGHT", "FIGHT_OPENING",
+           "FIGHT_REQUEST", "ActionPending", "ActionReadied",
            "ArrearsOwed", "BudgetGranted", "BudgetLimited", "BudgetSpent", "CombatantJoined",
            "CombatantLeft", "ControlChanged", "DiceUsed", "EffectAdded", "EffectNoted",
            "EffectsEnded", "FightActed", "FightEnded", "FightNoted", "FightRequested",
            "FightRolled", "FightStarted", "FightUpdated", "FoeAdded", "FoesCleared", "HoldSet",
-           "InitiativeRolled", "ReadyTaken", "RecoveryUsed", "RefereeDiceChanged",
-           "SteppedIn", "TurnAdvanced", "TurnBegan", "TurnDelayed", "TurnsUsed", "fight_line",
-           "rolled_form"]
+           "InitiativeRolled", "PositionsChanged", "ReadyTaken", "RecoveryUsed",
+           "RefereeDiceChanged", "SteppedIn", "TurnAdvanced", "TurnBegan", "TurnDelayed",
+           "TurnsUsed", "called_ending", "fight_ending", "fight_line", "rolled_form"]

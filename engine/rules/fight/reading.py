@@ -152,7 +152,8 @@ def pick(choices: Sequence[FightOption], named: Sequence[str], said: Said,
                 best = (-1.0, FightSuggestion(action=c.action, name=c.name, option=c))
             continue
         for t in c.targets:
-            score = (t.effect or 0.0) + (10.0 if t.id in named else 0.0)
+            score = (0.0 if t.neutralised else t.effect or 0.0) + (
+                10.0 if t.id in named else 0.0)
             if best is None or score > best[0]:
                 best = (score, FightSuggestion(action=c.action, name=c.name, option=c,
                                                target=t))

@@ -6,11 +6,13 @@ Nothing here imports the campaign state (``engine.rules.state`` holds a ``Fight`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, Protocol
 
 from pydantic import ConfigDict, Field, model_validator
 
 from engine.rules.encounter import MM3E_BUDGET, PANELS_BUDGET, BudgetSpec, Compact, Encounter
+from engine.rules.fight.positions import Positions
 
 Control = Literal["player", "referee"]
 """Who plays a character in a fight."""
@@ -95,6 +97,9 @@ class Fight(_Model):
     recovered: list[str] = Field(default_factory=list, description="Used Recover this fight.")
     holds: dict[str, dict[str, int | str]] = Field(
         default_factory=dict, description="Grabs: held actor -> {by, strength, degrees}.")
+    positions: Positions = Field(default_factory=Positions,
+                                 description="The bands between combatants (positions.py);"
+                                 " a fight saved before positions has everyone close.")
     data: dict[str, Any] = Field(default_factory=dict, description="What the game keeps.")
 
     @model_validator(mode="before")
@@ -107,6 +112,12 @@ class Fight(_Model):
         if actor.id in self.control:
             return self.control[actor.id]
         return "player" if actor.kind == "hero" else "referee"
+
+    def delayed_by_player(self, actors: Mapping[str, _Who]) -> list[str]:
+        """The characters the player plays who hold a delayed turn (M&M), in the encounter's
+        list (``actors``: the campaign's)."""
+        return [p.actor for p in self.encounter.participants if p.held == "delay"
+                and p.actor in actors and self.controller(actors[p.actor]) == "player"]
 
 
 def migrate_fight(raw: Any) -> Any:

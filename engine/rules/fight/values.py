@@ -93,6 +93,12 @@ class FightTarget:
     """The damage expected, before any response (a game of damage tracks)."""
     down: float | None = None
     """The chance the option puts the target down (out of the fight)."""
+    neutralised: str = ""
+    """What leaves it out of the fight in all but name ("unaware"): it can still be targeted,
+    but is never the default target ("": it takes part)."""
+    band: str = ""
+    """How far it is from the acting character: "engaged", "close", "ranged" or "far" (""
+    : a game without positions)."""
 
     @property
     def miss(self) -> float | None:
@@ -192,7 +198,7 @@ class FightOption:
     """The attack it uses (None: not an attack)."""
     needs: str = ""
     """What must be named when it is taken, as an ``options`` key: "item", "action",
-    "power" ("" : nothing)."""
+    "power", "way" (where a move goes) ("" : nothing)."""
     choices: tuple[NamedChoice, ...] = ()
     """What may be named, when the engine can list it (empty: the player names it)."""
     maneuvers: tuple[Maneuver, ...] = ()
@@ -223,10 +229,12 @@ class FightOption:
 
     def best_target(self) -> FightTarget | None:
         """The target it is likeliest to affect (then to put down; the first such in turn
-        order), None without targets."""
+        order), one taking part in the fight before a neutralised one; None without
+        targets."""
         if not self.targets:
             return None
-        return max(self.targets, key=lambda t: (t.effect or 0.0, t.down or 0.0))
+        return max(self.targets, key=lambda t: (not t.neutralised, t.effect or 0.0,
+                                                t.down or 0.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +366,10 @@ class TrackerRow:
     short words."""
     columns: Columns = InitiativeColumns()
     """The game's own columns."""
+    band: str = ""
+    """How far it is from the hero acting now, when it is one of its foes: "engaged",
+    "close", "ranged" or "far" ("" : a hero's row, a foe acting, nobody acting, or a game
+    without positions)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from engine.rules.fight.actions import ActionRule, ActionTable
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.dice import Die, Emit, Roll
 from engine.rules.fight.events import CombatantJoined, FightStarted, InitiativeRolled
-from engine.rules.fight.foes import FoeBlock, add_foes, foe_list, side_of
+from engine.rules.fight.foes import FoeBlock, add_foes, foe_list, side_of, standing_side
 from engine.rules.fight.state import Fight, Pending
 from engine.rules.fight.values import (
     ActionWords,
@@ -38,10 +38,12 @@ from engine.rules.fight.values import (
 )
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import fight_actions as fight_actions  # M&M's actions, registered
-from engine.systems.mm3e import fight_more
+from engine.systems.mm3e import fight_more, teams, turn_rules
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.conditions import CONDITIONS, action_budget
 from engine.systems.mm3e.fight_actions import release
+from engine.systems.mm3e.neutral import neutralised
 from engine.systems.mm3e.roster import block_of, characters
 from engine.systems.mm3e.statblock import Attack, Kind, StatBlock
 from engine.systems.mm3e.step import ACTIONS, TRADES, C, Ctx, max_trade
@@ -51,12 +53,12 @@ FILLED_IN = (
     "An affliction (or dazzle, weaken, nullify) with no conditions listed imposes dazed, then"
     " stunned, then incapacitated; its 1st and 2nd degree conditions are resisted again at the"
     " end of each of the target's turns (a success ends them), the 3rd needs recovery."
-    " Area attacks: every foe in the fight is in the area unless the attacker names one target;"
-    " each rolls Dodge against 10 + rank and halves the rank on a success. A team attack is"
-    " made on the first minion's turn and uses up the turns of the minions who join it this"
-    " round. Flee and surrender take a character out of the fight (it keeps its conditions)."
-    " A fight ends when one side has nobody left who can act; nobody's turn begins after the"
-    " last foe flees or surrenders."
+    " Area attacks reach every foe in the fight (areas.py); each rolls Dodge against 10 + rank"
+    " and halves the rank on a success. A team attack is made on its slowest member's turn,"
+    " the others delaying to it (teams.py). Flee and surrender take a character out of the"
+    " fight (it keeps its conditions). A fight ends when one side has nobody left who can act"
+    " (the neutralised cannot: neutral.py); nobody's turn begins after the last foe flees or"
+    " surrenders."
 )
 
 MANEUVER_IDS = (*TRADES, "finishing", "slam", "surprise", "team")
@@ -221,9 +223,12 @@ class MM3EConflict(Conflict[Ctx]):
 
     # ---------------------------------------------------------- turns
     def can_act(self, step: Ctx, actor: str) -> str | None:
-        """Out of the fight, or stunned (no action at all)."""
+        """Out of the fight, neutralised (neutral.py: unaware...), or stunned (no action at
+        all)."""
         if step.out(actor):
             return "is out of the fight"
+        if neutralised(step, actor):
+            return f"is {neutralised(step, actor)} and cannot act"
         if not action_budget(step.conditions(actor)).any:
             return "is stunned and cannot act"
         return None
@@ -243,19 +248,8 @@ class MM3EConflict(Conflict[Ctx]):
     def turn_ended(self, step: Ctx, adv: en.Advance) -> None:
         """Ongoing effects resisted at the end of a turn (afflictions)."""
         for eff in adv.resist:
-            if eff.data.get("kind") != "condition" or not step.enc.has(eff.target):
-                continue
-            which = str(eff.data.get("resist", "will"))
-            block = step.block(eff.target)
-            rank = getattr(block.defenses, which, 0) if which in (
-                "toughness", "fortitude", "will", "dodge") else 0
-            dc = int(eff.data.get("dc", 10))
-            res = step.check(eff.target, f"shakes off {eff.what}", [(which.title(), rank)], dc,
-                             f"10 + rank {dc - 10}")
-            if res.success:
-                step.end_effects([eff])
-                step.say(eff.target, "shake_off", f"{step.name(eff.target)} is no longer"
-                         f" {eff.what}.", by="engine")
+            if eff.data.get("kind") == "condition" and step.enc.has(eff.target):
+                turn_rules.resist(step, eff)
 
     # ---------------------------------------------------------- choosing
     def option(self, step: Ctx, actor: str, rule: ActionRule[Any], mine: bool
@@ -285,18 +279,29 @@ class MM3EConflict(Conflict[Ctx]):
             for aid_, atk in ctx.attacks(actor).items():
                 if rule.id == "charge" and atk.range != "close":
                     continue
-                targets = tuple(odds_against(ctx, actor, t, atk, {}) for t in ctx.foes(actor))
+                targets = tuple(odds_against(ctx, actor, t, atk, {}, why=mpos.why_not(
+                    ctx, actor, rule.id, atk, t)) for t in ctx.foes(actor))
                 rolled = atk.range in ("close", "ranged")
+                team = teams.team_maneuver(ctx, actor, atk, self._team_words()) if (
+                    rule.id == "attack" and atk.range != "area") else ()
                 out.append(replace(entry, targets=targets, maneuvers=self._maneuvers(
-                    ctx, atk.range == "close", rolled, atk), attack=_attack(aid_, atk)))
+                    ctx, atk.range == "close", rolled, atk) + team, attack=_attack(aid_, atk)))
             return out
         if rule.target == "foe":
-            entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
-                                                 for t in ctx.foes(actor)))
+            entry = replace(entry, targets=tuple(FightTarget(
+                id=t, name=ctx.name(t), band=mpos.band(ctx, actor, t),
+                why=mpos.why_not(ctx, actor, rule.id, None, t)) for t in ctx.foes(actor)))
+        elif rule.id == "move":
+            entry = replace(entry, needs="way", choices=mpos.move_choices(ctx, actor))
         elif rule.target == "ally":
             entry = replace(entry, targets=tuple(FightTarget(id=t, name=ctx.name(t))
                                                  for t in ctx.allies(actor)))
         return [entry]
+
+    def _team_words(self) -> str:
+        """The team attack's summary (actions.yaml's ``team`` maneuver)."""
+        w = self.words().get("team")
+        return w.summary if w else ""
 
     def attacks(self, state: CampaignState, actor: str) -> list[FightAttack]:
         """``actor``'s attacks (those the attack option lists), without their odds."""
@@ -325,14 +330,18 @@ class MM3EConflict(Conflict[Ctx]):
     def adjust_options(self, step: Ctx, actor: str, out: list[FightOption]
                        ) -> list[FightOption]:
         """Without the actions that make no sense now; an offered counter and a readied action
-        allowed off-turn (fight_more)."""
-        return fight_more.adjust_options(step, actor, out)
+        allowed off-turn (fight_more); standing and acting after a delay (turn_rules)."""
+        return turn_rules.adjust_options(step, actor,
+                                         fight_more.adjust_options(step, actor, out))
 
     # ---------------------------------------------------------- declaring
     def special(self, step: Ctx, actor: str, action: str, target: str | None,
                 attack: str | None, maneuvers: Mapping[str, int], options: Mapping[str, Any]
                 ) -> Pending | None:
-        """A readied action or an offered counter, declared on or off one's turn."""
+        """A readied action or an offered counter, declared on or off one's turn; a delayed
+        turn taken (``turn_rules.STEP_IN``)."""
+        if action == turn_rules.STEP_IN:
+            return turn_rules.declare_step_in(step, actor, target)
         return fight_more.declare_off_turn(step, actor, action, target, attack, maneuvers,
                                            options)
 
@@ -358,8 +367,10 @@ class MM3EConflict(Conflict[Ctx]):
 
     def checked(self, step: Ctx, pending: Pending, rule: ActionRule[Any]) -> Pending:
         """An attack's maneuvers are checked against their limits now."""
-        if rule.needs_attack:
-            trade_values(step, pending.actor, attack_of(step, pending), pending.maneuvers)
+        atk = attack_of(step, pending) if rule.needs_attack else None
+        if atk is not None:
+            trade_values(step, pending.actor, atk, pending.maneuvers)
+        mpos.declared(step, pending.actor, rule.id, pending.target, atk)
         return pending
 
     # ---------------------------------------------------------- resolving
@@ -368,9 +379,25 @@ class MM3EConflict(Conflict[Ctx]):
         items and holds looked after (fight_more.run_action)."""
         if rule.cost == "free" and step.enc.acting != pending.actor:
             raise IllegalAction("not your turn")
+        turn_rules.before_action(step, rule.id, pending)
         fight_more.run_action(step, rule, pending)
+        turn_rules.after_action(step, rule.id, pending)
+
+    def cannot_pay(self, step: Ctx, actor: str, rule: ActionRule[Any]) -> str | None:
+        """Standing is free with Instant Up."""
+        if rule.id == "stand" and turn_rules.stand_is_free(step, actor):
+            return None
+        return super().cannot_pay(step, actor, rule)
 
     # ---------------------------------------------------------- the rest of the game
+    def finished(self, state: CampaignState) -> str | None:
+        """The side left with anyone who can act (the neutralised cannot: neutral.py)."""
+        if state.fight is None:
+            return None
+        ctx = self.step(state)
+        return standing_side(state, state.fight,
+                             lambda a: ctx.out(a) or bool(neutralised(ctx, a)))
+
     def odds(self, state: CampaignState, actor: str, attack: str, target: str,
              maneuvers: Mapping[str, int]) -> FightTarget:
         """The exact odds of ``actor``'s ``attack`` on ``target`` with these maneuvers
@@ -394,14 +421,15 @@ class MM3EConflict(Conflict[Ctx]):
         """The referee's choice for ``actor`` (engine/systems/mm3e/referee.py), as a pending
         action with its reason; an action the budget cannot pay becomes the end of the turn."""
         ctx = self.step(state)
-        choice = rf.choose(situation(ctx, actor))
+        choice = mpos.referee_choice(ctx, actor, situation(ctx, actor))
         action = "attack" if choice.action == "team_attack" else choice.action
         pending = Pending(actor=actor, action=action, target=choice.target,
                           attack=choice.attack, maneuvers=dict(choice.maneuvers),
                           team=list(choice.team), why=choice.why, by="referee",
                           options={"routine": True} if choice.routine else {})
         rule = self.actions.get(action)
-        if rule is None or (rule.cost not in ("none", "free")
+        free = action == "stand" and turn_rules.stand_is_free(ctx, actor)
+        if rule is None or (rule.cost not in ("none", "free") and not free
                             and not en.can(ctx.enc, self.spec, actor, str(rule.cost))):
             return Pending(actor=actor, action="end_turn", why=choice.why, by="referee")
         return pending
@@ -448,7 +476,7 @@ class MM3EConflict(Conflict[Ctx]):
                            e.what == c.value for e in step.effects_on(actor)))
         p = step.enc.participant(actor)
         return replace(base, conditions=tuple(conds), columns=InitiativeColumns(
-            damage=step.damage(actor), waiting=p.held or ""))
+            damage=step.damage(actor), waiting=p.held or ""), band=mpos.row_band(step, actor))
 
 
 def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
@@ -460,7 +488,7 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
         kind="minion" if block.minion else block.kind.value,
         group=str(group) if group else None, power_level=block.power_level,
         conditions=frozenset(c.value for c in ctx.conditions(actor)),
-        damage=ctx.damage(actor), out=ctx.out(actor),
+        damage=ctx.damage(actor), out=ctx.out(actor) or bool(neutralised(ctx, actor)),
         dodge=block.defenses.dodge, parry=block.defenses.parry,
         toughness=block.defenses.toughness, fortitude=block.defenses.fortitude,
         will=block.defenses.will,
@@ -469,11 +497,13 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
                                       resisted_by=a.resisted_by, conditions=tuple(a.conditions))
                       for aid, a in ctx.attacks(actor).items()),
         skills=dict(block.skills), advantages=frozenset(a.name for a in block.advantages),
-        recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds)
+        recovered=actor in ctx.fight.recovered, grabbed=actor in ctx.fight.holds,
+        morale=block.morale)
 
 
 def _as_seen_by(ctx: Ctx, actor: str, foe: rf.Fighter) -> rf.Fighter:
-    """A foe as ``actor`` sees it: vulnerable to it after its feint."""
+    """A foe as ``actor`` sees it: vulnerable to it after its feint; its band from it."""
+    foe = replace(foe, band=mpos.band(ctx, actor, foe.id))
     if any(e.what == "feinted" and e.source == actor for e in ctx.effects_on(foe.id)):
         return replace(foe, conditions=foe.conditions | {C.VULNERABLE.value})
     return foe
@@ -492,10 +522,13 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
     ready: tuple[str, ...] = ()
     if group:
         ready = tuple(a for a in order if a == actor or (
-            ctx.state.actors[a].data.get("group") == group and not ctx.out(a)
-            and enc.participant(a).last_round != enc.round))
+            ctx.state.actors[a].data.get("group") == group and teams.can_join(ctx, a)
+            and (enc.participant(a).last_round != enc.round
+                 or enc.participant(a).held == "delay")))
     return rf.Situation(me=fighter(ctx, actor), allies=allies, foes=foes, round=enc.round,
-                        budget=dict(enc.budget), group_ready=ready)
+                        budget=dict(enc.budget), group_ready=ready,
+                        can_delay=en.can_delay(enc) and enc.acting == actor,
+                        acted=enc.acting == actor and enc.acted)
 
 
 def condition_summary(condition: str) -> str:

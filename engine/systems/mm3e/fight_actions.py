@@ -9,26 +9,24 @@ from collections.abc import Sequence
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
-from engine.rules.fight.dice import fight_roll
-from engine.rules.fight.events import TurnsUsed
 from engine.rules.fight.state import Pending
 from engine.systems.mm3e import actions as ac
+from engine.systems.mm3e import areas, teams, turn_rules
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
-from engine.systems.mm3e.checks import CheckResult
-from engine.systems.mm3e.conditions import check_penalty
+from engine.systems.mm3e import positions as mpos
+from engine.systems.mm3e.opposed import roll_opposed, with_penalty
 from engine.systems.mm3e.statblock import Attack, StatBlock
 from engine.systems.mm3e.step import C, Ctx, action
 from engine.systems.mm3e.strikes import (
     attack_of,
-    attack_parts,
     attack_roll,
     damage_state,
-    defense_words,
     land,
     spend_aim,
     strike,
     trade_effects,
+    trade_values,
 )
 
 
@@ -38,45 +36,16 @@ def _attack(ctx: Ctx, p: Pending) -> None:
     if atk.range not in ("area",) and p.target is None:
         raise IllegalAction("attack whom?")
     ctx.spend(p.actor, "standard")
-    if p.team:
-        _team_attack(ctx, p, atk)
+    if atk.range == "area":
+        areas.area_attack(ctx, p, atk, trade_values(ctx, p.actor, atk, p.maneuvers).effect)
+    elif p.team or p.options.get(teams.TEAM):
+        teams.team_attack(ctx, p, atk)
     else:
         strike(ctx, p, atk)
     spend_aim(ctx, p.actor)
     trade_effects(ctx, p, atk)
     ctx.drop_effects(lambda e: not (e.what == "feinted" and e.source == p.actor
                                    and e.target == p.target))
-
-def _team_attack(ctx: Ctx, p: Pending, atk: Attack) -> None:
-    """A team attack: each joining minion rolls to hit; the best rank among the hits gets the
-    others' degrees as a bonus (D.7); the joiners' turns this round are used up."""
-    assert p.target is not None
-    hits: list[mv.TeamHit] = []
-    for member in [p.actor, *p.team]:
-        m_atk = attack_of(ctx, Pending(actor=member, action="attack", target=p.target,
-                                        attack=None))
-        parts, dc, dparts, dname = attack_parts(ctx, member, p.target, m_atk, {})
-        bonus = sum(v for _, v in parts)
-        can_crit = not (ctx.minion(member) and not ctx.minion(p.target))
-        odds = at.attack_odds(bonus, dc, can_crit=can_crit)
-        hp = float(odds["hit"] + odds["critical"])
-        die = ctx.die(member, f"team attack on {ctx.name(p.target)}", odds=f"{hp:.0%} to hit")
-        res = at.attack(die.face, bonus, dc, can_crit=can_crit)
-        degrees = max(1, 1 + (res.total - dc) // 5) if res.hit else 0
-        ctx.emit(fight_roll(member, f"team attack on {ctx.name(p.target)}", die, parts,
-                            res.total, dc, defense_words(dname, dparts), res.outcome,
-                            degrees if res.hit else -1, odds))
-        hits.append(mv.TeamHit(m_atk.rank, res.hit, degrees))
-
-    if p.team:  # the joiners' turns this round are used up
-        ctx.emit(TurnsUsed(actors=list(p.team)))
-    rank = mv.team_attack_rank(hits)
-    if rank is None:
-        ctx.say(p.actor, "team_attack", "The team attack misses.", p.target, by="engine")
-        return
-    ctx.say(p.actor, "team_attack", f"The team attack lands at rank {rank}.", p.target,
-            by="engine")
-    land(ctx, p.actor, p.target, atk, rank)
 
 @action("charge", "standard", "foe", needs_attack=True)
 def _charge(ctx: Ctx, p: Pending) -> None:
@@ -86,10 +55,12 @@ def _charge(ctx: Ctx, p: Pending) -> None:
     if C.IMMOBILE in ctx.conditions(p.actor):
         raise IllegalAction(f"{ctx.name(p.actor)} is immobile and cannot charge")
     ctx.spend(p.actor, "standard")
+    assert p.target is not None
+    run = mpos.charge_in(ctx, p.actor, p.target, slam=bool(p.options.get("slam")))
     if p.options.get("slam"):
         block = ctx.block(p.actor)
         speed = max(block.speed.values(), default=0)
-        full = bool(p.options.get("full_speed"))
+        full = run.full_speed
         rank = mv.slam_rank(speed, atk.rank, full_speed=full, cap=block.power_level)
         hit = strike(ctx, p, atk, extra=[("charge", -2)], label="slam",
                       team_rank=rank)
@@ -132,7 +103,12 @@ def _recover(ctx: Ctx, p: Pending) -> None:
         ctx.spend(p.actor, "move")
     state = damage_state(ctx, p.actor)
     worst = state.worst
-    if worst is C.DAZED:
+    lasting = turn_rules.ongoing(ctx, p.actor)  # or an extra resistance check (D.6)
+    if lasting and p.options.get("resist", worst in (None, C.DAZED)):
+        what = lasting[0].what
+        text = (f"throws off being {what}" if turn_rules.resist(ctx, lasting[0], say=False)
+                else f"strains against being {what}, in vain")
+    elif worst is C.DAZED:
         ctx.drop_effects(lambda e: not (e.target == p.actor and e.what == C.DAZED.value
                                        and e.data.get("damage")))
         text = "shakes off being dazed"
@@ -152,10 +128,7 @@ def _recover(ctx: Ctx, p: Pending) -> None:
 
 @action("stand", "move")
 def _stand(ctx: Ctx, p: Pending) -> None:
-    if C.PRONE.value not in ctx.state.actors[p.actor].conditions:
-        raise IllegalAction(f"{ctx.name(p.actor)} is not prone")
-    ctx.spend(p.actor, "move")
-    ctx.change(p.actor, remove=[C.PRONE], why=f"{ctx.name(p.actor)} gets up")
+    turn_rules.stand(ctx, p)  # free with Instant Up
 
 @action("drop_prone", "free")
 def _drop_prone(ctx: Ctx, p: Pending) -> None:
@@ -166,23 +139,24 @@ def _move(ctx: Ctx, p: Pending) -> None:
     if C.IMMOBILE in ctx.conditions(p.actor):
         raise IllegalAction(f"{ctx.name(p.actor)} is immobile")
     ctx.spend(p.actor, "move")
+    band = mpos.step(ctx, p.actor, p.options, p.target)
     where = str(p.options.get("to", "")).strip()
     ctx.say(p.actor, "move", f"{ctx.name(p.actor)} moves" + (f" {where}" if where else "")
-            + ".")
+            + (f" ({band})" if band and where else f" {band}" if band else "") + ".",
+            p.target)
 
 def _opposed_skill(ctx: Ctx, actor: str, skill: str, target: str,
-                   defenses: Sequence[str]) -> CheckResult:
+                   defenses: Sequence[str]) -> int:
+    """``skill`` opposed by the better of the target's ``defenses`` (both roll); the actor's
+    signed degree (positive: it won)."""
     block, tblock = ctx.block(actor), ctx.block(target)
     bonus = block.skills.get(skill, getattr(block.abilities, _SKILL_ABILITY.get(
         skill, "presence")))
     best = max(defenses, key=lambda d: _trait(tblock, d))
-    dc = 10 + _trait(tblock, best)
-    parts = [(skill, bonus)]
-    pen = check_penalty(ctx.conditions(actor))
-    if pen:
-        parts.append(("condition", pen))
-    return ctx.check(actor, f"{skill.lower()} against {ctx.name(target)}", parts, dc,
-                     f"10 + {best} {_trait(tblock, best)}")
+    opp = roll_opposed(ctx, actor, f"{skill.lower()} against {ctx.name(target)}",
+                       with_penalty(ctx, actor, [(skill, bonus)]), target,
+                       with_penalty(ctx, target, [(best, _trait(tblock, best))]))
+    return opp.degrees if opp.actor_wins else -opp.degrees
 
 _SKILL_ABILITY = {"Intimidation": "presence", "Deception": "presence", "Insight": "awareness"}
 
@@ -196,8 +170,8 @@ def _trait(block: StatBlock, name: str) -> int:
 def _demoralize(ctx: Ctx, p: Pending) -> None:
     assert p.target is not None
     ctx.spend(p.actor, "standard")
-    res = _opposed_skill(ctx, p.actor, "Intimidation", p.target, ("Insight", "Will"))
-    got = mv.demoralize_result(res.degree)
+    got = mv.demoralize_result(_opposed_skill(ctx, p.actor, "Intimidation", p.target,
+                                              ("Insight", "Will")))
     if got is None:
         ctx.say(p.actor, "demoralize", f"{ctx.name(p.target)} is not impressed.", p.target)
         return
@@ -209,8 +183,8 @@ def _demoralize(ctx: Ctx, p: Pending) -> None:
 def _feint(ctx: Ctx, p: Pending) -> None:
     assert p.target is not None
     ctx.spend(p.actor, "standard")
-    res = _opposed_skill(ctx, p.actor, "Deception", p.target, ("Deception", "Insight"))
-    if mv.feint_result(res.degree) is None:
+    degree = _opposed_skill(ctx, p.actor, "Deception", p.target, ("Deception", "Insight"))
+    if mv.feint_result(degree) is None:
         ctx.say(p.actor, "feint", f"{ctx.name(p.target)} does not fall for it.", p.target)
         return
     ctx.add_effect(p.actor, p.target, "feinted", "end_of_next_turn", anchor=p.actor,
@@ -291,6 +265,7 @@ def _escape(ctx: Ctx, p: Pending) -> None:
     if r.degree <= 0:
         return
     release(ctx, p.actor)
+    mpos.escape_apart(ctx, p.actor, str(hold["by"]), p.options)
 
 def release(ctx: Ctx, held: str) -> None:
     """End a hold: the held one is free, its grabber no longer hindered and vulnerable."""
@@ -324,13 +299,15 @@ def _trip(ctx: Ctx, p: Pending) -> None:
                       [("trip", ac.TRIP_PENALTY)])
     if not res.hit:
         return
-    mine, theirs = footing(ctx, p.actor), footing(ctx, p.target)
-    r = ctx.check(p.target, "keeps their feet", [("Acrobatics or Athletics", theirs)],
-                  10 + mine, f"10 + {ctx.name(p.actor)}'s {mine}")
-    if r.degree <= 0:
+    opp = roll_opposed(ctx, p.actor, f"trips {ctx.name(p.target)}",
+                       _footing_parts(ctx, p.actor), p.target, _footing_parts(ctx, p.target))
+    if opp.actor_wins:
         ctx.change(p.target, add=[C.PRONE], why=f"{ctx.name(p.target)} goes down prone")
     elif offer(ctx, p.target, p.actor, "counter_trip"):  # kept their feet: may trip back
         counter_trip(ctx, p.target, p.actor)
+
+def _footing_parts(ctx: Ctx, actor: str) -> list[tuple[str, int]]:
+    return with_penalty(ctx, actor, [("Acrobatics or Athletics", footing(ctx, actor))])
 
 @action("delay", "none")
 def _delay(ctx: Ctx, p: Pending) -> None:
@@ -381,13 +358,11 @@ def offer_of(ctx: Ctx, actor: str, counter: str) -> en.Effect | None:
                  and e.data.get("action") == counter), None)
 
 def counter_trip(ctx: Ctx, defender: str, tripper: str) -> None:
-    """The counter-trip: the tripper keeps its feet against 10 + the defender's better of
-    Acrobatics or Athletics, or goes prone; no counter to it."""
-    theirs = footing(ctx, defender)
-    r = ctx.check(tripper, "keeps their feet against the counter-trip",
-                  [("Acrobatics or Athletics", footing(ctx, tripper))], 10 + theirs,
-                  f"10 + {ctx.name(defender)}'s {theirs}")
-    if r.degree <= 0:
+    """The counter-trip: the defender's better of Acrobatics or Athletics opposed by the
+    tripper's; a win leaves the tripper prone; no counter to it."""
+    opp = roll_opposed(ctx, defender, f"trips {ctx.name(tripper)} back",
+                       _footing_parts(ctx, defender), tripper, _footing_parts(ctx, tripper))
+    if opp.actor_wins:
         ctx.change(tripper, add=[C.PRONE], why=f"{ctx.name(defender)} trips"
                    f" {ctx.name(tripper)} back: prone")
     else:

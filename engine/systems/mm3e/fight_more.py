@@ -32,7 +32,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
 from engine.rules.fight.actions import ActionRule
-from engine.rules.fight.dice import Die, Roll, fight_roll
+from engine.rules.fight.dice import Die, Roll
 from engine.rules.fight.events import ActionReadied, ReadyTaken
 from engine.rules.fight.state import Pending
 from engine.rules.fight.values import FightChoice, FightOption, NamedChoice
@@ -48,6 +48,7 @@ from engine.systems.mm3e.damage import (
     object_toughness,
 )
 from engine.systems.mm3e.fight_actions import COUNTERS, counter_trip, offer, offer_of
+from engine.systems.mm3e.opposed import roll_opposed
 from engine.systems.mm3e.registry import HeroPointSpent
 from engine.systems.mm3e.roster import block_id
 from engine.systems.mm3e.statblock import Attack
@@ -247,17 +248,8 @@ def _attack_in_hand(ctx: Ctx, p: Pending) -> Attack:
 
 def _opposed(ctx: Ctx, actor: str, what: str, mine: tuple[str, int], other: str,
              theirs: tuple[str, int]) -> ac.Opposed:
-    """An opposed check (``actions.opposed``): both roll, the higher total wins; explained as
-    the actor's roll against the other's total."""
-    a = ctx.die(actor, what)
-    o = ctx.die(other, f"opposes: {what}")
-    opp = ac.opposed(a.face, mine[1], o.face, theirs[1])
-    ctx.emit(fight_roll(actor, what, Die(a.face, a.by, max(a.position, o.position)), [mine],
-                        opp.actor_total, opp.opponent_total,
-                        f"{ctx.name(other)}: d20 {o.face} + {theirs[0]} {theirs[1]}",
-                        opp.label, opp.degrees if opp.actor_wins else -opp.degrees,
-                        ac.opposed_odds(mine[1], theirs[1])))
-    return opp
+    """An opposed check (``opposed.roll_opposed``): both roll, the higher total wins."""
+    return roll_opposed(ctx, actor, what, [mine], other, [theirs])
 
 def available(ctx: Ctx, actor: str, action_id: str) -> bool:
     """Whether an action of this module makes sense for ``actor`` now (for the options list):

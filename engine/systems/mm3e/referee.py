@@ -10,15 +10,21 @@ The policy, in the order it is applied:
 
 1. **Nothing left to spend** (no standard and no move action), out of the fight, or no foe
    standing: ``end_turn``.
-2. **Morale.** A villain (not a minion) that is staggered or at ``MORALE_DAMAGE`` (-4) or worse,
-   with no ally left standing (none, or all out), ``flee``s; if it cannot move (immobile or
-   grabbed) it ``surrender``s. A minion ``surrender``s when at least half of its group is out and
-   the rest face ``MORALE_FOES`` (2) or more foes still standing.
+2. **Morale**, only for a fighter whose stat block declares it (``Fighter.morale``, the
+   ``morale`` trait: the seed has no morale, so without it a character fights on until taken
+   down): once broken (``at``: ``hurt``, any damage; ``staggered``, staggered or at
+   ``MORALE_DAMAGE`` (-4) or worse; ``half_down``, half or more of its minion group down;
+   with ``alone``, only when no ally outside its group still stands) it ``flee``s (a move
+   action, which a dazed or staggered turn pays with its standard action; held or immobile,
+   it ``surrender``s instead) or ``surrender``s, as ``then`` says.
 3. **Escape** (a move action) when grabbed and a move action is left.
-4. **Recover** (the whole turn, once per conflict) when dazed, staggered or at ``BADLY_HURT``
-   (-3) or worse, and the standard and the move action are both left (``actions.recover``
-   pays both, RULES.md D.10 item 6).
-5. **Stand** (a move action) when prone and a move action is left, so the attack comes after.
+4. **Recover** (a standard action that takes the whole turn, once per conflict) when dazed,
+   staggered or at ``BADLY_HURT`` (-3) or worse, at the start of the turn (nothing paid for
+   yet: ``Situation.acted``) with the standard action left. A dazed or staggered fighter's
+   turn has the standard action only, which is all Recover needs (``actions.recover`` pays
+   the move too when there is one, RULES.md D.10 item 6).
+5. **Stand** when prone: free with ``INSTANT_UP``, else a move action when one is left, so
+   the attack comes after (the referee never gambles on the free DC 20 Acrobatics stand).
 6. With a standard action left, the attack phase:
 
    - Each (attack, target, maneuver) is scored by its **expected effect**: P(hit) (the attack
@@ -43,7 +49,8 @@ The policy, in the order it is applied:
      Attack, the referee attacks defensively at the largest allowed trade instead.
    - **Team attack.** A minion whose group has 2 or more members ready (it included), each with
      less than ``TEAM_ALONE_ODDS`` (50%) to hit the best target alone, leads a ``team_attack``
-     on it with the others (up to ``TEAM_MAX`` in all), ranked by ``maneuvers.team_attack_rank``.
+     on it with the others (up to ``TEAM_MAX`` in all), ranked by ``maneuvers.team_attack_rank``,
+     if it is the slowest of them; the others ``delay`` to its turn (when they still may).
    - **Demoralize / feint** when the fighter's Intimidation (against the target's better of
      Insight and Will) or Deception (against its better of Deception and Insight) has better
      odds to win than any attack has to hit (an attack with no roll always hits); never
@@ -55,8 +62,10 @@ The policy, in the order it is applied:
      beat every attack, the attacks, the other skills, and ``end_turn`` last.
    - Impaired and disabled count against every check, the fighter's and its target's.
 
-Left out (the engine may add them): aim, charge, defend and movement, which need positions or
-memory of the last turn that a ``Situation`` does not hold; crits in team attacks.
+Left out (the engine may add them): aim, defend and memory of the last turn that a
+``Situation`` does not hold; crits in team attacks. Positions (positions.py) are the
+engine's: it passes over close attacks out of reach, charges, or moves toward a foe
+(``positions.referee_choice``); a far foe's ``band`` counts against ranged attacks here.
 """
 
 from __future__ import annotations
@@ -99,6 +108,7 @@ from engine.systems.mm3e.maneuvers import (
     max_trade_allowed,
     team_attack_rank,
 )
+from engine.systems.mm3e.statblock import Morale
 
 # ------------------------------------------------------------------ the policy's numbers
 
@@ -154,10 +164,7 @@ BADLY_HURT = 3
 """A damage penalty this large (or staggered/dazed) makes the referee recover or defend."""
 
 MORALE_DAMAGE = 4
-"""A villain alone at this damage penalty (or staggered) flees or surrenders."""
-
-MORALE_FOES = 2
-"""A broken minion group surrenders when it faces at least this many foes standing."""
+"""Morale ``at: staggered`` also breaks at this damage penalty."""
 
 TEAM_ALONE_ODDS = Fraction(1, 2)
 """Minions gang up when each of them alone has less than this chance to hit."""
@@ -196,8 +203,11 @@ OUT_CONDITIONS = frozenset({Condition.INCAPACITATED, Condition.DYING, Condition.
 DEFENCES = ("dodge", "parry", "toughness", "fortitude", "will")
 """The defences an effect may be resisted with."""
 
+INSTANT_UP = "Instant Up"
+"""The advantage that makes standing a free action."""
+
 ACTIONS = ("attack", "charge", "aim", "defend", "recover", "stand", "escape", "demoralize",
-           "feint", "surrender", "flee", "end_turn", "team_attack")
+           "feint", "surrender", "flee", "end_turn", "team_attack", "delay")
 """Every action a ``Choice`` may name."""
 
 
@@ -241,6 +251,10 @@ class Fighter:
     advantages: frozenset[str]
     recovered: bool = False
     grabbed: bool = False
+    band: str = ""
+    """A foe's band from the fighter whose turn it is ("far": its ranged attacks are at
+    medium range, -2); "" : not known."""
+    morale: Morale | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +267,12 @@ class Situation:
     round: int
     budget: Mapping[str, int]
     group_ready: tuple[str, ...] = ()
+    """The fighter's minion group who have not acted this round and can (it included, those
+    who delayed too), in turn order."""
+    can_delay: bool = False
+    """Whether the fighter may still delay its turn (a team attack waits for the slowest)."""
+    acted: bool = False
+    """Whether ``me`` has already paid for an action this turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,7 +458,11 @@ def _attack_dc(attack: AttackOption, target: Fighter) -> int:
 
 def _attack_bonus(me: Fighter, attack: AttackOption, target: Fighter, bonus: int) -> int:
     close = attack.range == at.AttackRange.CLOSE.value
-    return bonus + check_penalty(_conds(me)) + attack_modifier_against(_conds(target), close)
+    far = 0
+    if attack.range == at.AttackRange.RANGED.value and target.band == "far":
+        far = at.RANGE_PENALTY[at.RangeBand.MEDIUM] or 0
+    return (bonus + check_penalty(_conds(me)) + attack_modifier_against(_conds(target), close)
+            + far)
 
 
 def _hit_alone(me: Fighter, attack: AttackOption, target: Fighter) -> Fraction:
@@ -570,7 +594,9 @@ def _team_ranks(members: tuple[tuple[int, int, int], ...]) -> dict[int | None, F
 
 def _team_option(s: Situation, best: _Scored) -> Choice | None:
     """A team attack led by ``me`` on the best solo option's target with its attack, when 2+
-    of the group are ready and each alone has less than ``TEAM_ALONE_ODDS`` to hit."""
+    of the group are ready and each alone has less than ``TEAM_ALONE_ODDS`` to hit; when
+    ``me`` is not the slowest of them (the last in ``group_ready``) and may delay, a delay to
+    the slowest one's turn instead, who will lead it."""
     me = s.me
     if not _minion(me) or me.group is None or best.choice.action != "attack":
         return None
@@ -609,9 +635,16 @@ def _team_option(s: Situation, best: _Scored) -> Choice | None:
     hit_any = 1 - ranks_landed.get(None, Fraction(0))
     others = tuple(f.id for f, _ in members[1:])
     names = _and([f.name for f, _ in members[1:]])
+    odds = (f"alone each has at most {pct(max(alone))} to hit, together {pct(hit_any)} that"
+            f" one hits and {pct(worth.fails)} to hurt" + _hurt(target))
+    slowest = max((f for f, _ in members), key=lambda f: s.group_ready.index(f.id)
+                  if f.id in s.group_ready else -1)
+    if slowest.id != me.id and s.can_delay:  # the team attack waits for its slowest member
+        return Choice("delay", f"{me.name} delays to join {slowest.name}'s team attack on"
+                      f" {target.name} ({attack.name}): {odds}", target=target.id,
+                      attack=attack.id, score=worth.value)
     why = (f"{me.name} leads a team attack on {target.name} with {names} ({attack.name}):"
-           f" alone each has at most {pct(max(alone))} to hit, together {pct(hit_any)} that"
-           f" one hits and {pct(worth.fails)} to hurt" + _hurt(target))
+           f" {odds}")
     return Choice("team_attack", why, target=target.id, attack=attack.id, team=others,
                   score=worth.value)
 
@@ -668,34 +701,48 @@ def _skill_options(s: Situation, best_hit: Fraction) -> list[Choice]:
 
 # ------------------------------------------------------------------ the rules before attacking
 
-def _morale(s: Situation) -> Choice | None:
-    """Flee or surrender when broken (see the module docstring)."""
+def _broken(s: Situation, morale: Morale) -> str | None:
+    """Why ``s.me``'s morale breaks now (its ``morale`` trait), or None."""
     me = s.me
     conds = _conds(me)
-    if _minion(me):
+    if morale.alone and any(_standing(a) for a in s.allies
+                            if me.group is None or a.group != me.group):
+        return None
+    if morale.at == "half_down":
         if me.group is None:
             return None
         group = [me, *(a for a in s.allies if a.group == me.group)]
         down = sum(1 for f in group if not _standing(f))
-        able = sum(1 for f in s.foes if _standing(f))
-        if 2 * down >= len(group) and able >= MORALE_FOES:
-            return Choice("surrender", f"{me.name} surrenders: {down} of the {len(group)} in"
-                          f" its group are down and {able} foes still stand")
-        return None
-    if me.kind != "villain":
-        return None
+        return (f"{down} of the {len(group)} in its group are down"
+                if 2 * down >= len(group) else None)
     staggered = Condition.STAGGERED in conds
-    if not (staggered or me.damage >= MORALE_DAMAGE):
+    at = f" at -{me.damage}" if me.damage else ""
+    if staggered:
+        return "staggered" + at
+    if morale.at == "staggered":
+        return f"at -{me.damage}" if me.damage >= MORALE_DAMAGE else None
+    if Condition.DAZED in conds:
+        return "dazed" + at
+    return f"at -{me.damage}" if me.damage > 0 else None
+
+
+def _morale(s: Situation) -> Choice | None:
+    """Flee or surrender when the fighter's ``morale`` breaks (see the module docstring)."""
+    me = s.me
+    if me.morale is None:
         return None
-    if any(_standing(a) for a in s.allies):
+    state = _broken(s, me.morale)
+    if state is None:
         return None
-    state = "staggered" + (f" at -{me.damage}" if me.damage else "") if staggered \
-        else f"at -{me.damage}"
-    alone = "with no ally left standing"
-    if me.grabbed or Condition.IMMOBILE in conds:
+    alone = " with no ally left standing" if me.morale.alone else ""
+    if me.morale.then == "surrender":
+        return Choice("surrender", f"{me.name} surrenders: {state}{alone}")
+    if me.grabbed or Condition.IMMOBILE in _conds(me):
         held = "held fast" if me.grabbed else "unable to move"
-        return Choice("surrender", f"{me.name} surrenders: {state} {alone}, and {held}")
-    return Choice("flee", f"{me.name} flees: {state} {alone}")
+        return Choice("surrender", f"{me.name} surrenders: {state}{alone}, and {held}")
+    if not (_spend(s.budget, "move") or _spend(s.budget, "standard")):
+        return None  # fleeing is a move action, which the standard may pay for
+    return Choice("flee", f"{me.name} flees: {state}{alone}")
 
 
 def _before_attacking(s: Situation) -> Choice | None:
@@ -708,12 +755,14 @@ def _before_attacking(s: Situation) -> Choice | None:
         return Choice("escape", f"{me.name} tries to break free (move action): {held} in a"
                       " grab")
     dazed = conds & {Condition.DAZED, Condition.STAGGERED}
-    if standard and move and not me.recovered and (dazed or me.damage >= BADLY_HURT):
+    if standard and not s.acted and not me.recovered and (dazed or me.damage >= BADLY_HURT):
         what = [c.value for c in (Condition.STAGGERED, Condition.DAZED) if c in conds][:1]
         if me.damage:
             what.append(f"at -{me.damage}")
         return Choice("recover", f"{me.name} recovers (once per conflict, the whole turn): "
                       + " and ".join(what))
+    if Condition.PRONE in conds and _has(me, INSTANT_UP):
+        return Choice("stand", f"{me.name} is up at once (Instant Up, a free action): prone")
     if Condition.PRONE in conds and move:
         return Choice("stand", f"{me.name} stands up (move action) before attacking: prone")
     return None

@@ -43,7 +43,7 @@ from engine.rules.sheet import Line, Section, Track, header, party, session, thr
 from engine.rules.sheet import cast as cast_section
 from engine.rules.state import Actor, CampaignState
 from engine.rules.types import EffectContext, Modifier, RollDict
-from engine.systems.mm3e import builder, checks, damage, hazards, pack_files, roster
+from engine.systems.mm3e import builder, checks, damage, exposure, hazards, pack_files, roster
 from engine.systems.mm3e.conditions import (
     CONDITIONS,
     Condition,
@@ -95,7 +95,7 @@ LADDER = ("unhurt", *(c.value for c in damage.DAMAGE_CONDITIONS))
 
 DAMAGE_TRACK = "damage"
 HERO_POINTS = "hero_points"
-ROLL_KEY = "mm3e_roll"
+ROLL_KEY = exposure.ROLL_KEY
 """Where ``after_roll`` records what the roll's outcome effects need."""
 
 ROUTINE = "routine"
@@ -105,18 +105,7 @@ CIRCUMSTANCES = {"circ_plus2": 2, "circ_minus2": -2, "circ_plus5": 5, "circ_minu
 DATA_KEYS = {"nat20_degree": bool, "max_trade": int}
 """The keys system.yaml ``data`` may hold, and their types."""
 
-HAZARD_NAMES: dict[str, str] = {
-    "heat_cold_uncomfortable": "Heat or cold, uncomfortable (hourly)",
-    "heat_cold_intense": "Heat or cold, intense (every 10 minutes)",
-    "heat_cold_extreme": "Heat or cold, extreme (every minute)",
-    "thirst": "Thirst (after a day; hourly)",
-    "starvation": "Starvation (after three days; daily)",
-    "suffocation": "Suffocation (each round)",
-    "vacuum_bends": "Vacuum: the bends (from round 3)",
-    "vacuum_breath": "Vacuum: holding your breath",
-    "disease": "Disease", "poison": "Poison", "radiation": "Radiation",
-    "fire": "Fire", "falling": "A fall",
-}
+HAZARD_NAMES = exposure.NAMES
 """The hazards a player may declare (darkness needs no check: it gives concealment)."""
 
 
@@ -151,26 +140,8 @@ def slug(text: str) -> str:
     return "_".join(word.split())
 
 
-def damage_state(actor: Actor) -> damage.DamageState:
-    """The actor's damage: its ``damage`` track as the penalty and its damage conditions."""
-    conds = frozenset(c for c in damage.DAMAGE_CONDITIONS if c.value in actor.conditions)
-    return damage.DamageState(-max(0, actor.tracks.get(DAMAGE_TRACK, 0)), conds)
-
-
-def damage_events(actor: Actor, old: damage.DamageState, new: damage.DamageState,
-                  reason: str) -> list[ev.Event]:
-    """The events that take ``actor`` from damage ``old`` to ``new``."""
-    out: list[ev.Event] = []
-    if new.penalty != old.penalty:
-        out.append(ev.TrackChanged(track=DAMAGE_TRACK, scope="hero",
-                                   delta=old.penalty - new.penalty, value=-new.penalty,
-                                   reason=reason, who=actor.id))
-    for c in damage.DAMAGE_CONDITIONS:
-        if c in new.conditions and c not in old.conditions:
-            out.append(ev.ConditionMarked(who=actor.id, condition=c.value, reason=reason))
-        elif c in old.conditions and c not in new.conditions:
-            out.append(ev.ConditionCleared(who=actor.id, condition=c.value, reason=reason))
-    return out
+damage_state = exposure.damage_state
+damage_events = exposure.damage_events
 
 
 def _emit(e: ev.Event) -> Item:
@@ -214,18 +185,23 @@ class MM3ERules(Ruleset):
         return hazards.HAZARDS.get(hid) if hid else None
 
     def hazard_rank(self, state: CampaignState, move: s.Move, hz: hazards.Hazard) -> int:
-        """The rank the hazard's DC counts: a fall's damage rank from the distance fallen."""
-        rank = self.roll_param(state, move, "rank") or 0
-        return hazards.falling_rank(rank) if hz.id == "falling" else rank
+        """The rank the hazard's DC counts: a fall's damage rank from the distance fallen (less
+        the Strength of whoever caught the hero), radiation's remembered from its last check."""
+        rank = exposure.remembered_rank(state.hero, hz.id, self.roll_param(state, move, "rank"))
+        if hz.id != "falling":
+            return rank
+        caught = self.roll_param(state, move, "caught") or 0
+        return hazards.caught_rank(hazards.falling_rank(rank), caught)
 
     def dc(self, state: CampaignState, move: s.Move) -> int:
-        """The DC of the pending roll of ``move``: the declared hazard's Nth check, else the
-        ``dc`` parameter (15 when the move has none)."""
+        """The DC of the pending roll of ``move``: the declared hazard's Nth check (the next of
+        the hero's exposure unless ``check`` is set), else the ``dc`` parameter (15 when the
+        move has none)."""
         if move.roll is not None and move.roll.stat == "hazard":
             hz = self.hazard(state, move)
             if hz is None or (hz.base_dc is None and not hz.ranked):
                 return DEFAULT_DC
-            n = self.roll_param(state, move, "check") or 1
+            n = exposure.check_number(state.hero, hz.id, self.roll_param(state, move, "check"))
             return hazards.dc_of_check(hz, n, self.hazard_rank(state, move, hz))
         value = self.roll_param(state, move, "dc")
         return DEFAULT_DC if value is None else value
@@ -248,6 +224,12 @@ class MM3ERules(Ruleset):
         if move.roll is None or move.roll.bands != "default":
             return self.pack.bands_for(move)
         return degree_bands(self.pack, self.dc(state, move))
+
+    def fixed_faces(self, state: CampaignState, move: s.Move) -> list[int] | None:
+        """A declared routine check rolls no die, in every dice mode: its d20 counts as 10."""
+        if move.roll is not None and ROUTINE in self._declared(state, move):
+            return [checks.ROUTINE_DIE]
+        return None
 
     def band_override(self, state: CampaignState, move: s.Move, faces: Sequence[int],
                       band: str) -> BandOverride | None:
@@ -289,15 +271,7 @@ class MM3ERules(Ruleset):
                 offered.append(Declaration(f"power:{slug(a.name)}", f"{a.name} (rank {a.rank})",
                                            f"{a.effect.value}, {a.range.value}"))
         elif stat == "hazard":
-            n = self.roll_param(state, move, "check") or 1
-            rank = self.roll_param(state, move, "rank") or 0
-            for hid, name in HAZARD_NAMES.items():
-                hz = hazards.HAZARDS[hid]
-                r = hazards.falling_rank(rank) if hid == "falling" else rank
-                offered.append(Declaration(f"hazard:{hid}", name,
-                                           f"{hz.resist.capitalize()} DC"
-                                           f" {hazards.dc_of_check(hz, n, r)}; on failure:"
-                                           f" {hz.on_failure}"))
+            offered += self._hazard_declarations(state, move)
         ability = stat == "choice" and bool(move.roll.choices) \
             and move.roll.choices[0] in ABILITY_SHORT
         if (stat in ("skill", "power") or ability) and state.fight is None:
@@ -311,6 +285,18 @@ class MM3ERules(Ruleset):
             if ":" in d.id and taken and d.id not in taken:
                 continue
             out.append(d)
+        return out
+
+    def _hazard_declarations(self, state: CampaignState, move: s.Move) -> list[Declaration]:
+        out = []
+        for hid, name in HAZARD_NAMES.items():
+            hz = hazards.HAZARDS[hid]
+            n = exposure.check_number(state.hero, hid, self.roll_param(state, move, "check"))
+            where = exposure.status(self, state.hero, hid)
+            dc = hazards.dc_of_check(hz, n, self.hazard_rank(state, move, hz))
+            out.append(Declaration(f"hazard:{hid}", name, f"{hz.resist.capitalize()} DC {dc}"
+                                   f" (check {n}); on failure: {hz.on_failure}"
+                                   + (f"; {where}" if where else "")))
         return out
 
     def _skill_declarations(self, hero: Actor) -> list[Declaration]:
@@ -415,6 +401,7 @@ class MM3ERules(Ruleset):
         if toughness and taken > 0:
             out.append([f"damage ({taken} failed Toughness check{'s' if taken > 1 else ''})",
                         -taken, None])
+        out += exposure.stamina_modifiers(hero, hz.resist if hz is not None else stat)
         dc = self.dc(state, move)
         out.append([f"against DC {dc} ({dc_name(dc)}): a bonus of"
                     f" {checks.bonus_for_55(dc):+d} would succeed 55% of the time", 0, None])
@@ -431,8 +418,11 @@ class MM3ERules(Ruleset):
             return []
         if move.roll.stat == "skill" and self._picked(state, move, "skill") is None:
             raise IllegalAction(f"{move.name}: declare the skill you use first")
-        if move.roll.stat == "hazard" and self.hazard(state, move) is None:
-            raise IllegalAction(f"{move.name}: declare the hazard you face first")
+        if move.roll.stat == "hazard":
+            hz = self.hazard(state, move)
+            if hz is None:
+                raise IllegalAction(f"{move.name}: declare the hazard you face first")
+            exposure.refuse(self, state.hero, hz.id)
         if ROUTINE in self._declared(state, move):
             return []
         have = state.hero.tracks.get(HERO_POINTS, 0)
@@ -489,18 +479,6 @@ class MM3ERules(Ruleset):
         """A failed resistance check's degree applied."""
         return self._resistance_failure(state, eff)
 
-    @MM3E.rule_effect("hazard_failure")
-    def _hazard_failed(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
-                       ) -> Step | Need:
-        """A hazard's failure applied."""
-        return self._hazard_failure(state, eff)
-
-    @MM3E.rule_effect("hazard_success")
-    def _hazard_passed(self, state: CampaignState, eff: s.Rule, ctx: EffectContext
-                       ) -> Step | Need:
-        """A hazard overcome."""
-        return self._hazard_success(state)
-
     @MM3E.rule_answer("rest")
     def _rested(self, state: CampaignState, eff: s.Rule, ctx: EffectContext,
                 ids: list[str]) -> list[Item]:
@@ -556,65 +534,6 @@ class MM3ERules(Ruleset):
             text=f"{which} failed by {degrees} degree{'s' if degrees > 1 else ''}: the effect"
                  " takes hold as its rank and degree say (mark what it imposes).",
             by="engine")])
-
-    def _hazard_failure(self, state: CampaignState, eff: s.Rule) -> Step:
-        degrees = int(eff.args.get("degrees") or 1)
-        rec = self._record(state)
-        hid = next((d.split(":", 1)[1] for d in rec.get("declared", [])
-                    if d.startswith("hazard:")), None)
-        hz = hazards.HAZARDS.get(hid or "")
-        hero = state.hero
-        if hz is None:
-            return Step([ev.Narrated(text="The hazard gets to you.", by="engine")])
-        why = f"{HAZARD_NAMES.get(hz.id, hz.id).split(' (')[0]}: failed"
-        if hz.on_failure.startswith("fatigue ladder"):
-            return Step(self._fatigue(hero, why))
-        if hz.id in ("suffocation", "vacuum_breath"):
-            return Step([*self._mark(hero, Condition.INCAPACITATED, why), ev.Narrated(
-                text="Unless you can breathe, you are dying next round, and cannot stabilize"
-                     " until you can.", by="engine")])
-        if hz.id == "vacuum_bends":
-            cond = hazards.bends_result(-degrees)
-            return Step(self._mark(hero, cond, why) if cond else [])
-        if hz.resist == "toughness":
-            old = damage_state(hero)
-            out = damage.apply_resistance(old, -degrees)
-            return Step(damage_events(hero, old, out.state, why)
-                        or [ev.Narrated(text="No further harm.", by="engine")])
-        return Step([ev.Narrated(text=f"{why}: {hz.on_failure}.", by="engine")])
-
-    def _hazard_success(self, state: CampaignState) -> Step:
-        rec = self._record(state)
-        hid = next((d.split(":", 1)[1] for d in rec.get("declared", [])
-                    if d.startswith("hazard:")), None)
-        hz = hazards.HAZARDS.get(hid or "")
-        if hz is None or hz.growth is hazards.Growth.NONE:
-            return Step()
-        n = int(rec.get("params", {}).get("check", 1)) + 1
-        text = f"The next check against it is DC {hazards.dc_of_check(hz, n)} (check {n})."
-        if hz.id == "vacuum_breath":
-            text += " Holding on costs you 1 Stamina rank."
-        return Step([ev.Narrated(text=text, by="engine")])
-
-    @staticmethod
-    def _mark(hero: Actor, cond: Condition, why: str) -> list[ev.Event]:
-        if cond.value in hero.conditions:
-            return []
-        return [ev.ConditionMarked(who=hero.id, condition=cond.value, reason=why)]
-
-    def _fatigue(self, hero: Actor, why: str) -> list[ev.Event]:
-        level = None
-        for step in hazards.FATIGUE_LADDER[1:]:
-            if step is not None and step.value in hero.conditions:
-                level = step
-        nxt = hazards.fatigue_after_failure(level)
-        if nxt is None or nxt == level:
-            return [ev.Narrated(text=f"{why}; no worse than {level} already.", by="engine")]
-        out = self._mark(hero, nxt, why)
-        if level in (Condition.FATIGUED, Condition.EXHAUSTED):
-            out.append(ev.ConditionCleared(who=hero.id, condition=level.value,
-                                           reason=f"{why}: now {nxt.value}"))
-        return out
 
     # --- creation ---------------------------------------------------------------------
 

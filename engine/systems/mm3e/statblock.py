@@ -172,6 +172,20 @@ class Attack(_Frozen):
         return self
 
 
+class Morale(_Frozen):
+    """When the referee's character gives up the fight (a referee trait, not a rule of the
+    seed, which has no morale): ``then`` it flees (a move action; held or immobile, it
+    surrenders instead) or surrenders, once ``at`` holds: ``hurt`` (any damage: a damage
+    penalty, dazed or staggered), ``staggered`` (staggered, or a damage penalty of -4 or
+    worse) or ``half_down`` (half or more of its minion group out of the fight). ``alone``:
+    only when no ally outside its own group is still standing. A block without ``morale``
+    fights on until it is taken down."""
+
+    then: Literal["flee", "surrender"]
+    at: Literal["hurt", "staggered", "half_down"]
+    alone: bool = False
+
+
 class StatBlock(_Frozen):
     """An M&M 3e character: hero, villain or minion group (``count`` members, each this)."""
 
@@ -190,6 +204,8 @@ class StatBlock(_Frozen):
                                   description="Movement mode -> speed rank.")
     complications: tuple[str, ...] = ()
     minion: bool = False
+    morale: Morale | None = Field(None, description="When the referee has it flee or"
+                                  " surrender (none: it fights on until taken down).")
 
     @model_validator(mode="before")
     @classmethod
@@ -228,6 +244,8 @@ class StatBlock(_Frozen):
             d, a = getattr(self.defenses, defense), getattr(self.abilities, ability)
             if d < a:
                 raise ValueError(f"{defense} {d} is below {ability} {a}, which it includes")
+        if self.morale is not None and self.morale.at == "half_down" and not group:
+            raise ValueError("morale at half_down is for a minion group")
         names = [a.name for a in self.attacks]
         if len(set(names)) != len(names):
             raise ValueError("two attacks share a name")

@@ -17,6 +17,7 @@ from engine.rules import encounter as en
 from engine.rules.fight.actions import ActionTable
 from engine.rules.fight.dice import ROUTINE, Die, Emit, Roll, fight_roll
 from engine.rules.fight.events import TurnDelayed
+from engine.rules.fight.foes import side_of
 from engine.rules.fight.step import Step, TurnLoop
 from engine.rules.state import CampaignState
 from engine.systems.mm3e import maneuvers as mv
@@ -30,6 +31,7 @@ from engine.systems.mm3e.checks import (
 )
 from engine.systems.mm3e.conditions import Condition, expand
 from engine.systems.mm3e.conditions import active_defense as cond_defense
+from engine.systems.mm3e.neutral import neutralised
 from engine.systems.mm3e.registry import CombatantChanged
 from engine.systems.mm3e.roster import block_id, block_of
 from engine.systems.mm3e.statblock import Attack, StatBlock
@@ -80,7 +82,7 @@ ACTIONS: ActionTable[Ctx] = ActionTable("mm3e", order=(
     "attack", "charge", "aim", "defend", "recover", "stand", "drop_prone", "move", "demoralize",
     "feint", "aid", "grab", "escape", "release", "trip", "delay", "surrender", "flee", "end_turn",
     "disarm", "counter_disarm", "counter_trip", "smash", "drop_item", "pick_up", "grab_damage",
-    "drag", "command", "crawl", "run", "ready"))
+    "drag", "command", "crawl", "run", "ready", "spring_up", "step_in"))
 """M&M's fight actions, in the order its menus list them."""
 """M&M's fight actions (fight_actions.py and fight_more.py register theirs)."""
 action = ACTIONS.action
@@ -122,6 +124,13 @@ class Ctx(Step):
     def down(self, actor_id: str) -> bool:
         """Incapacitated, dying or dead (lasting or timed)."""
         return bool(self.conditions(actor_id) & OUT)
+
+    def over(self) -> bool:
+        """Whether fewer than two sides have anyone left who can act: the neutralised (unaware
+        until recovery...) are still in the fight but cannot act (neutral.py)."""
+        sides = {side_of(self.state, p.actor) for p in self.enc.participants
+                 if p.present and not self.out(p.actor) and not neutralised(self, p.actor)}
+        return len(sides) < 2
 
     def bonuses(self, actor_id: str, what: str, against: str | None = None
                 ) -> list[tuple[str, int]]:

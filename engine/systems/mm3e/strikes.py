@@ -14,9 +14,11 @@ from engine.rules.fight.state import Pending
 from engine.rules.fight.values import FightTarget, ResistDegree
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e.checks import defend_result, degree_odds
 from engine.systems.mm3e.conditions import attack_modifier_against, check_penalty
 from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
+from engine.systems.mm3e.neutral import neutralised
 from engine.systems.mm3e.statblock import Attack
 from engine.systems.mm3e.step import (
     AFFLICTION_DEFAULT,
@@ -30,12 +32,13 @@ from engine.systems.mm3e.step import (
 
 
 def attack_parts(ctx: Ctx, actor: str, target: str, atk: Attack,
-                 maneuvers: Mapping[str, int]) -> tuple[list[tuple[str, int]], int,
-                                                         list[tuple[str, int]], str]:
-    """An attack's modifiers with their sources, the defence class, the defence's parts and
-    its name."""
+                 maneuvers: Mapping[str, int], options: Mapping[str, Any] | None = None
+                 ) -> tuple[list[tuple[str, int]], int, list[tuple[str, int]], str]:
+    """An attack's modifiers with their sources (a far target's range among them, unless
+    ``options`` give a distance), the defence class, the defence's parts and its name."""
     assert atk.bonus is not None
     parts: list[tuple[str, int]] = [(atk.name, atk.bonus)]
+    parts += mpos.range_parts(ctx, actor, target, atk, options)
     parts += ctx.bonuses(actor, "attack", target)
     pen = check_penalty(ctx.conditions(actor))
     if pen:
@@ -116,8 +119,9 @@ def degree_result(degree: int, damage: bool, minion: bool) -> tuple[str, int]:
 
 
 def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
-                 maneuvers: Mapping[str, int]) -> FightTarget:
-    """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree."""
+                 maneuvers: Mapping[str, int], why: str = "") -> FightTarget:
+    """Exact odds of an attack on ``target``: to hit, a critical, and each resistance degree;
+    its band from ``actor``, and ``why`` it cannot be reached now ("" : it can)."""
     traded = trade_values(ctx, actor, atk, maneuvers)
     dc: int | None = None
     if atk.range in ("close", "ranged"):
@@ -131,9 +135,11 @@ def odds_against(ctx: Ctx, actor: str, target: str, atk: Attack,
     rparts, rdc = resist_parts(ctx, target, atk, traded.effect)
     mod = sum(v for _, v in rparts)
     resist, effect = resist_numbers(hit, mod, rdc, atk.effect == "damage", ctx.minion(target))
+    aside = neutralised(ctx, target)  # out of it in all but name: worth nothing more
     return FightTarget(id=target, name=ctx.name(target), hit=hit, critical=critical,
-                       effect=effect, value=effect, defense_class=dc, resist_dc=rdc,
-                       resist=resist)
+                       effect=effect, value=0.0 if aside else effect, defense_class=dc,
+                       resist_dc=rdc, resist=resist, neutralised=aside,
+                       band=mpos.band(ctx, actor, target), why=why)
 
 
 @lru_cache(maxsize=8192)
@@ -157,17 +163,27 @@ def damage_state(ctx: Ctx, target: str) -> DamageState:
     return DamageState(-ctx.damage(target), frozenset(conds))
 
 def land(ctx: Ctx, attacker: str, target: str, atk: Attack, rank: int, *,
-         dc_bonus: int = 0, finishing_kill: bool = False, critical_note: str = "") -> None:
-    """The target resists an attack that reached it, and the result is applied."""
+         dc_bonus: int = 0, finishing_kill: bool = False, critical_note: str = "",
+         worst: bool = False, tell: bool = True) -> str:
+    """The target resists an attack that reached it, and the result is applied; what it did,
+    in a few words ("shrugs it off", "is taken out"). ``worst``: no resistance check, the
+    worst degree (a critical's increased effect on a minion, D.3); ``tell``: the result is
+    written in the journal here (an area attack writes one line per target itself)."""
     parts, dc = resist_parts(ctx, target, atk, rank)
     base = dc - rank
     dc += dc_bonus
-    what = f"resists {atk.name}" + (f" ({critical_note})" if critical_note else "")
-    result = ctx.check(target, what, parts, dc, f"{base} + rank {rank}"
-                       + (f" + {dc_bonus}" if dc_bonus else ""))
+    if worst:
+        degree = -4
+        ctx.say(target, "critical", f"{ctx.name(target)} (a minion) gets no resistance check"
+                f" against {atk.name}: a critical's increased effect gives it the worst result.",
+                by="engine")
+    else:
+        what = f"resists {atk.name}" + (f" ({critical_note})" if critical_note else "")
+        degree = ctx.check(target, what, parts, dc, f"{base} + rank {rank}"
+                           + (f" + {dc_bonus}" if dc_bonus else "")).degree
     if atk.effect == "damage" and atk.resisted_by == "toughness":
         before = damage_state(ctx, target)
-        hit = apply_resistance(before, result.degree, minion=ctx.minion(target),
+        hit = apply_resistance(before, degree, minion=ctx.minion(target),
                                finishing_kill=finishing_kill)
         after = hit.state
         lasting = [c for c in DAMAGE_LASTING if after.has(c)]
@@ -177,27 +193,34 @@ def land(ctx: Ctx, attacker: str, target: str, atk: Attack, rank: int, *,
                               data={"damage": 1})
         why = _ladder_words(ctx.name(target), hit.applied.value, -after.penalty,
                             ctx.minion(target))
-        ctx.change(target, add=lasting, remove=removed, damage=-after.penalty, why=why)
-        return
-    # afflictions and the like: conditions by degree of failure
-    if result.degree > 0:
-        return
+        ctx.change(target, add=lasting, remove=removed, damage=-after.penalty,
+                   why=why if tell else "")
+        did = why.removeprefix(ctx.name(target)).strip()
+        return did.removeprefix("(a minion) ") + (" (a minion)" if ctx.minion(target)
+                                                   and did.startswith("(a minion)") else "")
+    return _afflicted(ctx, attacker, target, atk, rank, degree, tell)
+
+def _afflicted(ctx: Ctx, attacker: str, target: str, atk: Attack, rank: int, degree: int,
+               tell: bool) -> str:
+    """An affliction (or the like) that reached the target with the resistance ``degree``:
+    its condition by degree of failure (a minion: the worst); what it did, in words."""
+    if degree > 0:
+        return "shrugs it off"
     ladder = [C(c) for c in atk.conditions] or list(AFFLICTION_DEFAULT)
-    degree = min(-result.degree, 3)
-    if ctx.minion(target):
-        degree = 3
-    imposed = ladder[degree - 1]
-    rank_dc = resistance_dc(rank)
-    if degree >= 3:
-        ctx.change(target, add=[imposed], why=f"{ctx.name(target)} is {imposed.value}"
-                   f" by {atk.name} until recovery")
-    else:
-        ctx.condition_for(attacker, target, imposed, "recovery", ongoing=True,
-                          data={"dc": rank_dc, "resist": atk.resisted_by,
-                                "attack": atk.name, "degree": degree})
-        ctx.change(target, why="")
-        ctx.say(target, "afflicted", f"{ctx.name(target)} is {imposed.value} by {atk.name}"
-                f" (resists again at the end of each turn).", by="engine")
+    failed = 3 if ctx.minion(target) else min(-degree, 3)
+    imposed = ladder[failed - 1]
+    if failed >= 3:
+        words = f"is {imposed.value} by {atk.name} until recovery"
+        ctx.change(target, add=[imposed], why=f"{ctx.name(target)} {words}" if tell else "")
+        return words
+    ctx.condition_for(attacker, target, imposed, "recovery", ongoing=True,
+                      data={"dc": resistance_dc(rank), "resist": atk.resisted_by,
+                            "attack": atk.name, "degree": failed})
+    ctx.change(target, why="")
+    words = f"is {imposed.value} by {atk.name} (resists again at the end of each turn)"
+    if tell:
+        ctx.say(target, "afflicted", f"{ctx.name(target)} {words}.", by="engine")
+    return words
 
 def _ladder_words(name: str, applied: str, damage: int, minion: bool) -> str:
     if applied == "none":
@@ -220,26 +243,11 @@ def attack_of(ctx: Ctx, p: Pending) -> Attack:
     return atks[p.attack]
 
 def targets_for_area(ctx: Ctx, p: Pending) -> list[str]:
+    """Who a perception effect with no roll reaches: its target, else every foe (an area
+    effect asks ``areas.in_area``)."""
     if p.target:
         return [p.target]
     return ctx.foes(p.actor)
-
-def _area_rank(ctx: Ctx, p: Pending, atk: Attack, target: str, rank: int) -> int:
-    """The rank a perception or area attack lands on ``target`` with: an area attack's target
-    makes a Dodge check (cover and impairment counted), halving the rank when it succeeds."""
-    if atk.range != "area":
-        return rank
-    dodge = ctx.block(target).defenses.dodge
-    dparts = [("Dodge", dodge)]
-    cover = _obscurement(p.options, "cover")
-    if cover is not at.Obscurement.NONE:
-        dparts.append((f"{cover.value} cover", at.cover_dodge_bonus(cover)))
-    pen = check_penalty(ctx.conditions(target))
-    if pen:
-        dparts.append(("impaired" if pen == -2 else "disabled", pen))
-    res = ctx.check(target, f"dodges {atk.name}", dparts,
-                    at.area_dodge_dc(rank), f"10 + rank {rank}")
-    return at.area_rank(rank, res.success)
 
 def _attack_roll(ctx: Ctx, p: Pending, atk: Attack, target: str,
                  extra: list[tuple[str, int]] | None, label: str
@@ -248,7 +256,7 @@ def _attack_roll(ctx: Ctx, p: Pending, atk: Attack, target: str,
     target's active defence rolled when it defends), its roll emitted; the result, whether it
     was a finishing attack and whether it was routine."""
     actor = p.actor
-    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers)
+    parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, p.maneuvers, p.options)
     parts += situation_parts(atk, p.options)
     parts += extra or []
     defenseless = C.DEFENSELESS in ctx.conditions(target)
@@ -289,7 +297,8 @@ def _attack_roll(ctx: Ctx, p: Pending, atk: Attack, target: str,
 def _on_hit(ctx: Ctx, p: Pending, atk: Attack, target: str, rank: int,
             result: at.AttackResult, finishing: bool, routine: bool) -> None:
     """What a hit does: the effect landed (+5 on its DC for a finishing attack or a critical
-    that increases it; a critical's added effect landed besides), or a minion killed."""
+    that increases it, or, on a minion, no resistance check and the worst result; a
+    critical's added effect landed besides), or a minion killed."""
     actor = p.actor
     crit_bonus = 0
     note = ""
@@ -308,7 +317,8 @@ def _on_hit(ctx: Ctx, p: Pending, atk: Attack, target: str, rank: int,
         ctx.change(target, add=[C.DEAD], why=f"{ctx.name(target)} (a minion) is killed")
         return
     land(ctx, actor, target, atk, rank, dc_bonus=crit_bonus,
-         finishing_kill=finishing and bool(p.options.get("kill")), critical_note=note)
+         finishing_kill=finishing and bool(p.options.get("kill")), critical_note=note,
+         worst=bool(crit_bonus) and ctx.minion(target))
 
 def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | None = None,
             label: str = "attack", team_rank: int | None = None) -> bool:
@@ -316,11 +326,15 @@ def strike(ctx: Ctx, p: Pending, atk: Attack, *, extra: list[tuple[str, int]] | 
     actor, target = p.actor, p.target
     traded = trade_values(ctx, actor, atk, p.maneuvers)
     rank = team_rank if team_rank is not None else traded.effect
-    if atk.range in ("perception", "area"):
+    if atk.range == "area":  # areas.area_attack resolves it (fight_actions' attack)
+        raise IllegalAction(f"{atk.name} is an area effect: it is not a strike on one target")
+    if atk.range == "perception":
         for t in targets_for_area(ctx, p):
-            land(ctx, actor, t, atk, _area_rank(ctx, p, atk, t, rank))
+            land(ctx, actor, t, atk, rank)
         return True
-    assert target is not None  # an area attack may have none: every foe is in it
+    assert target is not None
+    if atk.range == "close":
+        mpos.close_in(ctx, actor, target)
     result, finishing, routine = _attack_roll(ctx, p, atk, target, extra, label)
     if not result.hit:
         return False
@@ -342,7 +356,9 @@ def defense_words(name: str, parts: list[tuple[str, int]]) -> str:
 def attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
                 extra: Sequence[tuple[str, int]] = ()) -> at.AttackResult:
     """An attack check on ``target`` (its Parry or Dodge by range) with ``extra`` modifiers,
-    rolled and explained."""
+    rolled and explained; a close one moves in on a close target first (``positions``)."""
+    if atk.range == "close":
+        mpos.close_in(ctx, actor, target)
     parts, dc, dparts, dname = attack_parts(ctx, actor, target, atk, {})
     parts += list(extra)
     bonus = sum(v for _, v in parts)
@@ -355,7 +371,8 @@ def attack_roll(ctx: Ctx, actor: str, target: str, what: str, atk: Attack,
                         res.outcome, 1 if res.hit else -1, odds))
     return res
 
-def _obscurement(options: Mapping[str, Any], key: str) -> at.Obscurement:
+def obscurement_option(options: Mapping[str, Any], key: str) -> at.Obscurement:
+    """The concealment or cover ``options[key]`` names (none when absent)."""
     value = str(options.get(key) or "none")
     try:
         return at.Obscurement(value)
@@ -379,7 +396,7 @@ def situation_parts(atk: Attack, options: Mapping[str, Any]) -> list[tuple[str, 
         if pen:
             parts.append((f"{at.range_band(atk.rank, feet).value} range", pen))
     for key in ("cover", "concealment"):
-        ob = _obscurement(options, key)
+        ob = obscurement_option(options, key)
         pen = at.obscurement_penalty(ob)
         if pen is None:
             raise IllegalAction(f"complete {key}: the target cannot be attacked")
@@ -402,6 +419,6 @@ def spend_aim(ctx: Ctx, actor: str) -> None:
 
 
 __all__ = ["attack_of", "attack_parts", "attack_roll", "crit_possible", "damage_state",
-           "defense_words", "degree_result", "land", "odds_against", "resist_numbers",
-           "resist_parts", "situation_parts", "spend_aim", "strike", "targets_for_area",
-           "trade_effects", "trade_values"]
+           "defense_words", "degree_result", "land", "obscurement_option", "odds_against",
+           "resist_numbers", "resist_parts", "situation_parts", "spend_aim", "strike",
+           "targets_for_area", "trade_effects", "trade_values"]

@@ -210,7 +210,11 @@ class PanelsConflict(Conflict[Ctx]):
         if step.out(actor):
             return "is out of the fight"
         if step.enc.budget.get(en.PANEL, 0) <= 0:
-            return "has no panels left this round (repaying panels owed)"
+            got = step.enc.sides.panels.get(step.enc.participant(actor).side, 0) \
+                if step.enc.sides is not None else 0
+            owed = step.enc.participant(actor).arrears
+            return (f"has no panels left this round: all {got} go to repaying panels owed"
+                    + (f" ({owed} still owed)" if owed else ""))
         return None
 
     def round_dice(self, step: Ctx) -> list[int] | None:

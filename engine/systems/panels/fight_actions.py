@@ -5,6 +5,7 @@ fight_more.py's."""
 from __future__ import annotations
 
 from engine.errors import IllegalAction
+from engine.rules.encounter import PANEL
 from engine.rules.fight.foes import side_of
 from engine.rules.fight.state import Pending
 from engine.systems.panels.damage import Health
@@ -75,9 +76,14 @@ def _surrender(ctx: Ctx, p: Pending) -> None:
 
 @action("end_turn", 0)
 def _end_turn_action(ctx: Ctx, p: Pending) -> None:
+    """End the turn; panels left unused are lost (seed 003: no waiting, no saving them)."""
     if p.by == "referee":
         ctx.say(p.actor, "end_turn", p.why or f"{ctx.name(p.actor)} ends the turn.",
                 by="referee")
+    left = ctx.enc.budget.get(PANEL, 0) if ctx.enc.acting == p.actor else 0
+    if left > 0:
+        ctx.say(p.actor, "end_turn", f"{ctx.name(p.actor)} leaves {left} panel{'s' * (left != 1)}"
+                " unused: lost.", by="engine")
     ctx.conflict.next_turn(ctx)
 
 

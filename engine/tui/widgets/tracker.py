@@ -31,6 +31,13 @@ SHORT = {"dazed": "dz", "staggered": "stg", "incapacitated": "inc", "prone": "pr
 NAME_WIDTH = 15
 """Cells a name gets in a row (longer names are cut with "…")."""
 
+BAND_SHORT = {"engaged": "eng", "close": "cls", "ranged": "rng", "far": "far"}
+"""Short forms of the bands (engine/rules/fight/positions.py), for a row too narrow for the
+word."""
+
+BAND_TONES = {"engaged": BAD, "close": MIXED}
+"""How a foe's band reads: engaged (within reach) and close stand out."""
+
 
 def short(condition: str) -> str:
     """A condition's short form (its first three letters when it has none)."""
@@ -40,7 +47,9 @@ def short(condition: str) -> str:
 def tracker_text(round_no: int, rows: Sequence[TrackerRow], width: int = 30) -> Text:
     """The tracker as one Rich Text: a header line, then a row per character: mark,
     initiative, name, damage penalty, who plays it ("you"/"ref") or how it left the fight;
-    conditions (short) after the name when they fit, else on the line below."""
+    on a hero's turn, a foe the referee plays shows its band from that hero instead of "ref"
+    ("engaged", "close"..., shortened when the row is too narrow); conditions (short) after
+    the name when they fit, else on the line below."""
     out = Text(no_wrap=True, overflow="ellipsis")
     head = "Surprise round" if round_no == 0 else f"Round {round_no}"
     out.append(f"⚔ {head}".upper(), "bold " + SECONDARY)
@@ -66,7 +75,12 @@ def tracker_text(round_no: int, rows: Sequence[TrackerRow], width: int = 30) -> 
             out.append(f" {r.out}", DIM)
         else:
             ctl = "you" if r.control == "player" else "ref"
-            out.append(f" {ctl}", (ACCENT if ctl == "you" else DIM))
+            if r.band and ctl == "ref":  # a foe's band from the hero acting, for "ref"
+                room = width - (name_w + 7)
+                word = r.band if len(r.band) + 1 <= room else BAND_SHORT.get(r.band, r.band)
+                out.append(f" {word}", BAND_TONES.get(r.band, DIM))
+            else:
+                out.append(f" {ctl}", (ACCENT if ctl == "you" else DIM))
         conds = [] if gone else [short(c) for c in r.conditions]
         if cols.waiting and not gone:
             conds.append("held")

@@ -81,8 +81,12 @@ class FightMenu:
         if fight is None or acting is None:
             return NobodyActs(message)
         name = game.state.actors[acting].name
-        if game.referee_turn:
-            return RefereeTurn(fight_round(game), name)
+        if game.referee_turn:  # with a delayed hero who may act now (after this one acted)
+            waiting = next((game.state.actors[a].name
+                            for a in fight.delayed_by_player(game.state.actors)
+                            if any(o.action == "step_in" and o.allowed
+                                   for o in game.fight_options(a))), "")
+            return RefereeTurn(fight_round(game), name, waiting)
         options = tuple(game.fight_options())
         pick = self.pick
         chosen = next((o for o in options if o.key == pick.key), None)

@@ -204,6 +204,9 @@ class FightPanel(Vertical):
                       self._posts(self.RefereeRun)),
                 Entry("take", plain_prompt(f"✋ Take over {mode.name}", "", "t"),
                       self._posts(self.TakeOver)),
+                *([Entry("step_in", plain_prompt(f"⏵ {mode.step_in}: act now (end delay)", ""),
+                         self._posts(lambda: self.ActionChosen("step_in")))]
+                  if mode.step_in else []),
             ])
         else:
             self._draw_turn(mode, view.width)
@@ -369,7 +372,11 @@ class FightPanel(Vertical):
         for t in o.targets:
             line = Text(f"{len(entries) + 1}. " if len(entries) < 9 else "   ", DIM)
             line.append(t.name, "bold " + FG)
-            if o.attack is not None:
+            if t.band:  # where it stands from the one acting (positions)
+                line.append(f"  {t.band}", DIM)
+            if t.why and t.band:  # out of reach: said, and refused if taken
+                line.append(f"\n   {t.why}", DIM)
+            elif o.attack is not None:
                 line.append("\n   ")
                 line.append_text(odds_line(o, t, width=width))
             entries.append(Entry(f"ftarget:{t.id}", line, self._targeted(o, t.id),

@@ -87,6 +87,8 @@ class RefereeTurn:
     """The round in words ("Round 2")."""
     name: str
     """The acting character's name."""
+    step_in: str = ""
+    """The name of a hero of the player's waiting on a delay who may act now ("" : none)."""
 
 
 @dataclass(frozen=True)
