@@ -89,8 +89,8 @@ def _record(g: Game, first: Literal["A", "B"], rounds: int, turns: int) -> DuelR
     result = next((str(e.get("result", "")) for e in ended if e.get("type") == "FightEnded"),
                   "")
     winner: Winner = "A" if "heroes" in result else "B" if "villains" in result else "nobody"
-    left = [e for e in ended if e.get("type") == "CombatantLeft"]
-    ending: Ending = "knocked_out"
-    if left:
-        ending = "fled" if left[-1].get("how") == "fled" else "surrendered"
+    how = next((str(e.get("ending", "")) for e in ended if e.get("type") == "FightEnded"), "")
+    assert how in ("knocked_out", "fled", "surrendered"), how
+    ending: Ending = "fled" if how == "fled" else "surrendered" if how == "surrendered" \
+        else "knocked_out"
     return DuelRecord(winner, ending, rounds, turns, first)

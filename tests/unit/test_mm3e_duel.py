@@ -25,6 +25,7 @@ from engine.systems.mm3e.duel import (
     SeededDice,
     State,
     greedy_choose,
+    greedy_options,
     read_block,
 )
 from engine.systems.mm3e.lab_duels import MM3EDuels
@@ -56,7 +57,7 @@ def pack_duel(pack: Pack, a: StatBlock, b: StatBlock, policy: str = "referee") -
 
 
 def _snap(state: State) -> Snapshot:
-    a, b, _ = state
+    a, b, _, _ = state
     return (a.damage, a.lasting, b.damage, b.lasting)
 
 
@@ -88,8 +89,10 @@ def test_same_dice_same_fight_as_game(pack: Pack, blocks: dict[str, StatBlock], 
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Entered dice: the engine's fight and the fast duel go through the same damage
     states, end the same way and use the same dice ("greedy": the engine's referee asks
-    ``greedy_choose``)."""
-    if policy == "greedy":
+    ``greedy_options`` where it would ask ``explain_options``)."""
+    if policy == "greedy":  # the engine's referee (positions.referee_choice) asks these
+        explain = rf.explain_options
+        monkeypatch.setattr(rf, "explain_options", lambda s: greedy_options(s, explain))
         monkeypatch.setattr(rf, "choose", greedy_choose)
     duel = pack_duel(pack, blocks[hero], blocks[foe], policy)
     checked = 0

@@ -14,7 +14,7 @@ from engine.content.loader import Pack
 from engine.rules.duel import DuelRecord
 from engine.systems import ruleset_for
 from engine.systems.mm3e import referee as rf
-from engine.systems.mm3e.duel import SeededDice, greedy_choose
+from engine.systems.mm3e.duel import SeededDice, greedy_choose, greedy_options
 from engine.systems.mm3e.lab_duels import MM3EDuels
 from engine.systems.mm3e.roster import characters
 
@@ -66,6 +66,9 @@ def test_referee_both_sides(pack: Pack, hero: str, foe: str) -> None:
 
 
 def test_greedy_both_sides(pack: Pack, monkeypatch: pytest.MonkeyPatch) -> None:
-    """"greedy" on the Game path: the fight engine's referee asks ``greedy_choose``."""
+    """"greedy" on the Game path: the fight engine's referee asks ``greedy_options`` where it
+    would ask ``explain_options`` (and ``greedy_choose`` for ``choose``)."""
+    explain = rf.explain_options
+    monkeypatch.setattr(rf, "explain_options", lambda s: greedy_options(s, explain))
     monkeypatch.setattr(rf, "choose", greedy_choose)
     _both(pack, "slipstream", "madame_undertow", "greedy")

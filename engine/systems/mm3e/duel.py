@@ -44,8 +44,11 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 from engine.errors import IllegalAction
 from engine.rules.duel import DuelRecord, Ending, Winner
+from engine.rules.fight import positions as ps
+from engine.systems.mm3e import actions as ac
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import maneuvers as mv
+from engine.systems.mm3e import positions as mpos
 from engine.systems.mm3e import referee as rf
 from engine.systems.mm3e.checks import DIE_SIDES, check
 from engine.systems.mm3e.conditions import (
@@ -54,6 +57,7 @@ from engine.systems.mm3e.conditions import (
     attack_modifier_against,
     check_penalty,
     expand,
+    speed_change,
 )
 from engine.systems.mm3e.conditions import active_defense as cond_defense
 from engine.systems.mm3e.damage import DamageState, apply_resistance, damage_dc, resistance_dc
@@ -75,16 +79,17 @@ DAMAGE_LASTING = (C.STAGGERED, C.INCAPACITATED, C.DYING, C.DEAD)
 AFFLICTION_DEFAULT = (C.DAZED, C.STUNNED, C.INCAPACITATED)
 """An affliction's conditions when its block names none (as ``step.AFFLICTION_DEFAULT``)."""
 
-OUT = frozenset({C.INCAPACITATED, C.DYING, C.DEAD})
-"""Conditions that take a character out of the fight."""
+OUT = frozenset({C.INCAPACITATED, C.DYING, C.DEAD, C.UNAWARE})
+"""Conditions that take a character out of the fight (``neutral.NEUTRALISING``: unaware
+too; dying and dead include incapacitated)."""
 
 RANGES = frozenset({"close", "ranged", "perception", "area"})
 TRADES: dict[str, mv.Trade] = {"accurate": mv.Trade.ACCURATE, "all_out": mv.Trade.ALL_OUT,
                                "defensive": mv.Trade.DEFENSIVE,
                                "power_attack": mv.Trade.POWER}
-ACTION_COST = {"attack": "standard", "recover": "standard", "stand": "move",
-               "demoralize": "standard", "feint": "standard", "flee": "move",
-               "surrender": "none", "end_turn": "none"}
+ACTION_COST = {"attack": "standard", "charge": "standard", "move": "move",
+               "recover": "standard", "stand": "move", "demoralize": "standard",
+               "feint": "standard", "flee": "move", "surrender": "none", "end_turn": "none"}
 """The actions a fast duel carries out, with what each costs (actions.yaml's costs)."""
 
 MAX_STEPS = 40
@@ -121,12 +126,29 @@ class Dice(Protocol):
         effect's) made in order: whether it succeeded."""
         ...
 
+    def opposed(self, bonus: int, against: int) -> int:
+        """An opposed check (``actions.opposed``: the actor's d20, then the opponent's): the
+        actor's signed degree (positive: it won)."""
+        ...
+
 
 @lru_cache(maxsize=8192)
 def attack_faces(bonus: int, dc: int, can_crit: bool) -> tuple[str, ...]:
     """The outcome of each d20 face of an attack check (``attacks.attack``), face 1 first."""
     return tuple(at.attack(f, bonus, dc, can_crit=can_crit).outcome
                  for f in range(1, DIE_SIDES + 1))
+
+
+@lru_cache(maxsize=1024)
+def opposed_faces(bonus: int, against: int) -> tuple[int, ...]:
+    """The actor's signed degree of an opposed check (``actions.opposed``) for each pair of
+    faces, the actor's die first: index (actor's face - 1) * 20 + opponent's face - 1."""
+    out = []
+    for mine in range(1, DIE_SIDES + 1):
+        for theirs in range(1, DIE_SIDES + 1):
+            o = ac.opposed(mine, bonus, theirs, against)
+            out.append(o.degrees if o.actor_wins else -o.degrees)
+    return tuple(out)
 
 
 @lru_cache(maxsize=8192)
@@ -162,6 +184,10 @@ class SeededDice:
         """Each check in order."""
         return [self.success(mod, e.value, nat20) for e, mod in checks]
 
+    def opposed(self, bonus: int, against: int) -> int:
+        """An opposed check's signed degree."""
+        return opposed_faces(bonus, against)[int(self._random() * DIE_SIDES ** 2)]
+
 
 class FixedDice:
     """Dice entered in order (``IndexError`` when they run out)."""
@@ -191,6 +217,11 @@ class FixedDice:
     def successes(self, checks: Sequence[tuple[Fx, int]], nat20: bool) -> list[bool]:
         """Each check in order."""
         return [self.success(mod, e.value, nat20) for e, mod in checks]
+
+    def opposed(self, bonus: int, against: int) -> int:
+        """The opposed check of the next two faces (the actor's first)."""
+        mine = self.face()
+        return opposed_faces(bonus, against)[(mine - 1) * DIE_SIDES + self.face() - 1]
 
 
 # ------------------------------------------------------------------ who fights
@@ -225,7 +256,8 @@ def side_of(block: StatBlock, label: str) -> Side:
                                       resisted_by=a.resisted_by,
                                       conditions=tuple(a.conditions))
                       for aid, a in attacks.items()),
-        skills=dict(block.skills), advantages=frozenset(a.name for a in block.advantages))
+        skills=dict(block.skills), advantages=frozenset(a.name for a in block.advantages),
+        morale=block.morale)
     return Side(block, attacks, fighter)
 
 
@@ -273,10 +305,11 @@ class Fighter(NamedTuple):
     recovered: bool = False
 
 
-State = tuple[Fighter, Fighter, tuple[Fx, ...]]
-"""Both sides and the effects, between turns."""
+State = tuple[Fighter, Fighter, tuple[Fx, ...], ps.Band]
+"""Both sides, the effects, and the band between the two (``positions``), between turns."""
 
-START: State = (Fighter(), Fighter(), ())
+START: State = (Fighter(), Fighter(), (), ps.CLOSE)
+"""A fight starts with everyone close (``positions``)."""
 
 Result = tuple[Winner, Ending]
 
@@ -289,18 +322,20 @@ def _expanded(own: frozenset[str], timed: tuple[str, ...]) -> frozenset[Conditio
 class _Turn:
     """One turn being played: the state as mutable values, and what it ended in."""
 
-    __slots__ = ("budget", "dice", "duel", "fighters", "fx", "result")
+    __slots__ = ("acted", "band", "budget", "dice", "duel", "fighters", "fx", "result")
 
     def __init__(self, duel: Duel, state: State, dice: Dice) -> None:
         self.duel = duel
         self.fighters = [state[0], state[1]]
         self.fx = list(state[2])
+        self.band: ps.Band = state[3]
         self.dice = dice
         self.result: Result | None = None
         self.budget = {"standard": 0, "move": 0}
+        self.acted = False
 
     def state(self) -> State:
-        return (self.fighters[0], self.fighters[1], tuple(self.fx))
+        return (self.fighters[0], self.fighters[1], tuple(self.fx), self.band)
 
     # -------------------------------------------------------------- reading
     def conditions(self, i: int) -> frozenset[Condition]:
@@ -347,15 +382,19 @@ class _Turn:
         """Its "end of next turn" effects due end; its ongoing afflictions are resisted."""
         self.fx = [e for e in self.fx if not (e.anchor == i and e.duration == "end_of_next_turn"
                                               and e.left is not None and e.left <= 0)]
-        block = self.duel.sides[i].block
-        checks = [(e, getattr(block.defenses, e.extra, 0) if e.extra in (
-            "toughness", "fortitude", "will", "dodge") else 0)
-            for e in self.fx if e.ongoing and e.target == i]
+        checks = [(e, self.resist_mod(e)) for e in self.fx if e.ongoing and e.target == i]
         if checks:
             for (e, _), shaken in zip(checks, self.dice.successes(checks, self.duel.nat20),
                                       strict=True):
                 if shaken:
                     self.fx.remove(e)
+
+    def resist_mod(self, e: Fx) -> int:
+        """The defence an ongoing affliction is resisted with (``turn_rules.resist``: no
+        condition penalty)."""
+        block = self.duel.sides[e.target].block
+        return int(getattr(block.defenses, e.extra, 0)) if e.extra in (
+            "toughness", "fortitude", "will", "dodge") else 0
 
     def play(self, i: int) -> bool:
         """Turn ``i``: False when it could not act (stunned)."""
@@ -373,6 +412,8 @@ class _Turn:
             cost = ACTION_COST.get(action)
             if cost is None:
                 raise IllegalAction(f"the fast duel does not play {action!r}")
+            if action == "stand" and rf.INSTANT_UP in self.duel.sides[i].fighter.advantages:
+                cost = "none"  # free with Instant Up (turn_rules.stand)
             if action == "end_turn" or not self.can(cost):
                 break
             self.act(i, action, choice)
@@ -392,7 +433,19 @@ class _Turn:
     def spend(self, kind: str) -> None:
         if kind == "move" and self.budget["move"] <= 0:
             kind = "standard"  # a move paid with the standard
+        if self.budget[kind] <= 0:
+            raise IllegalAction(f"no {kind} action left")
         self.budget[kind] -= 1
+        self.acted = True
+
+    def mobility(self, i: int, *, paid: bool) -> mpos.Mobility:
+        """``positions.mobility``: the speed rank now, and whether a move action is left
+        (``paid``: now; else once the standard action is paid)."""
+        speed = mpos.speed_of(self.duel.sides[i].block.speed,
+                              speed_change(self.conditions(i)))
+        std, move = self.budget["standard"], self.budget["move"]
+        left = self.can("move") if paid else std > 0 and (move > 0 or std > 1)
+        return speed, left
 
     # -------------------------------------------------------------- actions
     def act(self, i: int, action: str, choice: rf.Choice) -> None:
@@ -401,13 +454,23 @@ class _Turn:
         if action == "attack":
             self.spend("standard")
             self.attack(i, foe, choice)
+        elif action == "charge":
+            self.spend("standard")
+            self.charge(i, foe, choice)
+        elif action == "move":
+            if C.IMMOBILE in self.conditions(i):
+                raise IllegalAction("immobile")
+            self.spend("move")
+            speed, _ = self.mobility(i, paid=True)
+            self.band = ps.at_rank(max(0, ps.rank(self.band) - mpos.bands_per_move(speed or 0)))
         elif action == "recover":
             self.spend("standard")
             if self.budget["move"] > 0:
                 self.spend("move")
             self.recover(i)
         elif action == "stand":
-            self.spend("move")
+            if rf.INSTANT_UP not in self.duel.sides[i].fighter.advantages:
+                self.spend("move")
             self.change(i, lasting=self.fighters[i].lasting - {C.PRONE.value})
         elif action in ("demoralize", "feint"):
             self.spend("standard")
@@ -428,8 +491,10 @@ class _Turn:
         traded = self.duel.traded(i, atk, tuple(sorted(choice.maneuvers.items())))
         rank = traded.effect
         if atk.range.value in ("perception", "area"):
+            # an area: the foe is close or engaged, always in it (areas.in_area)
             self.land(i, t, atk, self.area_rank(t, atk, rank))
         else:
+            self.close_in(i, t, atk)
             self.strike(i, t, atk, traded, rank, choice.routine)
         block = side.block
         for which in ("dodge", "parry"):
@@ -440,12 +505,43 @@ class _Turn:
         self.fx = [e for e in self.fx if not (e.kind == "feint" and e.source == i
                                               and e.target == t)]
 
+    def close_in(self, i: int, t: int, atk: Attack) -> None:
+        """``positions.close_in``: a close attack on a close target moves in first with the
+        move action (the standard paid), or is refused."""
+        if atk.range.value != "close" or self.band == ps.ENGAGED:
+            return
+        side, other = self.duel.sides[i].block, self.duel.sides[t].block
+        why = mpos.reach_words(side.name, other.name, self.band, self.mobility(i, paid=True))
+        if why:
+            raise IllegalAction(why)
+        self.spend("move")
+        self.band = ps.ENGAGED
+
+    def charge(self, i: int, t: int, choice: rf.Choice) -> None:
+        """``fight_actions._charge`` (no slam): the run (``positions.charge_in``), then the
+        close attack at -2."""
+        side = self.duel.sides[i]
+        atk = side.attacks.get(choice.attack or "")
+        if atk is None or atk.range.value != "close":
+            raise IllegalAction(f"{side.block.name} charges with a close attack")
+        if C.IMMOBILE in self.conditions(i):
+            raise IllegalAction(f"{side.block.name} is immobile and cannot charge")
+        run = mpos.plan_charge(side.block.name, self.duel.sides[t].block.name, self.band,
+                               self.mobility(i, paid=True))
+        if run.with_move:
+            self.spend("move")
+        self.band = ps.ENGAGED
+        traded = self.duel.traded(i, atk, ())
+        self.strike(i, t, atk, traded, traded.effect, False, mpos.CHARGE_PENALTY)
+
     def strike(self, i: int, t: int, atk: Attack, traded: mv.Traded, rank: int,
-               routine: bool) -> None:
+               routine: bool, extra: int = 0) -> None:
         """The attack check on ``t`` and, on a hit, its effect (+5 on a critical)."""
         close = atk.range.value == "close"
         bonus = (traded.attack + self.bonus(i, "attack") + check_penalty(self.conditions(i))
-                 + attack_modifier_against(self.conditions(t), close))
+                 + attack_modifier_against(self.conditions(t), close) + extra)
+        if atk.range.value == "ranged" and self.band == ps.FAR:
+            bonus += mpos.FAR_PENALTY
         defense = self.defense(t, "parry" if close else "dodge")
         if defense and self.feinted(t, i):
             defense = -(-defense // 2)
@@ -520,7 +616,12 @@ class _Turn:
                     for e in self.fx)
         worst = next((c for c in reversed(DAMAGE_LASTING) if c.value in me.lasting),
                      C.DAZED if dazed else None)
-        if worst is C.DAZED:
+        lasting = [e for e in self.fx if e.ongoing and e.target == i]
+        if lasting and worst in (None, C.DAZED):  # the extra resistance check (D.6)
+            e = lasting[0]
+            if self.dice.success(self.resist_mod(e), e.value, self.duel.nat20):
+                self.fx.remove(e)
+        elif worst is C.DAZED:
             self.fx = [e for e in self.fx if not (e.target == i and e.what == C.DAZED.value
                                                   and e.extra == "damage")]
         elif worst is not None:
@@ -533,15 +634,16 @@ class _Turn:
         self.change(i, recovered=True)
 
     def skill(self, i: int, t: int, action: str) -> None:
-        """Demoralize (Intimidation against the better of Insight and Will) or feint
-        (Deception against the better of Deception and Insight), as the engine's."""
+        """Demoralize (Intimidation opposed by the better of Insight and Will) or feint
+        (Deception opposed by the better of Deception and Insight), both sides rolling, each
+        with its condition penalty (``opposed.roll_opposed``), as the engine's."""
         block, theirs = self.duel.sides[i].block, self.duel.sides[t].block
         skill = "Intimidation" if action == "demoralize" else "Deception"
         bonus = block.skills.get(skill, getattr(block.abilities, _SKILL_ABILITY[skill]))
         against = ("Insight", "Will") if action == "demoralize" else ("Deception", "Insight")
-        dc = 10 + max(_trait(theirs, d) for d in against)
-        degree = self.dice.check(bonus + check_penalty(self.conditions(i)), dc,
-                                 self.duel.nat20)
+        best = max(_trait(theirs, d) for d in against)
+        degree = self.dice.opposed(bonus + check_penalty(self.conditions(i)),
+                                   best + check_penalty(self.conditions(t)))
         if action == "demoralize":
             got = mv.demoralize_result(degree)
             if got is not None:
@@ -559,19 +661,60 @@ def _trait(block: StatBlock, name: str) -> int:
 
 # ------------------------------------------------------------------ the policies
 
-def greedy_choose(s: rf.Situation) -> rf.Choice:
-    """The "greedy" policy: the attack with the best expected effect (the referee's own
-    scoring, no maneuvers), else the end of the turn; nothing else."""
-    options = rf.explain_options(s)
-    for c in options:
-        if c.action == "attack" and not c.maneuvers:
-            return c
-    return options[-1] if options[-1].action == "end_turn" else rf.Choice(
+def greedy_options(s: rf.Situation,
+                   explain: Callable[[rf.Situation], list[rf.Choice]] | None = None
+                   ) -> list[rf.Choice]:
+    """The "greedy" policy's options, best first: the attacks without maneuvers in the
+    referee's own order (``explain``: ``referee.explain_options``), then the end of the turn;
+    nothing else."""
+    options = (explain or rf.explain_options)(s)
+    end = options[-1] if options[-1].action == "end_turn" else rf.Choice(
         "end_turn", f"{s.me.name} ends the turn")
+    return [*(c for c in options if c.action == "attack" and not c.maneuvers), end]
 
 
-CHOOSERS: dict[str, Callable[[rf.Situation], rf.Choice]] = {
-    "referee": lambda s: rf.choose(s), "greedy": greedy_choose}
+def greedy_choose(s: rf.Situation) -> rf.Choice:
+    """The "greedy" policy without positions: the first of ``greedy_options``."""
+    return greedy_options(s)[0]
+
+
+Options = Callable[[rf.Situation], list[rf.Choice]]
+
+CHOOSERS: dict[str, tuple[Options, Callable[[rf.Situation], rf.Choice]]] = {
+    "referee": (lambda s: rf.explain_options(s), lambda s: rf.choose(s)),
+    "greedy": (greedy_options, greedy_choose)}
+"""Each policy's options (best first) and its choice when positions leave none of them
+(``positions.placed_choice``)."""
+
+
+class _Where:
+    """The duel's ``positions.Placement`` for side ``i`` on its turn."""
+
+    __slots__ = ("i", "turn")
+
+    def __init__(self, turn: _Turn, i: int) -> None:
+        self.turn, self.i = turn, i
+
+    def name(self, who: str) -> str:
+        return self.turn.duel.sides[0 if who == "A" else 1].block.name
+
+    def band(self, target: str) -> ps.Band:
+        return self.turn.band
+
+    def reach(self, target: str) -> str:
+        me, foe = self.turn.duel.sides[self.i], self.turn.duel.sides[1 - self.i]
+        if self.turn.band == ps.ENGAGED:
+            return ""
+        return mpos.reach_words(me.block.name, foe.block.name, self.turn.band,
+                                self.turn.mobility(self.i, paid=False))
+
+    def charge(self, target: str) -> mpos.ChargeRun:
+        me, foe = self.turn.duel.sides[self.i], self.turn.duel.sides[1 - self.i]
+        return mpos.plan_charge(me.block.name, foe.block.name, self.turn.band,
+                                self.turn.mobility(self.i, paid=False))
+
+    def mobility(self) -> tuple[int | None, bool]:
+        return self.turn.mobility(self.i, paid=True)
 
 
 # ------------------------------------------------------------------ the duel
@@ -588,7 +731,7 @@ class Duel:
         self.policy = policy
         self.nat20 = nat20
         self.max_trade = max_trade
-        self._chooser = CHOOSERS[policy]
+        self._options, self._otherwise = CHOOSERS[policy]
         self._choices: dict[tuple[Any, ...], rf.Choice] = {}
         self._trades: dict[tuple[Any, ...], mv.Traded] = {}
 
@@ -618,16 +761,19 @@ class Duel:
         if turn.feinted(1 - i, i):
             theirs |= {C.VULNERABLE.value}
         key = (i, mine, me.damage, me.recovered, theirs, foe.damage,
-               turn.budget["standard"], turn.budget["move"])
+               turn.budget["standard"], turn.budget["move"], turn.band, turn.acted)
         # the referee reads no round number (its Situation's round is left at 1)
         got = self._choices.get(key)
         if got is None:
             base, other = self.sides[i].fighter, self.sides[1 - i].fighter
             s = rf.Situation(
                 me=replace(base, conditions=mine, damage=me.damage, recovered=me.recovered),
-                allies=(), foes=(replace(other, conditions=theirs, damage=foe.damage),),
-                round=1, budget=dict(turn.budget))
-            got = self._choices[key] = self._chooser(s)
+                allies=(), foes=(replace(other, conditions=theirs, damage=foe.damage,
+                                         band=turn.band),),
+                round=1, budget=dict(turn.budget), acted=turn.acted)
+            got = self._choices[key] = mpos.placed_choice(
+                self._options(s), self.sides[i].attacks, _Where(turn, i), base.id,
+                lambda: self._otherwise(s))
         return got
 
     def turn(self, state: State, i: int, dice: Dice) -> tuple[State, Result | None, bool]:
@@ -667,5 +813,5 @@ class Duel:
 
 
 __all__ = ["POLICIES", "ROUND_LIMIT", "Dice", "Duel", "FixedDice", "Fx", "SeededDice",
-           "Side", "State", "attack_faces", "check_faces",
-           "greedy_choose", "read_block", "side_of", "unsupported"]
+           "Side", "State", "attack_faces", "check_faces", "greedy_choose", "greedy_options",
+           "opposed_faces", "read_block", "side_of", "unsupported"]

@@ -37,17 +37,19 @@ from engine.systems.mm3e.duel import (
     State,
     attack_faces,
     check_faces,
+    opposed_faces,
 )
 
-MAX_STATES = 12000
+MAX_STATES = 20000
 """The most states (a side's damage, conditions and effects, between turns) solved."""
 
 MAX_BRANCHES = 512
 """The most combinations of dice outcomes one turn may branch into."""
 
-MAX_PLAYS = 60_000
+MAX_PLAYS = 160_000
 """The most turns played to enumerate a duel's chain (Keystone against Madame Undertow
-takes about 25,000): past it the duel is too large, found in seconds rather than minutes."""
+takes about 131,500 and 16,100 states since positions and Recover on a dazed turn): past it
+the duel is too large, found in about 20 seconds rather than minutes."""
 
 INITIATIVE_BRANCHES = DIE_SIDES ** 4
 """Initiative's dice: two d20s, and two more for a roll-off."""
@@ -63,7 +65,12 @@ def _grouped(values: tuple[_T, ...]) -> tuple[tuple[_T, Fraction], ...]:
     counts: dict[_T, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1
-    return tuple((v, Fraction(n, DIE_SIDES)) for v, n in counts.items())
+    return tuple((v, Fraction(n, len(values))) for v, n in counts.items())
+
+
+@lru_cache(maxsize=1024)
+def _opposed(bonus: int, against: int) -> tuple[tuple[int, Fraction], ...]:
+    return _grouped(opposed_faces(bonus, against))
 
 
 class _Branch:
@@ -95,6 +102,9 @@ class _Branch:
 
     def success(self, modifier: int, dc: int, nat20: bool) -> bool:
         return self._take(_grouped(tuple(d > 0 for d in check_faces(modifier, dc, nat20))))
+
+    def opposed(self, bonus: int, against: int) -> int:
+        return self._take(_opposed(bonus, against))
 
     def successes(self, checks: Sequence[tuple[Fx, int]], nat20: bool) -> list[bool]:
         """Checks of identical effects are alike and independent: how many of each kind
@@ -145,10 +155,17 @@ Number = float | Fraction
 
 
 def canonical(state: State) -> State:
-    """``state`` with its effects sorted: the order of the effects only orders the
-    resistance checks at a turn's end, independent draws whose joint chances do not depend
-    on it, so the states that differ in it alone are one state of the chain."""
-    return (state[0], state[1], tuple(sorted(state[2], key=_fx_key)))
+    """``state`` with its effects sorted, but for the ongoing afflictions on a side that
+    has not used its Recover, kept after the rest in their own order: the order of the
+    effects orders only the resistance checks at a turn's end (independent draws whose
+    joint chances do not depend on it) and which affliction a Recover resists (the first
+    on the one recovering), so the states that differ in the rest of it alone are one state
+    of the chain."""
+    fx = state[2]
+    sides = (state[0], state[1])
+    kept = tuple(e for e in fx if e.ongoing and not sides[e.target].recovered)
+    return (state[0], state[1],
+            (*sorted((e for e in fx if e not in kept), key=_fx_key), *kept), state[3])
 
 
 def _fx_key(e: Fx) -> tuple[Any, ...]:
