@@ -24,6 +24,7 @@ win rate. Target: >= 1,000 fast duels per CPU-second.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -39,6 +40,7 @@ from mm3e_duel_rig import HEROES, game_duel
 
 from engine.content.loader import load_pack
 from engine.game import Game
+from engine.lab import duels as lab_duels
 from engine.lab.model import LabSpec
 from engine.lab.sim import simulate
 from engine.systems import ruleset_for
@@ -97,6 +99,19 @@ def fast_round(duels: MM3EDuels, blocks: dict[str, Any], n: int, seed: int) -> f
     return time.process_time() - t
 
 
+def lab_duel_round(blocks: dict[str, Any], n: int, seed: int) -> float:
+    """CPU seconds of ``n`` duels a matchup through the lab's ``duels.play_duel`` (what
+    ``sidekick lab --side A=... --side B=...`` plays: blocks as JSON text, the fast path)."""
+    t = time.process_time()
+    for hero, foe in MATCHUPS:
+        spec = lab_duels.DuelSpec(system="mutants-and-masterminds",
+                                  a=(json.dumps(blocks[hero]),), b=(json.dumps(blocks[foe]),),
+                                  policy="referee", runs=n, seed=seed)
+        for i in range(n):
+            lab_duels.play_duel(spec, i)
+    return time.process_time() - t
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -111,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     new_ms: list[float] = []
     fast_ms: list[float] = []
     lab_ms: list[float] = []
+    side_ms: list[float] = []
     loads: list[float] = []
     for r in range(args.rounds):
         loads.append(os.getloadavg()[0])
@@ -120,13 +136,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         lab_ms.append(1000 * lab_round(args.game, r + 1) / (args.game * len(MATCHUPS)))
         fast_ms.append(1000 * fast_round(duels, blocks, args.fast, 1000 * r)
                        / (args.fast * len(MATCHUPS)))
+        side_ms.append(1000 * lab_duel_round(blocks, args.fast, 1000 * r)
+                       / (args.fast * len(MATCHUPS)))
         print(f"round {r + 1}: Game {game_ms[-1]:.2f} ms/duel (+ {new_ms[-1]:.2f} ms to make"
               f" its campaign), lab campaign {lab_ms[-1]:.2f} ms, fast {fast_ms[-1]:.4f}"
-              f" ms/duel, load {loads[-1]:.2f}", flush=True)
+              f" ms/duel, lab --side {side_ms[-1]:.4f} ms, load {loads[-1]:.2f}", flush=True)
     print()
     print(f"{'path':28} {'median ms':>10} {'p90 ms':>9} {'p95 ms':>9} {'duels/CPU-s':>12}")
     for name, ms in (("Game (duel only)", game_ms), ("Game.new (campaign)", new_ms),
-                     ("lab campaign of one fight", lab_ms), ("fast (Duels.play)", fast_ms)):
+                     ("lab campaign of one fight", lab_ms), ("fast (Duels.play)", fast_ms),
+                     ("lab --side (play_duel)", side_ms)):
         med = statistics.median(ms)
         print(f"{name:28} {med:10.4f} {quantile(ms, 0.9):9.4f} {quantile(ms, 0.95):9.4f}"
               f" {1000 / med:12,.0f}")

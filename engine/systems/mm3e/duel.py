@@ -15,8 +15,19 @@ small tuples, with the encounter's timing rules (``engine.rules.encounter``):
 - a turn ends (taken or skipped): its "until the end of its next turn" effects end (dazed
   by damage, demoralized, feinted), then each ongoing affliction on it is resisted again, in
   the order they were imposed (a success ends it);
-- the fight ends the moment one side is incapacitated (or worse), flees or surrenders;
-  still going when round ``ROUND_LIMIT`` + 1 would begin, it is a stalemate.
+- the fight ends the moment one side is incapacitated (or worse) or unaware (neutralised,
+  ``neutral.py``), flees or surrenders; still going when round ``ROUND_LIMIT`` + 1 would
+  begin, it is a stalemate;
+- positions (``positions.py``): the two start close; the choice is the policy's options
+  placed by ``positions.placed_choice`` (the fight engine's ``referee_choice`` loop): a
+  close attack on a close foe moves in with the move action first (``reach_words``), else
+  becomes a charge (``plan_charge``, -2) or is passed over; a move toward the foe when
+  nothing else is left; a far foe's ranged attacks at -2 (a duel never gets far apart);
+- the referee sees what the engine's ``situation`` gives it: ``acted`` (it recovers only at
+  a turn's start, a dazed turn's standard action enough), the foe's band, the block's
+  ``morale``; Recover with an ongoing affliction and no damage condition worse than dazed
+  makes the extra resistance check against the first one instead; standing is free with
+  Instant Up; demoralize and feint are opposed checks (both dice, ``actions.opposed``).
 
 Initiative is rolled as the engine rolls it: A's d20 then B's, each + its initiative bonus,
 ties broken by Dodge, Agility, Awareness, then a roll-off (A's die first), then A.
@@ -26,9 +37,10 @@ through ``Game``): one character a side, no minion groups, attacks close, ranged
 perception or area, of any effect (Damage resisted by Toughness walks the damage ladder; an
 affliction, and any other effect, imposes its conditions by degree, as ``strikes.land``);
 the referee's actions attack (with its trade maneuvers, a routine check where it chooses
-one), recover, stand, demoralize, feint, flee, surrender and end the turn. Policies:
-"referee" (``referee.choose``, both sides) and "greedy" (``greedy_choose``: the attack with
-the best expected effect, no maneuvers, nothing else).
+one), charge, move, recover, stand, demoralize, feint, flee, surrender and end the turn.
+Policies: "referee" (``referee.explain_options``, both sides) and "greedy"
+(``greedy_options``: the attacks in the referee's order of expected effect, no maneuvers,
+nothing else), each placed by ``positions.placed_choice``.
 
 The dice come from a ``Dice``: seeded (``SeededDice``), entered in order (``FixedDice``, to
 replay a fight the engine played), or every outcome at once (``markov``'s enumeration).
@@ -412,7 +424,7 @@ class _Turn:
             cost = ACTION_COST.get(action)
             if cost is None:
                 raise IllegalAction(f"the fast duel does not play {action!r}")
-            if action == "stand" and rf.INSTANT_UP in self.duel.sides[i].fighter.advantages:
+            if action == "stand" and self.instant_up(i):
                 cost = "none"  # free with Instant Up (turn_rules.stand)
             if action == "end_turn" or not self.can(cost):
                 break
@@ -424,6 +436,10 @@ class _Turn:
                                 " in one turn")
         self.end(i)
         return True
+
+    def instant_up(self, i: int) -> bool:
+        """Whether standing is free for ``i`` (``turn_rules.instant_up``)."""
+        return self.duel.sides[i].block.advantage_rank(rf.INSTANT_UP) > 0
 
     def can(self, kind: str) -> bool:
         if kind == "none":
@@ -469,7 +485,7 @@ class _Turn:
                 self.spend("move")
             self.recover(i)
         elif action == "stand":
-            if rf.INSTANT_UP not in self.duel.sides[i].fighter.advantages:
+            if not self.instant_up(i):
                 self.spend("move")
             self.change(i, lasting=self.fighters[i].lasting - {C.PRONE.value})
         elif action in ("demoralize", "feint"):

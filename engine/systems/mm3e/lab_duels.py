@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -13,6 +14,9 @@ from engine.systems.mm3e import maneuvers as mv
 from engine.systems.mm3e.duel import POLICIES, Duel, SeededDice, read_block, unsupported
 from engine.systems.mm3e.markov import solve
 from engine.systems.mm3e.statblock import StatBlock
+
+READ_LIMIT = 4096
+"""The most stat block mappings ``MM3EDuels.block`` remembers having read."""
 
 
 class MM3EDuels:
@@ -40,6 +44,8 @@ class MM3EDuels:
             return got[1]
         block = read_block(data)
         block = self._blocks.setdefault(block.model_dump_json(), block)
+        if len(self._read) >= READ_LIMIT:  # mappings read once and let go: kept bounded
+            self._read.clear()
         self._read[id(data)] = (data, block)
         return block
 
@@ -86,4 +92,11 @@ class MM3EDuels:
         return solve(self.duel(a, b, policy))
 
 
-__all__ = ["MM3EDuels"]
+@lru_cache(maxsize=16)
+def shared_duels(nat20: bool, max_trade: int) -> MM3EDuels:
+    """One ``MM3EDuels`` for each set of pack options, shared by every ruleset object made
+    for the pack (the lab makes one per fight): its duels remember the referee's choices."""
+    return MM3EDuels(nat20=nat20, max_trade=max_trade)
+
+
+__all__ = ["READ_LIMIT", "MM3EDuels", "shared_duels"]

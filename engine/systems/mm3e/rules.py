@@ -51,7 +51,7 @@ from engine.systems.mm3e.conditions import (
     check_penalty,
 )
 from engine.systems.mm3e.fight import MM3EConflict
-from engine.systems.mm3e.lab_duels import MM3EDuels
+from engine.systems.mm3e.lab_duels import MM3EDuels, shared_duels
 from engine.systems.mm3e.registry import MM3E
 from engine.systems.mm3e.statblock import StatBlock, misplaced_keys, roster_problems
 from engine.systems.mm3e.step import ACTIONS
@@ -557,8 +557,8 @@ class MM3ERules(Ruleset):
 
     def duels(self) -> MM3EDuels:
         """Fast one-on-one duels (engine/systems/mm3e/duel.py), with the pack's options."""
-        return MM3EDuels(nat20=pack_option(self.pack, "nat20_degree"),
-                         max_trade=pack_max_trade(self.pack))
+        return shared_duels(bool(pack_option(self.pack, "nat20_degree")),
+                            pack_max_trade(self.pack))
 
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:
         """A hero from an M&M stat block file (builder.load_hero_file, checked against its
