@@ -46,10 +46,11 @@ MAX_STATES = 20000
 MAX_BRANCHES = 512
 """The most combinations of dice outcomes one turn may branch into."""
 
-MAX_PLAYS = 160_000
-"""The most turns played to enumerate a duel's chain (Keystone against Madame Undertow
-takes about 131,500 and 16,100 states since positions and Recover on a dazed turn): past it
-the duel is too large, found in about 20 seconds rather than minutes."""
+MAX_PLAYS = 80_000
+"""The most turns played to enumerate a duel's chain: past it the duel is too large, found
+in about 6 seconds rather than minutes (the lab asks at every point of a sweep). Keystone
+against a PL 11 Keystone takes about 75,500 (9,300 states); Keystone against Madame Undertow
+131,500 (16,100 states) since positions and Recover on a dazed turn: too large."""
 
 INITIATIVE_BRANCHES = DIE_SIDES ** 4
 """Initiative's dice: two d20s, and two more for a roll-off."""
@@ -61,11 +62,17 @@ class TooLarge(Exception):
     """The chain passed ``MAX_STATES`` or a turn ``MAX_BRANCHES``."""
 
 
+@lru_cache(maxsize=8192)
 def _grouped(values: tuple[_T, ...]) -> tuple[tuple[_T, Fraction], ...]:
     counts: dict[_T, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1
     return tuple((v, Fraction(n, len(values))) for v, n in counts.items())
+
+
+@lru_cache(maxsize=8192)
+def _success(modifier: int, dc: int, nat20: bool) -> tuple[tuple[bool, Fraction], ...]:
+    return _grouped(tuple(d > 0 for d in check_faces(modifier, dc, nat20)))
 
 
 @lru_cache(maxsize=1024)
@@ -101,7 +108,7 @@ class _Branch:
         return self._take(_grouped(check_faces(modifier, dc, nat20)))
 
     def success(self, modifier: int, dc: int, nat20: bool) -> bool:
-        return self._take(_grouped(tuple(d > 0 for d in check_faces(modifier, dc, nat20))))
+        return self._take(_success(modifier, dc, nat20))
 
     def opposed(self, bonus: int, against: int) -> int:
         return self._take(_opposed(bonus, against))
