@@ -231,3 +231,20 @@ def test_identical_afflictions_resist_as_a_binomial() -> None:
     assert branches(grouped) == branches(one_by_one)
     p = success_odds(5, 15)
     assert branches(grouped)[(3, True)] == p ** 4
+
+
+def test_the_lab_plays_fast_duels_at_their_round_limit_only(pack: Pack) -> None:
+    """``sidekick lab --side``: the ruleset's fast duels at the lab's 60 rounds; another
+    ``--max-rounds`` plays through ``Game`` (the fast duel calls its stalemate at 60)."""
+    from dataclasses import replace
+
+    from engine.lab import duels as lab
+    from engine.lab import sides
+
+    spec = lab.DuelSpec(system="mutants-and-masterminds",
+                        a=sides.dump(sides.read_side(pack, "pack:keystone")),
+                        b=sides.dump(sides.read_side(pack, "pack:the_tallyman")),
+                        policy="referee", runs=2)
+    assert lab.path_of(spec) == "fast"
+    assert lab.path_of(replace(spec, max_rounds=30)) == "game"
+    assert lab.play_duel(spec, 0) == lab.play_duel(spec, 0)

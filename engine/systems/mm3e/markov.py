@@ -62,12 +62,21 @@ class TooLarge(Exception):
     """The chain passed ``MAX_STATES`` or a turn ``MAX_BRANCHES``."""
 
 
-@lru_cache(maxsize=8192)
 def _grouped(values: tuple[_T, ...]) -> tuple[tuple[_T, Fraction], ...]:
     counts: dict[_T, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1
     return tuple((v, Fraction(n, len(values))) for v, n in counts.items())
+
+
+@lru_cache(maxsize=8192)
+def _attack(bonus: int, dc: int, can_crit: bool) -> tuple[tuple[str, Fraction], ...]:
+    return _grouped(attack_faces(bonus, dc, can_crit))
+
+
+@lru_cache(maxsize=8192)
+def _check(modifier: int, dc: int, nat20: bool) -> tuple[tuple[int, Fraction], ...]:
+    return _grouped(check_faces(modifier, dc, nat20))
 
 
 @lru_cache(maxsize=8192)
@@ -102,10 +111,10 @@ class _Branch:
         return self._take(_FACES)
 
     def attack(self, bonus: int, dc: int, can_crit: bool) -> str:
-        return self._take(_grouped(attack_faces(bonus, dc, can_crit)))
+        return self._take(_attack(bonus, dc, can_crit))
 
     def check(self, modifier: int, dc: int, nat20: bool) -> int:
-        return self._take(_grouped(check_faces(modifier, dc, nat20)))
+        return self._take(_check(modifier, dc, nat20))
 
     def success(self, modifier: int, dc: int, nat20: bool) -> bool:
         return self._take(_success(modifier, dc, nat20))
