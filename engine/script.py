@@ -107,6 +107,9 @@ class FightSpec(_Strict):
     surprised: list[Name] = Field(default_factory=list)
     dice: list[Face] = Field(default_factory=list)
     referee_dice: Literal["seeded", "physical"] | None = None
+    band: Literal["engaged", "close", "ranged", "far"] | None = None
+    """Where every hero and foe stands when it opens (``game.gm.place_fighters``; none:
+    everyone close)."""
 
 
 class ActSpec(_Strict):
@@ -628,6 +631,8 @@ def _fight_step(game: Game, step: Step, auto_referee: bool) -> list[Shown]:
         foes = [_foe(game, x) for x in f.foes]
         surprised = [_foe(game, x) for x in f.surprised]  # a side's words are its id
         out += game.start_fight(foes, surprised, list(f.dice))
+        if f.band is not None:
+            out += game.gm.place_fighters(f.band)
         if f.referee_dice is not None:
             out += game.set_fight_dice(f.referee_dice)
     elif step.act is not None:

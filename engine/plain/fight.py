@@ -72,7 +72,8 @@ def act(s: PlainHost, o: FightOption, fiction: str = "", target: str | None = No
         s.console.say(f"{o.label} at {ts[0].name}: {target_words(ts[0])}.")
     elif target is None and o.targets:
         ts = list(o.targets)
-        picked = s.console.pick(f"{o.label}: at whom?",
+        ask = "who?" if o.target == "ally" else "at whom?"
+        picked = s.console.pick(f"{o.label}: {ask}",
                                 [Choice(t.name, target_words(t), t.why) for t in ts])
         assert isinstance(picked, list)
         target = ts[picked[0]].id

@@ -56,6 +56,7 @@ def panels_campaign(saves: Path) -> Callable[..., str]:
         game = make_game(saves, seed)
         if fight:
             game.start_fight(list(foes))
+            game.gm.place_fighters("engaged")  # in reach (test_panels_positions.py)
         if dice_mode != "seeded":
             game.set_dice_mode(dice_mode)
         return saved(game)
@@ -315,6 +316,7 @@ def respond_campaign(saves: Path) -> str:
     """A fight where the Foundry Crew hits Nightjar and she must answer (seed 3)."""
     game = make_game(saves)
     game.start_fight(list(FOES))
+    game.gm.place_fighters("engaged")
     for _ in range(10):
         if game.pending.kind == "fight_choice":
             break
@@ -469,7 +471,9 @@ async def test_physical_side_dice_and_a_d20(panels_campaign: Callable[..., str],
         assert isinstance(app.screen, PlayScreen)
         journal = " ".join(journal_text(app).split())
         assert "Nightjar attacks The Furnace Baron with Fists: d20 [12] (entered)" in journal
-        assert tracker_lines(app)[3].split() == ["▶Nightjar", "●●○", "you"]
+        # the Baron stood close, not engaged: Nightjar closed in first (positions), a panel
+        assert "Nightjar closes in on The Furnace Baron (1 panel): engaged." in journal
+        assert tracker_lines(app)[3].split() == ["▶Nightjar", "●○○", "you"]
         game = game_of(app)
         # a new round asks the heroes' side d6 of you (the referee's is seeded)
         for _ in range(20):

@@ -169,3 +169,15 @@ def test_an_area_covers_what_is_near_its_centre_and_a_teammate_in_melee_there(
     assert "dockside_crew_5" not in dodged and "lamplight" not in dodged
     assert "keystone" in dodged and len(dodged) == 6
     assert g.state.actors["dockside_crew_5"].conditions == before["dockside_crew_5"]
+
+
+def test_a_dazed_teammate_out_of_reach_cannot_close_in_to_join(pack: Pack) -> None:
+    g = fight(pack, ["keystone", "lamplight"], ["the_tallyman"], [19, 10, 1])
+    g.gm.place_fighters("close", "keystone", "the_tallyman")  # a move away from his fists
+    put(g, "keystone", ["dazed"])  # a standard action only: no move to close in
+    act(g, "delay")
+    assert g.fight is not None and g.fight.encounter.acting == "lamplight"
+    ev = act(g, "attack", [15, 10], target="the_tallyman", attack="light_lance",
+             options={"team": True})
+    assert [x["actor"] for x in rolls(ev)] == ["lamplight", "the_tallyman"]  # Keystone no roll
+    assert any("Keystone is too far from The Tallyman" in t for t in _lines(ev, "team_attack"))

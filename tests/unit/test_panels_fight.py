@@ -351,11 +351,15 @@ def test_a_fight_to_its_end_with_the_referee_playing_the_villains(pack: Pack) ->
         elif g.referee_turn:
             g.referee_step()
         else:
-            attacks = [o for o in g.fight_options() if o.action == "attack"
-                       and o.allowed and o.targets and o.attack]
+            opts = g.fight_options()
+            attacks = [(o, t) for o in opts if o.action == "attack" and o.allowed and o.attack
+                       for t in o.targets if not t.why]  # within reach (positions)
+            moves = [o for o in opts if o.action == "move" and o.allowed]
             if attacks:
-                g.fight_act("attack", target=attacks[0].targets[0].id,
-                            attack=attacks[0].attack.id if attacks[0].attack else None)
+                o, t = attacks[0]
+                g.fight_act("attack", target=t.id, attack=o.attack.id if o.attack else None)
+            elif moves and moves[0].choices:
+                g.fight_act("move", options={"way": moves[0].choices[0].id})
             else:
                 g.end_turn()
     assert not g.fighting

@@ -47,6 +47,7 @@ def fight(pack: Pack, foes: list[str], dice: list[int] | None, hero: str = "rive
         g.start_fight(foes)
     else:
         g.start_fight(foes, dice=dice)
+    g.gm.place_fighters("engaged")  # in reach (test_panels_positions.py plays the bands)
     if physical:
         g.set_fight_dice("physical")
     return g

@@ -26,6 +26,7 @@ def fight(pack: Pack, foes: list[str], dice: list[int]) -> Game:
     g = Game.new(pack, name="t", hero_name="Rivet", archetype="rivet", seed=7,
                  dice_mode="physical")
     g.start_fight(foes, dice=dice)
+    g.gm.place_fighters("engaged")  # in reach: these tests are about the panels' flow
     g.set_fight_dice("physical")
     return g
 

@@ -217,7 +217,7 @@ def test_the_answer_can_go_beside_the_step_that_asks() -> None:
 def test_every_fight_step_plays_in_the_panels_game() -> None:
     game, events = play([
         *START[:3], {"referee": "manual"},
-        {"fight": {"foes": ["Cutglass", "cistern_cutter"]}},
+        {"fight": {"foes": ["Cutglass", "cistern_cutter"], "band": "engaged"}},
         {"referee": "step"},  # the referee chooses Cutglass's first action, and says why
         {"referee": "step", "choose": "dodge"},  # ...carries it out: Quarrel dodges
         {"take_over": "Cutglass"},

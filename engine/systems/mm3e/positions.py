@@ -43,7 +43,7 @@ from engine.rules.fight.positions import CLOSE, ENGAGED, FAR, Band
 from engine.rules.fight.values import NamedChoice
 from engine.systems.mm3e import attacks as at
 from engine.systems.mm3e import referee as rf
-from engine.systems.mm3e.conditions import speed_change
+from engine.systems.mm3e.conditions import action_budget, speed_change
 from engine.systems.mm3e.statblock import Attack
 from engine.systems.mm3e.step import Ctx
 
@@ -261,10 +261,12 @@ def charge_in(ctx: Ctx, actor: str, target: str, *, slam: bool = False) -> Charg
 
 def join_in(ctx: Ctx, member: str, target: str, atk: Attack) -> bool:
     """Whether a minion joining a team attack reaches ``target``: any attack but a close one
-    does; a close one from engaged, or from close (it moves in: its turn is used up)."""
+    does; a close one from engaged, or from close when its turn has a move action (it moves
+    in: its turn is used up; a dazed one cannot)."""
     if atk.range != "close" or band(ctx, member, target) == ENGAGED:
         return True
-    if band(ctx, member, target) != CLOSE or speed_rank(ctx, member) is None:
+    if (band(ctx, member, target) != CLOSE or speed_rank(ctx, member) is None
+            or action_budget(ctx.conditions(member)).move == 0):  # dazed: no move to close in
         ctx.say(member, "team_attack", f"{ctx.name(member)} is too far from"
                 f" {ctx.name(target)} to join the team attack.", target, by="engine")
         return False

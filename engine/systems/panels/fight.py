@@ -38,7 +38,7 @@ from engine.rules.fight.values import (
 from engine.rules.state import CampaignState
 from engine.systems.panels import fight_actions as fight_actions  # its actions, registered
 from engine.systems.panels import fight_more
-from engine.systems.panels import referee as rf
+from engine.systems.panels import positions as pos
 from engine.systems.panels.damage import AttackForm, Health
 from engine.systems.panels.fight_actions import dying_allies
 from engine.systems.panels.registry import TracksSet
@@ -104,12 +104,14 @@ def side_rolls(state: CampaignState, parts: Sequence[en.Participant], die: DieFo
 def referee_choice(ctx: Ctx, actor: str) -> Pending:
     """The referee's action (referee.choose), as a pending action with its reason; one the
     panels left cannot pay becomes the end of the turn."""
-    choice = rf.choose(situation(ctx, actor))
+    choice = pos.referee_choice(ctx, actor, situation(ctx, actor))
     rule = ACTIONS.get(choice.action)
     left = ctx.enc.budget.get(en.PANEL, 0)
     if rule is None or int(rule.cost) > left or choice.action == "end_turn":
         return Pending(actor=actor, action="end_turn", by="referee", why=choice.why)
     options: dict[str, Any] = {"gang": choice.gang} if choice.gang else {}
+    if choice.action == "move" and choice.target:
+        options["way"] = choice.target
     attack = block_id(choice.attack) if choice.attack else None
     return Pending(actor=actor, action=choice.action, target=choice.target, attack=attack,
                    options=options, why=choice.why, by="referee")
@@ -243,13 +245,18 @@ class PanelsConflict(Conflict[Ctx]):
         if rule.id == "attack":
             jammed = jammed_forms(step, actor)
             out = []
+            mob = pos.mobility(step, actor)
+            foes = step.foes(actor)
             for fid, form in step.forms(actor).items():
-                targets = tuple(attack_odds(step, actor, form, t) for t in step.foes(actor))
+                targets = tuple(attack_odds(step, actor, form, t, why=pos.why_not(
+                    step, actor, "attack", form, t, mob)) for t in foes)
                 e = replace(entry, targets=targets, attack=_attack(fid, form))
                 if fid in jammed:
                     e = replace(e, allowed=False, why="jammed until the round ends")
                 out.append(e)
             return out
+        if rule.id == "move":
+            return [replace(entry, needs="way", choices=pos.move_choices(step, actor))]
         if rule.id == "first_aid":
             targets = tuple(FightTarget(id=a, name=step.name(a)) for a in dying_allies(
                 step, actor))
@@ -279,10 +286,14 @@ class PanelsConflict(Conflict[Ctx]):
         return dying_allies(step, actor), "an ally at 0 Kill"
 
     def checked(self, step: Ctx, pending: Pending, rule: ActionRule[Any]) -> Pending:
-        """An attack's form named by its id; what the situation forbids refused."""
+        """An attack's form named by its id; what the situation forbids refused, and a melee
+        attack or grab out of reach (positions.py)."""
+        form = None
         if pending.action == "attack":
-            pending = pending.model_copy(update={"attack": form_id(form_of(step, pending))})
+            form = form_of(step, pending)
+            pending = pending.model_copy(update={"attack": form_id(form)})
         fight_more.check_declared(step, pending)
+        pos.declared(step, pending.actor, pending.action, pending.target, form)
         return pending
 
     # ---------------------------------------------------------- resolving
@@ -388,7 +399,8 @@ class PanelsConflict(Conflict[Ctx]):
                                stun=h.stun.current, stun_max=h.stun.maximum, panels=left,
                                arrears=p.arrears)
         return fight_more.add_to_row(step, actor, replace(
-            base, conditions=tuple(a.conditions), columns=columns), columns)
+            base, conditions=tuple(a.conditions), columns=columns,
+            band=pos.row_band(step, actor)), columns)
 
 
 def action_words(pack: Pack) -> dict[str, ActionWords]:

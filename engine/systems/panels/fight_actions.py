@@ -8,6 +8,7 @@ from engine.errors import IllegalAction
 from engine.rules.encounter import PANEL
 from engine.rules.fight.foes import side_of
 from engine.rules.fight.state import Pending
+from engine.systems.panels import positions as pos
 from engine.systems.panels.damage import Health
 from engine.systems.panels.step import Ctx, action
 from engine.systems.panels.strikes import declared_target, form_of, strike
@@ -17,6 +18,8 @@ from engine.systems.panels.strikes import declared_target, form_of, strike
 def _attack(ctx: Ctx, p: Pending) -> None:
     form = form_of(ctx, p)
     target = declared_target(ctx, p)
+    if form.range == "melee":
+        pos.close_in(ctx, p.actor, target)
     ctx.pay(p.actor, 1)
     gang = p.options.get("gang")
     if gang:
@@ -30,8 +33,11 @@ def _attack(ctx: Ctx, p: Pending) -> None:
 @action("move", 1)
 def _move(ctx: Ctx, p: Pending) -> None:
     ctx.pay(p.actor, 1)
+    band = pos.step(ctx, p.actor, p.options, p.target)
     to = str(p.options.get("to") or "")
-    ctx.say(p.actor, "move", f"{ctx.name(p.actor)} moves{' ' + to if to else ''}.", by=p.by)
+    ctx.say(p.actor, "move", f"{ctx.name(p.actor)} moves{' ' + to if to else ''}"
+            + (f" ({band})" if band and to else f" {band}" if band else "") + ".",
+            target=p.target, by=p.by)
 
 
 @action("catch_breath", 2)

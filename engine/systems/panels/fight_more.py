@@ -27,6 +27,7 @@ from engine.rules.fight.values import (
     PanelColumns,
     TrackerRow,
 )
+from engine.systems.panels import positions as pos
 from engine.systems.panels.checks import Band, odds, skill_modifier
 from engine.systems.panels.damage import AttackForm
 from engine.systems.panels.statblock import Power
@@ -143,6 +144,7 @@ def _grab_target(ctx: Ctx, p: Pending) -> str:
 @action("grab", 1, "foe")
 def _grab(ctx: Ctx, p: Pending) -> None:
     target = _grab_target(ctx, p)
+    pos.close_in(ctx, p.actor, target)
     ctx.pay(p.actor, 1)
     ctx.let_go(p.actor, f"it reaches for {ctx.name(target)} instead")
     ctx.say(p.actor, "grab", f"{ctx.name(p.actor)} tries to grab {ctx.name(target)}.",
@@ -296,7 +298,8 @@ def _adjusted(ctx: Ctx, actor: str, e: FightOption) -> FightOption:
             hit = odds(blk.dexterity_modifier + extra, stunned).success if extra else \
                 band.success
             targets.append(FightTarget(id=t, name=ctx.name(t), hit=float(hit),
-                                       why=refusal(ctx, actor, "grab", t) or ""))
+                                       why=refusal(ctx, actor, "grab", t)
+                                       or pos.reach(ctx, actor, t), band=pos.band(ctx, actor, t)))
         e = replace(e, targets=tuple(targets))
         if e.allowed and not any(not t.why for t in targets):
             e = replace(e, allowed=False, why="nobody to grab")

@@ -49,8 +49,10 @@ next round (it does unless the hit, undodged, puts it out with odds of ``DESPERA
 or more). Never at the limit, never out of the fight.
 
 Left out (the engine may add them): crit table entries (a natural 20 only counts as a complete
-hit here), grabbing, powers that are not attacks, picking things up, movement, and the
-target's likely response when scoring an attack (a prone fighter's -5 is counted).
+hit here), grabbing, powers that are not attacks, picking things up, and the target's likely
+response when scoring an attack (a prone fighter's -5 and a far foe's -2 to missiles are
+counted). Positions are the engine's (positions.py): it passes over melee attacks out of
+reach, moves in before one on a close foe, or moves toward a foe (``positions.referee_choice``).
 ``Situation.simultaneous`` is carried into the why (a tied round).
 """
 
@@ -115,9 +117,12 @@ PRONE_PENALTY = -5
 """To hit (fight_more's rule): a prone fighter's melee attacks and grabs, and missile attacks
 at a prone one."""
 
+FAR_PENALTY = -2
+"""To hit (positions.py's rule): a missile attack at a far target (long range)."""
+
 ACTION_COSTS: Mapping[str, int] = {
     "attack": 1, "first_aid": 1, "catch_breath": 2, "flee": 1, "surrender": 0, "end_turn": 0,
-    "escape": 1, "stand": 1,
+    "escape": 1, "stand": 1, "move": 1,
 }
 """Panels each action costs (content/panels/actions.yaml's costs; ``Situation.costs``
 overrides)."""
@@ -157,6 +162,9 @@ class Fighter:
     can_flee: bool = True
     held_by: str | None = None
     prone: bool = False
+    band: str = ""
+    """A foe's band from the fighter whose turn it is (positions.py; "far": missiles at it
+    are at ``FAR_PENALTY``); "" : not known."""
 
     def __post_init__(self) -> None:
         Track(self.kill, self.kill_max)
@@ -337,7 +345,8 @@ def _score(s: Situation, order: int, form: AttackForm, target: Fighter) -> _Scor
     me = s.me
     prone = PRONE_PENALTY * ((form.range == "melee" and me.prone)
                              + (form.range == "missile" and target.prone))
-    hit = odds(skill_modifier(me.dexterity) + prone, me.stunned)
+    far = FAR_PENALTY if form.range == "missile" and target.band == "far" else 0
+    hit = odds(skill_modifier(me.dexterity) + prone + far, me.stunned)
     p_out = p_stun = wear = Fraction(0)
     for band, p in ((Band.MINOR, hit.minor), (Band.COMPLETE, hit.complete)):
         dice = damage_dice(form, me.significant, band, me.strength)

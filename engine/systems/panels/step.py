@@ -28,7 +28,7 @@ from engine.rules.fight.step import Step, TurnLoop
 from engine.rules.state import Actor, CampaignState, new_id
 from engine.systems.panels.checks import Band, CheckResult, check, odds, skill_modifier
 from engine.systems.panels.damage import AttackForm, Health, Status, Track
-from engine.systems.panels.referee import PRONE_PENALTY
+from engine.systems.panels.referee import FAR_PENALTY, PRONE_PENALTY
 from engine.systems.panels.registry import TracksSet
 from engine.systems.panels.statblock import Character, Power, from_data
 
@@ -218,12 +218,15 @@ class Ctx(Step):
 
     def hit_modifiers(self, attacker: str, form: AttackForm, target: str
                       ) -> list[tuple[str, int]]:
-        """The situational to-hit modifiers of this attack: lying flat."""
+        """The situational to-hit modifiers of this attack: lying flat; a missile at a far
+        target (positions.py)."""
         out = []
         if form.range == "melee" and self.prone(attacker):
             out.append(("prone", PRONE_PENALTY))
         if form.range == "missile" and self.prone(target):
             out.append(("target prone", PRONE_PENALTY))
+        if form.range == "missile" and self.fight.positions.band(attacker, target) == "far":
+            out.append(("far: long range", FAR_PENALTY))
         return out
 
     # -------------------------------------------------------------- writing

@@ -5,7 +5,7 @@ to Kill and Stun; and the fight as the referee sees it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -179,7 +179,7 @@ def fighter(ctx: Ctx, actor: str) -> rf.Fighter:
 
 
 def situation(ctx: Ctx, actor: str) -> rf.Situation:
-    """The fight as the referee sees it on ``actor``'s turn."""
+    """The fight as the referee sees it on ``actor``'s turn (each foe with its band)."""
     side = side_of(ctx.state, actor)
     others = [p.actor for p in ctx.ranked() if p.actor != actor and p.present]
     enc = ctx.enc
@@ -192,7 +192,8 @@ def situation(ctx: Ctx, actor: str) -> rf.Situation:
     return rf.Situation(
         me=fighter(ctx, actor),
         allies=tuple(fighter(ctx, a) for a in others if side_of(ctx.state, a) == side),
-        foes=tuple(fighter(ctx, a) for a in others if side_of(ctx.state, a) != side),
+        foes=tuple(replace(fighter(ctx, a), band=ctx.fight.positions.band(actor, a))
+                   for a in others if side_of(ctx.state, a) != side),
         round=enc.round, panels_left=left,
         simultaneous=bool(enc.sides and enc.sides.simultaneous),
         group_target=kept if isinstance(kept, str) else None, costs=costs)
@@ -361,9 +362,11 @@ def declared_target(ctx: Ctx, p: Pending) -> str:
     return p.target
 
 
-def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTarget:
+def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str, why: str = ""
+                ) -> FightTarget:
     """Exact odds of an attack: the bands, the expected damage, the chance the foe goes down
-    (before any response); the numbers computed once per distinct input (``attack_numbers``)."""
+    (before any response); the numbers computed once per distinct input (``attack_numbers``);
+    the target's band (positions) and ``why`` it cannot be reached now ("" : it can)."""
     blk = ctx.block(actor)
     extra = sum(m for _, m in ctx.hit_modifiers(actor, form, target))
     health = ctx.health(target)
@@ -375,7 +378,8 @@ def attack_odds(ctx: Ctx, actor: str, form: AttackForm, target: str) -> FightTar
         health.kill.current, health.stun.current)
     return FightTarget(id=target, name=ctx.name(target), hit=hit, minor=minor,
                        complete=complete, critical=1 / 20, expected_damage=expected, down=down,
-                       effect=hit, value=down)
+                       effect=hit, value=down, band=ctx.fight.positions.band(actor, target),
+                       why=why)
 
 
 @lru_cache(maxsize=16384)

@@ -190,8 +190,10 @@ def panel_tracker_text(round_no: int, sides: SideInitiative | None,
                        rows: Sequence[TrackerRow], width: int = 30) -> Text:
     """The panels game's tracker as one Rich Text: the round, each side's d6 and panels, then
     per character (turn order): mark, name, panels left (● left, ○ spent of its side's), who
-    plays it or how it left; a line of Kill and Stun (bad at 10% or less) and conditions;
-    panels owed and how they are repaid. Those out are struck through, on one line."""
+    plays it or how it left (on a hero's turn a foe the referee plays shows its band from that
+    hero instead of "ref", shortened as ``tracker_text`` does); a line of Kill and Stun (bad at
+    10% or less) and conditions; panels owed and how they are repaid. Those out are struck
+    through, on one line."""
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(f"⚔ Round {round_no}".upper(), "bold " + SECONDARY)
     for line in sides_lines(sides):
@@ -224,7 +226,12 @@ def panel_tracker_text(round_no: int, sides: SideInitiative | None,
         out.append("●" * left, "bold " + ACCENT if acting else FG)
         out.append("○" * max(mine - left, 0), DIM)
         ctl = "you" if r.control == "player" else "ref"
-        out.append(f" {ctl}", ACCENT if ctl == "you" else DIM)
+        if r.band and ctl == "ref":  # a foe's band from the hero acting, for "ref"
+            room = width - name_w - dots_w - 4
+            word = r.band if len(r.band) <= room else BAND_SHORT.get(r.band, r.band)
+            out.append(f" {word}", BAND_TONES.get(r.band, DIM))
+        else:
+            out.append(f" {ctl}", ACCENT if ctl == "you" else DIM)
         low = low_tracks(r, cols)
         line = Text("  ")
         line.append_text(_track("Kill", cols.kill, cols.kill_max, "kill" in low))

@@ -360,7 +360,8 @@ class FightPanel(Vertical):
                     or m.id in self.pick.switches] if self.pick.suggested else []
         if declared:
             what += f" ({', '.join(declared).lower()})"
-        head = Text(f"{turn.name}: {what} — at whom?", "bold " + ACCENT)
+        ask = "who?" if o.target == "ally" else "at whom?"
+        head = Text(f"{turn.name}: {what} — {ask}", "bold " + ACCENT)
         if head.cell_len + 12 <= width:
             head.append("   Esc: back", DIM)
         self._title(head)
