@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, cast
 
 from engine.content.loader import Pack
@@ -310,18 +311,32 @@ def play_duel(spec: DuelSpec, index: int, a: Sequence[str] | None = None,
               b: Sequence[str] | None = None) -> DuelRecord:
     """Fight ``index`` of ``spec`` (``a``/``b``: other blocks, a sweep's point)."""
     pack = duel_pack(spec)
-    blocks_a, blocks_b = sides.load(a or spec.a), sides.load(b or spec.b)
     seed = campaign_seed(spec.seed, index)
-    fast = fast_duels(pack) if spec.policy in FAST_POLICIES else None
-    if fast is not None and fast.supports(blocks_a, blocks_b) is None:
-        return fast.play(blocks_a, blocks_b, seed, spec.policy)
+    fast = fast_duels(pack) if _fast_spec(spec) else None
+    if fast is not None:  # the same block objects every fight: read by the fast duels once
+        read_a, read_b = _loaded(tuple(a or spec.a)), _loaded(tuple(b or spec.b))
+        if fast.supports(read_a, read_b) is None:
+            return fast.play(read_a, read_b, seed, spec.policy)
+    blocks_a, blocks_b = sides.load(a or spec.a), sides.load(b or spec.b)
     return play_game_duel(pack, blocks_a, blocks_b, seed, check_policy(spec.policy),
                           policy_rng(spec.seed, index), spec.max_rounds)
 
 
+def _fast_spec(spec: DuelSpec) -> bool:
+    """Whether the game's fast duels may play ``spec``: a policy they play, and the round
+    limit theirs (``MAX_ROUNDS``: they call a stalemate there)."""
+    return spec.policy in FAST_POLICIES and spec.max_rounds == MAX_ROUNDS
+
+
+@lru_cache(maxsize=64)
+def _loaded(blocks: tuple[str, ...]) -> tuple[Mapping[str, Any], ...]:
+    """``sides.load`` once for the fast duels, which only read the blocks."""
+    return tuple(sides.load(blocks))
+
+
 def path_of(spec: DuelSpec) -> str:
     """Which way ``spec``'s fights are played: "fast" (the game's fast duels) or "game"."""
-    fast = fast_duels(duel_pack(spec)) if spec.policy in FAST_POLICIES else None
+    fast = fast_duels(duel_pack(spec)) if _fast_spec(spec) else None
     ok = fast is not None and fast.supports(sides.load(spec.a), sides.load(spec.b)) is None
     return "fast" if ok else "game"
 
@@ -334,7 +349,7 @@ def exact(spec: DuelSpec, a: Sequence[str] | None = None, b: Sequence[str] | Non
     if len(blocks_a) != 1 or len(blocks_b) != 1 or any(sides.group_size(x) for x in
                                                        (*blocks_a, *blocks_b)):
         return None
-    fast = fast_duels(duel_pack(spec)) if spec.policy in FAST_POLICIES else None
+    fast = fast_duels(duel_pack(spec)) if _fast_spec(spec) else None
     if fast is None or fast.supports(blocks_a, blocks_b) is not None:
         return None
     return fast.exact(blocks_a[0], blocks_b[0], spec.policy)

@@ -22,6 +22,7 @@ from engine.content.problems import describe
 from engine.dice import Degrees, degrees_vs_dc
 from engine.errors import IllegalAction
 from engine.rules import events as ev
+from engine.rules.duel import Duels
 from engine.rules.fight.conflict import Conflict
 from engine.rules.fight.events import FIGHT_OPENING, FightRequested
 from engine.rules.registry import Registry
@@ -278,6 +279,11 @@ class Ruleset:
 
     def conflict(self) -> Conflict[Any] | None:
         """How this game runs a fight in rounds (engine/rules/fight); None: no fights."""
+        return None
+
+    def duels(self) -> Duels | None:
+        """This game's fast duels for the lab (engine/rules/duel.py); None: the lab plays
+        its fights through ``Game``."""
         return None
 
     def hero_from_file(self, path: Path) -> tuple[str, dict[str, int], dict[str, Any]]:

@@ -51,6 +51,7 @@ class Duels(Protocol):
     def exact(self, a: Mapping[str, Any], b: Mapping[str, Any], policy: str
               ) -> Mapping[Winner, Fraction] | None:
         """The exact chance of each winner of a one-on-one duel (a Markov chain over the
-        damage states, the dice enumerated by the rules' own check functions), or None when
-        the duel is too large to enumerate."""
+        damage states, the dice enumerated by the rules' own check functions; a game may
+        carry the chances through the rounds in floating point and give Fractions of them),
+        or None when the duel is too large to enumerate."""
         ...

@@ -31,9 +31,9 @@ story).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from engine.errors import IllegalAction
 from engine.rules import encounter as en
@@ -82,9 +82,17 @@ def speed_rank(ctx: Ctx, actor: str) -> int | None:
     change = speed_change(ctx.conditions(actor))
     if change is None:
         return None
-    speeds = {m: r for m, r in ctx.block(actor).speed.items() if m not in LAND_ONLY}
     run = sum(int(e.data.get("value", 0)) for e in ctx.effects_on(actor)
               if e.data.get("run") and e.data.get("what") == "speed")
+    return speed_of(ctx.block(actor).speed, change, run)
+
+
+def speed_of(speed: Mapping[str, int], change: int | None, run: int = 0) -> int | None:
+    """The speed rank a move goes at: the best of a block's ``speed`` modes but swimming and
+    burrowing, ``run`` added to the ground's, the conditions' ``change`` (None: immobile)."""
+    if change is None:
+        return None
+    speeds = {m: r for m, r in speed.items() if m not in LAND_ONLY}
     speeds["ground"] = speeds.get("ground", 0) + run
     return max(speeds.values()) + change
 
@@ -153,14 +161,21 @@ def reach(ctx: Ctx, actor: str, target: str, *, paid: bool = False,
     b = band(ctx, actor, target)
     if b == ENGAGED:
         return ""
-    name = ctx.name(target)
+    return reach_words(ctx.name(actor), ctx.name(target), b,
+                       (known or mobility(ctx, actor, paid=paid)) if b == CLOSE else (None, False))
+
+
+def reach_words(actor: str, target: str, b: Band, known: Mobility) -> str:
+    """``reach`` from the names, the target's band and the attacker's ``Mobility``."""
+    if b == ENGAGED:
+        return ""
     if b == CLOSE:
-        speed, left = known or mobility(ctx, actor, paid=paid)
+        speed, left = known
         if left and speed is not None:
             return ""
-        return (f"{name} is close, not engaged, and {ctx.name(actor)} has no move action"
+        return (f"{target} is close, not engaged, and {actor} has no move action"
                 " left to close in: charge instead")
-    return (f"{name} is {b}: out of reach of a close attack (move in first, or charge)")
+    return (f"{target} is {b}: out of reach of a close attack (move in first, or charge)")
 
 
 def range_parts(ctx: Ctx, actor: str, target: str, atk: Attack,
@@ -188,20 +203,25 @@ def charge_run(ctx: Ctx, actor: str, target: str, *, paid: bool = False,
                known: Mobility | None = None) -> ChargeRun:
     """How ``actor`` charges ``target`` (``IllegalAction`` when it cannot reach it;
     ``paid``: the standard action is already spent)."""
-    speed, move = known or mobility(ctx, actor, paid=paid)
+    return plan_charge(ctx.name(actor), ctx.name(target), band(ctx, actor, target),
+                       known or mobility(ctx, actor, paid=paid))
+
+
+def plan_charge(actor: str, target: str, b: Band, known: Mobility) -> ChargeRun:
+    """``charge_run`` from the names, the target's band and the charger's ``Mobility``."""
+    speed, move = known
     if speed is None:
-        raise IllegalAction(f"{ctx.name(actor)} is immobile and cannot charge")
-    crossed = ps.rank(band(ctx, actor, target))
+        raise IllegalAction(f"{actor} is immobile and cannot charge")
+    crossed = ps.rank(b)
     if crossed == 0:
-        raise IllegalAction(f"{ctx.name(actor)} is already engaged with {ctx.name(target)}:"
+        raise IllegalAction(f"{actor} is already engaged with {target}:"
                             " a charge needs a run-up (attack instead)")
     one = bands_per_move(speed)
     if crossed <= one:
         return ChargeRun(crossed, False, crossed >= one)
     if move and crossed <= 2 * one:
         return ChargeRun(crossed, True, True)
-    b = band(ctx, actor, target)
-    raise IllegalAction(f"{ctx.name(target)} is {b}: too far for a charge"
+    raise IllegalAction(f"{target} is {b}: too far for a charge"
                         f" ({one} band{'s' * (one != 1)} at speed rank {speed}"
                         + (", twice that with the move action" if move else "") + ")")
 
@@ -368,46 +388,101 @@ def declared(ctx: Ctx, actor: str, action: str, target: str | None, atk: Attack 
 # ------------------------------------------------------------------ the referee
 
 
+class Placement(Protocol):
+    """Where the fighters stand, as ``placed_choice`` asks it of the one whose turn it is: a
+    fight's step (``referee_choice``), or the fast duel's own state (mm3e/duel.py)."""
+
+    def name(self, who: str) -> str:
+        """A combatant's name."""
+        ...
+
+    def band(self, target: str) -> Band:
+        """``target``'s band from the one acting."""
+        ...
+
+    def reach(self, target: str) -> str:
+        """Why a close attack cannot reach ``target`` now (``reach``; "" : it can)."""
+        ...
+
+    def charge(self, target: str) -> ChargeRun:
+        """How a charge reaches ``target`` (``charge_run``; ``IllegalAction``: it cannot)."""
+        ...
+
+    def mobility(self) -> tuple[int | None, bool]:
+        """The speed rank now (None: immobile) and whether a move action is left."""
+        ...
+
+
 def referee_choice(ctx: Ctx, actor: str, s: rf.Situation) -> rf.Choice:
-    """The referee's choice with positions: the first of ``referee.explain_options`` it can
-    make from where it stands. A close attack on a close foe moves in first (the attack
-    does); out of reach it becomes a charge when one reaches, else it is passed over. With
-    nothing left to do but end the turn, a move action left and a foe out of reach of its
-    close attacks, it moves toward the foe it would most like to hit."""
-    atks = ctx.attacks(actor)
+    """The referee's choice with positions (``placed_choice`` of ``referee.explain_options``
+    from where ``actor`` stands in the fight)."""
+    return placed_choice(rf.explain_options(s), ctx.attacks(actor), _AtStep(ctx, actor),
+                         actor, lambda: rf.choose(s))
+
+
+def placed_choice(options: Sequence[rf.Choice], atks: Mapping[str, Attack],
+                  where: Placement, actor: str, otherwise: Callable[[], rf.Choice]
+                  ) -> rf.Choice:
+    """The first of the referee's ``options`` (best first) ``actor`` can make from where it
+    stands. A close attack on a close foe moves in first (the attack does); out of reach it
+    becomes a charge when one reaches, else it is passed over. With nothing left to do but
+    end the turn, a move action left and a foe out of reach of its close attacks, it moves
+    toward the foe it would most like to hit. None of them: ``otherwise()``."""
     wanted: str | None = None
-    for c in rf.explain_options(s):
+    for c in options:
         atk = atks.get(c.attack or "") if c.action in ("attack", "team_attack") else None
         if atk is None or atk.range != "close" or c.target is None:
             if c.action == "end_turn" and wanted is not None:
-                return _approach(ctx, actor, wanted, c)
+                return approach(where, actor, wanted, c)
             return c
-        why = reach(ctx, actor, c.target)
+        why = where.reach(c.target)
         if not why:
-            if band(ctx, actor, c.target) != ENGAGED:
+            if where.band(c.target) != ENGAGED:
                 return replace(c, why=f"{c.why} (closing in first, a move action)")
             return c
         wanted = wanted or c.target
         if c.action == "attack":
             try:
-                charge_run(ctx, actor, c.target)
+                where.charge(c.target)
             except IllegalAction:
                 continue
             return replace(c, action="charge", maneuvers={}, routine=False,
-                           why=f"{ctx.name(actor)} charges {ctx.name(c.target)} with"
-                           f" {atk.name} ({band(ctx, actor, c.target)}: -2 to hit)")
-    return rf.choose(s)
+                           why=f"{where.name(actor)} charges {where.name(c.target)} with"
+                           f" {atk.name} ({where.band(c.target)}: -2 to hit)")
+    return otherwise()
 
 
-def _approach(ctx: Ctx, actor: str, foe: str, end: rf.Choice) -> rf.Choice:
+def approach(where: Placement, actor: str, foe: str, end: rf.Choice) -> rf.Choice:
     """A move toward ``foe`` when one is left and it can move; else ``end``."""
-    speed = speed_rank(ctx, actor)
-    if speed is None or not _move_left(ctx, actor):
+    speed, left = where.mobility()
+    if speed is None or not left:
         return end
-    now = band(ctx, actor, foe)
+    now = where.band(foe)
     then = ps.at_rank(ps.rank(now) - bands_per_move(speed))
-    return rf.Choice("move", f"{ctx.name(actor)} moves toward {ctx.name(foe)}"
+    return rf.Choice("move", f"{where.name(actor)} moves toward {where.name(foe)}"
                      f" ({now} -> {then}): out of reach of its close attacks", target=foe)
+
+
+class _AtStep:
+    """A fight step's ``Placement`` for ``actor``."""
+
+    def __init__(self, ctx: Ctx, actor: str) -> None:
+        self.ctx, self.actor = ctx, actor
+
+    def name(self, who: str) -> str:
+        return self.ctx.name(who)
+
+    def band(self, target: str) -> Band:
+        return band(self.ctx, self.actor, target)
+
+    def reach(self, target: str) -> str:
+        return reach(self.ctx, self.actor, target)
+
+    def charge(self, target: str) -> ChargeRun:
+        return charge_run(self.ctx, self.actor, target)
+
+    def mobility(self) -> tuple[int | None, bool]:
+        return speed_rank(self.ctx, self.actor), _move_left(self.ctx, self.actor)
 
 
 def row_band(ctx: Ctx, actor: str) -> str:
@@ -421,7 +496,8 @@ def row_band(ctx: Ctx, actor: str) -> str:
 
 
 __all__ = ["CHARGE_PENALTY", "CLOSE_ACTIONS", "FAR_PENALTY", "FILLED_IN", "LAND_ONLY",
-           "ChargeRun", "Mobility", "band", "bands_from", "bands_per_move", "charge_in",
-           "charge_run", "close_in", "declared", "escape_apart", "everyone", "join_in",
-           "mobility", "move_choices", "range_parts", "reach", "referee_choice", "row_band",
-           "speed_rank", "step", "why_not"]
+           "ChargeRun", "Mobility", "Placement", "approach", "band", "bands_from",
+           "bands_per_move", "charge_in", "charge_run", "close_in", "declared",
+           "escape_apart", "everyone", "join_in", "mobility", "move_choices", "placed_choice",
+           "plan_charge", "range_parts", "reach", "reach_words", "referee_choice", "row_band",
+           "speed_of", "speed_rank", "step", "why_not"]

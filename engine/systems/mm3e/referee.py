@@ -297,10 +297,17 @@ class Choice:
 
 
 
+_KNOWN = frozenset(c.value for c in Condition)
+
+
 def _conds(f: Fighter) -> frozenset[Condition]:
     """The fighter's conditions, expanded; strings that are not conditions are ignored."""
-    known = {c.value for c in Condition}
-    return expand(c for c in f.conditions if c in known)
+    return _expanded(f.conditions)
+
+
+@lru_cache(maxsize=4096)
+def _expanded(conditions: frozenset[str]) -> frozenset[Condition]:
+    return expand(c for c in conditions if c in _KNOWN)
 
 
 def _minion(f: Fighter) -> bool:
