@@ -263,7 +263,7 @@ def _duel_setup(args: argparse.Namespace) -> tuple[Any, Any, list[Any]]:
         spec_d = duels.DuelSpec(system=spec.system, a=sides.dump(given["A"]),
                                 b=sides.dump(given["B"]), policy=policy, runs=args.runs,
                                 seed=args.seed, max_rounds=args.max_rounds,
-                                content=spec.content)
+                                content=spec.content, exact=args.exact)
         sweep.points(sweeps)
         duels.check(spec_d)
         sweep.blocks_at(pack, spec_d, sweeps, {})
@@ -385,6 +385,9 @@ def add_lab_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     help="with --side: step a trait of side A's blocks (B.TRAIT for B's):"
                          " toughness=8..14, B.dodge=6..12/2, attacks.0.rank=8,10,12, pl=9..11;"
                          " twice for a grid")
+    sp.add_argument("--no-exact", dest="exact", action="store_false",
+                    help="with --side: skip the exact odds (a duel too large to enumerate"
+                         " takes a few seconds a point to give up)")
     sp.add_argument("--max-rounds", type=int, metavar="N", default=60,
                     help="with --side: a fight past this many rounds is a stalemate"
                          " (default 60)")

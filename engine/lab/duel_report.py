@@ -76,21 +76,24 @@ def terminal(summary: dict[str, Any], width: int = 80) -> str:
     lines.append("")
     label_w = max([len(_point(p)) for p in summary["points"]] + [8])
     bar_w = max(6, min(30, width - label_w - 64))
+    exact = any(p.get("exact") for p in summary["points"])
     lines.append(f"{'point':<{label_w}}  {'runs':>5}  {'A wins':>6}  {'95% interval':<13}"
-                 f"  {'B wins':>6}  {'draws':>5}  {'rounds':>6}  {'turns':>5}  endings")
+                 + (f"  {'exact':>6}" if exact else "")
+                 + f"  {'B wins':>6}  {'draws':>5}  {'rounds':>6}  {'turns':>5}  endings")
     for p in summary["points"]:
         rate = p["a_rate"]
         lines.append(
             f"{_point(p):<{label_w}}  {p['runs']:>5}  {_pct(rate):>6}  "
-            f"{_pct(p['a_low'])}-{_pct(p['a_high']):<6}  {p['b_wins']:>6}  {p['draws']:>5}  "
+            f"{_pct(p['a_low'])}-{_pct(p['a_high']):<6}"
+            + (f"  {_exact(p):>6}" if exact else "")
+            + f"  {p['b_wins']:>6}  {p['draws']:>5}  "
             f"{p['rounds']['mean']:>6.1f}  {p['turns']['mean']:>5.1f}  {_endings(p)}")
         if summary["kind"] == "sweep" and rate is not None:
             lines.append(f"{'':<{label_w}}  {bar(rate, bar_w)}|")
-    exact_rows = [p for p in summary["points"] if p.get("exact")]
-    if exact_rows:
+    if exact:
         lines.append("")
-        lines.append("Exact chance of A winning (the fast duel's Markov chain): " + ", ".join(
-            f"{_point(p)}: {_exact(p)}" for p in exact_rows))
+        lines.append("exact: A's chance of winning from the fast duel's Markov chain, beside"
+                     " the simulated rate ('-': too large to enumerate)")
     if summary["kind"] != "sweep" and summary["points"]:
         p = summary["points"][0]
         fa, fb = p["first"]["A"], p["first"]["B"]

@@ -75,6 +75,8 @@ class DuelSpec:
     seed: int = 1
     max_rounds: int = MAX_ROUNDS
     content: tuple[str, ...] = ()
+    exact: bool = True
+    """Whether to work out the exact odds where the duel is small enough (``--no-exact``)."""
 
     def lab_spec(self) -> LabSpec:
         """The ``LabSpec`` naming the same pack (to load it as the lab does)."""
@@ -345,6 +347,8 @@ def exact(spec: DuelSpec, a: Sequence[str] | None = None, b: Sequence[str] | Non
           ) -> Mapping[Winner, Fraction] | None:
     """The exact chance of each winner of a one-on-one duel, when the game's fast duels can
     enumerate it; else None."""
+    if not spec.exact:
+        return None
     blocks_a, blocks_b = sides.load(a or spec.a), sides.load(b or spec.b)
     if len(blocks_a) != 1 or len(blocks_b) != 1 or any(sides.group_size(x) for x in
                                                        (*blocks_a, *blocks_b)):

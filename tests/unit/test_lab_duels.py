@@ -97,6 +97,15 @@ def test_a_block_one_pl_ahead_from_files(tmp_path: Path, capsys: Capsys) -> None
     [p] = s["points"]
     check_point(p, 10)
     assert p["exact"]["B"] > p["exact"]["A"]  # a point of everything ahead
+    # the terminal report shows it beside the simulated rate; --no-exact leaves it out
+    code, out, _ = run(capsys, "lab", *MM, "--side", f"A={tmp_path / 'a.yaml'}",
+                       "--side", f"B={tmp_path / 'b.yaml'}", "--runs", "10", "--workers", "1")
+    row = next(x for x in out.splitlines() if x.startswith("as given"))
+    assert code == 0 and "exact" in out and f"{p['exact']['A']:.1%}" in row
+    s = summary(capsys, *MM, "--side", f"A={tmp_path / 'a.yaml'}",
+                "--side", f"B={tmp_path / 'b.yaml'}", "--runs", "10", "--workers", "1",
+                "--no-exact")
+    assert s["points"][0]["exact"] is None
 
 
 def test_a_skirmish_with_a_minion_group(capsys: Capsys) -> None:
