@@ -20,6 +20,7 @@ from engine.rules.fight.state import Fight, migrate_fight
 from engine.rules.fight.values import TrackerRow
 from engine.systems.mm3e.positions import bands_per_move
 from engine.tui.widgets.tracker import tracker_text
+from tests.unit.test_mm3e_fight import act
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"keystone": "Keystone", "lamplight": "Lamplight", "slipstream": "Slipstream"}
@@ -40,22 +41,6 @@ def fight(pack: Pack, hero: str, foes: Sequence[str] = ("the_tallyman",),
     g.start_fight(list(foes), dice=list(init))
     g.set_fight_dice("physical")
     return g
-
-
-def enter(g: Game, faces: Sequence[int]) -> list[dict[str, Any]]:
-    """Enter each face as the die awaited; the events of the step that finished."""
-    out: list[dict[str, Any]] = []
-    for f in faces:
-        assert g.fight_need is not None, f"no die is awaited for {f}"
-        out = g.fight_die(f)
-    assert g.fight_need is None, f"still waiting: {g.fight_need}"
-    return out
-
-
-def act(g: Game, action: str, faces: Sequence[int] = (), **kw: Any) -> list[dict[str, Any]]:
-    """The acting character takes ``action`` with the dice ``faces``; the step's events."""
-    out = g.fight_act(action, **kw)
-    return enter(g, faces) if faces else out
 
 
 def band(g: Game, a: str, b: str) -> str:

@@ -179,6 +179,20 @@ def placing(fight: Fight, sides: Mapping[str, str], band: str, a: str | None = N
     return {pair(x, y): BANDS[BANDS.index(band)] for x, y in pairs if x != y}
 
 
+def way_of(options: Mapping[str, object], target: str | None) -> tuple[str, object]:
+    """Where a move goes, from its options: (whom it goes toward, "" for nobody; what it goes
+    away from: an id, True or "foes" for every foe, falsy for nothing). ``toward`` (or the
+    target) an id, or ``away`` (an id, True or "foes"); ``way`` as a menu names it (an id: toward them, "away": from every foe, "stay":
+    nowhere). ``ValueError`` when it says both."""
+    where = str(options.get("way") or "")
+    to = str(options.get("toward") or (where if where not in ("away", "stay") else "")
+             or target or "")
+    off = options.get("away") or (where == "away")
+    if to and off:
+        raise ValueError("move toward someone or away, not both")
+    return to, off
+
+
 def in_area(fight: Fight, centre: str, within: Band = CLOSE) -> list[str]:
     """Who an area centred on ``centre`` covers: every combatant still in the scene (not
     fled or surrendered) whose band from ``centre`` is ``within`` or nearer, ``centre``
@@ -196,4 +210,4 @@ def in_area(fight: Fight, centre: str, within: Band = CLOSE) -> list[str]:
 
 
 __all__ = ["BANDS", "CLOSE", "ENGAGED", "FAR", "RANGED", "USUAL", "Band", "Positions", "at_rank",
-           "away", "in_area", "pair", "placing", "rank", "toward"]
+           "away", "in_area", "pair", "placing", "rank", "toward", "way_of"]

@@ -286,12 +286,10 @@ def step(ctx: Ctx, actor: str, options: Mapping[str, Any], target: str | None) -
         raise IllegalAction(f"{ctx.name(actor)} is immobile")
     steps = bands_per_move(speed)
     pos = ctx.fight.positions
-    where = str(options.get("way") or "")
-    to = str(options.get("toward") or (where if where not in ("away", "stay") else "")
-             or target or "")
-    off = options.get("away") or (where == "away")
-    if to and off:
-        raise IllegalAction("move toward someone or away, not both")
+    try:
+        to, off = ps.way_of(options, target)
+    except ValueError as e:
+        raise IllegalAction(str(e)) from None
     if to:
         _known(ctx, actor, to)
         engage = options.get("engage", True) is not False

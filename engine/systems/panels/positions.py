@@ -224,12 +224,10 @@ def step(ctx: Ctx, actor: str, options: Mapping[str, Any], target: str | None) -
     or ``away`` from an id (True or "foes": from every foe); ``way`` as the menu names it (an
     id: toward them, "away": from every foe, "stay": nowhere); ``engage`` False stops short
     of engaging. Returns the words for the story ("" : it moves nowhere in particular)."""
-    where = str(options.get("way") or "")
-    to = str(options.get("toward") or (where if where not in ("away", "stay") else "")
-             or target or "")
-    off = options.get("away") or (where == "away")
-    if to and off:
-        raise IllegalAction("move toward someone or away, not both")
+    try:
+        to, off = ps.way_of(options, target)
+    except ValueError as e:
+        raise IllegalAction(str(e)) from None
     slow = " (stunned: half speed)" if ctx.stunned(actor) else ""
     if to:
         _known(ctx, actor, to)
