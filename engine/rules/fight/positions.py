@@ -182,8 +182,9 @@ def placing(fight: Fight, sides: Mapping[str, str], band: str, a: str | None = N
 def way_of(options: Mapping[str, object], target: str | None) -> tuple[str, object]:
     """Where a move goes, from its options: (whom it goes toward, "" for nobody; what it goes
     away from: an id, True or "foes" for every foe, falsy for nothing). ``toward`` (or the
-    target) an id, or ``away`` (an id, True or "foes"); ``way`` as a menu names it (an id: toward them, "away": from every foe, "stay":
-    nowhere). ``ValueError`` when it says both."""
+    target) an id, or ``away`` (an id, True or "foes"); ``way`` as a menu names it (an id:
+    toward them, "away": from every foe, "stay": nowhere). ``ValueError`` when it says
+    both."""
     where = str(options.get("way") or "")
     to = str(options.get("toward") or (where if where not in ("away", "stay") else "")
              or target or "")
