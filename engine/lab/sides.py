@@ -80,7 +80,9 @@ def read_side_file(pack: Pack, path: Path) -> list[Block]:
     """The stat blocks of a side file, checked against the game's model of a characters
     file; ``ContentError`` listing each problem as ``file:line: block: key path: what``."""
     if not path.is_file():
-        raise ContentError(f"{path}: no such file")
+        what = ("a folder, not a stat block file" if path.is_dir() else
+                "not a regular file" if path.exists() else "no such file")
+        raise ContentError(f"{path}: {what}")
     data, node = read_content_file(path)
     items, prefix = _items(data, path)
     if not items:

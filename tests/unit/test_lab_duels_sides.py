@@ -65,6 +65,8 @@ def test_a_file_that_is_not_yaml_or_not_a_block(tmp_path: Path, capsys: Capsys) 
     code, _, err = run(capsys, "--side", f"A={tmp_path / 'none.yaml'}", "--side",
                        "B=pack:keystone")
     assert code == 1 and "no such file" in err
+    code, _, err = run(capsys, "--side", f"A={tmp_path}", "--side", "B=pack:keystone")
+    assert code == 1 and f"{tmp_path}: a folder, not a stat block file" in err
 
 
 @pytest.mark.parametrize(("argv", "words"), [
