@@ -32,10 +32,11 @@ def in_area(ctx: Ctx, attacker: str, attack: Attack, aimed_at: str | None = None
     engaged with it; never the attacker."""
     foes = ctx.foes(attacker)
     centre = aimed_at if aimed_at in foes else attacker
-    near = set(ps.in_area(ctx.fight, centre, ps.CLOSE))
-    engaged = set(ps.in_area(ctx.fight, centre, ps.ENGAGED))
-    out = [f for f in foes if f in near or f == centre]
-    out += [a for a in ctx.allies(attacker) if a in engaged and a != attacker]
+    reached = ps.in_area(ctx.fight, centre, ps.CLOSE)  # those still in the fight, in turn order
+    engaged = {a for a in reached if ctx.fight.positions.band(centre, a) == ps.ENGAGED}
+    allies = ctx.allies(attacker)  # never the attacker
+    out = [f for f in foes if f in reached]
+    out += [a for a in allies if a in engaged]
     if aimed_at in out:
         out.remove(aimed_at)
         out.insert(0, aimed_at)
